@@ -1,0 +1,82 @@
+/**
+ * The composition root: turns configuration into the dependencies of each service. Used by the
+ * embedded single process (bin/start.ts) and by each service started on its own (bin/start-service.ts).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { loadConfig, type Config } from '@papertrade/platform/config/config';
+import { createLogger, type Logger } from '@papertrade/platform/config/logger';
+import { CommandHandler } from '@papertrade/platform/commands/command-handler';
+import { TokenService } from '@papertrade/platform/auth/tokens';
+import { SlidingWindowCounter } from '@papertrade/platform/http/rate-limiter';
+import { Projector } from '@papertrade/platform/projections/projector';
+import { createInfrastructure, type Infrastructure } from '@papertrade/platform/runtime/infrastructure';
+import type { CommandApiDeps } from '@papertrade/command-api/deps';
+import type { QueryApiDeps } from '@papertrade/query-api/deps';
+import { projections } from '@papertrade/projectors/projections';
+import type { RegistrationDeps } from '@papertrade/command-api/auth/register-account';
+
+export interface Runtime {
+  config: Config;
+  logger: Logger;
+  infra: Infrastructure;
+  clock: () => Date;
+  jwtSecret: string;
+}
+
+/** Embedded mode generates a secret into the data folder; every other mode must be given one. */
+function jwtSecret(config: Config, embedded: boolean): string {
+  if (config.JWT_SECRET) return config.JWT_SECRET;
+  if (!embedded) throw new Error('JWT_SECRET is required outside the embedded mode (at least 32 characters)');
+  const file = path.resolve(config.DATA_DIR, 'jwt-secret');
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, randomBytes(48).toString('base64url'), { mode: 0o600 });
+  }
+  return fs.readFileSync(file, 'utf8').trim();
+}
+
+export async function createRuntime(service: string, options: { embedded: boolean; env?: NodeJS.ProcessEnv }): Promise<Runtime> {
+  const config = loadConfig(options.env ?? process.env);
+  const logger = createLogger(service, { silent: config.LOG === 'off' });
+  const secret = jwtSecret(config, options.embedded);
+  const infra = await createInfrastructure(config, { service });
+  return { config, logger, infra, clock: () => new Date(), jwtSecret: secret };
+}
+
+export function registrationDeps(rt: Runtime): RegistrationDeps {
+  return { eventStore: rt.infra.eventStore, handler: new CommandHandler(rt.infra.eventStore, rt.clock), orphanAfterMs: rt.config.RESERVATION_ORPHAN_AFTER_MS };
+}
+
+export function commandApiDeps(rt: Runtime): CommandApiDeps {
+  const { config } = rt;
+  return {
+    config,
+    eventStore: rt.infra.eventStore,
+    handler: new CommandHandler(rt.infra.eventStore, rt.clock),
+    readModels: rt.infra.readModels,
+    tokens: new TokenService(rt.jwtSecret, rt.clock),
+    requestHashKey: `request-hash:${rt.jwtSecret}`,
+    logger: rt.logger,
+    limits: {
+      perAccount: new SlidingWindowCounter(config.LOGIN_MAX_FAILURES_PER_ACCOUNT, config.LOGIN_ACCOUNT_WINDOW_MS),
+      perIp: new SlidingWindowCounter(config.LOGIN_MAX_ATTEMPTS_PER_IP, config.LOGIN_IP_WINDOW_MS),
+    },
+  };
+}
+
+export function queryApiDeps(rt: Runtime): QueryApiDeps {
+  return {
+    readModels: rt.infra.readModels,
+    tokens: new TokenService(rt.jwtSecret, rt.clock),
+    logger: rt.logger,
+    clock: rt.clock,
+    trustProxy: rt.config.TRUST_PROXY,
+  };
+}
+
+export function createProjector(rt: Runtime): Projector {
+  const { eventStore, documents, bus, leases } = rt.infra;
+  return new Projector({ eventStore, documents, bus, leases, logger: rt.logger }, projections);
+}

@@ -1,0 +1,69 @@
+/**
+ * The embedded default: one process runs command-api, query-api, the projectors and the workers on
+ * one port, with PGlite in DATA_DIR and the in-process bus, and serves the built web app.
+ */
+import { execSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Koa from 'koa';
+import { authenticate } from '@papertrade/platform/auth/guards';
+import { apiNotFound, problemMiddleware } from '@papertrade/platform/http/problem-middleware';
+import { commandApiRoutes } from '@papertrade/command-api/app';
+import { queryApiRoutes } from '@papertrade/query-api/app';
+import { ensureAdmin, seedDemoAccounts } from '@papertrade/command-api/bootstrap';
+import { commandApiDeps, createProjector, createRuntime, queryApiDeps, registrationDeps } from './compose';
+import { webApp } from './web-static';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+async function main() {
+  const rt = await createRuntime('embedded', { embedded: true });
+  const { config, logger } = rt;
+  const dist = path.resolve(config.WEB_DIST ?? path.join(root, 'web', 'dist'));
+  if (!fs.existsSync(path.join(dist, 'index.html')) && !config.WEB_DIST) {
+    logger.info('building the web app (first start)');
+    execSync('npm run build -w web', { cwd: root, stdio: 'inherit' });
+  }
+
+  const projector = createProjector(rt);
+  await projector.start();
+  const registration = registrationDeps(rt);
+  if (config.DEMO_SEED === 'on') await seedDemoAccounts(registration, config.DATA_DIR, logger);
+  if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
+    const id = await ensureAdmin(registration, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD });
+    logger.info('admin account ready', { userId: id });
+  }
+
+  const commands = commandApiDeps(rt);
+  const app = new Koa({ proxy: config.TRUST_PROXY });
+  app.use(problemMiddleware(logger));
+  app.use(apiNotFound);
+  app.use(authenticate(commands.tokens, rt.infra.readModels));
+  app.use(queryApiRoutes(queryApiDeps(rt)));
+  app.use(commandApiRoutes(commands));
+  app.use(webApp(dist));
+
+  const server = app.listen(config.PORT, () => {
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.PORT;
+    logger.info('ready', { url: `http://localhost:${port}`, dataDir: path.resolve(config.DATA_DIR) });
+  });
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    server.close();
+    await projector.stop();
+    await rt.infra.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,91 @@
+/** PUT /api/admin/users/{id}: profile on user-{id}, tier and status on subscription-{userId}. */
+import Router from '@koa/router';
+import { z } from 'zod';
+import { adminUpdateUserRequestSchema } from '@papertrade/domain/admin/contracts';
+import { normaliseEmail, normaliseUsername, userStreamId, type ProfileChanges } from '@papertrade/domain/auth/user';
+import { userDecider } from '@papertrade/domain/auth/user.decider';
+import { subscriptionDecider, subscriptionStreamId } from '@papertrade/domain/auth/subscription';
+import { NotFoundError } from '@papertrade/domain/shared/errors';
+import { currentUser, requireAdmin } from '@papertrade/platform/auth/guards';
+import { jsonBody, parseBody } from '@papertrade/platform/http/body';
+import type { Position } from '@papertrade/platform/event-store/position';
+import type { CommandApiDeps } from '../deps';
+import { commandMeta } from '../request-meta';
+import { latest, releaseName, reserveName } from '../auth/register-account';
+
+const idSchema = z.string().uuid();
+
+export function adminRoutes(deps: CommandApiDeps): Router {
+  const router = new Router();
+  const registration = { eventStore: deps.eventStore, handler: deps.handler, orphanAfterMs: deps.config.RESERVATION_ORPHAN_AFTER_MS };
+
+  router.put('/api/admin/users/:id', requireAdmin, jsonBody, async (ctx) => {
+    const admin = currentUser(ctx);
+    const parsedId = idSchema.safeParse(ctx.params.id);
+    if (!parsedId.success) throw new NotFoundError('User not found');
+    const id = parsedId.data;
+    const body = parseBody(ctx, adminUpdateUserRequestSchema);
+    const meta = commandMeta(ctx, admin.id, deps.requestHashKey, body);
+    const { state } = await deps.handler.load(userDecider, userStreamId(id));
+    if (state.status !== 'registered') throw new NotFoundError('User not found');
+
+    const changes: ProfileChanges = {};
+    const reserved: Array<() => Promise<unknown>> = [];
+    const releaseAfter: Array<() => Promise<{ position?: Position }>> = [];
+    const positions: Array<Position | undefined> = [];
+    try {
+      if (body.email !== undefined && body.email !== state.email) {
+        if (normaliseEmail(body.email) !== normaliseEmail(state.email)) {
+          positions.push((await reserveName(registration, 'email', body.email, id, meta)).position);
+          reserved.push(() => releaseName(registration, 'email', body.email!, id, meta));
+          releaseAfter.push(() => releaseName(registration, 'email', state.email, id, meta));
+        }
+        changes.email = body.email;
+      }
+      if (body.username !== undefined && body.username !== state.username) {
+        if (normaliseUsername(body.username) !== normaliseUsername(state.username)) {
+          positions.push((await reserveName(registration, 'username', body.username, id, meta)).position);
+          reserved.push(() => releaseName(registration, 'username', body.username!, id, meta));
+          releaseAfter.push(() => releaseName(registration, 'username', state.username, id, meta));
+        }
+        changes.username = body.username;
+      }
+      if (body.firstName !== undefined) changes.firstName = body.firstName;
+      if (body.lastName !== undefined) changes.lastName = body.lastName;
+      const profile = await deps.handler.handle(
+        userDecider,
+        userStreamId(id),
+        { type: 'UpdateUserProfile', data: { userId: id, changes, updatedBy: admin.id }, metadata: { now: deps.handler.now() } },
+        meta,
+      );
+      positions.push(profile.position);
+    } catch (error) {
+      for (const undo of reserved) await undo().catch(() => {});
+      throw error;
+    }
+    for (const release of releaseAfter) positions.push((await release()).position);
+
+    if (body.subscriptionTier !== undefined || body.subscriptionStatus !== undefined) {
+      const subscription = await deps.handler.handle(
+        subscriptionDecider,
+        subscriptionStreamId(id),
+        {
+          type: 'ChangeSubscriptionByAdmin',
+          data: {
+            userId: id,
+            adminId: admin.id,
+            ...(body.subscriptionTier ? { tier: body.subscriptionTier } : {}),
+            ...(body.subscriptionStatus ? { status: body.subscriptionStatus } : {}),
+          },
+          metadata: { now: deps.handler.now() },
+        },
+        meta,
+      );
+      positions.push(subscription.position);
+    }
+    deps.logger.info('user updated by admin', { userId: id, adminId: admin.id });
+    ctx.body = { id, position: latest(...positions) ?? null };
+  });
+
+  return router;
+}

@@ -1,0 +1,27 @@
+/**
+ * command-api: every POST/PUT/DELETE. Answers ids and the global position of the last event
+ * appended, never a read model.
+ */
+import Koa from 'koa';
+import type { Middleware } from 'koa';
+import compose from 'koa-compose';
+import { authenticate } from '@papertrade/platform/auth/guards';
+import { apiNotFound, problemMiddleware } from '@papertrade/platform/http/problem-middleware';
+import type { CommandApiDeps } from './deps';
+import { authRoutes } from './auth/auth-routes';
+import { adminRoutes } from './admin/admin-routes';
+
+/** The routes alone, for composing into the embedded single-process app. */
+export function commandApiRoutes(deps: CommandApiDeps): Middleware {
+  const routers = [authRoutes(deps), adminRoutes(deps)];
+  return compose(routers.map((r) => r.routes() as Middleware));
+}
+
+export function createCommandApi(deps: CommandApiDeps): Koa {
+  const app = new Koa({ proxy: deps.config.TRUST_PROXY });
+  app.use(problemMiddleware(deps.logger));
+  app.use(apiNotFound);
+  app.use(authenticate(deps.tokens, deps.readModels));
+  app.use(commandApiRoutes(deps));
+  return app;
+}

@@ -1,0 +1,109 @@
+/**
+ * Registration across three streams: the email reservation, the username reservation, then the user.
+ * Each append is optimistic; a failure after a reservation releases what was reserved. A crash
+ * between appends leaves an orphaned reservation, which the reservation decider lets a later sign-up
+ * reclaim once its grace period is over.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { normaliseEmail, normaliseUsername, userStreamId } from '@papertrade/domain/auth/user';
+import { userDecider } from '@papertrade/domain/auth/user.decider';
+import { reservationDecider, reservationStreamId, type ReservationKind } from '@papertrade/domain/auth/reservation';
+import { idempotentId, type CommandHandler, type CommandMeta } from '@papertrade/platform/commands/command-handler';
+import type { EventStore } from '@papertrade/platform/event-store/event-store';
+import { comparePositions, type Position } from '@papertrade/platform/event-store/position';
+import { hashPassword } from '@papertrade/platform/auth/passwords';
+
+export interface AccountInput {
+  email: string;
+  username: string;
+  firstName?: string | undefined;
+  lastName?: string | undefined;
+  password: string;
+}
+
+export interface RegistrationDeps {
+  eventStore: EventStore;
+  handler: CommandHandler;
+  orphanAfterMs: number;
+}
+
+export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+
+export function reservationStream(kind: ReservationKind, value: string): string {
+  return reservationStreamId(kind, sha256(kind === 'email' ? normaliseEmail(value) : normaliseUsername(value)));
+}
+
+export function latest(...positions: Array<Position | undefined>): Position | undefined {
+  return positions.reduce<Position | undefined>((a, b) => (comparePositions(a, b) >= 0 ? a : b), undefined);
+}
+
+export async function reserveName(deps: RegistrationDeps, kind: ReservationKind, value: string, ownerId: string, meta: CommandMeta) {
+  return deps.handler.handle(
+    reservationDecider,
+    reservationStream(kind, value),
+    async (state) => ({
+      type: 'Reserve' as const,
+      data: {
+        kind,
+        ownerId,
+        holderRegistered:
+          state.status === 'held' && state.ownerId !== ownerId ? (await deps.eventStore.readStream(userStreamId(state.ownerId))).length > 0 : false,
+        orphanAfterMs: deps.orphanAfterMs,
+      },
+      metadata: { now: deps.handler.now() },
+    }),
+    meta,
+  );
+}
+
+export async function releaseName(deps: RegistrationDeps, kind: ReservationKind, value: string, ownerId: string, meta: CommandMeta) {
+  return deps.handler.handle(
+    reservationDecider,
+    reservationStream(kind, value),
+    { type: 'Release', data: { ownerId }, metadata: { now: deps.handler.now() } },
+    { actor: meta.actor, correlationId: meta.correlationId },
+  );
+}
+
+/** The owner of a reservation, if any (used to find an account by email on the write side). */
+export async function reservationOwner(deps: RegistrationDeps, kind: ReservationKind, value: string): Promise<string | null> {
+  const { state } = await deps.handler.load(reservationDecider, reservationStream(kind, value));
+  return state.status === 'held' ? state.ownerId : null;
+}
+
+export async function registerAccount(deps: RegistrationDeps, input: AccountInput, meta: CommandMeta): Promise<{ userId: string; position: Position | undefined }> {
+  const userId = meta.idempotency ? idempotentId(meta.idempotency, 'user-id') : randomUUID();
+  const email = await reserveName(deps, 'email', input.email, userId, meta);
+  let username;
+  try {
+    username = await reserveName(deps, 'username', input.username, userId, meta);
+  } catch (error) {
+    await releaseName(deps, 'email', input.email, userId, meta).catch(() => {});
+    throw error;
+  }
+  try {
+    const passwordHash = await hashPassword(input.password);
+    const user = await deps.handler.handle(
+      userDecider,
+      userStreamId(userId),
+      {
+        type: 'RegisterUser',
+        data: {
+          userId,
+          email: input.email.trim(),
+          username: input.username.trim(),
+          firstName: input.firstName ?? null,
+          lastName: input.lastName ?? null,
+          passwordHash,
+        },
+        metadata: { now: deps.handler.now() },
+      },
+      meta,
+    );
+    return { userId, position: latest(email.position, username.position, user.position) };
+  } catch (error) {
+    await releaseName(deps, 'email', input.email, userId, meta).catch(() => {});
+    await releaseName(deps, 'username', input.username, userId, meta).catch(() => {});
+    throw error;
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * Read models of the auth slice, as pure evolves. The projector runtime stores them; query-api and
+ * the guards read them. `credentials` is private: no query serves it.
+ */
+import type { Me } from './contracts';
+import type { SubscriptionEvent } from './subscription';
+import { normaliseEmail, normaliseUsername, type UserEvent } from './user';
+
+export const USERS_PROJECTION = 'users';
+export const CREDENTIALS_PROJECTION = 'credentials';
+
+export type UserView = Me & {
+  emailNormalised: string;
+  usernameNormalised: string;
+  /** 'YYYY-MM' of createdAt in UTC, for "new this month". */
+  createdMonth: string;
+  /** 'PREMIUM' + 'ACTIVE' together, kept as a field so it can be counted with an equality filter. */
+  premium: boolean;
+};
+
+export type CredentialsView = { userId: string; passwordHash: string };
+
+export function evolveUserView(doc: UserView | null, event: UserEvent | SubscriptionEvent): UserView | null {
+  switch (event.type) {
+    case 'UserRegistered': {
+      const d = event.data;
+      return {
+        id: d.userId,
+        email: d.email,
+        username: d.username,
+        firstName: d.firstName,
+        lastName: d.lastName,
+        subscriptionTier: doc?.subscriptionTier ?? 'FREE',
+        subscriptionStatus: doc?.subscriptionStatus ?? 'ACTIVE',
+        isAdmin: doc?.isAdmin ?? false,
+        createdAt: d.registeredAt,
+        emailNormalised: normaliseEmail(d.email),
+        usernameNormalised: normaliseUsername(d.username),
+        createdMonth: d.registeredAt.slice(0, 7),
+        premium: doc?.premium ?? false,
+      };
+    }
+    case 'UserProfileUpdated': {
+      if (!doc) return doc;
+      const next = { ...doc, ...event.data.changes };
+      return { ...next, emailNormalised: normaliseEmail(next.email), usernameNormalised: normaliseUsername(next.username) };
+    }
+    case 'UserPromotedToAdmin':
+      return doc ? { ...doc, isAdmin: true } : doc;
+    case 'SubscriptionChangedByAdmin': {
+      if (!doc) return doc;
+      const { tier, status } = event.data;
+      return { ...doc, subscriptionTier: tier, subscriptionStatus: status, premium: tier === 'PREMIUM' && status === 'ACTIVE' };
+    }
+  }
+}
+
+export function evolveCredentials(doc: CredentialsView | null, event: UserEvent): CredentialsView | null {
+  return event.type === 'UserRegistered' ? { userId: event.data.userId, passwordHash: event.data.passwordHash } : doc;
+}
+
+/** The public `me` shape: exactly the contract's fields, nothing internal. */
+export function toMe(view: UserView): Me {
+  const { id, email, username, firstName, lastName, subscriptionTier, subscriptionStatus, isAdmin, createdAt } = view;
+  return { id, email, username, firstName, lastName, subscriptionTier, subscriptionStatus, isAdmin, createdAt };
+}

@@ -1,0 +1,44 @@
+/**
+ * The one price list (DESIGN.md section 6). The landing page, the subscription page and checkout
+ * all read it through `GET /api/plans`.
+ */
+import type { Plan } from './contracts';
+
+export const plans: readonly Plan[] = [
+  {
+    id: 'free',
+    tier: 'FREE',
+    name: 'Free Starter',
+    priceUsdPerMonth: 0,
+    mostPopular: false,
+    features: [
+      'Paper trading simulation',
+      'Basic AI signals',
+      '3 trading strategies',
+      '30 days of historical data',
+      'Community support',
+    ],
+  },
+  {
+    id: 'premium',
+    tier: 'PREMIUM',
+    name: 'Premium Pro',
+    priceUsdPerMonth: 29,
+    mostPopular: true,
+    features: [
+      'Real trading API integration',
+      'Advanced AI neural networks',
+      'Unlimited strategies',
+      'Real-time signals and alerts',
+      'Advanced analytics and backtesting',
+      'Priority support',
+      'Custom indicators',
+    ],
+  },
+];
+
+export function planForTier(tier: Plan['tier']): Plan {
+  const plan = plans.find((p) => p.tier === tier);
+  if (!plan) throw new Error(`no plan for tier ${tier}`);
+  return plan;
+}

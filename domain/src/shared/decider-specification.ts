@@ -1,0 +1,35 @@
+/**
+ * given(events).when(command).then(events) | .thenThrows(ErrorClass, message?) for decider specs.
+ */
+import { expect } from 'chai';
+import { fold, type Decider, type DomainEvent } from './decider';
+
+type ErrorClass = abstract new (...args: never[]) => Error;
+
+export function specFor<State, Command, Event extends DomainEvent>(decider: Decider<State, Command, Event>) {
+  return {
+    given(events: Event[]) {
+      return {
+        when(command: Command) {
+          const run = () => decider.decide(command, fold(decider, events));
+          return {
+            then(expected: Event[]) {
+              expect(run()).to.deep.equal(expected);
+            },
+            thenThrows(errorClass: ErrorClass, message?: string | RegExp) {
+              let thrown: unknown;
+              try {
+                run();
+              } catch (error) {
+                thrown = error;
+              }
+              expect(thrown, 'decide should throw').to.be.instanceOf(errorClass);
+              if (typeof message === 'string') expect((thrown as Error).message).to.equal(message);
+              else if (message) expect((thrown as Error).message).to.match(message);
+            },
+          };
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,57 @@
+/** Environment configuration, validated once at start. */
+import { z } from 'zod';
+
+const flag = z
+  .enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no', ''])
+  .optional()
+  .transform((v) => v === '1' || v === 'true' || v === 'on' || v === 'yes');
+
+const count = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+export const configSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  DATA_DIR: z.string().default('./data'),
+  EVENT_STORE: z.enum(['pglite', 'postgres', 'eventstoredb']).default('pglite'),
+  READ_STORE: z.enum(['pglite', 'postgres', 'mongodb']).default('pglite'),
+  BUS: z.enum(['memory', 'nats']).default('memory'),
+  DATABASE_URL: z.string().optional(),
+  /** Schema for our tables on a shared PostgreSQL (tests and the cluster test isolate with it). */
+  DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/).optional(),
+  NATS_URL: z.string().optional(),
+  /** Prefix for bus subjects (isolates test runs sharing a NATS server). */
+  NATS_PREFIX: z.string().optional(),
+  EVENTSTORE_URL: z.string().optional(),
+  MONGODB_URL: z.string().optional(),
+  JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
+  TRUST_PROXY: flag,
+  DEMO_SEED: z.enum(['on', 'off']).default('on'),
+  ADMIN_EMAIL: z.string().optional(),
+  ADMIN_PASSWORD: z.string().optional(),
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: count(5),
+  LOGIN_ACCOUNT_WINDOW_MS: count(15 * 60 * 1000),
+  LOGIN_MAX_ATTEMPTS_PER_IP: count(20),
+  LOGIN_IP_WINDOW_MS: count(60 * 1000),
+  RESERVATION_ORPHAN_AFTER_MS: count(60 * 1000),
+  WEB_DIST: z.string().optional(),
+  LOG: z.enum(['on', 'off']).default('on'),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const result = configSchema.safeParse(env);
+  if (!result.success) {
+    const problems = result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  const config = result.data;
+  if (config.EVENT_STORE === 'postgres' || config.READ_STORE === 'postgres') requireVar(config, 'DATABASE_URL');
+  if (config.EVENT_STORE === 'eventstoredb') requireVar(config, 'EVENTSTORE_URL');
+  if (config.READ_STORE === 'mongodb') requireVar(config, 'MONGODB_URL');
+  if (config.BUS === 'nats') requireVar(config, 'NATS_URL');
+  return config;
+}
+
+function requireVar(config: Config, name: 'DATABASE_URL' | 'EVENTSTORE_URL' | 'MONGODB_URL' | 'NATS_URL') {
+  if (!config[name]) throw new Error(`Invalid configuration: ${name} is required for the selected adapters`);
+}

@@ -1,0 +1,126 @@
+/**
+ * Read-model documents as JSONB rows, for both the PostgreSQL server and PGlite. One table holds
+ * every collection; the position column is text in the "C" collation so that the fixed-width
+ * position strings compare byte by byte, in global order.
+ */
+import type { Position } from '../event-store/position';
+import { quoteIdent, type Row, type SqlClient } from '../sql/sql-client';
+import type { Collection, Document, DocumentStore, FindOptions, Scalar, StoredDocument } from './document-store';
+
+const FIELD = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function field(name: string): string {
+  if (!FIELD.test(name)) throw new Error(`unsafe field name: ${name}`);
+  return name;
+}
+
+export class SqlDocumentStore implements DocumentStore {
+  private constructor(private readonly sql: SqlClient) {}
+
+  static async create(sql: SqlClient, options: { schema?: string } = {}): Promise<SqlDocumentStore> {
+    const schema = options.schema ? `CREATE SCHEMA IF NOT EXISTS ${quoteIdent(options.schema)};` : '';
+    await sql.exec(`${schema}
+      CREATE TABLE IF NOT EXISTS documents (
+        collection text NOT NULL,
+        id text NOT NULL,
+        doc jsonb NOT NULL,
+        position text COLLATE "C",
+        PRIMARY KEY (collection, id)
+      );
+      CREATE INDEX IF NOT EXISTS documents_doc ON documents USING gin (doc jsonb_path_ops);`);
+    return new SqlDocumentStore(sql);
+  }
+
+  collection<T extends Document = Document>(name: string): Collection<T> {
+    return new SqlCollection<T>(this.sql, name);
+  }
+
+  async close(): Promise<void> {
+    await this.sql.close();
+  }
+}
+
+class SqlCollection<T extends Document> implements Collection<T> {
+  constructor(
+    private readonly sql: SqlClient,
+    private readonly name: string,
+  ) {}
+
+  async get(id: string): Promise<T | null> {
+    return (await this.getWithPosition(id))?.doc ?? null;
+  }
+
+  async getWithPosition(id: string): Promise<StoredDocument<T> | null> {
+    const rows = await this.sql.query<{ doc: T; position: string | null } & Row>(
+      'SELECT doc, position FROM documents WHERE collection = $1 AND id = $2',
+      [this.name, id],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return row.position === null ? { id, doc: row.doc } : { id, doc: row.doc, position: row.position as Position };
+  }
+
+  async put(id: string, doc: T): Promise<void> {
+    await this.sql.query(
+      `INSERT INTO documents (collection, id, doc, position) VALUES ($1, $2, $3::jsonb, NULL)
+       ON CONFLICT (collection, id) DO UPDATE SET doc = excluded.doc`,
+      [this.name, id, JSON.stringify(doc)],
+    );
+  }
+
+  async putIfNewer(id: string, doc: T, position: Position): Promise<boolean> {
+    const rows = await this.sql.query(
+      `INSERT INTO documents (collection, id, doc, position) VALUES ($1, $2, $3::jsonb, $4)
+       ON CONFLICT (collection, id) DO UPDATE SET doc = excluded.doc, position = excluded.position
+       WHERE documents.position IS NULL OR documents.position < excluded.position
+       RETURNING 1 AS written`,
+      [this.name, id, JSON.stringify(doc), position],
+    );
+    return rows.length > 0;
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.sql.query('DELETE FROM documents WHERE collection = $1 AND id = $2', [this.name, id]);
+  }
+
+  async find(options: FindOptions = {}): Promise<T[]> {
+    const params: unknown[] = [this.name];
+    let text = 'SELECT doc FROM documents WHERE collection = $1';
+    if (options.where && Object.keys(options.where).length > 0) {
+      params.push(JSON.stringify(checkedWhere(options.where)));
+      text += ` AND doc @> $${params.length}::jsonb`;
+    }
+    const order = (options.sort ?? []).map((s) => `doc->'${field(s.field)}' ${s.direction === 'desc' ? 'DESC' : 'ASC'}`);
+    text += ` ORDER BY ${[...order, 'id'].join(', ')}`;
+    if (options.limit !== undefined) {
+      params.push(options.limit);
+      text += ` LIMIT $${params.length}`;
+    }
+    if (options.skip) {
+      params.push(options.skip);
+      text += ` OFFSET $${params.length}`;
+    }
+    const rows = await this.sql.query<{ doc: T } & Row>(text, params);
+    return rows.map((r) => r.doc);
+  }
+
+  async count(where?: Record<string, Scalar>): Promise<number> {
+    const params: unknown[] = [this.name];
+    let text = 'SELECT count(*)::int AS n FROM documents WHERE collection = $1';
+    if (where && Object.keys(where).length > 0) {
+      params.push(JSON.stringify(checkedWhere(where)));
+      text += ` AND doc @> $2::jsonb`;
+    }
+    const rows = await this.sql.query<{ n: number } & Row>(text, params);
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  async drop(): Promise<void> {
+    await this.sql.query('DELETE FROM documents WHERE collection = $1', [this.name]);
+  }
+}
+
+function checkedWhere(where: Record<string, Scalar>): Record<string, Scalar> {
+  for (const key of Object.keys(where)) field(key);
+  return where;
+}

@@ -1,0 +1,197 @@
+/**
+ * What every event store adapter must do. Each adapter's spec calls `eventStoreConformance` with a
+ * factory for a fresh, isolated store. Assertions never compare raw positions: only through
+ * `comparePositions`.
+ */
+import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import { ConcurrencyError } from '@papertrade/domain/shared/errors';
+import type { EventStore, NewEvent, RecordedEvent } from './event-store';
+import { comparePositions } from './position';
+
+export type EventStoreFactory = () => Promise<{ store: EventStore; cleanup(): Promise<void> }>;
+
+export function newEvent(type: string, data: Record<string, unknown> = {}): NewEvent {
+  return {
+    id: randomUUID(),
+    type,
+    data,
+    metadata: { userId: 'tester', correlationId: randomUUID(), causationId: randomUUID(), at: new Date(0).toISOString(), schemaVersion: 1 },
+  };
+}
+
+async function waitFor(predicate: () => boolean, timeoutMs = 5000): Promise<void> {
+  const start = Date.now();
+  while (!predicate()) {
+    if (Date.now() - start > timeoutMs) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+export function eventStoreConformance(adapterName: string, makeStore: EventStoreFactory): void {
+  describe(`event store conformance: ${adapterName}`, function () {
+    let store: EventStore;
+    let cleanup: () => Promise<void>;
+    let prefix: string;
+    const stream = (name: string) => `${prefix}${name}`;
+    const mine = (events: RecordedEvent[]) => events.filter((e) => e.streamId.startsWith(prefix));
+
+    before(async function () {
+      ({ store, cleanup } = await makeStore());
+    });
+    after(async function () {
+      await cleanup?.();
+    });
+    beforeEach(function () {
+      prefix = `t${randomUUID().replace(/-/g, '').slice(0, 12)}_`;
+    });
+
+    it('appends to a new stream and reads it back in revision order with data and metadata', async function () {
+      const events = [newEvent('Opened', { amount: 10, nested: { list: [1, 'two'] } }), newEvent('Closed', { reason: 'done' })];
+      const result = await store.append(stream('a-1'), events, 'no_stream');
+      expect(result.nextRevision).to.equal(1n);
+      const read = await store.readStream(stream('a-1'));
+      expect(read.map((e) => e.type)).to.deep.equal(['Opened', 'Closed']);
+      expect(read.map((e) => e.revision)).to.deep.equal([0n, 1n]);
+      expect(read.map((e) => e.id)).to.deep.equal(events.map((e) => e.id));
+      expect(read[0]!.data).to.deep.equal({ amount: 10, nested: { list: [1, 'two'] } });
+      expect(read[0]!.metadata).to.deep.include({ userId: 'tester', schemaVersion: 1 });
+      expect(read[0]!.streamId).to.equal(stream('a-1'));
+      expect(comparePositions(read[1]!.position, result.position)).to.equal(0);
+    });
+
+    it('reads an unknown stream as empty', async function () {
+      expect(await store.readStream(stream('nothing'))).to.deep.equal([]);
+    });
+
+    it('refuses "no stream" on an existing stream', async function () {
+      await store.append(stream('b'), [newEvent('A')], 'no_stream');
+      let error: unknown;
+      try {
+        await store.append(stream('b'), [newEvent('B')], 'no_stream');
+      } catch (e) {
+        error = e;
+      }
+      expect(error).to.be.instanceOf(ConcurrencyError);
+      expect(await store.readStream(stream('b'))).to.have.length(1);
+    });
+
+    it('appends at the exact expected revision and refuses a stale one', async function () {
+      await store.append(stream('c'), [newEvent('A')], 'no_stream');
+      const ok = await store.append(stream('c'), [newEvent('B'), newEvent('C')], 0n);
+      expect(ok.nextRevision).to.equal(2n);
+      let error: unknown;
+      try {
+        await store.append(stream('c'), [newEvent('D')], 0n);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).to.be.instanceOf(ConcurrencyError);
+      expect((await store.readStream(stream('c'))).map((e) => e.type)).to.deep.equal(['A', 'B', 'C']);
+    });
+
+    it('refuses an exact revision on a stream that does not exist', async function () {
+      let error: unknown;
+      try {
+        await store.append(stream('ghost'), [newEvent('A')], 3n);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).to.be.instanceOf(ConcurrencyError);
+    });
+
+    it('appends with "any" whatever the stream holds', async function () {
+      const first = await store.append(stream('d'), [newEvent('A')], 'any');
+      expect(first.nextRevision).to.equal(0n);
+      const second = await store.append(stream('d'), [newEvent('B')], 'any');
+      expect(second.nextRevision).to.equal(1n);
+      expect(comparePositions(first.position, second.position)).to.be.lessThan(0);
+    });
+
+    it('lets exactly one of several concurrent writers at the same revision win', async function () {
+      await store.append(stream('race'), [newEvent('A')], 'no_stream');
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 5 }, (_, i) => store.append(stream('race'), [newEvent(`W${i}`)], 0n)),
+      );
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).to.have.length(1);
+      for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).to.be.instanceOf(ConcurrencyError);
+      expect(await store.readStream(stream('race'))).to.have.length(2);
+    });
+
+    it('reads the global order after a position, with a limit, positions strictly increasing', async function () {
+      const before = await store.headPosition();
+      await store.append(stream('g1'), [newEvent('One')], 'no_stream');
+      await store.append(stream('g2'), [newEvent('Two'), newEvent('Three')], 'no_stream');
+      await store.append(stream('g1'), [newEvent('Four')], 0n);
+      const all = mine(await store.readAll({ after: before, limit: 1000 }));
+      expect(all.map((e) => e.type)).to.deep.equal(['One', 'Two', 'Three', 'Four']);
+      for (let i = 1; i < all.length; i++) {
+        expect(comparePositions(all[i - 1]!.position, all[i]!.position)).to.be.lessThan(0);
+      }
+      const afterSecond = mine(await store.readAll({ after: all[1]!.position, limit: 1000 }));
+      expect(afterSecond.map((e) => e.type)).to.deep.equal(['Three', 'Four']);
+      const limited = await store.readAll({ after: before, limit: 2 });
+      expect(limited).to.have.length(2);
+      const head = await store.headPosition();
+      expect(comparePositions(head, all[3]!.position)).to.be.greaterThanOrEqual(0);
+    });
+
+    it('catches up then follows live appends, in order, once each', async function () {
+      const start = await store.headPosition();
+      await store.append(stream('s'), [newEvent('Old1'), newEvent('Old2')], 'no_stream');
+      const seen: RecordedEvent[] = [];
+      const sub = store.subscribe(async (e) => {
+        if (e.streamId.startsWith(prefix)) seen.push(e);
+      }, start ? { after: start } : {});
+      await waitFor(() => seen.length === 2);
+      await store.append(stream('s'), [newEvent('Live1')], 1n);
+      await store.append(stream('s2'), [newEvent('Live2')], 'no_stream');
+      await waitFor(() => seen.length === 4);
+      await sub.stop();
+      expect(seen.map((e) => e.type)).to.deep.equal(['Old1', 'Old2', 'Live1', 'Live2']);
+    });
+
+    it('redelivers everything after a checkpoint to a new subscription', async function () {
+      const start = await store.headPosition();
+      await store.append(stream('r'), [newEvent('A'), newEvent('B'), newEvent('C')], 'no_stream');
+      const first: RecordedEvent[] = [];
+      const sub1 = store.subscribe(async (e) => {
+        if (e.streamId.startsWith(prefix)) first.push(e);
+      }, start ? { after: start } : {});
+      await waitFor(() => first.length === 3);
+      await sub1.stop();
+      const again: string[] = [];
+      const sub2 = store.subscribe(async (e) => {
+        if (e.streamId.startsWith(prefix)) again.push(e.type);
+      }, { after: first[0]!.position });
+      await waitFor(() => again.length === 2);
+      await sub2.stop();
+      expect(again).to.deep.equal(['B', 'C']);
+    });
+
+    it('ends the subscription when the handler throws', async function () {
+      const start = await store.headPosition();
+      await store.append(stream('x'), [newEvent('Boom')], 'no_stream');
+      const sub = store.subscribe(async (e) => {
+        if (e.streamId.startsWith(prefix)) throw new Error('handler failed');
+      }, start ? { after: start } : {});
+      let error: unknown;
+      await sub.done.catch((e: unknown) => (error = e));
+      expect((error as Error).message).to.equal('handler failed');
+    });
+
+    it('stops delivering after stop()', async function () {
+      const start = await store.headPosition();
+      const seen: string[] = [];
+      const sub = store.subscribe(async (e) => {
+        if (e.streamId.startsWith(prefix)) seen.push(e.type);
+      }, start ? { after: start } : {});
+      await store.append(stream('st'), [newEvent('Before')], 'no_stream');
+      await waitFor(() => seen.length === 1);
+      await sub.stop();
+      await store.append(stream('st'), [newEvent('After')], 0n);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(seen).to.deep.equal(['Before']);
+    });
+  });
+}

@@ -1,0 +1,79 @@
+/**
+ * The event store port. Every adapter (SQL for PostgreSQL and PGlite, EventStoreDB) implements it and
+ * passes `event-store.conformance.ts`.
+ *
+ * Positions are opaque strings made by the adapter. Callers compare them only with `comparePositions`
+ * from `position.ts`; adapters guarantee that their position strings order like the global log
+ * (fixed-width encoding), which is what lets the document store and query-api compare checkpoints
+ * without knowing which event store wrote them.
+ */
+import type { Position } from './position';
+
+export type ExpectedRevision = 'any' | 'no_stream' | bigint;
+
+export interface NewEvent {
+  /** UUID; the command helper derives it from the idempotency key when there is one. */
+  id: string;
+  type: string;
+  data: Record<string, unknown>;
+  metadata: EventMetadata;
+}
+
+export interface EventMetadata {
+  /** The actor: a user id, or 'system' / 'anonymous'. */
+  userId: string;
+  correlationId: string;
+  causationId: string;
+  /** ISO-8601 time from the injected clock. */
+  at: string;
+  schemaVersion: number;
+  idempotencyKey?: string;
+  /** sha-256 of the command body, kept beside the key so a replayed key with another body is caught. */
+  requestHash?: string;
+  [key: string]: unknown;
+}
+
+export interface RecordedEvent extends NewEvent {
+  streamId: string;
+  /** 0-based revision of this event in its stream. */
+  revision: bigint;
+  position: Position;
+}
+
+export interface AppendResult {
+  /** Revision of the last event now in the stream. */
+  nextRevision: bigint;
+  /** Global position of the last event appended. */
+  position: Position;
+}
+
+export interface Subscription {
+  /** Stops the subscription and resolves once the handler is no longer called. */
+  stop(): Promise<void>;
+  /** Resolves (or rejects) when the subscription ends: stopped, or the handler threw. */
+  readonly done: Promise<void>;
+}
+
+export interface SubscribeOptions {
+  /** Deliver events strictly after this position; from the very start when absent. */
+  after?: Position;
+  /** How many events to fetch per catch-up read. */
+  batchSize?: number;
+}
+
+export interface EventStore {
+  /** Appends atomically to one stream; throws `ConcurrencyError` when `expected` does not hold. */
+  append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  /** All events of one stream in revision order; [] for a stream that does not exist. */
+  readStream(streamId: string): Promise<RecordedEvent[]>;
+  /** Up to `limit` events of the global order strictly after `after` (from the start when absent). */
+  readAll(options?: { after?: Position; limit?: number }): Promise<RecordedEvent[]>;
+  /** Position of the last event any reader can see now, or undefined for an empty store. */
+  headPosition(): Promise<Position | undefined>;
+  /**
+   * Catch-up then live: the handler is called for each event after `after`, in global order, one at a
+   * time (awaited), never twice within one subscription. A throwing handler ends the subscription.
+   */
+  subscribe(handler: (event: RecordedEvent) => Promise<void>, options?: SubscribeOptions): Subscription;
+  close(): Promise<void>;
+}

@@ -1,0 +1,217 @@
+/**
+ * Event store on PostgreSQL, for both the server (`pg`) and PGlite.
+ *
+ * Global order without gaps: `seq` (a sequence) is handed out at insert time, but transactions
+ * commit in any order, so a reader that followed `seq` alone could pass over an event whose
+ * transaction commits later with a smaller `seq`. Each row therefore also stores the id of the
+ * transaction that wrote it, the global order is (tx_id, seq), and readers only see rows whose
+ * transaction id is below the oldest transaction still running (`pg_snapshot_xmin`): everything
+ * below that horizon has committed or aborted, so nothing can appear behind a reader's checkpoint.
+ * (The same technique as Emmett's PostgreSQL event store.) The price is that one long transaction
+ * anywhere on the server holds subscribers back, hence `idle_in_transaction_session_timeout`.
+ */
+import { ConcurrencyError } from '@papertrade/domain/shared/errors';
+import type {
+  AppendResult,
+  EventMetadata,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+  RecordedEvent,
+  SubscribeOptions,
+  Subscription,
+} from './event-store';
+import { decodePosition, encodePosition, type Position } from './position';
+import { quoteIdent, toBigInt, type Row, type SqlClient } from '../sql/sql-client';
+
+interface EventRow extends Row {
+  seq: unknown;
+  tx_id: unknown;
+  stream_id: string;
+  revision: unknown;
+  event_id: string;
+  type: string;
+  data: Record<string, unknown>;
+  metadata: EventMetadata;
+}
+
+export interface SqlEventStoreOptions {
+  schema?: string;
+  /** How often a caught-up subscription looks for new events committed by other processes. */
+  pollIntervalMs?: number;
+}
+
+const COLUMNS = 'seq, tx_id::text AS tx_id, stream_id, revision, event_id::text AS event_id, type, data, metadata';
+
+export class SqlEventStore implements EventStore {
+  private readonly pollIntervalMs: number;
+  /** Wakes this process's caught-up subscriptions right after a local append. */
+  private readonly waiters = new Set<() => void>();
+
+  private constructor(
+    private readonly sql: SqlClient,
+    options: SqlEventStoreOptions,
+  ) {
+    this.pollIntervalMs = options.pollIntervalMs ?? 50;
+  }
+
+  static async create(sql: SqlClient, options: SqlEventStoreOptions = {}): Promise<SqlEventStore> {
+    const store = new SqlEventStore(sql, options);
+    const schema = options.schema ? `CREATE SCHEMA IF NOT EXISTS ${quoteIdent(options.schema)};` : '';
+    await sql.exec(`${schema}
+      CREATE TABLE IF NOT EXISTS streams (
+        stream_id text PRIMARY KEY,
+        revision bigint NOT NULL
+      );
+      CREATE TABLE IF NOT EXISTS events (
+        seq bigserial PRIMARY KEY,
+        tx_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
+        stream_id text NOT NULL,
+        revision bigint NOT NULL,
+        event_id uuid NOT NULL,
+        type text NOT NULL,
+        data jsonb NOT NULL,
+        metadata jsonb NOT NULL,
+        UNIQUE (stream_id, revision)
+      );
+      CREATE INDEX IF NOT EXISTS events_global_order ON events (tx_id, seq);`);
+    return store;
+  }
+
+  async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (events.length === 0) throw new RangeError('append needs at least one event');
+    const count = BigInt(events.length);
+    const result = await this.sql.transaction(async (tx) => {
+      let last: bigint;
+      if (expected === 'no_stream') {
+        const rows = await tx.query(
+          'INSERT INTO streams (stream_id, revision) VALUES ($1, $2) ON CONFLICT (stream_id) DO NOTHING RETURNING revision',
+          [streamId, (count - 1n).toString()],
+        );
+        if (rows.length === 0) throw new ConcurrencyError(`stream ${streamId} already exists`);
+        last = count - 1n;
+      } else if (expected === 'any') {
+        const rows = await tx.query<{ revision: unknown }>(
+          `INSERT INTO streams (stream_id, revision) VALUES ($1, $2)
+           ON CONFLICT (stream_id) DO UPDATE SET revision = streams.revision + $3 RETURNING revision`,
+          [streamId, (count - 1n).toString(), count.toString()],
+        );
+        last = toBigInt(rows[0]?.revision);
+      } else {
+        const rows = await tx.query(
+          'UPDATE streams SET revision = $2 WHERE stream_id = $1 AND revision = $3 RETURNING revision',
+          [streamId, (expected + count).toString(), expected.toString()],
+        );
+        if (rows.length === 0) throw new ConcurrencyError(`stream ${streamId} is not at revision ${expected}`);
+        last = expected + count;
+      }
+      const first = last - count + 1n;
+      const params: unknown[] = [];
+      const values = events.map((event, i) => {
+        params.push(streamId, (first + BigInt(i)).toString(), event.id, event.type, JSON.stringify(event.data), JSON.stringify(event.metadata));
+        const p = i * 6;
+        return `($${p + 1}, $${p + 2}, $${p + 3}, $${p + 4}, $${p + 5}::jsonb, $${p + 6}::jsonb)`;
+      });
+      const inserted = await tx.query<{ seq: unknown; tx_id: unknown }>(
+        `INSERT INTO events (stream_id, revision, event_id, type, data, metadata) VALUES ${values.join(', ')}
+         RETURNING seq, tx_id::text AS tx_id`,
+        params,
+      );
+      const tail = inserted[inserted.length - 1];
+      if (!tail) throw new Error('insert returned no rows');
+      return { nextRevision: last, position: encodePosition(toBigInt(tail.tx_id), toBigInt(tail.seq)) };
+    });
+    for (const wake of [...this.waiters]) wake();
+    return result;
+  }
+
+  async readStream(streamId: string): Promise<RecordedEvent[]> {
+    const rows = await this.sql.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE stream_id = $1 ORDER BY revision`, [streamId]);
+    return rows.map(toRecorded);
+  }
+
+  async readAll(options: { after?: Position; limit?: number } = {}): Promise<RecordedEvent[]> {
+    const limit = options.limit ?? 1000;
+    const [tx, seq] = options.after ? decodePosition(options.after) : [0n, 0n];
+    const rows = await this.sql.query<EventRow>(
+      `SELECT ${COLUMNS} FROM events
+       WHERE (tx_id, seq) > ($1::text::xid8, $2::bigint)
+         AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
+       ORDER BY tx_id, seq
+       LIMIT $3`,
+      [tx.toString(), seq.toString(), limit],
+    );
+    return rows.map(toRecorded);
+  }
+
+  async headPosition(): Promise<Position | undefined> {
+    const rows = await this.sql.query<{ seq: unknown; tx_id: unknown }>(
+      `SELECT seq, tx_id::text AS tx_id FROM events
+       WHERE tx_id < pg_snapshot_xmin(pg_current_snapshot())
+       ORDER BY tx_id DESC, seq DESC LIMIT 1`,
+    );
+    const row = rows[0];
+    return row ? encodePosition(toBigInt(row.tx_id), toBigInt(row.seq)) : undefined;
+  }
+
+  subscribe(handler: (event: RecordedEvent) => Promise<void>, options: SubscribeOptions = {}): Subscription {
+    const batchSize = options.batchSize ?? 500;
+    let after = options.after;
+    let stopped = false;
+    let wake: (() => void) | undefined;
+    const sleep = () =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(done, this.pollIntervalMs);
+        function done() {
+          clearTimeout(timer);
+          wake = undefined;
+          resolve();
+        }
+        wake = done;
+      });
+    const waiter = () => wake?.();
+    this.waiters.add(waiter);
+
+    const loop = async () => {
+      try {
+        while (!stopped) {
+          const batch = await this.readAll({ after, limit: batchSize });
+          for (const event of batch) {
+            if (stopped) return;
+            await handler(event);
+            after = event.position;
+          }
+          if (batch.length < batchSize && !stopped) await sleep();
+        }
+      } finally {
+        this.waiters.delete(waiter);
+      }
+    };
+    const done = loop();
+    done.catch(() => {});
+    return {
+      done,
+      stop: async () => {
+        stopped = true;
+        wake?.();
+        await done.catch(() => {});
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.sql.close();
+  }
+}
+
+function toRecorded(row: EventRow): RecordedEvent {
+  return {
+    id: row.event_id,
+    streamId: row.stream_id,
+    revision: toBigInt(row.revision),
+    position: encodePosition(toBigInt(row.tx_id), toBigInt(row.seq)),
+    type: row.type,
+    data: row.data,
+    metadata: row.metadata,
+  };
+}

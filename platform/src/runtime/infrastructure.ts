@@ -1,0 +1,89 @@
+/**
+ * Builds the adapters the configuration selects. Every service process (and the embedded one) gets
+ * its ports from here, so the same code runs on a laptop and on a cluster.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import type { Bus } from '../bus/bus';
+import { MemoryBus } from '../bus/memory-bus';
+import { NatsBus } from '../bus/nats-bus';
+import type { Config } from '../config/config';
+import type { DocumentStore } from '../document-store/document-store';
+import { SqlDocumentStore } from '../document-store/sql-document-store';
+import type { EventStore } from '../event-store/event-store';
+import { SqlEventStore } from '../event-store/sql-event-store';
+import { MemoryLeaseProvider, PostgresLeaseProvider, type LeaseProvider } from '../projections/lease';
+import { ReadModels } from '../projections/read-models';
+import { PgliteClient, PostgresClient, type SqlClient } from '../sql/sql-client';
+import { lockDataDir } from './data-dir-lock';
+
+export interface Infrastructure {
+  eventStore: EventStore;
+  documents: DocumentStore;
+  bus: Bus;
+  leases: LeaseProvider;
+  readModels: ReadModels;
+  close(): Promise<void>;
+}
+
+export async function createInfrastructure(config: Config, options: { service: string }): Promise<Infrastructure> {
+  const closers: Array<() => Promise<void> | void> = [];
+  let pglite: SqlClient | undefined;
+  const needsPglite = config.EVENT_STORE === 'pglite' || config.READ_STORE === 'pglite';
+  if (needsPglite) {
+    closers.push(lockDataDir(config.DATA_DIR));
+    const dir = path.resolve(config.DATA_DIR, 'pglite');
+    fs.mkdirSync(path.dirname(dir), { recursive: true });
+    const db = new PGlite(dir);
+    await db.waitReady;
+    pglite = new PgliteClient(db, false);
+    closers.unshift(() => db.close());
+  }
+  const schema = config.DATABASE_SCHEMA;
+  const postgres = () => new PostgresClient({ connectionString: config.DATABASE_URL!, ...(schema ? { schema } : {}) });
+
+  let eventStore: EventStore;
+  if (config.EVENT_STORE === 'pglite') eventStore = await SqlEventStore.create(pglite!);
+  else if (config.EVENT_STORE === 'postgres') eventStore = await SqlEventStore.create(postgres(), schema ? { schema } : {});
+  else {
+    const { EventStoreDbEventStore } = await import('../event-store/eventstoredb-event-store');
+    eventStore = await EventStoreDbEventStore.connect(config.EVENTSTORE_URL!);
+  }
+
+  let documents: DocumentStore;
+  if (config.READ_STORE === 'pglite') documents = await SqlDocumentStore.create(pglite!);
+  else if (config.READ_STORE === 'postgres') documents = await SqlDocumentStore.create(postgres(), schema ? { schema } : {});
+  else {
+    const { MongoDbDocumentStore } = await import('../document-store/mongodb-document-store');
+    documents = await MongoDbDocumentStore.connect(config.MONGODB_URL!);
+  }
+
+  const bus: Bus =
+    config.BUS === 'nats'
+      ? await NatsBus.connect(config.NATS_URL!, { name: options.service, ...(config.NATS_PREFIX ? { prefix: config.NATS_PREFIX } : {}) })
+      : new MemoryBus();
+
+  const leases: LeaseProvider =
+    config.EVENT_STORE === 'postgres' && config.DATABASE_URL
+      ? new PostgresLeaseProvider(config.DATABASE_URL, schema ?? 'papertrade')
+      : new MemoryLeaseProvider();
+
+  const readModels = new ReadModels(documents, bus);
+  await readModels.listen();
+
+  return {
+    eventStore,
+    documents,
+    bus,
+    leases,
+    readModels,
+    close: async () => {
+      await leases.close();
+      await bus.close();
+      await eventStore.close();
+      await documents.close();
+      for (const close of closers) await close();
+    },
+  };
+}

@@ -1,0 +1,29 @@
+/** query-api: every GET, served from read models only (never event streams, never deciders). */
+import Koa from 'koa';
+import type { Middleware } from 'koa';
+import compose from 'koa-compose';
+import { authenticate } from '@papertrade/platform/auth/guards';
+import { apiNotFound, problemMiddleware } from '@papertrade/platform/http/problem-middleware';
+import type { QueryApiDeps } from './deps';
+import { meRoutes } from './auth/me-routes';
+import { adminRoutes } from './admin/admin-routes';
+import { plansRoutes } from './plans/plans-routes';
+import { publicStatsRoutes } from './public-stats/public-stats-routes';
+
+export function queryApiRoutes(deps: QueryApiDeps): Middleware {
+  const routers = [meRoutes(deps), adminRoutes(deps), plansRoutes(), publicStatsRoutes(deps)];
+  const health: Middleware = async (ctx, next) => {
+    if (ctx.method === 'GET' && ctx.path === '/api/health') ctx.body = { status: 'ok' };
+    else await next();
+  };
+  return compose([health, ...routers.map((r) => r.routes() as Middleware)]);
+}
+
+export function createQueryApi(deps: QueryApiDeps): Koa {
+  const app = new Koa({ proxy: deps.trustProxy });
+  app.use(problemMiddleware(deps.logger));
+  app.use(apiNotFound);
+  app.use(authenticate(deps.tokens, deps.readModels));
+  app.use(queryApiRoutes(deps));
+  return app;
+}
