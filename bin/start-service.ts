@@ -1,0 +1,71 @@
+/**
+ * One service as its own process (local cluster and production): command-api, query-api,
+ * projectors or workers, against the stores and bus the environment selects.
+ */
+import http from 'node:http';
+import { createCommandApi } from '@papertrade/command-api/app';
+import { createQueryApi } from '@papertrade/query-api/app';
+import { ensureAdmin } from '@papertrade/command-api/bootstrap';
+import { commandApiDeps, createProjector, createRuntime, queryApiDeps, registrationDeps } from './compose';
+
+const services = ['command-api', 'query-api', 'projectors', 'workers'] as const;
+type Service = (typeof services)[number];
+
+/** Projectors and workers have no API; they answer /api/health on PORT so orchestrators can probe them. */
+function healthServer(port: number, status: () => Record<string, unknown>): http.Server {
+  return http
+    .createServer((req, res) => {
+      const ok = req.url === '/api/health';
+      res.writeHead(ok ? 200 : 404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(ok ? { status: 'ok', ...status() } : { status: 404, detail: 'Not found' }));
+    })
+    .listen(port);
+}
+
+async function main() {
+  const service = process.argv[2] as Service;
+  if (!services.includes(service)) throw new Error(`usage: start-service <${services.join('|')}>`);
+  const rt = await createRuntime(service, { embedded: false });
+  const { config, logger } = rt;
+  const closers: Array<() => Promise<void>> = [];
+  let server: http.Server;
+
+  switch (service) {
+    case 'command-api': {
+      if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
+        await ensureAdmin(registrationDeps(rt), { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD });
+      }
+      server = createCommandApi(commandApiDeps(rt)).listen(config.PORT);
+      break;
+    }
+    case 'query-api':
+      server = createQueryApi(queryApiDeps(rt)).listen(config.PORT);
+      break;
+    case 'projectors': {
+      const projector = createProjector(rt);
+      await projector.start();
+      closers.push(() => projector.stop());
+      server = healthServer(config.PORT, () => ({ positions: projector.positions() }));
+      break;
+    }
+    case 'workers':
+      // No workers yet: market feed, signal engine, bot and risk monitor arrive with their issues.
+      server = healthServer(config.PORT, () => ({ workers: [] }));
+      break;
+  }
+  server.on('listening', () => logger.info('ready', { service, port: config.PORT }));
+
+  const stop = async () => {
+    server.close();
+    for (const close of closers) await close();
+    await rt.infra.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
