@@ -6,14 +6,9 @@ import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Koa from 'koa';
-import { authenticate } from '@papertrade/platform/auth/guards';
-import { apiNotFound, problemMiddleware } from '@papertrade/platform/http/problem-middleware';
-import { commandApiRoutes } from '@papertrade/command-api/app';
-import { queryApiRoutes } from '@papertrade/query-api/app';
 import { ensureAdmin, seedDemoAccounts } from '@papertrade/command-api/bootstrap';
-import { commandApiDeps, createProjector, createRuntime, queryApiDeps, registrationDeps } from './compose';
-import { webApp } from './web-static';
+import { createProjector, createRuntime, registrationDeps } from './compose';
+import { createEmbeddedApp } from './embedded-app';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -35,14 +30,7 @@ async function main() {
     logger.info('admin account ready', { userId: id });
   }
 
-  const commands = commandApiDeps(rt);
-  const app = new Koa({ proxy: config.TRUST_PROXY });
-  app.use(problemMiddleware(logger));
-  app.use(apiNotFound);
-  app.use(authenticate(commands.tokens, rt.infra.readModels));
-  app.use(queryApiRoutes(queryApiDeps(rt)));
-  app.use(commandApiRoutes(commands));
-  app.use(webApp(dist));
+  const app = createEmbeddedApp(rt, { webDist: dist });
 
   const server = app.listen(config.PORT, () => {
     const address = server.address();

@@ -7,7 +7,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { normaliseEmail, normaliseUsername, userStreamId } from '@papertrade/domain/auth/user';
 import { userDecider } from '@papertrade/domain/auth/user.decider';
-import { reservationDecider, reservationStreamId, type ReservationKind } from '@papertrade/domain/auth/reservation';
+import { RESERVATION_TAKEN, reservationDecider, reservationStreamId, type ReservationKind } from '@papertrade/domain/auth/reservation';
+import { IdempotencyConflictError, IllegalStateError } from '@papertrade/domain/shared/errors';
 import { idempotentId, type CommandHandler, type CommandMeta } from '@papertrade/platform/commands/command-handler';
 import type { EventStore } from '@papertrade/platform/event-store/event-store';
 import { comparePositions, type Position } from '@papertrade/platform/event-store/position';
@@ -71,8 +72,33 @@ export async function reservationOwner(deps: RegistrationDeps, kind: Reservation
   return state.status === 'held' ? state.ownerId : null;
 }
 
+/**
+ * Fails fast, before anything is appended, when the email or username already belongs to a
+ * registered user. The reservations below remain the real guard against races.
+ */
+async function refuseTakenNames(deps: RegistrationDeps, input: AccountInput, userId: string): Promise<void> {
+  for (const [kind, value] of [['email', input.email], ['username', input.username]] as const) {
+    const owner = await reservationOwner(deps, kind, value);
+    if (owner && owner !== userId && (await deps.eventStore.readStream(userStreamId(owner))).length > 0) {
+      throw new IllegalStateError(RESERVATION_TAKEN[kind]);
+    }
+  }
+}
+
 export async function registerAccount(deps: RegistrationDeps, input: AccountInput, meta: CommandMeta): Promise<{ userId: string; position: Position | undefined }> {
   const userId = meta.idempotency ? idempotentId(meta.idempotency, 'user-id') : randomUUID();
+  if (meta.idempotency) {
+    // A replayed key answers from the user stream before anything else is touched.
+    const previous = await deps.eventStore.readStream(userStreamId(userId));
+    const last = previous[previous.length - 1];
+    if (last) {
+      if (previous[0]!.metadata.requestHash !== meta.idempotency.requestHash) {
+        throw new IdempotencyConflictError('This Idempotency-Key was already used with a different request body');
+      }
+      return { userId, position: last.position };
+    }
+  }
+  await refuseTakenNames(deps, input, userId);
   const email = await reserveName(deps, 'email', input.email, userId, meta);
   let username;
   try {

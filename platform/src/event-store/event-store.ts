@@ -68,7 +68,10 @@ export interface EventStore {
   readStream(streamId: string): Promise<RecordedEvent[]>;
   /** Up to `limit` events of the global order strictly after `after` (from the start when absent). */
   readAll(options?: { after?: Position; limit?: number }): Promise<RecordedEvent[]>;
-  /** Position of the last event any reader can see now, or undefined for an empty store. */
+  /**
+   * Position of the last committed event (undefined for an empty store). Subscribers reach it once
+   * every event before it is visible, so waiting for it means waiting for everything appended so far.
+   */
   headPosition(): Promise<Position | undefined>;
   /**
    * Catch-up then live: the handler is called for each event after `after`, in global order, one at a

@@ -145,10 +145,10 @@ export class SqlEventStore implements EventStore {
   }
 
   async headPosition(): Promise<Position | undefined> {
+    // Every committed event, even one still behind the subscription horizon: a caller waiting for
+    // "everything appended so far" must wait for it too.
     const rows = await this.sql.query<{ seq: unknown; tx_id: unknown }>(
-      `SELECT seq, tx_id::text AS tx_id FROM events
-       WHERE tx_id < pg_snapshot_xmin(pg_current_snapshot())
-       ORDER BY tx_id DESC, seq DESC LIMIT 1`,
+      'SELECT seq, tx_id::text AS tx_id FROM events ORDER BY tx_id DESC, seq DESC LIMIT 1',
     );
     const row = rows[0];
     return row ? encodePosition(toBigInt(row.tx_id), toBigInt(row.seq)) : undefined;

@@ -30,10 +30,11 @@ export const jsonBody: Middleware = async (ctx, next) => {
 /** Validates the parsed body; a missing or non-JSON body is a 400 that says so. */
 export function parseBody<S extends z.ZodType>(ctx: Context, schema: S): z.infer<S> {
   const raw = ctx.request.rawBody;
-  const hasBody = raw !== undefined && raw !== '';
-  if (hasBody && !ctx.is('application/json')) {
+  const declared = Number(ctx.get('content-length') || 0) > 0 || Boolean(ctx.get('transfer-encoding'));
+  if (declared && ctx.request.type && !ctx.is('application/json')) {
     throw new ValidationError('The request body must be JSON (Content-Type: application/json)');
   }
+  const hasBody = raw !== undefined && raw !== '';
   const result = schema.safeParse(hasBody ? ctx.request.body : undefined);
   if (!result.success) {
     if (!hasBody) throw new ValidationError('A JSON request body is required');

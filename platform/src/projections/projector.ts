@@ -49,15 +49,24 @@ class GenerationRunner {
     return this.flushed;
   }
 
+  private stopped = false;
+  private restartTimer?: NodeJS.Timeout;
+
   async start(): Promise<void> {
     const stored = await this.checkpoints.get(checkpointId(this.definition.name, this.generation));
     this.applied = this.flushed = stored?.position as Position | undefined;
-    this.subscription = this.deps.eventStore.subscribe((event) => this.apply(event), this.applied ? { after: this.applied } : {});
-    this.subscription.done.catch((error: unknown) => {
-      this.deps.logger.error('projection stopped on an error; it resumes from its checkpoint on restart', {
-        projection: this.definition.name,
-        error: String(error),
-      });
+    this.changedIds.clear();
+    this.pending = 0;
+    const subscription = this.deps.eventStore.subscribe((event) => this.apply(event), this.applied ? { after: this.applied } : {});
+    this.subscription = subscription;
+    // A failing event (or store) must not stop the projection for good: resume from the checkpoint,
+    // where documents keep their positions, so nothing is applied twice.
+    subscription.done.catch((error: unknown) => {
+      if (this.stopped) return;
+      this.deps.logger.error('projection failed; resuming from its checkpoint in 1 s', { projection: this.definition.name, error: String(error) });
+      this.restartTimer = setTimeout(() => {
+        if (!this.stopped) void this.start().catch(() => {});
+      }, 1000);
     });
   }
 
@@ -106,6 +115,8 @@ class GenerationRunner {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.restartTimer);
     await this.subscription?.stop();
     await this.flush();
   }

@@ -64,10 +64,13 @@ export async function createInfrastructure(config: Config, options: { service: s
       ? await NatsBus.connect(config.NATS_URL!, { name: options.service, ...(config.NATS_PREFIX ? { prefix: config.NATS_PREFIX } : {}) })
       : new MemoryBus();
 
-  const leases: LeaseProvider =
-    config.EVENT_STORE === 'postgres' && config.DATABASE_URL
-      ? new PostgresLeaseProvider(config.DATABASE_URL, schema ?? 'papertrade')
-      : new MemoryLeaseProvider();
+  // One writer per projection: wherever the read models live, so two projector processes contend there.
+  let leases: LeaseProvider;
+  if (config.READ_STORE === 'postgres') leases = new PostgresLeaseProvider(config.DATABASE_URL!, schema ?? 'papertrade');
+  else if (config.READ_STORE === 'mongodb') {
+    const { MongoLeaseProvider } = await import('../projections/mongodb-lease');
+    leases = await MongoLeaseProvider.connect(config.MONGODB_URL!);
+  } else leases = new MemoryLeaseProvider(); // PGlite: the data folder is locked to one process already
 
   const readModels = new ReadModels(documents, bus);
   await readModels.listen();

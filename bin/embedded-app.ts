@@ -1,0 +1,20 @@
+/** The single Koa app of the embedded mode: both APIs on one port, then the web app. */
+import Koa from 'koa';
+import { authenticate } from '@papertrade/platform/auth/guards';
+import { apiNotFound, problemMiddleware } from '@papertrade/platform/http/problem-middleware';
+import { commandApiRoutes } from '@papertrade/command-api/app';
+import { queryApiRoutes } from '@papertrade/query-api/app';
+import { commandApiDeps, queryApiDeps, type Runtime } from './compose';
+import { webApp } from './web-static';
+
+export function createEmbeddedApp(rt: Runtime, options: { webDist?: string } = {}): Koa {
+  const commands = commandApiDeps(rt);
+  const app = new Koa({ proxy: rt.config.TRUST_PROXY });
+  app.use(problemMiddleware(rt.logger));
+  app.use(apiNotFound);
+  app.use(authenticate(commands.tokens, rt.infra.readModels));
+  app.use(queryApiRoutes(queryApiDeps(rt)));
+  app.use(commandApiRoutes(commands));
+  if (options.webDist) app.use(webApp(options.webDist));
+  return app;
+}

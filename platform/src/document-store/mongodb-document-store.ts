@@ -1,0 +1,175 @@
+/**
+ * MongoDB adapter of the document store port (production mode, DESIGN.md section 4).
+ *
+ * Layout: one MongoDB collection per port collection (`collectionPrefix + name`), each document stored
+ * as `{ _id: id, doc, position? }`. One MongoDB collection per read model keeps `drop()` a cheap
+ * metadata operation (an old projection generation goes at once, storage freed), keeps every read
+ * model's documents and future indexes apart, and needs no `name` field in every filter.
+ *
+ * Documents are stored as their JSON image (`JSON.parse(JSON.stringify(doc))`), exactly what the SQL
+ * adapter's JSONB keeps: undefined members vanish, Dates become ISO strings, so both adapters give
+ * back the same documents.
+ *
+ * Positions are the fixed-width strings of `position.ts`; MongoDB compares strings by their bytes,
+ * which for these strings is their global order, so `$lt` on them is a position comparison.
+ */
+import { MongoClient, type Collection as MongoCollection, type Db, type Filter, type Sort } from 'mongodb';
+import type { Position } from '../event-store/position';
+import type { Collection, Document, DocumentStore, FindOptions, Scalar, StoredDocument } from './document-store';
+
+interface Stored {
+  _id: string;
+  doc: Document;
+  position?: string;
+}
+
+export interface MongoDocumentStoreOptions {
+  /** Database name; default: the one named in the connection string, else 'papertrade'. */
+  database?: string;
+  /** Prepended to every collection name (namespacing inside one database). Default ''. */
+  collectionPrefix?: string;
+  /** Close the client in `close()`. Default true (the store owns the client). */
+  closeClient?: boolean;
+}
+
+const DUPLICATE_KEY = 11000;
+
+function isDuplicateKey(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === DUPLICATE_KEY;
+}
+
+/** The database named in a mongodb:// or mongodb+srv:// connection string, if any. */
+export function databaseFromUrl(url: string): string | undefined {
+  const match = /^mongodb(?:\+srv)?:\/\/[^/]*\/([^?#]+)/.exec(url);
+  return match?.[1] ? decodeURIComponent(match[1]) : undefined;
+}
+
+function checkField(field: string): string {
+  if (field === '' || field.startsWith('$') || field.includes('.') || field.includes('\0')) {
+    throw new RangeError(`not a top-level document field: ${JSON.stringify(field)}`);
+  }
+  return `doc.${field}`;
+}
+
+function checkCollectionName(name: string): string {
+  if (name === '' || name.includes('$') || name.includes('\0') || name.startsWith('system.')) {
+    throw new RangeError(`not a usable MongoDB collection name: ${JSON.stringify(name)}`);
+  }
+  return name;
+}
+
+function whereFilter(where: Record<string, Scalar> | undefined): Filter<Stored> {
+  const filter: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(where ?? {})) filter[checkField(field)] = value;
+  return filter as Filter<Stored>;
+}
+
+function jsonImage<T extends Document>(doc: T): T {
+  return JSON.parse(JSON.stringify(doc)) as T;
+}
+
+class MongoDbCollection<T extends Document> implements Collection<T> {
+  constructor(private readonly coll: MongoCollection<Stored>) {}
+
+  async get(id: string): Promise<T | null> {
+    const found = await this.coll.findOne({ _id: id }, { projection: { doc: 1 } });
+    return found ? (found.doc as T) : null;
+  }
+
+  async getWithPosition(id: string): Promise<StoredDocument<T> | null> {
+    const found = await this.coll.findOne({ _id: id });
+    if (!found) return null;
+    const stored: StoredDocument<T> = { id: found._id, doc: found.doc as T };
+    if (typeof found.position === 'string') stored.position = found.position as Position;
+    return stored;
+  }
+
+  /** Replaces the document; the position of the last event applied, if any, stays (a redelivered
+   *  older event must still be skipped after a plain write). */
+  async put(id: string, doc: T): Promise<void> {
+    await this.coll.updateOne({ _id: id }, { $set: { doc: jsonImage(doc) } }, { upsert: true });
+  }
+
+  async putIfNewer(id: string, doc: T, position: Position): Promise<boolean> {
+    const filter: Filter<Stored> = { _id: id, $or: [{ position: { $exists: false } }, { position: { $lt: position } }] };
+    const update = { $set: { doc: jsonImage(doc), position } };
+    // First attempt: a duplicate key means the document exists, usually with this or a newer position
+    // (a redelivered event), but possibly because a concurrent first write won the insert race. The
+    // second attempt runs against the existing document, so its outcome is the answer.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const result = await this.coll.updateOne(filter, update, { upsert: true });
+        return result.matchedCount + result.upsertedCount > 0;
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+        if (attempt >= 2) return false;
+      }
+    }
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.coll.deleteOne({ _id: id });
+  }
+
+  async find(options: FindOptions = {}): Promise<T[]> {
+    const { limit, skip } = options;
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < 0)) throw new RangeError('limit must be a non-negative integer');
+    if (skip !== undefined && (!Number.isInteger(skip) || skip < 0)) throw new RangeError('skip must be a non-negative integer');
+    // MongoDB reads limit 0 as "no limit".
+    if (limit === 0) return [];
+    const sort: Record<string, 1 | -1> = {};
+    for (const { field, direction } of options.sort ?? []) sort[checkField(field)] = direction === 'desc' ? -1 : 1;
+    // The id breaks ties, so pages (skip/limit) are stable.
+    if (!('_id' in sort)) sort._id = 1;
+    let cursor = this.coll.find(whereFilter(options.where), { projection: { doc: 1 } }).sort(sort as Sort);
+    if (skip) cursor = cursor.skip(skip);
+    if (limit !== undefined) cursor = cursor.limit(limit);
+    const rows = await cursor.toArray();
+    return rows.map((row) => row.doc as T);
+  }
+
+  async count(where?: Record<string, Scalar>): Promise<number> {
+    if (!where || Object.keys(where).length === 0) return this.coll.countDocuments({});
+    return this.coll.countDocuments(whereFilter(where));
+  }
+
+  async drop(): Promise<void> {
+    // Ignores a collection that does not exist; the next write creates it again.
+    await this.coll.drop();
+  }
+}
+
+export class MongoDbDocumentStore implements DocumentStore {
+  private readonly db: Db;
+  private readonly collectionPrefix: string;
+  private readonly closeClient: boolean;
+
+  /** Connects with a mongodb:// connection string (e.g. `mongodb://mongodb:27017/papertrade`); owns the client. */
+  static async connect(url: string, options: Omit<MongoDocumentStoreOptions, 'closeClient'> = {}): Promise<MongoDbDocumentStore> {
+    const client = new MongoClient(url);
+    await client.connect();
+    return new MongoDbDocumentStore(client, { database: databaseFromUrl(url), ...options, closeClient: true });
+  }
+
+  constructor(
+    private readonly client: MongoClient,
+    options: MongoDocumentStoreOptions = {},
+  ) {
+    this.db = client.db(options.database ?? 'papertrade');
+    this.collectionPrefix = options.collectionPrefix ?? '';
+    this.closeClient = options.closeClient ?? true;
+  }
+
+  /** The database in use (tests drop it when they are done). */
+  get database(): Db {
+    return this.db;
+  }
+
+  collection<T extends Document = Document>(name: string): Collection<T> {
+    return new MongoDbCollection<T>(this.db.collection<Stored>(checkCollectionName(this.collectionPrefix + name)));
+  }
+
+  async close(): Promise<void> {
+    if (this.closeClient) await this.client.close();
+  }
+}

@@ -1,0 +1,430 @@
+/**
+ * EventStoreDB adapter of the event store port (production mode, DESIGN.md section 4).
+ *
+ * - Streams are stored as `streamPrefix + streamId`; every read of `$all` keeps only the streams of
+ *   this prefix (and strips it), so test runs against one shared server stay isolated. Production uses
+ *   the empty prefix.
+ * - System events (types or streams starting with `$`) are never returned.
+ * - Positions are EventStoreDB's (commit, prepare) pair encoded with `encodePosition`, so their strings
+ *   sort in `$all` order.
+ * - `NewEvent.id` is the EventStoreDB event id; data and metadata are stored as JSON.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import {
+  ANY,
+  BACKWARDS,
+  END,
+  ErrorType,
+  EventStoreDBClient,
+  FORWARDS,
+  NO_STREAM,
+  START,
+  StreamNotFoundError,
+  WrongExpectedVersionError,
+  excludeSystemEvents,
+  jsonEvent,
+  streamNameFilter,
+} from '@eventstore/db-client';
+import type {
+  AllStreamResolvedEvent,
+  AppendExpectedRevision,
+  Filter,
+  Position as EsdbPosition,
+  RecordedEvent as EsdbRecordedEvent,
+  ResolvedEvent,
+  StreamingRead,
+} from '@eventstore/db-client';
+import { ConcurrencyError } from '@papertrade/domain/shared/errors';
+import type {
+  AppendResult,
+  EventMetadata,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+  RecordedEvent,
+  SubscribeOptions,
+  Subscription,
+} from './event-store';
+import { comparePositions, decodePosition, encodePosition, type Position } from './position';
+
+export interface EventStoreDbOptions {
+  /** Prepended to every stream name; `$all` reads keep only streams with this prefix. Default ''. */
+  streamPrefix?: string;
+  /** Events fetched per `$all` read page (reads and catch-up). Default 500. */
+  pageSize?: number;
+  /**
+   * Consecutive transport failures (server unavailable, leader change, stream ended by the server)
+   * after which a subscription gives up and rejects `done`; it resubscribes from its last delivered
+   * position until then. Default 20 (about a minute and a half with the capped backoff).
+   */
+  maxResubscribeAttempts?: number;
+  /** Dispose the client in `close()`. Default true (the store owns the client). */
+  closeClient?: boolean;
+}
+
+const MAX_U64 = (1n << 64n) - 1n;
+
+/** A handler failure travels through the subscription loop wrapped, so it is never retried. */
+class HandlerFailure {
+  constructor(readonly cause: unknown) {}
+}
+
+class SubscriptionEnded extends Error {
+  constructor() {
+    super('the EventStoreDB subscription ended without being stopped');
+  }
+}
+
+const TRANSIENT: ReadonlySet<string> = new Set([
+  ErrorType.UNAVAILABLE,
+  ErrorType.DEADLINE_EXCEEDED,
+  ErrorType.NOT_LEADER,
+  ErrorType.CANCELLED,
+  ErrorType.TIMEOUT,
+]);
+
+function isTransient(err: unknown): boolean {
+  if (err instanceof SubscriptionEnded) return true;
+  if (typeof err !== 'object' || err === null) return false;
+  const { type, code } = err as { type?: unknown; code?: unknown };
+  if (typeof type === 'string' && TRANSIENT.has(type)) return true;
+  // Node's stream errors when the gRPC stream is torn down under the iterator.
+  return code === 'ERR_STREAM_PREMATURE_CLOSE';
+}
+
+/** A sleep that `wake()` cuts short, so stopping a subscription never waits out a backoff. */
+function backoff(ms: number): { done: Promise<void>; wake(): void } {
+  let wake = () => {};
+  const done = new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    wake = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+  });
+  return { done, wake };
+}
+
+function toNativePosition(position: Position): EsdbPosition {
+  const [commit, prepare] = decodePosition(position);
+  return { commit, prepare };
+}
+
+function validNative(position: EsdbPosition | undefined): position is EsdbPosition {
+  // Servers before 22.6 report "no position" on stream reads as -1 / 2^64-1.
+  return (
+    position !== undefined &&
+    position.commit >= 0n &&
+    position.prepare >= 0n &&
+    position.commit < MAX_U64 &&
+    position.prepare < MAX_U64
+  );
+}
+
+function toJsonObject(value: unknown, what: string, eventId: string): Record<string, unknown> {
+  let parsed = value;
+  if (value instanceof Uint8Array) {
+    const text = Buffer.from(value).toString('utf8');
+    if (text.length === 0) return {};
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new Error(`EventStoreDB event ${eventId} has ${what} that is not JSON`);
+    }
+  }
+  if (parsed === undefined || parsed === null) return {};
+  if (typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new Error(`EventStoreDB event ${eventId} has ${what} that is not a JSON object`);
+  }
+  return parsed as Record<string, unknown>;
+}
+
+export class EventStoreDbEventStore implements EventStore {
+  readonly streamPrefix: string;
+  private readonly pageSize: number;
+  private readonly maxResubscribeAttempts: number;
+  private readonly closeClient: boolean;
+  private readonly subscriptions = new Set<Subscription>();
+  private closed = false;
+
+  /** Connects with an `esdb://` connection string (e.g. `esdb://eventstore:2113?tls=false`); owns the client. */
+  static connect(connectionString: string, options: Omit<EventStoreDbOptions, 'closeClient'> = {}): EventStoreDbEventStore {
+    return new EventStoreDbEventStore(EventStoreDBClient.connectionString(connectionString), { ...options, closeClient: true });
+  }
+
+  constructor(
+    private readonly client: EventStoreDBClient,
+    options: EventStoreDbOptions = {},
+  ) {
+    this.streamPrefix = options.streamPrefix ?? '';
+    if (this.streamPrefix.startsWith('$')) throw new RangeError('streamPrefix must not start with "$" (system streams)');
+    this.pageSize = Math.max(2, options.pageSize ?? 500);
+    this.maxResubscribeAttempts = options.maxResubscribeAttempts ?? 20;
+    this.closeClient = options.closeClient ?? true;
+  }
+
+  async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    this.assertOpen();
+    const stream = this.streamPrefix + streamId;
+    if (events.length === 0) return this.appendNothing(streamId, expected);
+    const expectedRevision: AppendExpectedRevision = expected === 'any' ? ANY : expected === 'no_stream' ? NO_STREAM : expected;
+
+    let result;
+    try {
+      result = await this.client.appendToStream(
+        stream,
+        events.map((e) =>
+          jsonEvent({
+            id: e.id,
+            type: e.type,
+            data: e.data,
+            metadata: e.metadata as Record<string, unknown>,
+          }),
+        ),
+        { expectedRevision },
+      );
+    } catch (err) {
+      if (err instanceof WrongExpectedVersionError) {
+        throw new ConcurrencyError(
+          `stream ${streamId} is at revision ${String(err.actualVersion)}, expected ${String(err.expectedVersion)}`,
+          { streamId },
+        );
+      }
+      throw err;
+    }
+
+    // The server answers one position for the whole write, (commit, commit): exact for a single event
+    // (its commit and prepare positions are equal), but the first event's for several. X-Min-Position
+    // waits on this position, so for several events read the last one back (revisions never change,
+    // so the read is exact).
+    let position = validNative(result.position) ? result.position : undefined;
+    if (events.length > 1 || position === undefined) {
+      const [last] = await this.collect(
+        this.client.readStream(stream, { fromRevision: result.nextExpectedRevision, maxCount: 1, direction: FORWARDS }),
+      );
+      if (validNative(last?.event?.position)) position = last.event.position;
+    }
+    if (position === undefined) throw new Error('EventStoreDB did not report the position of an append (server 22.6 or later is required)');
+    return { nextRevision: result.nextExpectedRevision, position: encodePosition(position.commit, position.prepare) };
+  }
+
+  async readStream(streamId: string): Promise<RecordedEvent[]> {
+    this.assertOpen();
+    const out: RecordedEvent[] = [];
+    try {
+      for await (const resolved of this.client.readStream(this.streamPrefix + streamId, { fromRevision: START, direction: FORWARDS })) {
+        const event = this.toRecorded(resolved.event);
+        if (event) out.push(event);
+      }
+    } catch (err) {
+      if (err instanceof StreamNotFoundError || (err as { type?: unknown } | null)?.type === ErrorType.STREAM_NOT_FOUND) return [];
+      throw err;
+    }
+    return out;
+  }
+
+  async readAll(options: { after?: Position; limit?: number } = {}): Promise<RecordedEvent[]> {
+    this.assertOpen();
+    const limit = options.limit ?? Number.POSITIVE_INFINITY;
+    if (limit <= 0) return [];
+    const out: RecordedEvent[] = [];
+    // A read of $all from a position includes the event at that position: skip everything up to the cursor.
+    let cursor: Position | undefined = options.after;
+    for (;;) {
+      const page = await this.collect(
+        this.client.readAll({
+          fromPosition: cursor === undefined ? START : toNativePosition(cursor),
+          maxCount: this.pageSize,
+          direction: FORWARDS,
+        }),
+      );
+      let progressed = false;
+      for (const resolved of page) {
+        const native = resolved.event?.position;
+        if (!native) continue;
+        const position = encodePosition(native.commit, native.prepare);
+        if (cursor !== undefined && comparePositions(position, cursor) <= 0) continue;
+        cursor = position;
+        progressed = true;
+        const event = this.toRecorded(resolved.event);
+        if (!event) continue;
+        out.push(event);
+        if (out.length >= limit) return out;
+      }
+      if (page.length < this.pageSize || !progressed) return out;
+    }
+  }
+
+  async headPosition(): Promise<Position | undefined> {
+    this.assertOpen();
+    let cursor: Position | undefined;
+    for (;;) {
+      const page = await this.collect(
+        this.client.readAll({
+          fromPosition: cursor === undefined ? END : toNativePosition(cursor),
+          maxCount: this.pageSize,
+          direction: BACKWARDS,
+        }),
+      );
+      let progressed = false;
+      for (const resolved of page) {
+        const native = resolved.event?.position;
+        if (!native) continue;
+        const position = encodePosition(native.commit, native.prepare);
+        if (cursor !== undefined && comparePositions(position, cursor) >= 0) continue;
+        cursor = position;
+        progressed = true;
+        if (this.toRecorded(resolved.event)) return position;
+      }
+      if (page.length < this.pageSize || !progressed) return undefined;
+    }
+  }
+
+  subscribe(handler: (event: RecordedEvent) => Promise<void>, options: SubscribeOptions = {}): Subscription {
+    this.assertOpen();
+    const inHandler = new AsyncLocalStorage<true>();
+    let stopped = false;
+    let current: ReturnType<EventStoreDBClient['subscribeToAll']> | undefined;
+    let sleeping: { wake(): void } | undefined;
+    let last: Position | undefined = options.after;
+
+    const run = async (): Promise<void> => {
+      let failures = 0;
+      while (!stopped) {
+        const startedAt = Date.now();
+        const sub = this.client.subscribeToAll({
+          fromPosition: last === undefined ? START : toNativePosition(last),
+          filter: this.subscriptionFilter(),
+        });
+        current = sub;
+        let failure: unknown;
+        try {
+          for await (const resolved of sub as AsyncIterable<AllStreamResolvedEvent>) {
+            if (stopped) break;
+            const native = resolved.event?.position;
+            if (!native) continue;
+            // A subscription from a position starts after it; the check also covers resubscriptions.
+            if (last !== undefined && comparePositions(encodePosition(native.commit, native.prepare), last) <= 0) continue;
+            const event = this.toRecorded(resolved.event);
+            if (!event) continue;
+            try {
+              await inHandler.run(true, () => handler(event));
+            } catch (err) {
+              throw new HandlerFailure(err);
+            }
+            last = event.position;
+            failures = 0;
+            if (stopped) break;
+          }
+          if (!stopped) failure = new SubscriptionEnded();
+        } catch (err) {
+          if (err instanceof HandlerFailure) throw err.cause;
+          failure = err;
+        } finally {
+          current = undefined;
+          await sub.unsubscribe().catch(() => undefined);
+          sub.destroy();
+        }
+        if (stopped) return;
+        // A connection that served for a while before failing starts a fresh series of attempts.
+        failures = Date.now() - startedAt > 30_000 ? 1 : failures + 1;
+        if (!isTransient(failure) || failures > this.maxResubscribeAttempts) throw failure;
+        const pause = backoff(Math.min(100 * 2 ** (failures - 1), 5000));
+        sleeping = pause;
+        await pause.done;
+        sleeping = undefined;
+      }
+    };
+
+    const done = run().finally(() => {
+      stopped = true;
+      this.subscriptions.delete(subscription);
+    });
+    // `done` is observed by whoever awaits it; never an unhandled rejection on its own.
+    done.catch(() => undefined);
+
+    const subscription: Subscription = {
+      done,
+      stop: async () => {
+        if (!stopped) {
+          stopped = true;
+          sleeping?.wake();
+          const sub = current;
+          if (sub) {
+            await sub.unsubscribe().catch(() => undefined);
+            sub.destroy();
+          }
+        }
+        // Called from inside the handler: the handler will not be called again, and waiting for the
+        // loop here would wait for this very call.
+        if (inHandler.getStore()) return;
+        await done.catch(() => undefined);
+      },
+    };
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    if (this.closeClient) await this.client.dispose();
+  }
+
+  /** Appending no events writes nothing; it still checks `expected` and reports where the stream is. */
+  private async appendNothing(streamId: string, expected: ExpectedRevision): Promise<AppendResult> {
+    let last: EsdbRecordedEvent | undefined;
+    try {
+      const [resolved] = await this.collect(
+        this.client.readStream(this.streamPrefix + streamId, { fromRevision: END, direction: BACKWARDS, maxCount: 1 }),
+      );
+      last = resolved?.event;
+    } catch (err) {
+      if (!(err instanceof StreamNotFoundError)) throw err;
+    }
+    const current = last?.revision;
+    const ok = expected === 'any' || (expected === 'no_stream' ? current === undefined : current === expected);
+    if (!ok) {
+      throw new ConcurrencyError(`stream ${streamId} is at revision ${current ?? 'no_stream'}, expected ${String(expected)}`, {
+        streamId,
+      });
+    }
+    const head = last?.position ?? undefined;
+    const position = validNative(head) ? encodePosition(head.commit, head.prepare) : ((await this.headPosition()) ?? encodePosition(0, 0));
+    return { nextRevision: current ?? -1n, position };
+  }
+
+  private subscriptionFilter(): Filter {
+    return this.streamPrefix === '' ? excludeSystemEvents() : streamNameFilter({ prefixes: [this.streamPrefix] });
+  }
+
+  /** Maps a stored event to the port's shape; undefined for system events and other prefixes' streams. */
+  private toRecorded(event: EsdbRecordedEvent | undefined): RecordedEvent | undefined {
+    if (!event) return undefined;
+    if (event.type.startsWith('$') || event.streamId.startsWith('$')) return undefined;
+    if (!event.streamId.startsWith(this.streamPrefix)) return undefined;
+    if (!validNative(event.position)) {
+      throw new Error(`EventStoreDB did not return the position of event ${event.id} (server 22.6 or later is required)`);
+    }
+    return {
+      id: event.id,
+      type: event.type,
+      data: toJsonObject(event.data, 'data', event.id),
+      metadata: toJsonObject(event.metadata, 'metadata', event.id) as EventMetadata,
+      streamId: event.streamId.slice(this.streamPrefix.length),
+      revision: event.revision,
+      position: encodePosition(event.position.commit, event.position.prepare),
+    };
+  }
+
+  private async collect<E extends ResolvedEvent | AllStreamResolvedEvent>(read: StreamingRead<E>): Promise<E[]> {
+    const out: E[] = [];
+    for await (const resolved of read) out.push(resolved);
+    return out;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('the event store is closed');
+  }
+}
