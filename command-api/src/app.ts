@@ -21,6 +21,11 @@ export function createCommandApi(deps: CommandApiDeps): Koa {
   const app = new Koa({ proxy: deps.config.TRUST_PROXY });
   app.use(problemMiddleware(deps.logger));
   app.use(apiNotFound);
+  // For orchestrators and the gateway; in the embedded app query-api answers it.
+  app.use(async (ctx, next) => {
+    if (ctx.method === 'GET' && ctx.path === '/api/health') ctx.body = { status: 'ok' };
+    else await next();
+  });
   app.use(authenticate(deps.tokens, deps.readModels));
   app.use(commandApiRoutes(deps));
   return app;

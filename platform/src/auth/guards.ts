@@ -7,6 +7,7 @@ import { isPremium } from '@papertrade/domain/auth/contracts';
 import { ForbiddenError, UnauthorizedError } from '@papertrade/domain/shared/errors';
 import { USERS_PROJECTION, type UserView } from '@papertrade/domain/auth/user-view';
 import type { ReadModels } from '../projections/read-models';
+import { waitForMinPosition } from '../http/min-position';
 import type { TokenService } from './tokens';
 
 export interface AuthState {
@@ -32,6 +33,8 @@ export function authenticate(tokens: TokenService, readModels: ReadModels): Midd
       if (!userId) {
         state.authError = 'The sign-in token is invalid or has expired; please sign in again';
       } else {
+        // Who the user is (tier, admin flag) is read from the users projection: honour X-Min-Position here too.
+        await waitForMinPosition(ctx, readModels, [USERS_PROJECTION]);
         const users = await readModels.collection<UserView>(USERS_PROJECTION);
         const user = await users.get(userId);
         if (user) state.user = user;

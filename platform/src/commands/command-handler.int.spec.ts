@@ -1,0 +1,112 @@
+/** The command helper on a real (PGlite) event store: fold with upcasting, retries, idempotency. */
+import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import type { Decider, DomainEvent } from '@papertrade/domain/shared/decider';
+import { ConcurrencyError, IdempotencyConflictError, IllegalStateError } from '@papertrade/domain/shared/errors';
+import { SqlEventStore } from '../event-store/sql-event-store';
+import { PgliteClient } from '../sql/sql-client';
+import { CommandHandler } from './command-handler';
+import { freshPglite } from '../../../test/pglite';
+
+type Deposited = DomainEvent<'Deposited', { amount: number; currency: string }>;
+type Cmd = { type: 'Deposit'; amount: number };
+type State = { balance: number; currencies: string[] };
+
+/** v1 events were { cents } in USD; v2 are { amount, currency }. */
+const account: Decider<State, Cmd, Deposited> = {
+  schemaVersion: 2,
+  initialState: () => ({ balance: 0, currencies: [] }),
+  evolve: (s, e) => ({ balance: s.balance + e.data.amount, currencies: [...new Set([...s.currencies, e.data.currency])] }),
+  decide: (c, s) => {
+    if (s.balance + c.amount > 100) throw new IllegalStateError('limit reached');
+    return [{ type: 'Deposited', data: { amount: c.amount, currency: 'USD' } }];
+  },
+  upcast: (e) =>
+    e.schemaVersion < 2 ? { type: 'Deposited', data: { amount: Number(e.data.cents) / 100, currency: 'USD' } } : (e as unknown as Deposited),
+};
+
+describe('command helper', function () {
+  let store: SqlEventStore;
+  let cleanup: () => Promise<void>;
+  let handler: CommandHandler;
+  const meta = () => ({ actor: 'tester', correlationId: randomUUID() });
+  beforeEach(async function () {
+    const pglite = await freshPglite();
+    store = await SqlEventStore.create(new PgliteClient(pglite.db));
+    cleanup = pglite.cleanup;
+    handler = new CommandHandler(store, () => new Date('2026-01-01T00:00:00Z'), 3);
+  });
+  afterEach(async function () {
+    await cleanup();
+  });
+
+  it('folds old schema versions through the upcaster before deciding, and stamps metadata', async function () {
+    const stream = `acct-${randomUUID()}`;
+    await store.append(stream, [{ id: randomUUID(), type: 'Deposited', data: { cents: 9000 }, metadata: { userId: 'x', correlationId: 'c', causationId: 'c', at: '2020-01-01T00:00:00Z', schemaVersion: 1 } }], 'no_stream');
+    const { state } = await handler.load(account, stream);
+    expect(state).to.deep.equal({ balance: 90, currencies: ['USD'] });
+    const ok = await handler.handle(account, stream, { type: 'Deposit', amount: 10 }, meta());
+    expect(ok.events).to.deep.equal([{ type: 'Deposited', data: { amount: 10, currency: 'USD' } }]);
+    const [, second] = await store.readStream(stream);
+    expect(second!.metadata).to.include({ userId: 'tester', schemaVersion: 2, at: '2026-01-01T00:00:00.000Z' });
+    expect(second!.position).to.equal(ok.position);
+    let error: unknown;
+    await handler.handle(account, stream, { type: 'Deposit', amount: 1 }, meta()).catch((e: unknown) => (error = e));
+    expect(error).to.be.instanceOf(IllegalStateError); // 90 + 10 + 1 > 100 only if the v1 event was upcast
+  });
+
+  it('retries on a concurrency conflict, deciding again on the fresh state', async function () {
+    const stream = `acct-${randomUUID()}`;
+    let calls = 0;
+    const result = await handler.handle(
+      account,
+      stream,
+      async (state) => {
+        calls++;
+        if (calls === 1) {
+          // another writer gets in between our read and our append
+          await store.append(stream, [{ id: randomUUID(), type: 'Deposited', data: { amount: 95, currency: 'USD' }, metadata: { userId: 'y', correlationId: 'c', causationId: 'c', at: 'now', schemaVersion: 2 } }], 'any');
+        }
+        return { type: 'Deposit' as const, amount: state.balance === 0 ? 50 : 5 };
+      },
+      meta(),
+    );
+    expect(calls).to.equal(2);
+    expect(result.events[0]!.data.amount).to.equal(5);
+    expect((await store.readStream(stream)).map((e) => e.data.amount)).to.deep.equal([95, 5]);
+  });
+
+  it('gives up after the bounded number of attempts with a 412', async function () {
+    const stream = `acct-${randomUUID()}`;
+    let error: unknown;
+    await handler
+      .handle(
+        account,
+        stream,
+        async () => {
+          await store.append(stream, [{ id: randomUUID(), type: 'Deposited', data: { amount: 0, currency: 'USD' }, metadata: { userId: 'y', correlationId: 'c', causationId: 'c', at: 'now', schemaVersion: 2 } }], 'any');
+          return { type: 'Deposit' as const, amount: 1 };
+        },
+        meta(),
+      )
+      .catch((e: unknown) => (error = e));
+    expect(error).to.be.instanceOf(ConcurrencyError);
+    expect((error as ConcurrencyError).status).to.equal(412);
+  });
+
+  it('answers a replayed idempotency key with the same ids and appends nothing; another body is a 422', async function () {
+    const stream = `acct-${randomUUID()}`;
+    const idempotency = { scope: 'tester|POST|/deposit', key: 'k-1', requestHash: 'h1' };
+    const first = await handler.handle(account, stream, { type: 'Deposit', amount: 5 }, { ...meta(), idempotency });
+    const again = await handler.handle(account, stream, { type: 'Deposit', amount: 5 }, { ...meta(), idempotency });
+    expect(again).to.deep.include({ eventIds: first.eventIds, position: first.position, replayed: true });
+    expect(await store.readStream(stream)).to.have.length(1);
+    let error: unknown;
+    await handler.handle(account, stream, { type: 'Deposit', amount: 6 }, { ...meta(), idempotency: { ...idempotency, requestHash: 'h2' } }).catch((e: unknown) => (error = e));
+    expect(error).to.be.instanceOf(IdempotencyConflictError);
+    // the same key from another actor or path is another request
+    const other = await handler.handle(account, stream, { type: 'Deposit', amount: 5 }, { ...meta(), idempotency: { ...idempotency, scope: 'someone|POST|/deposit' } });
+    expect(other.replayed).to.equal(false);
+    expect(other.eventIds).to.not.deep.equal(first.eventIds);
+  });
+});
