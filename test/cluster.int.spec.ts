@@ -15,11 +15,12 @@ describe('local cluster: services as separate processes (PostgreSQL + NATS)', fu
   let schema: string;
   const running: Array<{ stop(): Promise<void> }> = [];
   const urls: Record<string, string> = {};
+  let clusterEnv: Record<string, string> = {};
 
   before(async function () {
     await requireServices(this, 'postgres', 'nats');
     schema = uniqueSchema('cluster');
-    const env = {
+    const env = (clusterEnv = {
       EVENT_STORE: 'postgres',
       READ_STORE: 'postgres',
       BUS: 'nats',
@@ -31,7 +32,7 @@ describe('local cluster: services as separate processes (PostgreSQL + NATS)', fu
       LOG: 'off',
       ADMIN_EMAIL: 'chief@example.com',
       ADMIN_PASSWORD: 'chief-pass',
-    };
+    });
     // Started one after another: each creates the tables it needs if they are missing.
     for (const service of ['projectors', 'command-api', 'query-api', 'workers']) {
       const port = await freePort();
@@ -81,6 +82,26 @@ describe('local cluster: services as separate processes (PostgreSQL + NATS)', fu
 
     const workers = await fetch(`${urls.workers}/api/health`);
     expect(workers.status).to.equal(200);
+  });
+
+  it('keeps accepting commands while the projectors are down, and catches up when they return', async function () {
+    const projectors = running[0]!; // started first
+    await projectors.stop();
+    const id = randomUUID().slice(0, 8);
+    const signup = await fetch(`${urls['command-api']}/api/auth/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: `down.${id}@example.com`, username: `down_${id}`, password: 'secret1', confirmPassword: 'secret1' }),
+    });
+    expect(signup.status).to.equal(201);
+    const { position } = (await signup.json()) as { position: string };
+    const stale = await fetch(`${urls['query-api']}/api/public/stats`, { headers: { 'x-min-position': position } });
+    expect(stale.headers.get('x-position-reached')).to.equal('false'); // waited 2 s, served what it had
+    const port = new URL(urls.projectors!).port;
+    running[0] = await startProcess('bin/start-service.ts', ['projectors'], { ...clusterEnv, PORT: port }, `${urls.projectors}/api/health`);
+    const fresh = await fetch(`${urls['query-api']}/api/public/stats`, { headers: { 'x-min-position': position } });
+    expect(fresh.headers.get('x-position-reached')).to.equal('true');
+    expect(((await fresh.json()) as { traders: number }).traders).to.equal(3);
   });
 
   it('refuses to start a service without JWT_SECRET', function () {
