@@ -67,10 +67,15 @@ export function problemMiddleware(logger: Logger): Middleware {
   };
 }
 
+/** `/api` and `/api/...`, but not an app route that merely starts with the letters (`/api-integration`). */
+export function isApiPath(path: string): boolean {
+  return path === '/api' || path.startsWith('/api/');
+}
+
 /** Unknown `/api/*` paths answer a JSON 404, never the web app's HTML. */
 export const apiNotFound: Middleware = async (ctx, next) => {
   await next();
-  if (ctx.status === 404 && ctx.body === undefined && ctx.path.startsWith('/api')) {
+  if (ctx.status === 404 && ctx.body === undefined && isApiPath(ctx.path)) {
     ctx.status = 404;
     ctx.type = PROBLEM_CONTENT_TYPE;
     ctx.body = problem(404, 'Not found', `No endpoint ${ctx.method} ${ctx.path}`);

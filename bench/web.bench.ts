@@ -1,0 +1,171 @@
+/**
+ * Web bench: `npm run bench:web`.
+ *
+ * Prints, side by side from one run against the embedded app (test/app-process.ts, fresh data):
+ *   1. the gzipped size of the initial JavaScript, i.e. what web/dist/index.html loads before any
+ *      route chunk (its module script and modulepreloads), plus the initial CSS;
+ *   2. the time from navigation to an interactive sign-in form at /login (the email input exists,
+ *      is enabled, visible and focused), against the same time for a bare static HTML form
+ *      (/bench/static-form.html, shipped in web/public) served by the same server, in headless
+ *      Chromium. Each sample is a fresh browser context (cold HTTP cache); a second series reloads
+ *      in the same context (warm cache). The order of app and baseline alternates; medians and the
+ *      ratio are printed. Times are read inside the page (performance.now() since navigation start),
+ *      so the harness' own latency is not counted.
+ *
+ * Builds web/dist first when it is missing or older than its sources. Nothing is asserted.
+ * WEB_BENCH_RUNS overrides the number of samples per series (default 11).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { startApp } from '../test/app-process';
+import { CHROMIUM_PATH } from '../test/services';
+import { ensureWebBuilt, repoRoot } from '../web/e2e/support/web-build';
+
+const RUNS = Number(process.env.WEB_BENCH_RUNS ?? 11);
+const WARMUP = 2;
+const distDir = path.join(repoRoot, 'web', 'dist');
+const APP_PATH = '/login';
+const BASELINE_PATH = '/bench/static-form.html';
+
+/** Records, inside the page, the first moment the sign-in form can be typed into. */
+const READY_PROBE = `(() => {
+  const check = () => {
+    if (window.__formReadyAt !== undefined) return;
+    const el = document.querySelector('input[type="email"]');
+    if (el && !el.disabled && document.activeElement === el && el.getClientRects().length > 0) {
+      window.__formReadyAt = performance.now();
+    }
+  };
+  new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true });
+  document.addEventListener('focusin', check, true);
+  document.addEventListener('DOMContentLoaded', check);
+  window.addEventListener('load', check);
+})();`;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
+
+/** The files the route-preload hint in index.html fetches for one path (web/config/route-preload-plugin.ts). */
+function routeHintAssets(routePath: string): { js: string[]; css: string[] } {
+  const html = fs.readFileSync(path.join(distDir, 'index.html'), 'utf8');
+  const match = /\}\)\((\{.*?\}),"[^"]*"\);<\/script>/.exec(html);
+  const files: string[] = match ? ((JSON.parse(match[1]!) as Record<string, string[]>)[routePath] ?? []) : [];
+  return { js: files.filter((f) => f.endsWith('.js')), css: files.filter((f) => f.endsWith('.css')) };
+}
+
+function initialAssets(): { js: string[]; css: string[] } {
+  const html = fs.readFileSync(path.join(distDir, 'index.html'), 'utf8');
+  const js = [
+    ...html.matchAll(/<script[^>]*\stype="module"[^>]*\ssrc="([^"]+)"/g),
+    ...html.matchAll(/<link[^>]*\srel="modulepreload"[^>]*\shref="([^"]+)"/g),
+  ].map((m) => m[1]!);
+  const css = [...html.matchAll(/<link[^>]*\srel="stylesheet"[^>]*\shref="([^"]+)"/g)].map((m) => m[1]!);
+  return { js: [...new Set(js)], css: [...new Set(css)] };
+}
+
+function sizes(files: string[]): { raw: number; gzip: number } {
+  let raw = 0;
+  let gzip = 0;
+  for (const file of files) {
+    const body = fs.readFileSync(path.join(distDir, file.replace(/^\//, '')));
+    raw += body.length;
+    gzip += zlib.gzipSync(body, { level: 9 }).length;
+  }
+  return { raw, gzip };
+}
+
+async function timeToForm(context: BrowserContext, url: string, reuse?: { page: Awaited<ReturnType<BrowserContext['newPage']>> }) {
+  const page = reuse?.page ?? (await context.newPage());
+  await page.goto(url, { waitUntil: 'commit' });
+  const handle = await page.waitForFunction('window.__formReadyAt', undefined, { timeout: 30_000, polling: 50 });
+  return { ms: Number(await handle.jsonValue()), page };
+}
+
+async function coldSample(browser: Browser, url: string): Promise<number> {
+  const context = await browser.newContext();
+  await context.addInitScript(READY_PROBE);
+  try {
+    return (await timeToForm(context, url)).ms;
+  } finally {
+    await context.close();
+  }
+}
+
+async function warmSeries(browser: Browser, url: string, runs: number): Promise<number[]> {
+  const context = await browser.newContext();
+  await context.addInitScript(READY_PROBE);
+  try {
+    const { page } = await timeToForm(context, url); // fills the cache
+    const samples: number[] = [];
+    for (let i = 0; i < runs; i++) samples.push((await timeToForm(context, url, { page })).ms);
+    return samples;
+  } finally {
+    await context.close();
+  }
+}
+
+async function main() {
+  ensureWebBuilt();
+  const { js, css } = initialAssets();
+  const jsSize = sizes(js);
+  const cssSize = sizes(css);
+  const loginRoute = routeHintAssets(APP_PATH);
+  const loginJs = sizes(loginRoute.js);
+
+  const app = await startApp();
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+  });
+  try {
+    const appUrl = `${app.url}${APP_PATH}`;
+    const baselineUrl = `${app.url}${BASELINE_PATH}`;
+    const probe = await fetch(baselineUrl);
+    if (!probe.ok || !(await probe.text()).includes('type="email"')) throw new Error(`${BASELINE_PATH} is not served by the app`);
+
+    for (let i = 0; i < WARMUP; i++) {
+      await coldSample(browser, appUrl);
+      await coldSample(browser, baselineUrl);
+    }
+    const cold = { app: [] as number[], baseline: [] as number[] };
+    for (let i = 0; i < RUNS; i++) {
+      // Alternate the order so neither side always runs on a warmer machine.
+      if (i % 2 === 0) {
+        cold.app.push(await coldSample(browser, appUrl));
+        cold.baseline.push(await coldSample(browser, baselineUrl));
+      } else {
+        cold.baseline.push(await coldSample(browser, baselineUrl));
+        cold.app.push(await coldSample(browser, appUrl));
+      }
+    }
+    const warm = { app: await warmSeries(browser, appUrl, RUNS), baseline: await warmSeries(browser, baselineUrl, RUNS) };
+
+    const line = (label: string, series: { app: number[]; baseline: number[] }) => {
+      const a = median(series.app);
+      const b = median(series.baseline);
+      return `  ${label.padEnd(22)} app ${a.toFixed(1).padStart(7)} ms   static ${b.toFixed(1).padStart(6)} ms   ratio ${(a / b).toFixed(2)}x`;
+    };
+    console.log('web bench (headless Chromium, embedded app on one machine)');
+    console.log(`  initial JS (index.html: ${js.length} files)   ${kb(jsSize.gzip)} gzip   (${kb(jsSize.raw)} raw)`);
+    console.log(`  initial CSS (${css.length} file)              ${kb(cssSize.gzip)} gzip   (${kb(cssSize.raw)} raw)`);
+    console.log(`  + ${APP_PATH} route JS (${loginRoute.js.length} files, preloaded)  ${kb(loginJs.gzip)} gzip   (${kb(loginJs.raw)} raw)`);
+    console.log(`  navigation -> interactive sign-in form (${APP_PATH} vs ${BASELINE_PATH}), median of ${RUNS}:`);
+    console.log(line('cold cache', cold));
+    console.log(line('warm cache (reload)', warm));
+  } finally {
+    await browser.close();
+    await app.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,81 @@
+/**
+ * Removes one round trip from the first page load. Routes are code-split, so by default the browser
+ * learns which route chunk it needs only after the entry chunk has run. This plugin writes into
+ * index.html a tiny inline script that looks at `location.pathname` and adds `modulepreload` (and
+ * stylesheet) links for that route's chunk and its dependencies, so they download in parallel
+ * with the entry chunk. Only the matched route's files are fetched: code splitting is unchanged.
+ * The script goes before the stylesheet: an inline script after a stylesheet would wait for it.
+ *
+ * The map from paths to route modules is a hint: if it drifts from the route table, pages still
+ * work (they just load one round trip later).
+ */
+import path from 'node:path';
+import type { Plugin } from 'vite';
+
+type OutputBundle = NonNullable<Parameters<Extract<NonNullable<Plugin['transformIndexHtml']>, { handler: unknown }>['handler']>[1]['bundle']>;
+
+export interface RoutePreloadOptions {
+  /** Route modules (relative to the Vite root) per exact path; `*` for any other path. */
+  routes: Record<string, string[]>;
+}
+
+function filesFor(bundle: OutputBundle, root: string, modules: string[]): string[] {
+  const byFacade = new Map<string, { fileName: string; imports: string[]; css: string[] }>();
+  for (const output of Object.values(bundle)) {
+    if (output.type !== 'chunk') continue;
+    const css = [...((output as { viteMetadata?: { importedCss?: Set<string> } }).viteMetadata?.importedCss ?? [])];
+    if (output.facadeModuleId) byFacade.set(path.normalize(output.facadeModuleId), { fileName: output.fileName, imports: output.imports, css });
+  }
+  const chunkByFile = new Map<string, { imports: string[]; css: string[] }>();
+  for (const output of Object.values(bundle)) {
+    if (output.type !== 'chunk') continue;
+    const css = [...((output as { viteMetadata?: { importedCss?: Set<string> } }).viteMetadata?.importedCss ?? [])];
+    chunkByFile.set(output.fileName, { imports: output.imports, css });
+  }
+  const files = new Set<string>();
+  const visit = (fileName: string) => {
+    if (files.has(fileName)) return;
+    files.add(fileName);
+    const chunk = chunkByFile.get(fileName);
+    if (!chunk) return;
+    for (const css of chunk.css) files.add(css);
+    for (const dependency of chunk.imports) visit(dependency);
+  };
+  for (const module of modules) {
+    const entry = byFacade.get(path.normalize(path.resolve(root, module)));
+    if (!entry) throw new Error(`route-preload: no chunk for ${module} (is it still lazily imported?)`);
+    visit(entry.fileName);
+  }
+  return [...files];
+}
+
+export function routePreload(options: RoutePreloadOptions): Plugin {
+  let root = process.cwd();
+  let base = '/';
+  return {
+    name: 'papertrade:route-preload',
+    apply: 'build',
+    configResolved(config) {
+      root = config.root;
+      base = config.base;
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        if (!ctx.bundle) return html;
+        const bundle = ctx.bundle;
+        // Files the entry already loads need no second hint.
+        const entryFiles = new Set([...html.matchAll(/(?:src|href)="\/?([^"]+)"/g)].map((m) => m[1]!.replace(base.replace(/^\//, ''), '')));
+        const map: Record<string, string[]> = {};
+        for (const [routePath, modules] of Object.entries(options.routes)) {
+          map[routePath] = filesFor(bundle, root, modules).filter((file) => !entryFiles.has(file));
+        }
+        const script = `(function(m,b){var f=m[location.pathname.replace(/\\/+$/,'')||'/']||m['*']||[];for(var i=0;i<f.length;i++){var l=document.createElement('link');var css=/\\.css$/.test(f[i]);l.rel=css?'stylesheet':'modulepreload';l.crossOrigin='';l.href=b+f[i];document.head.appendChild(l);}})(${JSON.stringify(map)},${JSON.stringify(base)});`;
+        // Before the entry's module script and stylesheet, after <meta charset> and friends.
+        const at = html.search(/<script type="module"|<link rel="stylesheet"/);
+        if (at < 0) throw new Error('route-preload: index.html has no module script');
+        return `${html.slice(0, at)}<script>${script}</script>\n    ${html.slice(at)}`;
+      },
+    },
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * The route table of spec section 2. Every screen is code-split (React.lazy): /landing, /login and
+ * /signup load only their own chunk (no sidebar); everything else renders inside the shell.
+ * Screens of the premium spec that are not built yet show a placeholder with their title.
+ */
+import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router-dom';
+import { lazyRoute } from './lazy-route';
+import { RootLayout } from './root-layout';
+
+const landing = lazyRoute(() => import('./routes/landing'));
+const login = lazyRoute(() => import('./routes/login'));
+const signup = lazyRoute(() => import('./routes/signup'));
+const shell = lazyRoute(() => import('./shell/app-shell'));
+const dashboard = lazyRoute(() => import('./routes/dashboard'));
+const placeholder = lazyRoute(() => import('./routes/placeholder'));
+const notFound = lazyRoute(() => import('./routes/not-found'));
+
+/** Titles as the premium spec names the screens (premium-and-account.md section 2). */
+export const plannedScreens = [
+  { path: '/ai-signals', title: 'AI Trading Strategies' },
+  { path: '/trade-history', title: 'Trade History' },
+  { path: '/backtesting', title: 'Strategy Backtesting' },
+  { path: '/risk-management', title: 'Risk Management' },
+  { path: '/settings', title: 'Settings' },
+  { path: '/api-integration', title: 'Exchange API Integration' },
+  { path: '/subscription', title: 'Subscription and Billing' },
+  { path: '/admin', title: 'Admin Panel' },
+  { path: '/payment-success', title: 'Payment Confirmation' },
+] as const;
+
+interface RouteHandle {
+  preload?: () => Promise<unknown>;
+}
+
+const screen = (lazy: { preload: () => Promise<unknown> }): { handle: RouteHandle } => ({ handle: { preload: lazy.preload } });
+
+export const routes: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    children: [
+      { path: '/landing', element: <landing.Component />, ...screen(landing) },
+      { path: '/login', element: <login.Component />, ...screen(login) },
+      { path: '/signup', element: <signup.Component />, ...screen(signup) },
+      {
+        element: <shell.Component />,
+        ...screen(shell),
+        children: [
+          { index: true, element: <dashboard.Component />, ...screen(dashboard) },
+          { path: '/dashboard', element: <dashboard.Component />, ...screen(dashboard) },
+          ...plannedScreens.map(({ path, title }) => ({ path, element: <placeholder.Component title={title} />, ...screen(placeholder) })),
+          { path: '*', element: <notFound.Component />, ...screen(notFound) },
+        ],
+      },
+    ],
+  },
+];
+
+/** Loads the code of every screen that `pathname` renders (the shell and its screen, say). */
+export function preloadScreensFor(pathname: string): Promise<unknown> {
+  const matches = matchRoutes(routes, pathname) ?? [];
+  return Promise.all(matches.map((match) => (match.route.handle as RouteHandle | undefined)?.preload?.()));
+}
+
+export function createAppRouter() {
+  return createBrowserRouter(routes);
+}
