@@ -22,6 +22,8 @@ export interface Harness {
   request(method: string, path: string, options?: { body?: unknown; raw?: string; token?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
   head(): Promise<Position | undefined>;
   eventsSince(position: Position | undefined): Promise<RecordedEvent[]>;
+  /** Runs `fn` and returns the events it appended. */
+  appendedBy(fn: () => Promise<unknown>): Promise<RecordedEvent[]>;
   signup(fields: { email: string; username: string; password?: string; firstName?: string }): Promise<{ userId: string; position: string }>;
   login(email: string, password: string): Promise<string>;
   admin(): Promise<{ id: string; token: string }>;
@@ -67,6 +69,11 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     head: () => rt.infra.eventStore.headPosition(),
     async eventsSince(position) {
       return rt.infra.eventStore.readAll({ ...(position ? { after: position } : {}), limit: 10_000 });
+    },
+    async appendedBy(fn) {
+      const before = await harness.head();
+      await fn();
+      return harness.eventsSince(before);
     },
     async signup(fields) {
       const password = fields.password ?? 'secret1';

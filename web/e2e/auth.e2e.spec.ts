@@ -4,41 +4,21 @@
  */
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startApp } from '../../test/app-process';
-import { requireServices } from '../../test/services';
+import type { StartedApp } from '../../test/app-process';
 import { logInViaApi, signUpViaApi, uniqueUser } from './support/api';
-import { authToken, expectToast, launchChromium, readToast, screenshot } from './support/browser';
-import { ensureWebBuilt } from './support/web-build';
+import { authToken, expectToast, readToast, screenshot, useBrowserSuite } from './support/browser';
 
 const ADMIN = { email: 'admin@papertrade.test', password: 'admin-password-1' };
 
 describe('web: sign-up, sign-in and the session (e2e)', function () {
   this.timeout(120_000);
-  let app: Awaited<ReturnType<typeof startApp>>;
+  const suite = useBrowserSuite({ env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password } });
+  let app: StartedApp;
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
 
-  before(async function () {
-    await requireServices(this, 'chromium');
-    ensureWebBuilt();
-    app = await startApp({ env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password } });
-    browser = await launchChromium();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
-
-  beforeEach(async () => {
-    context = await browser.newContext({ baseURL: app.url, viewport: { width: 1440, height: 900 } });
-    page = await context.newPage();
-  });
-
-  afterEach(async () => {
-    await context?.close();
-  });
+  beforeEach(() => ({ app, browser, context, page } = suite));
 
   async function logInThroughForm(email: string, password: string) {
     await page.goto('/login');

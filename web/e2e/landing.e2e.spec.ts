@@ -1,46 +1,29 @@
 /** The marketing page in real Chromium against the embedded app: its buttons and its real figures. */
 import { expect } from 'chai';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { plansResponseSchema } from '@papertrade/domain/plans/contracts';
 import { publicStatsSchema } from '@papertrade/domain/public-stats/contracts';
 import { adminStatsSchema } from '@papertrade/domain/admin/contracts';
-import { startApp } from '../../test/app-process';
-import { requireServices } from '../../test/services';
+import type { StartedApp } from '../../test/app-process';
 import { getViaApi, logInViaApi, signUpViaApi, uniqueUser } from './support/api';
-import { launchChromium, screenshot } from './support/browser';
-import { ensureWebBuilt } from './support/web-build';
+import { screenshot, useBrowserSuite } from './support/browser';
 
 const ADMIN = { email: 'landing-admin@papertrade.test', password: 'admin-password-1' };
 
 describe('web: landing page (e2e)', function () {
   this.timeout(120_000);
-  let app: Awaited<ReturnType<typeof startApp>>;
+  const suite = useBrowserSuite({ env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password } });
+  let app: StartedApp;
   let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let lastPosition: string;
 
   before(async function () {
-    await requireServices(this, 'chromium');
-    ensureWebBuilt();
-    app = await startApp({ env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password } });
-    browser = await launchChromium();
+    ({ app } = suite);
     for (const prefix of ['trader-a', 'trader-b']) lastPosition = (await signUpViaApi(app.url, uniqueUser(prefix))).position;
   });
 
-  after(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
-
-  beforeEach(async () => {
-    context = await browser.newContext({ baseURL: app.url, viewport: { width: 1440, height: 900 } });
-    page = await context.newPage();
-  });
-
-  afterEach(async () => {
-    await context?.close();
-  });
+  beforeEach(() => ({ app, browser, page } = suite));
 
   async function openLanding() {
     await page.goto('/landing');

@@ -1,10 +1,8 @@
 /** The route table, the shell and the Portfolio Summary, in real Chromium against the embedded app. */
 import { expect } from 'chai';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startApp } from '../../test/app-process';
-import { requireServices } from '../../test/services';
-import { launchChromium, screenshot } from './support/browser';
-import { ensureWebBuilt } from './support/web-build';
+import type { Browser, Page } from 'playwright-core';
+import type { StartedApp } from '../../test/app-process';
+import { screenshot, useBrowserSuite } from './support/browser';
 
 const planned = [
   ['/ai-signals', 'AI Trading Strategies'],
@@ -20,31 +18,12 @@ const planned = [
 
 describe('web: routes and shell (e2e)', function () {
   this.timeout(120_000);
-  let app: Awaited<ReturnType<typeof startApp>>;
+  const suite = useBrowserSuite();
+  let app: StartedApp;
   let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
 
-  before(async function () {
-    await requireServices(this, 'chromium');
-    ensureWebBuilt();
-    app = await startApp();
-    browser = await launchChromium();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
-
-  beforeEach(async () => {
-    context = await browser.newContext({ baseURL: app.url, viewport: { width: 1440, height: 900 } });
-    page = await context.newPage();
-  });
-
-  afterEach(async () => {
-    await context?.close();
-  });
+  beforeEach(() => ({ app, browser, page } = suite));
 
   const sidebar = () => page.getByRole('navigation', { name: 'Main navigation' });
   const h1 = () => page.getByRole('heading', { level: 1 });

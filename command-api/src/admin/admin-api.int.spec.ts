@@ -26,11 +26,7 @@ describe('admin API (HTTP, embedded)', function () {
     await h?.stop();
   });
 
-  async function appendedBy(fn: () => Promise<unknown>) {
-    const before = await h.head();
-    await fn();
-    return h.eventsSince(before);
-  }
+  const appendedBy = (fn: () => Promise<unknown>) => h.appendedBy(fn);
 
   describe('roles', function () {
     for (const [method, path] of [

@@ -21,12 +21,7 @@ describe('auth API (HTTP, embedded)', function () {
     await h?.stop();
   });
 
-  /** Runs `fn` and returns the events it appended. */
-  async function appendedBy(fn: () => Promise<unknown>) {
-    const before = await h.head();
-    await fn();
-    return h.eventsSince(before);
-  }
+  const appendedBy = (fn: () => Promise<unknown>) => h.appendedBy(fn);
 
   describe('POST /api/auth/signup', function () {
     it('registers through two reservations and the user stream, with no secret or email in the events', async function () {

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_PATH } from '../../../test/services';
-import { repoRoot } from './web-build';
+import { startApp, type StartedApp } from '../../../test/app-process';
+import { requireServices } from '../../../test/services';
+import { ensureWebBuilt, repoRoot } from './web-build';
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
@@ -39,4 +41,38 @@ export async function expectToast(page: Page, title: string, description?: strin
 
 export function authToken(page: Page): Promise<string | null> {
   return page.evaluate(() => localStorage.getItem('authToken'));
+}
+
+export interface BrowserSuite {
+  app: StartedApp;
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+}
+
+/**
+ * The lifecycle every browser suite shares: Chromium required (skipped outside CI when missing), the
+ * web app built, the embedded app started on a fresh data folder, and a fresh context and page for
+ * each test. Call inside `describe`; read the fields in hooks and tests.
+ */
+export function useBrowserSuite(options: { env?: Record<string, string> } = {}): BrowserSuite {
+  const suite = {} as BrowserSuite;
+  before(async function () {
+    await requireServices(this, 'chromium');
+    ensureWebBuilt();
+    suite.app = await startApp(options.env ? { env: options.env } : {});
+    suite.browser = await launchChromium();
+  });
+  after(async () => {
+    await suite.browser?.close();
+    await suite.app?.stop();
+  });
+  beforeEach(async () => {
+    suite.context = await suite.browser.newContext({ baseURL: suite.app.url, viewport: { width: 1440, height: 900 } });
+    suite.page = await suite.context.newPage();
+  });
+  afterEach(async () => {
+    await suite.context?.close();
+  });
+  return suite;
 }
