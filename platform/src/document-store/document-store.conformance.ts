@@ -56,6 +56,20 @@ export function documentStoreConformance(adapterName: string, makeStore: Documen
       expect(stored?.position).to.equal(p2);
     });
 
+    it('writes many at once, each only when its position is newer', async function () {
+      await people.putIfNewer('m1', { name: 'kept', age: 1, team: 't' }, encodePosition(7, 5));
+      const written = await people.putManyIfNewer([
+        { id: 'm1', doc: { name: 'stale', age: 2, team: 't' }, position: encodePosition(7, 4) },
+        { id: 'm2', doc: { name: 'new', age: 3, team: 't' }, position: encodePosition(7, 6) },
+        { id: 'm3', doc: { name: 'also', age: 4, team: 't' }, position: encodePosition(7, 7) },
+      ]);
+      expect(written).to.equal(2);
+      expect((await people.get('m1'))?.name).to.equal('kept');
+      expect((await people.get('m2'))?.name).to.equal('new');
+      expect((await people.getWithPosition('m3'))?.position).to.equal(encodePosition(7, 7));
+      expect(await people.putManyIfNewer([])).to.equal(0);
+    });
+
     it('compares positions across digit boundaries (fixed width)', async function () {
       expect(await people.putIfNewer('w', { name: 'nine', age: 9, team: 't' }, encodePosition(9, 9))).to.equal(true);
       expect(await people.putIfNewer('w', { name: 'ten', age: 10, team: 't' }, encodePosition(10, 1))).to.equal(true);

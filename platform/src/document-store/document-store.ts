@@ -35,6 +35,11 @@ export interface Collection<T extends Document = Document> {
    * a redelivered event is harmless, never an error.
    */
   putIfNewer(id: string, doc: T, position: Position): Promise<boolean>;
+  /**
+   * `putIfNewer` for many documents at once (ids unique within the call), as few round trips and
+   * commits as the store allows. Returns how many were written.
+   */
+  putManyIfNewer(items: Array<{ id: string; doc: T; position: Position }>): Promise<number>;
   delete(id: string): Promise<void>;
   find(options?: FindOptions): Promise<T[]>;
   count(where?: Record<string, Scalar>): Promise<number>;

@@ -107,6 +107,14 @@ class MongoDbCollection<T extends Document> implements Collection<T> {
     }
   }
 
+  async putManyIfNewer(items: Array<{ id: string; doc: T; position: Position }>): Promise<number> {
+    // One conditional upsert each: a bulkWrite would stop at (or report) the duplicate-key errors that
+    // redelivered events cause, which putIfNewer already turns into "not written".
+    let written = 0;
+    for (const item of items) if (await this.putIfNewer(item.id, item.doc, item.position)) written++;
+    return written;
+  }
+
   async delete(id: string): Promise<void> {
     await this.coll.deleteOne({ _id: id });
   }

@@ -79,6 +79,29 @@ class SqlCollection<T extends Document> implements Collection<T> {
     return rows.length > 0;
   }
 
+  async putManyIfNewer(items: Array<{ id: string; doc: T; position: Position }>): Promise<number> {
+    let written = 0;
+    // One statement (one commit) per chunk; ids are unique within a call, as ON CONFLICT requires.
+    for (let start = 0; start < items.length; start += 500) {
+      const chunk = items.slice(start, start + 500);
+      const params: unknown[] = [this.name];
+      const values = chunk.map((item) => {
+        params.push(item.id, JSON.stringify(item.doc), item.position);
+        const p = params.length;
+        return `($1, $${p - 2}, $${p - 1}::jsonb, $${p})`;
+      });
+      const rows = await this.sql.query(
+        `INSERT INTO documents (collection, id, doc, position) VALUES ${values.join(', ')}
+         ON CONFLICT (collection, id) DO UPDATE SET doc = excluded.doc, position = excluded.position
+         WHERE documents.position IS NULL OR documents.position < excluded.position
+         RETURNING 1 AS written`,
+        params,
+      );
+      written += rows.length;
+    }
+    return written;
+  }
+
   async delete(id: string): Promise<void> {
     await this.sql.query('DELETE FROM documents WHERE collection = $1 AND id = $2', [this.name, id]);
   }

@@ -21,18 +21,29 @@ import {
   type ProjectionMeta,
 } from './read-models';
 
-const FLUSH_EVERY = 250;
+const FLUSH_EVERY = 500;
 const FLUSH_AFTER_MS = 5;
 
-/** Applies one projection to one generation's collection. */
+/**
+ * Applies one projection to one generation's collection.
+ *
+ * Documents are read once, changed in memory event after event, and written back together with the
+ * checkpoint when FLUSH_EVERY events have been applied or the stream goes quiet for FLUSH_AFTER_MS:
+ * a rebuild then costs a few round trips per batch instead of two per event. Documents are written
+ * before the checkpoint and keep the position of the last event applied, so a crash in between only
+ * means a redelivery that the positions skip.
+ */
 class GenerationRunner {
   private subscription?: Subscription;
   private applied?: Position;
   private flushed?: Position;
   private pending = 0;
-  private changedIds = new Set<string>();
+  private readonly cache = new Map<string, CachedDocument>();
   private timer?: NodeJS.Timeout;
-  private flushing: Promise<void> = Promise.resolve();
+  /** Applying and flushing take turns: a timer's flush never runs in the middle of an event. */
+  private turn: Promise<void> = Promise.resolve();
+  private stopped = false;
+  private restartTimer?: NodeJS.Timeout;
   readonly collection: Collection<Document>;
   private readonly checkpoints: Collection<Checkpoint>;
 
@@ -49,15 +60,12 @@ class GenerationRunner {
     return this.flushed;
   }
 
-  private stopped = false;
-  private restartTimer?: NodeJS.Timeout;
-
   async start(): Promise<void> {
     const stored = await this.checkpoints.get(checkpointId(this.definition.name, this.generation));
     this.applied = this.flushed = stored?.position as Position | undefined;
-    this.changedIds.clear();
+    this.cache.clear();
     this.pending = 0;
-    const subscription = this.deps.eventStore.subscribe((event) => this.apply(event), this.applied ? { after: this.applied } : {});
+    const subscription = this.deps.eventStore.subscribe((event) => this.inTurn(() => this.apply(event)), this.applied ? { after: this.applied } : {});
     this.subscription = subscription;
     // A failing event (or store) must not stop the projection for good: resume from the checkpoint,
     // where documents keep their positions, so nothing is applied twice.
@@ -70,42 +78,52 @@ class GenerationRunner {
     });
   }
 
+  private inTurn(work: () => Promise<void>): Promise<void> {
+    const next = this.turn.then(work);
+    this.turn = next.catch(() => {});
+    return next;
+  }
+
   private async apply(event: RecordedEvent): Promise<void> {
     for (const id of this.definition.documentIds(event)) {
-      const stored = await this.collection.getWithPosition(id);
-      if (stored?.position && comparePositions(stored.position, event.position) >= 0) continue;
-      const next = this.definition.evolve(stored?.doc ?? null, { type: event.type, data: event.data }, event);
-      if (next === null) {
-        if (stored) await this.collection.delete(id);
-      } else {
-        await this.collection.putIfNewer(id, next, event.position);
+      let entry = this.cache.get(id);
+      if (!entry) {
+        const stored = await this.collection.getWithPosition(id);
+        entry = { doc: stored?.doc ?? null, dirty: false, existed: stored !== null };
+        if (stored?.position) entry.position = stored.position;
+        this.cache.set(id, entry);
       }
-      this.changedIds.add(id);
+      if (entry.position && comparePositions(entry.position, event.position) >= 0) continue;
+      entry.doc = this.definition.evolve(entry.doc, { type: event.type, data: event.data }, event);
+      entry.position = event.position;
+      entry.dirty = true;
     }
     this.applied = event.position;
     this.pending++;
-    if (this.pending >= FLUSH_EVERY) {
-      await this.flush();
-    } else {
-      clearTimeout(this.timer);
-      this.timer = setTimeout(() => void this.flush().catch(() => {}), FLUSH_AFTER_MS);
-    }
+    clearTimeout(this.timer);
+    if (this.pending >= FLUSH_EVERY) await this.write();
+    else this.timer = setTimeout(() => void this.flush().catch(() => {}), FLUSH_AFTER_MS);
   }
 
-  /** Saves the checkpoint and publishes one notice for everything applied since the last flush. */
+  /** Writes what was applied since the last flush, then the checkpoint, then one change notice. */
   flush(): Promise<void> {
     clearTimeout(this.timer);
-    this.flushing = this.flushing.then(async () => {
-      const position = this.applied;
-      if (!position || position === this.flushed) return;
-      const ids = [...this.changedIds];
-      this.changedIds.clear();
-      this.pending = 0;
-      await this.checkpoints.put(checkpointId(this.definition.name, this.generation), { position });
-      this.flushed = position;
-      await this.deps.bus.publish(changeSubject(this.definition.name), { position, generation: this.generation, ids: ids.slice(0, 100) }).catch(() => {});
-    });
-    return this.flushing;
+    return this.inTurn(() => this.write());
+  }
+
+  private async write(): Promise<void> {
+    const position = this.applied;
+    if (!position || position === this.flushed) return;
+    const dirty = [...this.cache].filter(([, entry]) => entry.dirty);
+    const puts = dirty.flatMap(([id, e]) => (e.doc !== null && e.position ? [{ id, doc: e.doc, position: e.position }] : []));
+    await this.collection.putManyIfNewer(puts);
+    for (const [id, entry] of dirty) if (entry.doc === null && entry.existed) await this.collection.delete(id);
+    await this.checkpoints.put(checkpointId(this.definition.name, this.generation), { position });
+    this.cache.clear();
+    this.pending = 0;
+    this.flushed = position;
+    const ids = dirty.map(([id]) => id);
+    await this.deps.bus.publish(changeSubject(this.definition.name), { position, generation: this.generation, ids: ids.slice(0, 100) }).catch(() => {});
   }
 
   async waitUntil(position: Position | undefined): Promise<void> {
@@ -120,6 +138,14 @@ class GenerationRunner {
     await this.subscription?.stop();
     await this.flush();
   }
+}
+
+interface CachedDocument {
+  doc: Document | null;
+  position?: Position;
+  dirty: boolean;
+  /** Whether the store held it when it was read (a delete is only sent for those). */
+  existed: boolean;
 }
 
 export interface ProjectorDeps {
