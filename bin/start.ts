@@ -30,6 +30,7 @@ async function main() {
     logger.info('admin account ready', { userId: id });
   }
 
+  await projector.caughtUp(); // seeded accounts can sign in as soon as the app says it is ready
   const app = createEmbeddedApp(rt, { webDist: dist });
 
   const server = app.listen(config.PORT, () => {

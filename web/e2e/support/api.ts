@@ -13,6 +13,12 @@ export function uniqueUser(prefix: string, extra: Partial<NewUser> = {}): NewUse
   return { email: `${tag}@example.com`, username: tag.slice(0, 32), password: 'correct-horse-1', ...extra };
 }
 
+/**
+ * The position of the last write made through these helpers: sign-in reads the users projection, so
+ * it sends it as X-Min-Position to read its own write, as a client should.
+ */
+let lastPosition: string | undefined;
+
 async function call(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(new URL(path, base), {
     method,
@@ -21,7 +27,9 @@ async function call(base: string, method: string, path: string, body?: unknown, 
   });
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
-  return text ? (JSON.parse(text) as unknown) : null;
+  const parsed = text ? (JSON.parse(text) as unknown) : null;
+  if (parsed && typeof parsed === 'object' && 'position' in parsed && typeof parsed.position === 'string') lastPosition = parsed.position;
+  return parsed;
 }
 
 export async function signUpViaApi(base: string, user: NewUser): Promise<{ userId: string; position: string }> {
@@ -29,7 +37,7 @@ export async function signUpViaApi(base: string, user: NewUser): Promise<{ userI
 }
 
 export async function logInViaApi(base: string, email: string, password: string): Promise<string> {
-  const body = (await call(base, 'POST', '/api/auth/login', { email, password })) as { token: string };
+  const body = (await call(base, 'POST', '/api/auth/login', { email, password }, lastPosition ? { 'X-Min-Position': lastPosition } : {})) as { token: string };
   return body.token;
 }
 
