@@ -99,6 +99,8 @@ describe('auth API (HTTP, embedded)', function () {
         expect(res.status).to.equal(400);
         expect(res.body.title).to.equal('Invalid request');
         expect(res.body.detail).to.match(detail);
+        expect(res.body.fields).to.be.an('array').that.is.not.empty;
+        expect(res.body.fields).to.not.include('');
         expect(events).to.deep.equal([]);
       });
     }

@@ -5,7 +5,7 @@ import type { Context, Middleware } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import type { z } from 'zod';
 import { PayloadTooLargeError, ValidationError } from '@papertrade/domain/shared/errors';
-import { describeZodError } from './problem-middleware';
+import { describeZodError, zodErrorFields } from './problem-middleware';
 
 export const BODY_LIMIT_BYTES = 100 * 1024;
 
@@ -38,7 +38,7 @@ export function parseBody<S extends z.ZodType>(ctx: Context, schema: S): z.infer
   const result = schema.safeParse(hasBody ? ctx.request.body : undefined);
   if (!result.success) {
     if (!hasBody) throw new ValidationError('A JSON request body is required');
-    throw new ValidationError(describeZodError(result.error), { fields: result.error.issues.map((i) => i.path.join('.')) });
+    throw new ValidationError(describeZodError(result.error), { fields: zodErrorFields(result.error) });
   }
   return result.data;
 }

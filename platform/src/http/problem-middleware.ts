@@ -26,6 +26,11 @@ export function describeZodError(error: ZodError): string {
     .join('; ');
 }
 
+/** The fields a validation error is about (unknown keys name themselves). */
+export function zodErrorFields(error: ZodError): string[] {
+  return [...new Set(error.issues.flatMap((i) => (i.code === 'unrecognized_keys' ? i.keys : [i.path.join('.') || 'body'])))];
+}
+
 interface HttpishError {
   status?: number;
   statusCode?: number;
@@ -43,7 +48,7 @@ export function problemMiddleware(logger: Logger): Middleware {
       if (error instanceof DomainError) {
         body = problem(error.status, error.title, error.message, error.extra);
       } else if (error instanceof ZodError) {
-        body = problem(400, 'Invalid request', describeZodError(error), { fields: error.issues.map((i) => i.path.join('.')) });
+        body = problem(400, 'Invalid request', describeZodError(error), { fields: zodErrorFields(error) });
       } else {
         const e = (error ?? {}) as HttpishError;
         const status = e.status ?? e.statusCode ?? 500;
