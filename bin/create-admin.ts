@@ -8,6 +8,7 @@
 import { parseArgs } from 'node:util';
 import { ensureAdmin } from '@papertrade/command-api/bootstrap';
 import { createProjector, createRuntime, registrationDeps } from './compose';
+import { runMain } from './lifecycle';
 
 async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) process.stderr.write('Password: ');
@@ -37,7 +38,4 @@ async function main() {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+runMain(main);

@@ -8,6 +8,7 @@
 import { Projector } from '@papertrade/platform/projections/projector';
 import { projections } from '@papertrade/projectors/projections';
 import { createRuntime } from './compose';
+import { runMain } from './lifecycle';
 
 async function main() {
   const name = process.argv[2];
@@ -31,7 +32,4 @@ async function main() {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+runMain(main);

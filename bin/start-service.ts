@@ -7,6 +7,7 @@ import { createCommandApi } from '@papertrade/command-api/app';
 import { createQueryApi } from '@papertrade/query-api/app';
 import { ensureAdmin } from '@papertrade/command-api/bootstrap';
 import { commandApiDeps, createProjector, createRuntime, queryApiDeps, registrationDeps } from './compose';
+import { onShutdown, runMain } from './lifecycle';
 
 const services = ['command-api', 'query-api', 'projectors', 'workers'] as const;
 type Service = (typeof services)[number];
@@ -55,17 +56,11 @@ async function main() {
   }
   server.on('listening', () => logger.info('ready', { service, port: config.PORT }));
 
-  const stop = async () => {
+  onShutdown(async () => {
     server.close();
     for (const close of closers) await close();
     await rt.infra.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  });
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+runMain(main);

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { ensureAdmin, seedDemoAccounts } from '@papertrade/command-api/bootstrap';
 import { createProjector, createRuntime, registrationDeps } from './compose';
 import { createEmbeddedApp } from './embedded-app';
+import { onShutdown, runMain } from './lifecycle';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -39,20 +40,11 @@ async function main() {
     logger.info('ready', { url: `http://localhost:${port}`, dataDir: path.resolve(config.DATA_DIR) });
   });
 
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
+  onShutdown(async () => {
     server.close();
     await projector.stop();
     await rt.infra.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  });
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+runMain(main);
