@@ -76,6 +76,37 @@ async function throwIfResNotOk(res: Response): Promise<void> {
   throw new ApiError(res.status, text, res.statusText, await parseProblem(text));
 }
 
+/**
+ * Read-your-writes (DESIGN.md section 2): a command answers the global position of its last event;
+ * requests sent shortly after carry it as `X-Min-Position`, so the query side waits (at most 2 s)
+ * until its read models include that write. The window keeps a position from a store that has since
+ * been reset from slowing every later request down; it lives in memory, so a reload forgets it.
+ */
+export const READ_YOUR_WRITES_WINDOW_MS = 10_000;
+let lastWrite: { position: string; at: number } | null = null;
+
+async function rememberPosition(res: Response): Promise<void> {
+  if (!res.headers.get('Content-Type')?.includes('json')) return;
+  try {
+    const body: unknown = await res.clone().json();
+    if (body && typeof body === 'object' && 'position' in body && typeof body.position === 'string') {
+      lastWrite = { position: body.position, at: Date.now() };
+    }
+  } catch {
+    // Not JSON after all: nothing to remember.
+  }
+}
+
+function minPosition(): string | null {
+  if (lastWrite && Date.now() - lastWrite.at > READ_YOUR_WRITES_WINDOW_MS) lastWrite = null;
+  return lastWrite?.position ?? null;
+}
+
+/** For tests and sign-out: forget the last write. */
+export function forgetLastWrite(): void {
+  lastWrite = null;
+}
+
 export interface RequestOptions {
   signal?: AbortSignal | undefined;
 }
@@ -86,6 +117,8 @@ export async function apiRequest(method: string, url: string, data?: unknown, op
   if (data !== undefined) headers['Content-Type'] = 'application/json';
   const token = getAuthToken();
   if (token) headers.Authorization = `Bearer ${token}`;
+  const position = minPosition();
+  if (position) headers['X-Min-Position'] = position;
   const res = await fetch(url, {
     method,
     headers,
@@ -94,6 +127,7 @@ export async function apiRequest(method: string, url: string, data?: unknown, op
     signal: options.signal,
   });
   await throwIfResNotOk(res);
+  if (method !== 'GET') await rememberPosition(res);
   return res;
 }
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ApiError, apiRequest, describeError, getQueryFn, onUnauthorized, pathFromQueryKey } from './api-client';
+import { ApiError, READ_YOUR_WRITES_WINDOW_MS, apiRequest, describeError, forgetLastWrite, getQueryFn, onUnauthorized, pathFromQueryKey } from './api-client';
 import { AUTH_TOKEN_KEY } from './auth/auth-token';
 import { getMe } from './auth/get-me';
 
@@ -143,6 +143,40 @@ describe('api client', () => {
       answer(401, '', { statusText: 'Unauthorized' });
       const error = await getQueryFn({ on401: 'throw' })({ queryKey: ['/api/risk'] }).catch((e: unknown) => e);
       expect((error as Error).message).to.equal('401: Unauthorized');
+    });
+  });
+
+  describe('read-your-writes', () => {
+    const realNow = Date.now;
+    afterEach(() => {
+      Date.now = realNow;
+      forgetLastWrite();
+    });
+    const header = (i: number) => (calls[i]!.init.headers as Record<string, string>)['X-Min-Position'];
+
+    it('sends the position a command answered as X-Min-Position on the requests that follow, for a while', async () => {
+      const position = '00000000000000000794-00000000000000000011';
+      answer(201, JSON.stringify({ userId: 'u1', position }));
+      await apiRequest('POST', '/api/auth/signup', { email: 'a@b.co' });
+      expect(header(0)).to.equal(undefined);
+      answer(200, '[]');
+      await apiRequest('GET', '/api/plans');
+      await apiRequest('POST', '/api/auth/login', {});
+      expect(header(1)).to.equal(position);
+      expect(header(2)).to.equal(position);
+      const later = realNow() + READ_YOUR_WRITES_WINDOW_MS + 1;
+      Date.now = () => later;
+      await apiRequest('GET', '/api/plans');
+      expect(header(3)).to.equal(undefined);
+    });
+
+    it('ignores answers without a position and GET answers', async () => {
+      answer(200, JSON.stringify({ position: 'from-a-get' }));
+      await apiRequest('GET', '/api/something');
+      answer(204, '');
+      await apiRequest('POST', '/api/auth/logout');
+      await apiRequest('GET', '/api/plans');
+      expect(header(2)).to.equal(undefined);
     });
   });
 

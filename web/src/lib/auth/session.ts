@@ -5,6 +5,7 @@
  */
 import type { Query, QueryClient } from '@tanstack/react-query';
 import type { Me } from '@papertrade/domain/auth/contracts';
+import { forgetLastWrite } from '../api-client';
 import { removeAuthToken, setAuthToken } from './auth-token';
 import { meQueryOptions } from './get-me';
 
@@ -25,6 +26,7 @@ export async function startSession(queryClient: QueryClient, session: { token: s
 
 export async function endSession(queryClient: QueryClient): Promise<void> {
   removeAuthToken();
+  forgetLastWrite();
   await queryClient.cancelQueries({ predicate: isMeQuery });
   queryClient.setQueryData(meQueryOptions().queryKey, null);
   await dropOtherUsersData(queryClient);
