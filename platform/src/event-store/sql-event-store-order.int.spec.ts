@@ -8,25 +8,30 @@ import { SqlEventStore } from './sql-event-store';
 import { newEvent } from './event-store.conformance';
 import { comparePositions, type Position } from './position';
 import type { RecordedEvent } from './event-store';
-import type { SqlClient, SqlExecutor } from '../sql/sql-client';
+import type { Row, SqlClient } from '../sql/sql-client';
 import { requireServices } from '../../../test/services';
 import { dropSchema, postgresClient, uniqueSchema } from '../../../test/postgres';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Holds each append's transaction open for a while after its insert, so commits come out of order. */
-function slowCommits(inner: SqlClient, delayMs: () => number): SqlClient {
+/**
+ * Holds each append's transaction open for a while after its insert, so commits come out of order.
+ * (An append is one statement; here it runs inside an explicit transaction that commits late.)
+ */
+function slowCommits(inner: SqlClient, delay: () => Promise<void>): SqlClient {
   return {
     engine: inner.engine,
-    query: (text, params) => inner.query(text, params),
+    query: <R extends Row = Row>(text: string, params?: unknown[]) =>
+      text.includes('INSERT INTO events')
+        ? inner.transaction(async (tx) => {
+            const rows = await tx.query<R>(text, params);
+            await delay();
+            return rows;
+          })
+        : inner.query<R>(text, params),
     exec: (text) => inner.exec(text),
     close: () => inner.close(),
-    transaction: <T>(fn: (tx: SqlExecutor) => Promise<T>) =>
-      inner.transaction(async (tx) => {
-        const result = await fn(tx);
-        await sleep(delayMs());
-        return result;
-      }),
+    transaction: (fn) => inner.transaction(fn),
   };
 }
 
@@ -47,7 +52,7 @@ describe('SqlEventStore global order under concurrent writers (PostgreSQL)', fun
     const start = await store.headPosition();
     let releaseSlow!: () => void;
     const gate = new Promise<void>((r) => (releaseSlow = r));
-    const slowSql: SqlClient = { ...slowCommits(sql, () => 0), transaction: (fn) => sql.transaction(async (tx) => { const r = await fn(tx); await gate; return r; }) };
+    const slowSql = slowCommits(sql, () => gate);
     const slowStore = await SqlEventStore.create(slowSql, { schema });
     const slow = slowStore.append(`slow-${randomUUID()}`, [newEvent('Slow')], 'no_stream');
     await sleep(100); // the slow transaction has inserted (smaller seq) and is still open
@@ -60,7 +65,7 @@ describe('SqlEventStore global order under concurrent writers (PostgreSQL)', fun
   });
 
   it('delivers every event exactly once, in order, across a checkpoint and restart', async function () {
-    const sql = slowCommits(postgresClient(schema, 20), () => Math.floor(Math.random() * 40));
+    const sql = slowCommits(postgresClient(schema, 20), async () => void (await sleep(Math.floor(Math.random() * 40))));
     const store = await SqlEventStore.create(sql, { schema });
     const start = await store.headPosition();
     const writers = 8;

@@ -78,51 +78,50 @@ export class SqlEventStore implements EventStore {
     return store;
   }
 
+  /**
+   * One statement, so one round trip and one implicit transaction: the stream row is created or
+   * moved on with its optimistic check (no row back means the expectation failed), and the events
+   * are inserted from arrays only when that row came back.
+   */
   async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new RangeError('append needs at least one event');
-    const count = BigInt(events.length);
-    const result = await this.sql.transaction(async (tx) => {
-      let last: bigint;
-      if (expected === 'no_stream') {
-        const rows = await tx.query(
-          'INSERT INTO streams (stream_id, revision) VALUES ($1, $2) ON CONFLICT (stream_id) DO NOTHING RETURNING revision',
-          [streamId, (count - 1n).toString()],
-        );
-        if (rows.length === 0) throw new ConcurrencyError(`stream ${streamId} already exists`);
-        last = count - 1n;
-      } else if (expected === 'any') {
-        const rows = await tx.query<{ revision: unknown }>(
-          `INSERT INTO streams (stream_id, revision) VALUES ($1, $2)
-           ON CONFLICT (stream_id) DO UPDATE SET revision = streams.revision + $3 RETURNING revision`,
-          [streamId, (count - 1n).toString(), count.toString()],
-        );
-        last = toBigInt(rows[0]?.revision);
-      } else {
-        const rows = await tx.query(
-          'UPDATE streams SET revision = $2 WHERE stream_id = $1 AND revision = $3 RETURNING revision',
-          [streamId, (expected + count).toString(), expected.toString()],
-        );
-        if (rows.length === 0) throw new ConcurrencyError(`stream ${streamId} is not at revision ${expected}`);
-        last = expected + count;
-      }
-      const first = last - count + 1n;
-      const params: unknown[] = [];
-      const values = events.map((event, i) => {
-        params.push(streamId, (first + BigInt(i)).toString(), event.id, event.type, JSON.stringify(event.data), JSON.stringify(event.metadata));
-        const p = i * 6;
-        return `($${p + 1}, $${p + 2}, $${p + 3}, $${p + 4}, $${p + 5}::jsonb, $${p + 6}::jsonb)`;
-      });
-      const inserted = await tx.query<{ seq: unknown; tx_id: unknown }>(
-        `INSERT INTO events (stream_id, revision, event_id, type, data, metadata) VALUES ${values.join(', ')}
-         RETURNING seq, tx_id::text AS tx_id`,
-        params,
+    const params: unknown[] = [
+      streamId,
+      String(events.length),
+      events.map((e) => e.id),
+      events.map((e) => e.type),
+      events.map((e) => JSON.stringify(e.data)),
+      events.map((e) => JSON.stringify(e.metadata)),
+    ];
+    let stream: string;
+    if (expected === 'no_stream') {
+      stream = `INSERT INTO streams (stream_id, revision) VALUES ($1, $2::bigint - 1) ON CONFLICT (stream_id) DO NOTHING RETURNING revision`;
+    } else if (expected === 'any') {
+      stream = `INSERT INTO streams (stream_id, revision) VALUES ($1, $2::bigint - 1)
+                ON CONFLICT (stream_id) DO UPDATE SET revision = streams.revision + $2::bigint RETURNING revision`;
+    } else {
+      params.push(expected.toString());
+      stream = `UPDATE streams SET revision = $7::bigint + $2::bigint WHERE stream_id = $1 AND revision = $7::bigint RETURNING revision`;
+    }
+    const rows = await this.sql.query<{ seq: unknown; tx_id: unknown; revision: unknown }>(
+      `WITH s AS (${stream}),
+       v AS (SELECT * FROM unnest($3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[]) WITH ORDINALITY AS v(event_id, type, data, metadata, ord)),
+       e AS (
+         INSERT INTO events (stream_id, revision, event_id, type, data, metadata)
+         SELECT $1, s.revision - $2::bigint + v.ord, v.event_id, v.type, v.data, v.metadata FROM s, v ORDER BY v.ord
+         RETURNING seq, tx_id, revision
+       )
+       SELECT seq, tx_id::text AS tx_id, revision FROM e ORDER BY seq DESC LIMIT 1`,
+      params,
+    );
+    const tail = rows[0];
+    if (!tail) {
+      throw new ConcurrencyError(
+        expected === 'no_stream' ? `stream ${streamId} already exists` : `stream ${streamId} is not at revision ${String(expected)}`,
       );
-      const tail = inserted[inserted.length - 1];
-      if (!tail) throw new Error('insert returned no rows');
-      return { nextRevision: last, position: encodePosition(toBigInt(tail.tx_id), toBigInt(tail.seq)) };
-    });
+    }
     for (const wake of [...this.waiters]) wake();
-    return result;
+    return { nextRevision: toBigInt(tail.revision), position: encodePosition(toBigInt(tail.tx_id), toBigInt(tail.seq)) };
   }
 
   async readStream(streamId: string): Promise<RecordedEvent[]> {
