@@ -26,7 +26,8 @@ export function adminRoutes(deps: CommandApiDeps): Router {
     const id = parsedId.data;
     const body = parseBody(ctx, adminUpdateUserRequestSchema);
     const meta = commandMeta(ctx, admin.id, deps.requestHashKey, body);
-    const { state } = await deps.handler.load(userDecider, userStreamId(id));
+    const loaded = await deps.handler.load(userDecider, userStreamId(id));
+    const { state } = loaded;
     if (state.status !== 'registered') throw new NotFoundError('User not found');
 
     const changes: ProfileChanges = {};
@@ -57,6 +58,7 @@ export function adminRoutes(deps: CommandApiDeps): Router {
         userStreamId(id),
         { type: 'UpdateUserProfile', data: { userId: id, changes, updatedBy: admin.id }, metadata: { now: deps.handler.now() } },
         meta,
+        loaded,
       );
       positions.push(profile.position);
     } catch (error) {

@@ -68,16 +68,18 @@ export class CommandHandler {
 
   /**
    * `command` may be a function of the loaded state, for commands that need a lookup before they
-   * can be decided (it runs again on every retry).
+   * can be decided (it runs again on every retry). `loaded` is a stream the caller has just read
+   * with `load`: the first attempt uses it instead of reading again (a stale one only costs a retry).
    */
   async handle<S, C, E extends DomainEvent>(
     decider: Decider<S, C, E>,
     streamId: string,
     command: C | ((state: S) => C | Promise<C>),
     meta: CommandMeta,
+    loaded?: { state: S; recorded: RecordedEvent[] },
   ): Promise<CommandResult<E>> {
     for (let attempt = 1; ; attempt++) {
-      const { state, recorded } = await this.load(decider, streamId);
+      const { state, recorded } = attempt === 1 && loaded ? loaded : await this.load(decider, streamId);
       const { idempotency } = meta;
       if (idempotency) {
         const firstId = idempotentId(idempotency, `${streamId}#0`);
