@@ -12,7 +12,7 @@ import { subscriptionDecider, subscriptionStreamId } from '@papertrade/domain/au
 import { emailSchema, usernameSchema, MIN_PASSWORD_LENGTH } from '@papertrade/domain/auth/contracts';
 import type { CommandMeta } from '@papertrade/platform/commands/command-handler';
 import type { Logger } from '@papertrade/platform/config/logger';
-import { registerAccount, reservationOwner, type RegistrationDeps } from './auth/register-account';
+import { isRegistered, registerAccount, reservationOwner, type RegistrationDeps } from './auth/register-account';
 
 const systemMeta = (): CommandMeta => ({ actor: 'system', correlationId: randomUUID() });
 
@@ -39,7 +39,7 @@ export async function ensureAdmin(deps: RegistrationDeps, input: { email: string
   const email = emailSchema.parse(input.email);
   if (input.password.length < MIN_PASSWORD_LENGTH) throw new Error(`the admin password must be at least ${MIN_PASSWORD_LENGTH} characters`);
   let userId = await reservationOwner(deps, 'email', email);
-  if (!userId || (await deps.eventStore.readStream(userStreamId(userId))).length === 0) {
+  if (!userId || !(await isRegistered(deps, userId))) {
     const username = usernameSchema.parse(input.username ?? (await freeUsername(deps, email.split('@')[0] ?? 'admin')));
     ({ userId } = await registerAccount(deps, { email, username, password: input.password }, systemMeta()));
   }

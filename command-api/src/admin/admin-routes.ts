@@ -2,7 +2,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { adminUpdateUserRequestSchema } from '@papertrade/domain/admin/contracts';
-import { normaliseEmail, normaliseUsername, userStreamId, type ProfileChanges } from '@papertrade/domain/auth/user';
+import { userStreamId, type ProfileChanges } from '@papertrade/domain/auth/user';
 import { userDecider } from '@papertrade/domain/auth/user.decider';
 import { subscriptionDecider, subscriptionStreamId } from '@papertrade/domain/auth/subscription';
 import { NotFoundError } from '@papertrade/domain/shared/errors';
@@ -11,7 +11,7 @@ import { jsonBody, parseBody } from '@papertrade/platform/http/body';
 import type { Position } from '@papertrade/platform/event-store/position';
 import type { CommandApiDeps } from '../deps';
 import { commandMeta } from '../request-meta';
-import { latest, releaseName, reserveName } from '../auth/register-account';
+import { latest, releaseName, reservationStream, reserveName } from '../auth/register-account';
 
 const idSchema = z.string().uuid();
 
@@ -35,21 +35,17 @@ export function adminRoutes(deps: CommandApiDeps): Router {
     const releaseAfter: Array<() => Promise<{ position?: Position }>> = [];
     const positions: Array<Position | undefined> = [];
     try {
-      if (body.email !== undefined && body.email !== state.email) {
-        if (normaliseEmail(body.email) !== normaliseEmail(state.email)) {
-          positions.push((await reserveName(registration, 'email', body.email, id, meta)).position);
-          reserved.push(() => releaseName(registration, 'email', body.email!, id, meta));
-          releaseAfter.push(() => releaseName(registration, 'email', state.email, id, meta));
+      for (const kind of ['email', 'username'] as const) {
+        const wanted = body[kind];
+        const current = state[kind];
+        if (wanted === undefined || wanted === current) continue;
+        // A change of case only keeps the reservation the user already holds.
+        if (reservationStream(kind, wanted) !== reservationStream(kind, current)) {
+          positions.push((await reserveName(registration, kind, wanted, id, meta)).position);
+          reserved.push(() => releaseName(registration, kind, wanted, id, meta));
+          releaseAfter.push(() => releaseName(registration, kind, current, id, meta));
         }
-        changes.email = body.email;
-      }
-      if (body.username !== undefined && body.username !== state.username) {
-        if (normaliseUsername(body.username) !== normaliseUsername(state.username)) {
-          positions.push((await reserveName(registration, 'username', body.username, id, meta)).position);
-          reserved.push(() => releaseName(registration, 'username', body.username!, id, meta));
-          releaseAfter.push(() => releaseName(registration, 'username', state.username, id, meta));
-        }
-        changes.username = body.username;
+        changes[kind] = wanted;
       }
       if (body.firstName !== undefined) changes.firstName = body.firstName;
       if (body.lastName !== undefined) changes.lastName = body.lastName;

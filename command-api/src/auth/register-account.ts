@@ -38,6 +38,11 @@ export function latest(...positions: Array<Position | undefined>): Position | un
   return positions.reduce<Position | undefined>((a, b) => (comparePositions(a, b) >= 0 ? a : b), undefined);
 }
 
+/** Whether the user's stream exists, i.e. the registration completed. */
+export async function isRegistered(deps: RegistrationDeps, userId: string): Promise<boolean> {
+  return (await deps.eventStore.readStream(userStreamId(userId))).length > 0;
+}
+
 export async function reserveName(deps: RegistrationDeps, kind: ReservationKind, value: string, ownerId: string, meta: CommandMeta) {
   return deps.handler.handle(
     reservationDecider,
@@ -48,7 +53,7 @@ export async function reserveName(deps: RegistrationDeps, kind: ReservationKind,
         kind,
         ownerId,
         holderRegistered:
-          state.status === 'held' && state.ownerId !== ownerId ? (await deps.eventStore.readStream(userStreamId(state.ownerId))).length > 0 : false,
+          state.status === 'held' && state.ownerId !== ownerId ? await isRegistered(deps, state.ownerId) : false,
         orphanAfterMs: deps.orphanAfterMs,
       },
       metadata: { now: deps.handler.now() },
@@ -79,7 +84,7 @@ export async function reservationOwner(deps: RegistrationDeps, kind: Reservation
 async function refuseTakenNames(deps: RegistrationDeps, input: AccountInput, userId: string): Promise<void> {
   for (const [kind, value] of [['email', input.email], ['username', input.username]] as const) {
     const owner = await reservationOwner(deps, kind, value);
-    if (owner && owner !== userId && (await deps.eventStore.readStream(userStreamId(owner))).length > 0) {
+    if (owner && owner !== userId && (await isRegistered(deps, owner))) {
       throw new IllegalStateError(RESERVATION_TAKEN[kind]);
     }
   }
