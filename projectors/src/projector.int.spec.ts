@@ -21,6 +21,7 @@ import { projections } from './projections';
 import { freshPglite } from '../../test/pglite';
 import { POSTGRES_URL, requireServices } from '../../test/services';
 import { dropSchema, postgresClient, uniqueSchema } from '../../test/postgres';
+import { waitUntil } from '../../test/wait';
 
 const at = '2026-11-05T00:00:00.000Z';
 const meta = () => ({ userId: 'system', correlationId: randomUUID(), causationId: randomUUID(), at, schemaVersion: 1 });
@@ -79,8 +80,7 @@ describe('projector runtime (PGlite)', function () {
     const stats = await (await readModels.collection<PublicStatsView>(PUBLIC_STATS_PROJECTION)).get(PUBLIC_STATS_ID);
     expect(stats?.traders).to.equal(3);
     expect(await readModels.checkpoint(USERS_PROJECTION)).to.equal(await eventStore.headPosition());
-    await new Promise((r) => setTimeout(r, 20));
-    expect(notices.length).to.be.greaterThan(0);
+    await waitUntil(() => notices.length > 0, { message: 'a change notice' });
     off();
     await projector.stop();
   });
@@ -172,8 +172,7 @@ describe('projector runtime (PostgreSQL): one writer per projection', function (
     await seedUsers(eventStore, 2);
     await a.caughtUp();
     await a.stop();
-    const deadline = Date.now() + 10_000;
-    while (Object.keys(b.positions()).length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await waitUntil(() => Object.keys(b.positions()).length === 3, { message: 'the other instance to take every projection over' });
     expect(Object.keys(b.positions()).sort()).to.deep.equal(['credentials', 'public-stats', 'users']);
     await seedUsers(eventStore, 1);
     await b.caughtUp();

@@ -26,7 +26,7 @@ export function adminRoutes(deps: CommandApiDeps): Router {
     const id = parsedId.data;
     const body = parseBody(ctx, adminUpdateUserRequestSchema);
     const meta = commandMeta(ctx, admin.id, deps.requestHashKey, body);
-    const loaded = await deps.handler.load(userDecider, userStreamId(id));
+    const loaded = await deps.handler.load(userDecider, userStreamId(id), meta);
     const { state } = loaded;
     if (state.status !== 'registered') throw new NotFoundError('User not found');
 

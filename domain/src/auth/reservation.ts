@@ -3,6 +3,10 @@
  * (no personal data in stream names), appended with optimistic concurrency. A reservation whose user
  * never got registered (the process died between the two appends) is an orphan: after a grace period
  * another sign-up may reclaim it, so an address is never locked forever.
+ *
+ * The rules are here, whatever path asks (sign-up, admin edit, bootstrap, an idempotent replay):
+ * a reservation whose holder is registered is never reclaimed, and a name its registered holder
+ * uses now is never released. The handler supplies those facts from the holder's user stream.
  */
 import { assertNever, type Decider, type DomainEvent } from '../shared/decider';
 import { IllegalStateError } from '../shared/errors';
@@ -27,7 +31,15 @@ export type Reserve = {
   };
   metadata: { now: string };
 };
-export type Release = { type: 'Release'; data: { ownerId: string }; metadata: { now: string } };
+export type Release = {
+  type: 'Release';
+  data: {
+    ownerId: string;
+    /** Whether the owner is registered and its profile has this name now (looked up by the handler). */
+    holderUsesName: boolean;
+  };
+  metadata: { now: string };
+};
 export type ReservationCommand = Reserve | Release;
 
 export const RESERVATION_TAKEN: Record<ReservationKind, string> = {
@@ -50,11 +62,15 @@ export function reserve(command: Reserve, state: ReservationState): ReservationE
 
 export function release(command: Release, state: ReservationState): ReservationEvent[] {
   if (state.status !== 'held' || state.ownerId !== command.data.ownerId) return [];
+  // A clean-up that comes late (a replayed request, two edits of one user at once) must not free a
+  // name its holder uses: another account could then take it.
+  if (command.data.holderUsesName) return [];
   return [{ type: 'ReservationReleased', data: { ownerId: state.ownerId, reason: 'released', releasedAt: command.metadata.now } }];
 }
 
 export const reservationDecider: Decider<ReservationState, ReservationCommand, ReservationEvent> = {
   schemaVersion: 1,
+  name: 'reservation',
   initialState: () => ({ status: 'free' }),
   evolve(state, event) {
     switch (event.type) {

@@ -50,6 +50,7 @@ export function changeSubscriptionByAdmin(command: ChangeSubscriptionByAdmin, st
 
 export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand, SubscriptionEvent> = {
   schemaVersion: 1,
+  name: 'subscription',
   initialState: initialSubscriptionState,
   evolve(_state, event) {
     switch (event.type) {

@@ -1,10 +1,21 @@
 import { assertNever, type Decider } from '../shared/decider';
-import { IllegalStateError, NotFoundError } from '../shared/errors';
+import { IllegalStateError, NotFoundError, ServiceUnavailableError } from '../shared/errors';
 import { evolveUser, initialUserState, type ProfileChanges, type UserEvent, type UserState } from './user';
 
 export type RegisterUser = {
   type: 'RegisterUser';
-  data: { userId: string; email: string; username: string; firstName: string | null; lastName: string | null; passwordHash: string };
+  data: {
+    userId: string;
+    email: string;
+    username: string;
+    firstName: string | null;
+    lastName: string | null;
+    passwordHash: string;
+    /** When the sign-up started reserving its email and username (facts for the deadline below). */
+    reservedSince: string;
+    /** The reservations' orphan grace (RESERVATION_ORPHAN_AFTER_MS). */
+    orphanAfterMs: number;
+  };
   metadata: { now: string };
 };
 export type UpdateUserProfile = {
@@ -16,9 +27,20 @@ export type PromoteToAdmin = { type: 'PromoteToAdmin'; data: { userId: string; p
 
 export type UserCommand = RegisterUser | UpdateUserProfile | PromoteToAdmin;
 
+/**
+ * A sign-up whose reservations are older than half their orphan grace may already have lost them to
+ * another sign-up's reclaim; registering then would give two accounts one email. It is refused
+ * instead (its reservations are released, and a retry starts afresh). The other half of the grace
+ * absorbs clock skew between processes and the time the append itself takes.
+ */
+export const REGISTRATION_TOO_SLOW = 'The sign-up took too long to complete; please try again';
+
 export function registerUser(command: RegisterUser, state: UserState): UserEvent[] {
   if (state.status === 'registered') throw new IllegalStateError('User already registered');
-  return [{ type: 'UserRegistered', data: { ...command.data, registeredAt: command.metadata.now } }];
+  const { reservedSince, orphanAfterMs, ...user } = command.data;
+  const now = command.metadata.now;
+  if (Date.parse(now) - Date.parse(reservedSince) >= orphanAfterMs / 2) throw new ServiceUnavailableError(REGISTRATION_TOO_SLOW);
+  return [{ type: 'UserRegistered', data: { ...user, registeredAt: now } }];
 }
 
 export function updateUserProfile(command: UpdateUserProfile, state: UserState): UserEvent[] {
@@ -40,6 +62,7 @@ export function promoteToAdmin(command: PromoteToAdmin, state: UserState): UserE
 
 export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
   schemaVersion: 1,
+  name: 'user',
   initialState: initialUserState,
   evolve: evolveUser,
   decide(command, state) {

@@ -16,7 +16,12 @@ export interface StoredEventShape {
 }
 
 export interface Decider<State, Command, Event extends DomainEvent> {
-  /** Current schema version of the events this decider writes. */
+  /** Names the decider's snapshots (a stream may be folded by more than one decider). */
+  name: string;
+  /**
+   * Current schema version of the events this decider writes, and of its state: snapshots of the state
+   * folded under another version are ignored and rebuilt from the events. The state must be a JSON value.
+   */
   schemaVersion: number;
   initialState(): State;
   evolve(state: State, event: Event): State;

@@ -5,7 +5,9 @@ import type { Decider, DomainEvent } from '@papertrade/domain/shared/decider';
 import { ConcurrencyError, IdempotencyConflictError, IllegalStateError } from '@papertrade/domain/shared/errors';
 import { SqlEventStore } from '../event-store/sql-event-store';
 import { PgliteClient } from '../sql/sql-client';
-import { CommandHandler } from './command-handler';
+import { CommandHandler, SNAPSHOT_EVERY } from './command-handler';
+import { fold } from '@papertrade/domain/shared/decider';
+import type { LoadStreamOptions, LoadedStream } from '../event-store/event-store';
 import { freshPglite } from '../../../test/pglite';
 
 type Deposited = DomainEvent<'Deposited', { amount: number; currency: string }>;
@@ -14,6 +16,7 @@ type State = { balance: number; currencies: string[] };
 
 /** v1 events were { cents } in USD; v2 are { amount, currency }. */
 const account: Decider<State, Cmd, Deposited> = {
+  name: 'account',
   schemaVersion: 2,
   initialState: () => ({ balance: 0, currencies: [] }),
   evolve: (s, e) => ({ balance: s.balance + e.data.amount, currencies: [...new Set([...s.currencies, e.data.currency])] }),
@@ -108,5 +111,62 @@ describe('command helper', function () {
     const other = await handler.handle(account, stream, { type: 'Deposit', amount: 5 }, { ...meta(), idempotency: { ...idempotency, scope: 'someone|POST|/deposit' } });
     expect(other.replayed).to.equal(false);
     expect(other.eventIds).to.not.deep.equal(first.eventIds);
+  });
+  describe('snapshots', function () {
+    /** A decider without the deposit limit, so streams can grow long. */
+    const ledger: Decider<State, Cmd, Deposited> = { ...account, name: 'ledger', decide: (c) => [{ type: 'Deposited', data: { amount: c.amount, currency: 'USD' } }] };
+    const deposit = (stream: string, amount: number, extra: object = {}) => handler.handle(ledger, stream, { type: 'Deposit', amount }, { ...meta(), ...extra });
+    /** Records what each load brought back (how many events were folded). */
+    function spyLoads(): LoadedStream[] {
+      const seen: LoadedStream[] = [];
+      const original = store.loadStream.bind(store);
+      store.loadStream = async (id: string, options?: LoadStreamOptions) => {
+        const loaded = await original(id, options);
+        seen.push(loaded);
+        return loaded;
+      };
+      return seen;
+    }
+
+    it('folds at most SNAPSHOT_EVERY events per command however long the stream, to the same state as a full fold', async function () {
+      const stream = `ledger-${randomUUID()}`;
+      const loads = spyLoads();
+      for (let i = 1; i <= 3 * SNAPSHOT_EVERY + 5; i++) await deposit(stream, i);
+      expect(Math.max(...loads.map((l) => l.events.length))).to.be.at.most(SNAPSHOT_EVERY);
+      expect(loads.at(-1)!.snapshot?.revision).to.equal(BigInt(3 * SNAPSHOT_EVERY - 1));
+      const recorded = await store.readStream(stream);
+      const full = fold(ledger, recorded.map((r) => ({ type: 'Deposited' as const, data: r.data as Deposited['data'] })));
+      expect((await handler.load(ledger, stream)).state).to.deep.equal(full);
+      expect(full.balance).to.equal(((3 * SNAPSHOT_EVERY + 5) * (3 * SNAPSHOT_EVERY + 6)) / 2);
+    });
+
+    it('ignores a snapshot of another schema version, folds from the events and replaces it', async function () {
+      const stream = `ledger-${randomUUID()}`;
+      for (let i = 0; i < 3; i++) await deposit(stream, 10);
+      await store.saveSnapshot(stream, ledger.name, { revision: 2n, schemaVersion: 1, state: { balance: 999, currencies: ['XXX'] } });
+      expect((await handler.load(ledger, stream)).state).to.deep.equal({ balance: 30, currencies: ['USD'] });
+      for (let i = 0; i < SNAPSHOT_EVERY; i++) await deposit(stream, 1);
+      const loaded = await store.loadStream(stream, { snapshot: { name: ledger.name, schemaVersion: ledger.schemaVersion } });
+      expect(loaded.snapshot?.schemaVersion).to.equal(2);
+      expect((await handler.load(ledger, stream)).state.balance).to.equal(30 + SNAPSHOT_EVERY);
+    });
+
+    it('trusts a snapshot of its own version (the events before it are not read again)', async function () {
+      const stream = `ledger-${randomUUID()}`;
+      await deposit(stream, 10);
+      await store.saveSnapshot(stream, ledger.name, { revision: 0n, schemaVersion: 2, state: { balance: 1000, currencies: ['USD'] } });
+      await deposit(stream, 1);
+      expect((await handler.load(ledger, stream)).state.balance).to.equal(1001);
+    });
+
+    it('recognises a replayed Idempotency-Key whose events lie before the snapshot', async function () {
+      const stream = `ledger-${randomUUID()}`;
+      const idempotency = { scope: 'tester|POST|/deposit', key: 'early', requestHash: 'h' };
+      const first = await deposit(stream, 7, { idempotency });
+      for (let i = 0; i < 2 * SNAPSHOT_EVERY; i++) await deposit(stream, 1);
+      const replay = await deposit(stream, 7, { idempotency });
+      expect(replay).to.deep.include({ replayed: true, eventIds: first.eventIds, position: first.position });
+      expect(await store.readStream(stream)).to.have.length(1 + 2 * SNAPSHOT_EVERY);
+    });
   });
 });

@@ -3,8 +3,13 @@
  * append with the expected revision, and retry a bounded number of times when another writer got
  * there first.
  *
+ * Snapshots: a command's cost must not grow with its stream, so the decider's state is kept beside the
+ * stream every SNAPSHOT_EVERY events (with its revision and the decider's `schemaVersion`; one of another
+ * version is ignored and rebuilt) and a load is snapshot + the events after it, in one round trip.
+ *
  * Idempotency lives here, not in any store's de-duplication: an `Idempotency-Key` (scoped to actor,
- * method and path) yields UUIDv5 event ids; when the loaded stream already holds them, nothing is
+ * method and path) yields UUIDv5 event ids; the load looks those ids up in the stream (at any age on
+ * SQL; at least IDEMPOTENCY_WINDOW_MS back on EventStoreDB), and when they are there nothing is
  * appended and the same ids are answered; the same key with a different body is a 422.
  */
 import { randomUUID } from 'node:crypto';
@@ -15,6 +20,26 @@ import type { EventStore, RecordedEvent } from '../event-store/event-store';
 import type { Position } from '../event-store/position';
 
 const NAMESPACE = '5b0a4f0e-3c57-4f43-9a43-7f1c8f4f8e2a';
+
+/** A snapshot is saved once this many events follow the last one. */
+export const SNAPSHOT_EVERY = 20;
+/** The most events one idempotent request may append to a stream (their ids are looked up on load). */
+const MAX_EVENTS_PER_REQUEST = 16;
+/** How far back an Idempotency-Key is guaranteed to be recognised on every adapter (SQL: forever). */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** A stream as the handler loaded it: the folded state and what the append and idempotency need. */
+export interface LoadedState<S> {
+  state: S;
+  /** Revision of the last event; undefined for a stream that does not exist. */
+  revision: bigint | undefined;
+  /** Revision folded into the snapshot the load started from (undefined: folded from the start). */
+  snapshotRevision: bigint | undefined;
+  /** Events of an earlier request with the same idempotency key (empty when none, or no key). */
+  previous: RecordedEvent[];
+  /** The idempotency key the load looked up, so `handle` only reuses a load made for its own key. */
+  lookedUp: string | undefined;
+}
 
 export interface Idempotency {
   /** actor, method and path: the same key from another user or endpoint is another request. */
@@ -60,45 +85,56 @@ export class CommandHandler {
     return this.clock().toISOString();
   }
 
-  async load<S, C, E extends DomainEvent>(decider: Decider<S, C, E>, streamId: string): Promise<{ state: S; recorded: RecordedEvent[] }> {
-    const recorded = await this.eventStore.readStream(streamId);
-    const state = recorded.reduce((s, r) => decider.evolve(s, toDomainEvent(decider, r)), decider.initialState());
-    return { state, recorded };
+  /** Snapshot + tail (+ the events of an earlier request with the same idempotency key), folded. */
+  async load<S, C, E extends DomainEvent>(decider: Decider<S, C, E>, streamId: string, meta?: Pick<CommandMeta, 'idempotency'>): Promise<LoadedState<S>> {
+    const idempotency = meta?.idempotency;
+    const ids = idempotency ? Array.from({ length: MAX_EVENTS_PER_REQUEST }, (_, i) => idempotentId(idempotency, `${streamId}#${i}`)) : [];
+    const loaded = await this.eventStore.loadStream(streamId, {
+      snapshot: { name: decider.name, schemaVersion: decider.schemaVersion },
+      ...(idempotency ? { eventIds: ids, eventIdsSince: new Date(this.clock().getTime() - IDEMPOTENCY_WINDOW_MS).toISOString() } : {}),
+    });
+    let state = loaded.snapshot ? (loaded.snapshot.state as S) : decider.initialState();
+    for (const recorded of loaded.events) state = decider.evolve(state, toDomainEvent(decider, recorded));
+    // Only a request whose first event is there counts (ids are per request and stream).
+    const previous = idempotency && loaded.found[0]?.id === ids[0] ? loaded.found : [];
+    return { state, revision: loaded.revision, snapshotRevision: loaded.snapshot?.revision, previous, lookedUp: idempotency?.key };
   }
 
   /**
    * `command` may be a function of the loaded state, for commands that need a lookup before they
    * can be decided (it runs again on every retry). `loaded` is a stream the caller has just read
-   * with `load`: the first attempt uses it instead of reading again (a stale one only costs a retry).
+   * with `load` (with the same meta): the first attempt uses it instead of reading again (a stale one
+   * only costs a retry).
    */
   async handle<S, C, E extends DomainEvent>(
     decider: Decider<S, C, E>,
     streamId: string,
     command: C | ((state: S) => C | Promise<C>),
     meta: CommandMeta,
-    loaded?: { state: S; recorded: RecordedEvent[] },
+    loaded?: LoadedState<S>,
   ): Promise<CommandResult<E>> {
+    const { idempotency } = meta;
     for (let attempt = 1; ; attempt++) {
-      const { state, recorded } = attempt === 1 && loaded ? loaded : await this.load(decider, streamId);
-      const { idempotency } = meta;
-      if (idempotency) {
-        const firstId = idempotentId(idempotency, `${streamId}#0`);
-        const previous = recorded.filter((r) => r.metadata.idempotencyKey === idempotency.key && r.metadata.idempotencyScope === idempotency.scope);
-        if (previous.some((r) => r.id === firstId)) {
-          if (previous[0]!.metadata.requestHash !== idempotency.requestHash) {
-            throw new IdempotencyConflictError('This Idempotency-Key was already used with a different request body');
-          }
-          return {
-            eventIds: previous.map((r) => r.id),
-            events: previous.map((r) => toDomainEvent(decider, r)),
-            position: previous[previous.length - 1]!.position,
-            replayed: true,
-          };
+      const reuse = attempt === 1 && loaded !== undefined && loaded.lookedUp === idempotency?.key;
+      const current = reuse ? loaded : await this.load(decider, streamId, meta);
+      const { state, revision, previous } = current;
+      if (idempotency && previous.length > 0) {
+        if (previous[0]!.metadata.requestHash !== idempotency.requestHash) {
+          throw new IdempotencyConflictError('This Idempotency-Key was already used with a different request body');
         }
+        return {
+          eventIds: previous.map((r) => r.id),
+          events: previous.map((r) => toDomainEvent(decider, r)),
+          position: previous[previous.length - 1]!.position,
+          replayed: true,
+        };
       }
       const resolved = typeof command === 'function' ? await (command as (s: S) => C | Promise<C>)(state) : command;
       const events = decider.decide(resolved, state);
       if (events.length === 0) return { eventIds: [], events, replayed: false };
+      if (idempotency && events.length > MAX_EVENTS_PER_REQUEST) {
+        throw new RangeError(`an idempotent command may append at most ${MAX_EVENTS_PER_REQUEST} events to one stream`);
+      }
       const at = this.now();
       const toStore = events.map((event, i) => ({
         id: idempotency ? idempotentId(idempotency, `${streamId}#${i}`) : randomUUID(),
@@ -113,9 +149,10 @@ export class CommandHandler {
           ...(idempotency ? { idempotencyKey: idempotency.key, idempotencyScope: idempotency.scope, requestHash: idempotency.requestHash } : {}),
         },
       }));
-      const expected = recorded.length === 0 ? 'no_stream' : BigInt(recorded.length - 1);
+      const expected = revision === undefined ? 'no_stream' : revision;
       try {
         const result = await this.eventStore.append(streamId, toStore, expected);
+        await this.snapshotIfDue(decider, streamId, current, events, result.nextRevision);
         return { eventIds: toStore.map((e) => e.id), events, position: result.position, replayed: false };
       } catch (error) {
         if (!(error instanceof ConcurrencyError) || attempt >= this.maxAttempts) {
@@ -127,5 +164,13 @@ export class CommandHandler {
         await new Promise((r) => setTimeout(r, Math.random() * 10 * attempt));
       }
     }
+  }
+
+  /** Saves the state after `appended` when SNAPSHOT_EVERY events follow the last snapshot. */
+  private async snapshotIfDue<S, C, E extends DomainEvent>(decider: Decider<S, C, E>, streamId: string, loaded: LoadedState<S>, appended: E[], revision: bigint): Promise<void> {
+    if (revision - (loaded.snapshotRevision ?? -1n) < BigInt(SNAPSHOT_EVERY)) return;
+    const state = appended.reduce((s, e) => decider.evolve(s, e), loaded.state);
+    // A snapshot only saves work: a failure to save one must not fail the command that was appended.
+    await this.eventStore.saveSnapshot(streamId, decider.name, { revision, schemaVersion: decider.schemaVersion, state }).catch(() => {});
   }
 }

@@ -193,5 +193,76 @@ export function eventStoreConformance(adapterName: string, makeStore: EventStore
       await new Promise((r) => setTimeout(r, 200));
       expect(seen).to.deep.equal(['Before']);
     });
+    describe('snapshots and loadStream', function () {
+      const snap = { name: 'counter', schemaVersion: 2 };
+
+      it('loads every event, the revision and nothing else when there is no snapshot', async function () {
+        const events = [newEvent('A'), newEvent('B'), newEvent('C')];
+        await store.append(stream('l-1'), events, 'no_stream');
+        const loaded = await store.loadStream(stream('l-1'), { snapshot: snap });
+        expect(loaded.snapshot).to.equal(undefined);
+        expect(loaded.events.map((e) => e.id)).to.deep.equal(events.map((e) => e.id));
+        expect(loaded.events.map((e) => e.streamId)).to.deep.equal(events.map(() => stream('l-1')));
+        expect(loaded.revision).to.equal(2n);
+        expect(loaded.found).to.deep.equal([]);
+        const missing = await store.loadStream(stream('l-none'), { snapshot: snap, eventIds: [events[0]!.id] });
+        expect(missing).to.deep.equal({ events: [], found: [], revision: undefined });
+      });
+
+      it('loads the snapshot and only the events after it; another schema version or name is ignored', async function () {
+        const events = Array.from({ length: 5 }, (_, i) => newEvent('N', { i }));
+        await store.append(stream('l-2'), events, 'no_stream');
+        await store.saveSnapshot(stream('l-2'), snap.name, { revision: 2n, schemaVersion: 2, state: { total: 3, nested: { ok: true } } });
+        const loaded = await store.loadStream(stream('l-2'), { snapshot: snap });
+        expect(loaded.snapshot).to.deep.equal({ revision: 2n, schemaVersion: 2, state: { total: 3, nested: { ok: true } } });
+        expect(loaded.events.map((e) => e.revision)).to.deep.equal([3n, 4n]);
+        expect(loaded.revision).to.equal(4n);
+        for (const other of [{ name: 'counter', schemaVersion: 3 }, { name: 'other', schemaVersion: 2 }]) {
+          const full = await store.loadStream(stream('l-2'), { snapshot: other });
+          expect(full.snapshot).to.equal(undefined);
+          expect(full.events.map((e) => e.revision)).to.deep.equal([0n, 1n, 2n, 3n, 4n]);
+        }
+        const none = await store.loadStream(stream('l-2'));
+        expect(none.snapshot).to.equal(undefined);
+        expect(none.events).to.have.length(5);
+      });
+
+      it('keeps the newest snapshot: an older revision does not replace it', async function () {
+        await store.append(stream('l-3'), Array.from({ length: 4 }, () => newEvent('N')), 'no_stream');
+        await store.saveSnapshot(stream('l-3'), snap.name, { revision: 3n, schemaVersion: 2, state: { at: 3 } });
+        await store.saveSnapshot(stream('l-3'), snap.name, { revision: 1n, schemaVersion: 2, state: { at: 1 } });
+        const loaded = await store.loadStream(stream('l-3'), { snapshot: snap });
+        expect(loaded.snapshot?.state).to.deep.equal({ at: 3 });
+        expect(loaded.events).to.deep.equal([]);
+        expect(loaded.revision).to.equal(3n);
+      });
+
+      it('finds the asked-for event ids anywhere in the stream, also before the snapshot', async function () {
+        const events = Array.from({ length: 150 }, (_, i) => newEvent('N', { i }));
+        for (let i = 0; i < events.length; i += 50) await store.append(stream('l-4'), events.slice(i, i + 50), 'any');
+        await store.saveSnapshot(stream('l-4'), snap.name, { revision: 148n, schemaVersion: 2, state: {} });
+        const ids = [events[3]!.id, events[149]!.id, newEvent('X').id];
+        const loaded = await store.loadStream(stream('l-4'), { snapshot: snap, eventIds: ids });
+        expect(loaded.found.map((e) => e.id)).to.deep.equal([events[3]!.id, events[149]!.id]);
+        expect(loaded.found[0]!.revision).to.equal(3n);
+        expect(loaded.events.map((e) => e.revision)).to.deep.equal([149n]);
+      });
+
+      it('never shows snapshots as events: not in readAll, subscriptions or the head', async function () {
+        const result = await store.append(stream('l-5'), [newEvent('Only')], 'no_stream');
+        await store.saveSnapshot(stream('l-5'), snap.name, { revision: 0n, schemaVersion: 2, state: { x: 1 } });
+        const head = await store.headPosition();
+        expect(comparePositions(head, result.position)).to.equal(0);
+        const all = mine(await store.readAll({ limit: 100_000 }));
+        expect(all.map((e) => e.type)).to.not.include('Snapshot');
+        expect(all.every((e) => !e.streamId.includes('snapshot'))).to.equal(true);
+        const seen: RecordedEvent[] = [];
+        const sub = store.subscribe(async (e) => void seen.push(e));
+        await store.append(stream('l-5'), [newEvent('Later')], 0n);
+        await waitFor(() => mine(seen).some((e) => e.type === 'Later'));
+        await sub.stop();
+        expect(mine(seen).map((e) => e.type)).to.not.include('Snapshot');
+      });
+    });
   });
 }

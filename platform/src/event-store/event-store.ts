@@ -61,11 +61,52 @@ export interface SubscribeOptions {
   batchSize?: number;
 }
 
+/** A decider's folded state as of one revision of a stream, kept beside the stream. */
+export interface StreamSnapshot {
+  /** Revision of the last event folded into `state`. */
+  revision: bigint;
+  /** The decider's `schemaVersion` when the state was folded; a snapshot of another version is ignored. */
+  schemaVersion: number;
+  /** A JSON value. */
+  state: unknown;
+}
+
+export interface LoadStreamOptions {
+  /** The snapshot to start from: its name (the decider's) and the only schema version accepted. */
+  snapshot?: { name: string; schemaVersion: number };
+  /**
+   * Event ids to look for anywhere in the stream, answered in `found` (the command helper's
+   * idempotency check). Adapters that cannot look an id up directly (EventStoreDB) search back from
+   * the end of the stream until the first event older than `eventIdsSince` (ISO time); the SQL adapter
+   * finds them at any age.
+   */
+  eventIds?: string[];
+  eventIdsSince?: string;
+}
+
+export interface LoadedStream {
+  /** Present when a snapshot of that name and schema version exists. */
+  snapshot?: StreamSnapshot;
+  /** The events after the snapshot's revision (every event when there is no snapshot), in revision order. */
+  events: RecordedEvent[];
+  /** Revision of the stream's last event; undefined when the stream does not exist. */
+  revision: bigint | undefined;
+  /** Events of the stream whose ids were asked for in `eventIds`, in revision order. */
+  found: RecordedEvent[];
+}
+
 export interface EventStore {
   /** Appends atomically to one stream; throws `ConcurrencyError` when `expected` does not hold. */
   append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
   /** All events of one stream in revision order; [] for a stream that does not exist. */
   readStream(streamId: string): Promise<RecordedEvent[]>;
+  /**
+   * Snapshot + the events after it (+ looked-up event ids) in one round trip, so a command's cost does
+   * not grow with the length of its stream.
+   */
+  loadStream(streamId: string, options?: LoadStreamOptions): Promise<LoadedStream>;
+  /** Keeps `snapshot` as the stream's snapshot of that name unless a newer revision is stored already. */
+  saveSnapshot(streamId: string, name: string, snapshot: StreamSnapshot): Promise<void>;
   /** Up to `limit` events of the global order strictly after `after` (from the start when absent). */
   readAll(options?: { after?: Position; limit?: number }): Promise<RecordedEvent[]>;
   /**

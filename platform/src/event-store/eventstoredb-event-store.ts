@@ -40,8 +40,11 @@ import type {
   EventMetadata,
   EventStore,
   ExpectedRevision,
+  LoadStreamOptions,
+  LoadedStream,
   NewEvent,
   RecordedEvent,
+  StreamSnapshot,
   SubscribeOptions,
   Subscription,
 } from './event-store';
@@ -63,6 +66,15 @@ export interface EventStoreDbOptions {
 }
 
 const MAX_U64 = (1n << 64n) - 1n;
+
+/**
+ * Snapshots live in streams of their own, `<prefix>~snapshot~<name>~<streamId>` (`~` never occurs in
+ * the domain's stream ids), capped at one event by stream metadata. They are not domain events:
+ * reads of `$all` and subscriptions drop them.
+ */
+const SNAPSHOT_MARK = '~snapshot~';
+/** Events read back from the end of a stream in the same round trip as its snapshot. */
+const TAIL_PAGE = 64;
 
 /** A handler failure travels through the subscription loop wrapped, so it is never retried. */
 class HandlerFailure {
@@ -221,6 +233,99 @@ export class EventStoreDbEventStore implements EventStore {
       throw err;
     }
     return out;
+  }
+
+  /**
+   * The snapshot and the last TAIL_PAGE events of the stream are read at once (two reads in flight on
+   * one connection: one round trip). When the snapshot is older than that page, or eventIds are not
+   * found in it, the reads go on backwards (rare: snapshots are kept every few events).
+   */
+  async loadStream(streamId: string, options: LoadStreamOptions = {}): Promise<LoadedStream> {
+    this.assertOpen();
+    const stream = this.streamPrefix + streamId;
+    const wanted = new Set(options.eventIds ?? []);
+    const since = options.eventIdsSince ? Date.parse(options.eventIdsSince) : Number.NEGATIVE_INFINITY;
+    const snapshotName = options.snapshot?.name;
+    const [snapshotPage, firstPage] = await Promise.all([
+      snapshotName ? this.readBackwards(this.snapshotStream(streamId, snapshotName), END, 1) : Promise.resolve([]),
+      this.readBackwards(stream, END, TAIL_PAGE),
+    ]);
+    let snapshot: StreamSnapshot | undefined;
+    const stored = snapshotPage[0]?.event;
+    if (stored && options.snapshot) {
+      const data = toJsonObject(stored.data, 'data', stored.id);
+      if (data.schemaVersion === options.snapshot.schemaVersion && typeof data.revision === 'string') {
+        snapshot = { revision: BigInt(data.revision), schemaVersion: options.snapshot.schemaVersion, state: data.state };
+      }
+    }
+    const from = snapshot ? snapshot.revision + 1n : 0n;
+    const newestFirst: RecordedEvent[] = [];
+    const found: RecordedEvent[] = [];
+    let page = firstPage;
+    for (;;) {
+      for (const resolved of page) {
+        const event = this.toStreamEvent(resolved.event, streamId);
+        if (!event) continue;
+        newestFirst.push(event);
+        if (wanted.delete(event.id)) found.push(event);
+      }
+      const oldest = newestFirst.at(-1);
+      const reachedStart = page.length < TAIL_PAGE || oldest === undefined || oldest.revision === 0n;
+      const coveredTail = oldest === undefined || oldest.revision <= from;
+      const olderThanWindow = oldest !== undefined && Date.parse(String(oldest.metadata.at)) < since;
+      if (reachedStart || (coveredTail && (wanted.size === 0 || olderThanWindow))) break;
+      page = await this.readBackwards(stream, oldest.revision - 1n, TAIL_PAGE);
+    }
+    const events = newestFirst.filter((e) => e.revision >= from).reverse();
+    found.sort((a, b) => (a.revision < b.revision ? -1 : a.revision > b.revision ? 1 : 0));
+    return { ...(snapshot ? { snapshot } : {}), events, found, revision: newestFirst[0]?.revision };
+  }
+
+  async saveSnapshot(streamId: string, name: string, snapshot: StreamSnapshot): Promise<void> {
+    this.assertOpen();
+    const stream = this.snapshotStream(streamId, name);
+    // Keep the newest: read the stored one and append only over it (a concurrent save wins the race).
+    const [current] = await this.readBackwards(stream, END, 1);
+    if (current?.event) {
+      const data = toJsonObject(current.event.data, 'data', current.event.id);
+      const sameVersion = data.schemaVersion === snapshot.schemaVersion;
+      if (sameVersion && typeof data.revision === 'string' && BigInt(data.revision) >= snapshot.revision) return;
+    }
+    let result;
+    try {
+      result = await this.client.appendToStream(
+        stream,
+        jsonEvent({
+          type: 'Snapshot',
+          data: { revision: snapshot.revision.toString(), schemaVersion: snapshot.schemaVersion, state: snapshot.state as Record<string, unknown> },
+        }),
+        { expectedRevision: current?.event ? current.event.revision : NO_STREAM },
+      );
+    } catch (err) {
+      if (err instanceof WrongExpectedVersionError) return;
+      throw err;
+    }
+    // The first snapshot of a stream caps it: older snapshots are scavenged.
+    if (result.nextExpectedRevision === 0n) await this.client.setStreamMetadata(stream, { maxCount: 1 });
+  }
+
+  private snapshotStream(streamId: string, name: string): string {
+    return `${this.streamPrefix}${SNAPSHOT_MARK}${name}~${streamId}`;
+  }
+
+  private async readBackwards(stream: string, fromRevision: bigint | typeof END, maxCount: number): Promise<ResolvedEvent[]> {
+    try {
+      return await this.collect(this.client.readStream(stream, { fromRevision, direction: BACKWARDS, maxCount }));
+    } catch (err) {
+      if (err instanceof StreamNotFoundError || (err as { type?: unknown } | null)?.type === ErrorType.STREAM_NOT_FOUND) return [];
+      throw err;
+    }
+  }
+
+  /** A stream read's event in the port's shape, with the caller's stream id. */
+  private toStreamEvent(event: EsdbRecordedEvent | undefined, streamId: string): RecordedEvent | undefined {
+    const recorded = this.toRecorded(event);
+    return recorded && { ...recorded, streamId };
   }
 
   async readAll(options: { after?: Position; limit?: number } = {}): Promise<RecordedEvent[]> {
@@ -404,6 +509,7 @@ export class EventStoreDbEventStore implements EventStore {
     if (!event) return undefined;
     if (event.type.startsWith('$') || event.streamId.startsWith('$')) return undefined;
     if (!event.streamId.startsWith(this.streamPrefix)) return undefined;
+    if (event.streamId.startsWith(SNAPSHOT_MARK, this.streamPrefix.length)) return undefined;
     if (!validNative(event.position)) {
       throw new Error(`EventStoreDB did not return the position of event ${event.id} (server 22.6 or later is required)`);
     }

@@ -124,6 +124,12 @@ class FakeEventStoreDb {
     return { success: true, nextExpectedRevision: this.revisionOf(streamId) ?? -1n, position: first };
   }
 
+  readonly streamMetadata = new Map<string, unknown>();
+  async setStreamMetadata(streamId: string, metadata: unknown): Promise<void> {
+    await Promise.resolve();
+    this.streamMetadata.set(streamId, metadata);
+  }
+
   readStream(streamId: string, options: { fromRevision?: ReadRevision; maxCount?: number | bigint; direction?: string } = {}) {
     const records = this.log.filter((r) => r.streamId === streamId);
     if (records.length === 0) {

@@ -11,6 +11,7 @@ import type { RecordedEvent } from './event-store';
 import type { Row, SqlClient } from '../sql/sql-client';
 import { requireServices } from '../../../test/services';
 import { dropSchema, postgresClient, uniqueSchema } from '../../../test/postgres';
+import { waitUntil } from '../../../test/wait';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -52,10 +53,15 @@ describe('SqlEventStore global order under concurrent writers (PostgreSQL)', fun
     const start = await store.headPosition();
     let releaseSlow!: () => void;
     const gate = new Promise<void>((r) => (releaseSlow = r));
-    const slowSql = slowCommits(sql, () => gate);
+    let inserted!: () => void;
+    const hasInserted = new Promise<void>((r) => (inserted = r));
+    const slowSql = slowCommits(sql, () => {
+      inserted();
+      return gate;
+    });
     const slowStore = await SqlEventStore.create(slowSql, { schema });
     const slow = slowStore.append(`slow-${randomUUID()}`, [newEvent('Slow')], 'no_stream');
-    await sleep(100); // the slow transaction has inserted (smaller seq) and is still open
+    await hasInserted; // the slow transaction has inserted (smaller seq) and is still open
     await store.append(`fast-${randomUUID()}`, [newEvent('Fast')], 'no_stream');
     expect((await store.readAll({ after: start })).map((e) => e.type)).to.deep.equal([]);
     releaseSlow();
@@ -92,15 +98,18 @@ describe('SqlEventStore global order under concurrent writers (PostgreSQL)', fun
       }),
     );
     // Restart midway from the stored checkpoint, as a crashed projector would.
-    while (seen.length < (writers * perWriter) / 2) await sleep(5);
+    await waitUntil(() => seen.length >= (writers * perWriter) / 2, { timeoutMs: 20_000, message: 'half of the events' });
     await sub.stop();
     const restartAt = seen.length;
     sub = follow(checkpoint);
     await writing;
-    const deadline = Date.now() + 20_000;
-    while (seen.length < appended.size && Date.now() < deadline) await sleep(20);
-    await sleep(200); // nothing extra may arrive
+    // Nothing extra may arrive: delivery is in global order, so once an event appended after all
+    // the others has been seen, any duplicate or straggler would have been seen before it.
+    const sentinel = newEvent('Sentinel');
+    await store.append(`sentinel-${randomUUID()}`, [sentinel], 'no_stream');
+    await waitUntil(() => seen.some((e) => e.id === sentinel.id), { timeoutMs: 20_000, message: 'the sentinel event' });
     await sub.stop();
+    expect(seen.pop()!.id, 'the sentinel comes last').to.equal(sentinel.id);
 
     const ids = seen.map((e) => e.id);
     const dupes = seen.filter((e, i) => ids.indexOf(e.id) !== i);

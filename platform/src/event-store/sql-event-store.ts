@@ -16,8 +16,11 @@ import type {
   EventMetadata,
   EventStore,
   ExpectedRevision,
+  LoadStreamOptions,
+  LoadedStream,
   NewEvent,
   RecordedEvent,
+  StreamSnapshot,
   SubscribeOptions,
   Subscription,
 } from './event-store';
@@ -42,6 +45,8 @@ export interface SqlEventStoreOptions {
 }
 
 const COLUMNS = 'seq, tx_id::text AS tx_id, stream_id, revision, event_id::text AS event_id, type, data, metadata';
+// ORDER BY must name the table's columns (events.tx_id): a bare `tx_id` means the text alias above,
+// which sorts "1000" before "999" once transaction ids grow a digit.
 
 export class SqlEventStore implements EventStore {
   private readonly pollIntervalMs: number;
@@ -74,7 +79,17 @@ export class SqlEventStore implements EventStore {
         metadata jsonb NOT NULL,
         UNIQUE (stream_id, revision)
       );
-      CREATE INDEX IF NOT EXISTS events_global_order ON events (tx_id, seq);`);
+      CREATE INDEX IF NOT EXISTS events_global_order ON events (tx_id, seq);
+      -- The command helper's idempotency check looks events up by id.
+      CREATE INDEX IF NOT EXISTS events_event_id ON events (event_id);
+      CREATE TABLE IF NOT EXISTS snapshots (
+        stream_id text NOT NULL,
+        name text NOT NULL,
+        revision bigint NOT NULL,
+        schema_version integer NOT NULL,
+        state jsonb NOT NULL,
+        PRIMARY KEY (stream_id, name)
+      );`);
     return store;
   }
 
@@ -129,14 +144,60 @@ export class SqlEventStore implements EventStore {
     return rows.map(toRecorded);
   }
 
+  /**
+   * One statement: the snapshot (if its name and schema version match), the events after it, the
+   * looked-up ids and the stream's revision come back as tagged rows of one result.
+   */
+  async loadStream(streamId: string, options: LoadStreamOptions = {}): Promise<LoadedStream> {
+    const rows = await this.sql.query<EventRow & { part: string; snapshot_version: unknown }>(
+      `WITH snap AS (
+         SELECT revision, schema_version, state FROM snapshots WHERE stream_id = $1 AND name = $2 AND schema_version = $3
+       )
+       SELECT 'snapshot' AS part, NULL::bigint AS seq, NULL::text AS tx_id, $1::text AS stream_id, revision, NULL::text AS event_id,
+              NULL::text AS type, state AS data, NULL::jsonb AS metadata, schema_version AS snapshot_version FROM snap
+       UNION ALL
+       SELECT 'event', ${COLUMNS}, NULL FROM events
+        WHERE stream_id = $1 AND revision > coalesce((SELECT revision FROM snap), -1)
+       UNION ALL
+       SELECT 'found', ${COLUMNS}, NULL FROM events WHERE stream_id = $1 AND event_id = ANY($4::uuid[])
+       UNION ALL
+       SELECT 'stream', NULL, NULL, stream_id, revision, NULL, NULL, NULL, NULL, NULL FROM streams WHERE stream_id = $1`,
+      [streamId, options.snapshot?.name ?? null, options.snapshot?.schemaVersion ?? null, options.eventIds ?? []],
+    );
+    const result: LoadedStream = { events: [], found: [], revision: undefined };
+    for (const row of rows) {
+      if (row.part === 'snapshot') {
+        result.snapshot = { revision: toBigInt(row.revision), schemaVersion: Number(row.snapshot_version), state: row.data };
+      } else if (row.part === 'event') result.events.push(toRecorded(row));
+      else if (row.part === 'found') result.found.push(toRecorded(row));
+      else result.revision = toBigInt(row.revision);
+    }
+    const byRevision = (a: RecordedEvent, b: RecordedEvent) => (a.revision < b.revision ? -1 : a.revision > b.revision ? 1 : 0);
+    result.events.sort(byRevision);
+    result.found.sort(byRevision);
+    return result;
+  }
+
+  async saveSnapshot(streamId: string, name: string, snapshot: StreamSnapshot): Promise<void> {
+    // A newer revision, or the same revision folded by another schema version, replaces the stored one.
+    await this.sql.query(
+      `INSERT INTO snapshots (stream_id, name, revision, schema_version, state) VALUES ($1, $2, $3, $4, $5::jsonb)
+       ON CONFLICT (stream_id, name) DO UPDATE
+         SET revision = excluded.revision, schema_version = excluded.schema_version, state = excluded.state
+         WHERE snapshots.revision < excluded.revision OR snapshots.schema_version <> excluded.schema_version`,
+      [streamId, name, snapshot.revision.toString(), snapshot.schemaVersion, JSON.stringify(snapshot.state)],
+    );
+  }
+
   async readAll(options: { after?: Position; limit?: number } = {}): Promise<RecordedEvent[]> {
     const limit = options.limit ?? 1000;
     const [tx, seq] = options.after ? decodePosition(options.after) : [0n, 0n];
+    // ORDER BY names the table's columns: the bare tx_id would be the text output column (see headPosition).
     const rows = await this.sql.query<EventRow>(
       `SELECT ${COLUMNS} FROM events
        WHERE (tx_id, seq) > ($1::text::xid8, $2::bigint)
          AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
-       ORDER BY tx_id, seq
+       ORDER BY events.tx_id, events.seq
        LIMIT $3`,
       [tx.toString(), seq.toString(), limit],
     );
@@ -145,9 +206,10 @@ export class SqlEventStore implements EventStore {
 
   async headPosition(): Promise<Position | undefined> {
     // Every committed event, even one still behind the subscription horizon: a caller waiting for
-    // "everything appended so far" must wait for it too.
+    // "everything appended so far" must wait for it too. ORDER BY names the table's xid8 column: the
+    // bare name would be the text output column, so '999' would sort above '1000'.
     const rows = await this.sql.query<{ seq: unknown; tx_id: unknown }>(
-      'SELECT seq, tx_id::text AS tx_id FROM events ORDER BY tx_id DESC, seq DESC LIMIT 1',
+      'SELECT seq, tx_id::text AS tx_id FROM events ORDER BY events.tx_id DESC, events.seq DESC LIMIT 1',
     );
     const row = rows[0];
     return row ? encodePosition(toBigInt(row.tx_id), toBigInt(row.seq)) : undefined;
