@@ -7,6 +7,7 @@ import type { Middleware } from 'koa';
 import compose from 'koa-compose';
 import { authenticate } from '@papertrade/platform/auth/guards';
 import { apiNotFound, problemMiddleware } from '@papertrade/platform/http/problem-middleware';
+import { securityHeaders } from '@papertrade/platform/http/security-headers';
 import type { CommandApiDeps } from './deps';
 import { authRoutes } from './auth/auth-routes';
 import { adminRoutes } from './admin/admin-routes';
@@ -19,6 +20,8 @@ export function commandApiRoutes(deps: CommandApiDeps): Middleware {
 
 export function createCommandApi(deps: CommandApiDeps): Koa {
   const app = new Koa({ proxy: deps.config.TRUST_PROXY });
+  // Outermost: problem answers get the headers too.
+  app.use(securityHeaders());
   app.use(problemMiddleware(deps.logger));
   app.use(apiNotFound);
   // For orchestrators and the gateway; in the embedded app query-api answers it.

@@ -4,6 +4,7 @@ import type { Middleware } from 'koa';
 import compose from 'koa-compose';
 import { authenticate } from '@papertrade/platform/auth/guards';
 import { apiNotFound, problemMiddleware } from '@papertrade/platform/http/problem-middleware';
+import { securityHeaders } from '@papertrade/platform/http/security-headers';
 import type { QueryApiDeps } from './deps';
 import { meRoutes } from './auth/me-routes';
 import { adminRoutes } from './admin/admin-routes';
@@ -21,6 +22,8 @@ export function queryApiRoutes(deps: QueryApiDeps): Middleware {
 
 export function createQueryApi(deps: QueryApiDeps): Koa {
   const app = new Koa({ proxy: deps.trustProxy });
+  // Outermost: problem answers get the headers too.
+  app.use(securityHeaders());
   app.use(problemMiddleware(deps.logger));
   app.use(apiNotFound);
   app.use(authenticate(deps.tokens, deps.readModels));

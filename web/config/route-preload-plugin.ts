@@ -6,6 +6,12 @@
  * with the entry chunk. Only the matched route's files are fetched: code splitting is unchanged.
  * The script goes before the stylesheet: an inline script after a stylesheet would wait for it.
  *
+ * The Content-Security-Policy (platform/src/http/security-headers.ts, deploy/nginx/gateway.conf)
+ * allows no inline script but this one, by its sha-256. So the script's text never changes between
+ * builds: the build's route map goes beside it in a JSON data block (`type="application/json"` is
+ * not executed, so CSP does not apply to it), and the loader reads it from there. Changing the
+ * loader means changing that hash; security-headers.unit.spec.ts fails until both agree.
+ *
  * The map from paths to route modules is a hint: if it drifts from the route table, pages still
  * work (they just load one round trip later).
  */
@@ -49,6 +55,20 @@ function filesFor(bundle: OutputBundle, root: string, modules: string[]): string
   return [...files];
 }
 
+/** The id of the JSON data block: `{ "base": "/", "routes": { "/login": ["assets/login-x.js", ...] } }`. */
+export const ROUTE_PRELOAD_DATA_ID = 'route-preload';
+
+/** The one inline script of index.html, byte for byte (its sha-256 is in the CSP). */
+export const ROUTE_PRELOAD_LOADER =
+  `(function(){var e=document.getElementById('${ROUTE_PRELOAD_DATA_ID}');if(!e)return;var d=JSON.parse(e.textContent),m=d.routes,` +
+  `f=m[location.pathname.replace(/\\/+$/,'')||'/']||m['*']||[];for(var i=0;i<f.length;i++){var l=document.createElement('link');` +
+  `var css=/\\.css$/.test(f[i]);l.rel=css?'stylesheet':'modulepreload';l.crossOrigin='';l.href=d.base+f[i];document.head.appendChild(l);}})();`;
+
+/** JSON inside a `<script>` element: `<` escaped, so no file name can close the element. */
+function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c');
+}
+
 export function routePreload(options: RoutePreloadOptions): Plugin {
   let root = process.cwd();
   let base = '/';
@@ -70,11 +90,11 @@ export function routePreload(options: RoutePreloadOptions): Plugin {
         for (const [routePath, modules] of Object.entries(options.routes)) {
           map[routePath] = filesFor(bundle, root, modules).filter((file) => !entryFiles.has(file));
         }
-        const script = `(function(m,b){var f=m[location.pathname.replace(/\\/+$/,'')||'/']||m['*']||[];for(var i=0;i<f.length;i++){var l=document.createElement('link');var css=/\\.css$/.test(f[i]);l.rel=css?'stylesheet':'modulepreload';l.crossOrigin='';l.href=b+f[i];document.head.appendChild(l);}})(${JSON.stringify(map)},${JSON.stringify(base)});`;
+        const data = `<script type="application/json" id="${ROUTE_PRELOAD_DATA_ID}">${jsonForScript({ base, routes: map })}</script>`;
         // Before the entry's module script and stylesheet, after <meta charset> and friends.
         const at = html.search(/<script type="module"|<link rel="stylesheet"/);
         if (at < 0) throw new Error('route-preload: index.html has no module script');
-        return `${html.slice(0, at)}<script>${script}</script>\n    ${html.slice(at)}`;
+        return `${html.slice(0, at)}${data}\n    <script>${ROUTE_PRELOAD_LOADER}</script>\n    ${html.slice(at)}`;
       },
     },
   };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { safeText } from '../shared/safe-text';
 import { emailSchema, meSchema, subscriptionStatusSchema, subscriptionTierSchema, usernameSchema } from '../auth/contracts';
 
 export const adminUserSchema = meSchema;
@@ -13,9 +14,7 @@ export const adminStatsSchema = z.object({
 });
 export type AdminStats = z.infer<typeof adminStatsSchema>;
 
-const optionalName = z
-  .string()
-  .trim()
+const optionalName = safeText()
   .max(64, 'must be at most 64 characters')
   .nullable()
   .optional()

@@ -3,23 +3,20 @@
  * web/ imports them, so the rules cannot drift apart.
  */
 import { z } from 'zod';
+import { safeText } from '../shared/safe-text';
 
 export const MIN_PASSWORD_LENGTH = 6;
 export const USERNAME_PATTERN = /^[A-Za-z0-9_-]{3,32}$/;
 
 /** Optional strings sent empty count as absent. */
-const optionalName = z
-  .string()
-  .trim()
+const optionalName = safeText()
   .max(64, 'must be at most 64 characters')
   .optional()
   .transform((v) => (v === '' ? undefined : v));
 
-export const emailSchema = z.string().trim().max(254, 'must be at most 254 characters').email('must be a valid email address');
+export const emailSchema = safeText().max(254, 'must be at most 254 characters').email('must be a valid email address');
 
-export const usernameSchema = z
-  .string()
-  .trim()
+export const usernameSchema = safeText()
   .regex(USERNAME_PATTERN, 'must be 3-32 characters of letters, digits, _ or -');
 
 export const signupRequestSchema = z
@@ -47,7 +44,7 @@ export const signupResponseSchema = z.object({
 export type SignupResponse = z.infer<typeof signupResponseSchema>;
 
 export const loginRequestSchema = z.strictObject({
-  email: z.string().trim().min(1, 'is required').max(254, 'must be at most 254 characters'),
+  email: safeText().min(1, 'is required').max(254, 'must be at most 254 characters'),
   password: z.string().min(1, 'is required').max(256, 'must be at most 256 characters'),
 });
 export type LoginRequest = z.infer<typeof loginRequestSchema>;

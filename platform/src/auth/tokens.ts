@@ -1,9 +1,17 @@
-/** Bearer tokens: JWT HS256 (pinned on verify), claims `sub` and `exp` (24 h). */
+/** Bearer tokens: JWT HS256 (pinned on verify), claims `sub` (a user id, a UUID) and `exp` (24 h, required). */
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { z } from 'zod';
 
 export const TOKEN_TTL_SECONDS = 24 * 60 * 60;
+
+/**
+ * What a token we issued holds. Checked after the signature, because a leaked or mis-set secret must
+ * not turn into a 500 either: a subject that is not a UUID (a NUL in it used to reach the database)
+ * or a token that never expires is refused like a forged one. jsonwebtoken checks `exp` only when
+ * it is present, hence `exp` required here.
+ */
+const claimsSchema = z.object({ sub: z.uuid(), exp: z.number() });
 
 export class TokenService {
   /** A KeyObject made once: given a string, jsonwebtoken tries to parse it as a public key on every verify. */
@@ -18,6 +26,8 @@ export class TokenService {
   }
 
   issue(userId: string): string {
+    // A programming error, not bad input: a plain Error, so it is a 500 that reaches the log.
+    if (!claimsSchema.shape.sub.safeParse(userId).success) throw new Error('TokenService.issue: the user id must be a UUID');
     const now = Math.floor(this.clock().getTime() / 1000);
     return jwt.sign({ sub: userId, iat: now, exp: now + TOKEN_TTL_SECONDS }, this.key, { algorithm: 'HS256' });
   }
@@ -26,7 +36,7 @@ export class TokenService {
   verify(token: string): string | null {
     try {
       const payload = jwt.verify(token, this.key, { algorithms: ['HS256'], clockTimestamp: Math.floor(this.clock().getTime() / 1000) });
-      const parsed = z.object({ sub: z.string().min(1) }).safeParse(payload);
+      const parsed = claimsSchema.safeParse(payload);
       return parsed.success ? parsed.data.sub : null;
     } catch {
       return null;

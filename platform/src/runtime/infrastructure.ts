@@ -2,13 +2,13 @@
  * Builds the adapters the configuration selects. Every service process (and the embedded one) gets
  * its ports from here, so the same code runs on a laptop and on a cluster.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { Bus } from '../bus/bus';
 import { MemoryBus } from '../bus/memory-bus';
 import { NatsBus } from '../bus/nats-bus';
 import type { Config } from '../config/config';
+import { silentLogger, type Logger } from '../config/logger';
 import type { DocumentStore } from '../document-store/document-store';
 import { SqlDocumentStore } from '../document-store/sql-document-store';
 import type { EventStore } from '../event-store/event-store';
@@ -17,6 +17,7 @@ import { MemoryLeaseProvider, PostgresLeaseProvider, type LeaseProvider } from '
 import { ReadModels } from '../projections/read-models';
 import { PgliteClient, PostgresClient, type SqlClient } from '../sql/sql-client';
 import { lockDataDir } from './data-dir-lock';
+import { ensurePrivateDir, octal, restrictTree } from './private-dir';
 
 export interface Infrastructure {
   eventStore: EventStore;
@@ -27,16 +28,23 @@ export interface Infrastructure {
   close(): Promise<void>;
 }
 
-export async function createInfrastructure(config: Config, options: { service: string }): Promise<Infrastructure> {
+export async function createInfrastructure(config: Config, options: { service: string; logger?: Logger }): Promise<Infrastructure> {
+  const logger = options.logger ?? silentLogger;
   const closers: Array<() => Promise<void> | void> = [];
   let pglite: SqlClient | undefined;
   const needsPglite = config.EVENT_STORE === 'pglite' || config.READ_STORE === 'pglite';
   if (needsPglite) {
+    // Owner-only before anything is written into it (see private-dir.ts).
+    const dataDir = path.resolve(config.DATA_DIR);
+    const loose = ensurePrivateDir(dataDir);
+    if (loose !== undefined) logger.warn('the data folder was open to other users; restricted it to its owner (0700)', { dataDir, previousMode: octal(loose) });
     closers.push(lockDataDir(config.DATA_DIR));
-    const dir = path.resolve(config.DATA_DIR, 'pglite');
-    fs.mkdirSync(path.dirname(dir), { recursive: true });
+    const dir = path.join(dataDir, 'pglite');
     const db = new PGlite(dir);
     await db.waitReady;
+    // PGlite creates its files 0666 (initdb, or a folder from an older version): owner-only too.
+    const opened = restrictTree(dir);
+    if (opened > 0) logger.info("restricted PGlite's files to their owner", { dir, files: opened });
     pglite = new PgliteClient(db, false);
     closers.unshift(() => db.close());
   }

@@ -15,7 +15,8 @@ export const distIndex = path.join(webDir, 'dist', 'index.html');
 function newestMtime(target: string): number {
   const stat = fs.statSync(target);
   if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = 0;
+  // A folder's own time moves when a file in it is removed or renamed: that is a change too.
+  let newest = stat.mtimeMs;
   for (const entry of fs.readdirSync(target)) {
     if (entry === 'node_modules' || entry === 'dist') continue;
     newest = Math.max(newest, newestMtime(path.join(target, entry)));
