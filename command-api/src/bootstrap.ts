@@ -11,8 +11,10 @@ import { userStreamId } from '@papertrade/domain/auth/user';
 import { subscriptionDecider, subscriptionStreamId } from '@papertrade/domain/auth/subscription';
 import { emailSchema, usernameSchema, MIN_PASSWORD_LENGTH } from '@papertrade/domain/auth/contracts';
 import type { CommandMeta } from '@papertrade/platform/commands/command-handler';
-import type { Logger } from '@papertrade/platform/config/logger';
-import { isRegistered, registerAccount, reservationOwner, type RegistrationDeps } from './auth/register-account';
+import { silentLogger, type Logger } from '@papertrade/platform/config/logger';
+import { verifyPassword } from '@papertrade/platform/auth/passwords';
+import { findAccountByEmail } from './auth/find-account';
+import { registerAccount, reservationOwner, type RegistrationDeps } from './auth/register-account';
 
 const systemMeta = (): CommandMeta => ({ actor: 'system', correlationId: randomUUID() });
 
@@ -34,17 +36,48 @@ async function freeUsername(deps: RegistrationDeps, wanted: string): Promise<str
   return `${base}-${randomBytes(3).toString('hex')}`;
 }
 
-/** Creates the account if the email is free, and makes it an admin either way. Returns its id. */
-export async function ensureAdmin(deps: RegistrationDeps, input: { email: string; password: string; username?: string }): Promise<string> {
+/** The email given for the first admin belongs to an account someone else registered, with another password. */
+export class AdminBootstrapRefused extends Error {
+  constructor(readonly userId: string) {
+    super(
+      'Refusing to make an administrator: the admin email belongs to an account that the bootstrap did not create, ' +
+        'and the given password does not match it. Give that account\'s own password, or choose another email.',
+    );
+    this.name = 'AdminBootstrapRefused';
+  }
+}
+
+/**
+ * Creates the account if the email is free and makes it an admin. An account that already has the
+ * email is promoted only if the bootstrap made it, or if the given password is its own: anyone could
+ * have signed up in advance under the email an operator will later name as the admin's.
+ */
+export async function ensureAdmin(
+  deps: RegistrationDeps,
+  input: { email: string; password: string; username?: string },
+  logger: Logger = silentLogger,
+): Promise<string> {
   const email = emailSchema.parse(input.email);
   if (input.password.length < MIN_PASSWORD_LENGTH) throw new Error(`the admin password must be at least ${MIN_PASSWORD_LENGTH} characters`);
-  let userId = await reservationOwner(deps, 'email', email);
-  if (!userId || !(await isRegistered(deps, userId))) {
+  const account = await findAccountByEmail(deps, email);
+  if (!account) {
     const username = usernameSchema.parse(input.username ?? (await freeUsername(deps, email.split('@')[0] ?? 'admin')));
-    ({ userId } = await registerAccount(deps, { email, username, password: input.password }, systemMeta()));
+    const { userId } = await registerAccount(deps, { email, username, password: input.password }, systemMeta());
+    await promoteToAdmin(deps, userId);
+    return userId;
   }
-  await promoteToAdmin(deps, userId);
-  return userId;
+  const passwordMatches = await verifyPassword(input.password, account.passwordHash);
+  if (account.registeredBy !== 'system' && !passwordMatches) {
+    logger.error('admin bootstrap refused: the admin email belongs to an account the bootstrap did not create, and the password given does not match it', {
+      userId: account.userId,
+    });
+    throw new AdminBootstrapRefused(account.userId);
+  }
+  if (!passwordMatches) {
+    logger.warn('the admin account exists with another password; the password given does not change it', { userId: account.userId });
+  }
+  await promoteToAdmin(deps, account.userId);
+  return account.userId;
 }
 
 export async function seedDemoAccounts(deps: RegistrationDeps, dataDir: string, logger: Logger): Promise<void> {
@@ -70,7 +103,7 @@ export async function seedDemoAccounts(deps: RegistrationDeps, dataDir: string, 
     lines.push(`${account.kind}\t${account.email}\t${password}`);
   }
   const file = path.resolve(dataDir, 'demo-accounts.txt');
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   fs.writeFileSync(file, `${lines.join('\n')}\n`, { mode: 0o600 });
   fs.chmodSync(file, 0o600);
   logger.info('demo accounts created; their emails and passwords are in the file', { file });

@@ -12,14 +12,20 @@ describe('admin API (HTTP, embedded)', function () {
   let freeToken: string;
   let target: { userId: string; email: string; username: string };
 
+  /** A user of the test's own, so that no test depends on what another one did (or whether it ran). */
+  async function freshUser(): Promise<{ userId: string; email: string; username: string }> {
+    const t = unique();
+    const fields = { email: `t.${t}@example.com`, username: `t_${t}`, firstName: 'Tee' };
+    return { ...(await h.signup(fields)), email: fields.email, username: fields.username };
+  }
+
   before(async function () {
     h = await startHarness();
     admin = await h.admin();
     const id = unique();
     await h.signup({ email: `free.${id}@example.com`, username: `free_${id}` });
     freeToken = await h.login(`free.${id}@example.com`, 'secret1');
-    const t = unique();
-    target = { ...(await h.signup({ email: `t.${t}@example.com`, username: `t_${t}`, firstName: 'Tee' })), email: `t.${t}@example.com`, username: `t_${t}` };
+    target = await freshUser();
     await h.projector.caughtUp();
   });
   after(async function () {
@@ -60,6 +66,8 @@ describe('admin API (HTTP, embedded)', function () {
   });
 
   it('edits the profile on user-{id} and tier/status on subscription-{id}; me and stats follow', async function () {
+    const target = await freshUser();
+    await h.projector.caughtUp();
     const before = (await h.request('GET', '/api/admin/stats', { token: admin.token })).body;
     let res!: Awaited<ReturnType<Harness['request']>>;
     const newEmail = `renamed.${unique()}@example.com`;
@@ -95,7 +103,10 @@ describe('admin API (HTTP, embedded)', function () {
   });
 
   it('counts stats: premium is PREMIUM and ACTIVE together, new this month by UTC month', async function () {
-    const res = await h.request('GET', '/api/admin/stats', { token: admin.token });
+    const target = await freshUser();
+    const upgrade = await h.request('PUT', `/api/admin/users/${target.userId}`, { token: admin.token, body: { subscriptionTier: 'PREMIUM', subscriptionStatus: 'ACTIVE' } });
+    expect(upgrade.status).to.equal(200);
+    const res = await h.request('GET', '/api/admin/stats', { token: admin.token, headers: { 'x-min-position': upgrade.body.position } });
     expect(res.status).to.equal(200);
     const users = (await h.request('GET', '/api/admin/users', { token: admin.token })).body as Array<Record<string, string>>;
     const month = new Date().toISOString().slice(0, 7);

@@ -2,7 +2,12 @@
  * Registration across three streams: the email reservation, the username reservation, then the user.
  * Each append is optimistic; a failure after a reservation releases what was reserved. A crash
  * between appends leaves an orphaned reservation, which the reservation decider lets a later sign-up
- * reclaim once its grace period is over.
+ * reclaim once its grace period is over; the user decider refuses a registration that came so late
+ * its reservations could have been reclaimed.
+ *
+ * The password is hashed first, before any name is looked at: the reservations are held only for
+ * the appends, and a sign-up refused for a taken email costs as much scrypt as a sign-in attempt
+ * (it tells as much).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { normaliseEmail, normaliseUsername, userStreamId } from '@papertrade/domain/auth/user';
@@ -39,8 +44,16 @@ export function latest(...positions: Array<Position | undefined>): Position | un
 }
 
 /** Whether the user's stream exists, i.e. the registration completed. */
-export async function isRegistered(deps: RegistrationDeps, userId: string): Promise<boolean> {
-  return (await deps.eventStore.readStream(userStreamId(userId))).length > 0;
+export async function isRegistered(deps: Pick<RegistrationDeps, 'handler'>, userId: string): Promise<boolean> {
+  // Snapshot + tail: the cost does not grow with the user's stream.
+  return (await deps.handler.load(userDecider, userStreamId(userId))).revision !== undefined;
+}
+
+/** Whether the user is registered and its profile has this email or username now. */
+async function usesName(deps: Pick<RegistrationDeps, 'handler'>, userId: string, kind: ReservationKind, value: string): Promise<boolean> {
+  const { state } = await deps.handler.load(userDecider, userStreamId(userId));
+  if (state.status !== 'registered') return false;
+  return kind === 'email' ? normaliseEmail(state.email) === normaliseEmail(value) : normaliseUsername(state.username) === normaliseUsername(value);
 }
 
 export async function reserveName(deps: RegistrationDeps, kind: ReservationKind, value: string, ownerId: string, meta: CommandMeta) {
@@ -66,13 +79,17 @@ export async function releaseName(deps: RegistrationDeps, kind: ReservationKind,
   return deps.handler.handle(
     reservationDecider,
     reservationStream(kind, value),
-    { type: 'Release', data: { ownerId }, metadata: { now: deps.handler.now() } },
+    async (state) => ({
+      type: 'Release' as const,
+      data: { ownerId, holderUsesName: state.status === 'held' && state.ownerId === ownerId ? await usesName(deps, ownerId, kind, value) : false },
+      metadata: { now: deps.handler.now() },
+    }),
     { actor: meta.actor, correlationId: meta.correlationId },
   );
 }
 
 /** The owner of a reservation, if any (used to find an account by email on the write side). */
-export async function reservationOwner(deps: RegistrationDeps, kind: ReservationKind, value: string): Promise<string | null> {
+export async function reservationOwner(deps: Pick<RegistrationDeps, 'handler'>, kind: ReservationKind, value: string): Promise<string | null> {
   const { state } = await deps.handler.load(reservationDecider, reservationStream(kind, value));
   return state.status === 'held' ? state.ownerId : null;
 }
@@ -103,7 +120,9 @@ export async function registerAccount(deps: RegistrationDeps, input: AccountInpu
       return { userId, position: last.position };
     }
   }
+  const passwordHash = await hashPassword(input.password);
   await refuseTakenNames(deps, input, userId);
+  const reservedSince = deps.handler.now();
   const email = await reserveName(deps, 'email', input.email, userId, meta);
   let username;
   try {
@@ -113,7 +132,6 @@ export async function registerAccount(deps: RegistrationDeps, input: AccountInpu
     throw error;
   }
   try {
-    const passwordHash = await hashPassword(input.password);
     const user = await deps.handler.handle(
       userDecider,
       userStreamId(userId),
@@ -126,6 +144,8 @@ export async function registerAccount(deps: RegistrationDeps, input: AccountInpu
           firstName: input.firstName ?? null,
           lastName: input.lastName ?? null,
           passwordHash,
+          reservedSince,
+          orphanAfterMs: deps.orphanAfterMs,
         },
         metadata: { now: deps.handler.now() },
       },

@@ -51,12 +51,35 @@ describe('reservation decider', function () {
       .then([reserved('u2', now)]);
   });
 
+  it('never reclaims a registered holder\'s reservation, however old', function () {
+    for (const kind of ['email', 'username'] as const) {
+      spec
+        .given([reserved('u1')])
+        .when(reserve('u2', '2030-01-01T00:00:00.000Z', true, kind))
+        .thenThrows(IllegalStateError, kind === 'email' ? 'Email already registered' : 'Username already taken');
+    }
+  });
+
+  it('never reclaims a registered holder\'s reservation made again after a release (an admin moved the holder back)', function () {
+    const back = '2026-01-05T00:00:00.000Z';
+    spec
+      .given([reserved('u1'), { type: 'ReservationReleased', data: { ownerId: 'u1', reason: 'released', releasedAt: t0 } }, reserved('u1', back)])
+      .when(reserve('u2', '2026-03-01T00:00:00.000Z', true))
+      .thenThrows(IllegalStateError, 'Email already registered');
+  });
+
+  const release = (ownerId: string, holderUsesName = false) => ({ type: 'Release' as const, data: { ownerId, holderUsesName }, metadata: { now: t0 } });
+
   it('releases only for the holder', function () {
     spec
       .given([reserved('u1')])
-      .when({ type: 'Release', data: { ownerId: 'u1' }, metadata: { now: t0 } })
+      .when(release('u1'))
       .then([{ type: 'ReservationReleased', data: { ownerId: 'u1', reason: 'released', releasedAt: t0 } }]);
-    spec.given([reserved('u1')]).when({ type: 'Release', data: { ownerId: 'u2' }, metadata: { now: t0 } }).then([]);
-    spec.given([]).when({ type: 'Release', data: { ownerId: 'u1' }, metadata: { now: t0 } }).then([]);
+    spec.given([reserved('u1')]).when(release('u2')).then([]);
+    spec.given([]).when(release('u1')).then([]);
+  });
+
+  it('never releases a name its registered holder uses now (a late clean-up of a replayed or concurrent edit)', function () {
+    spec.given([reserved('u1')]).when(release('u1', true)).then([]);
   });
 });

@@ -1,7 +1,7 @@
 import { specFor } from '../shared/decider-specification';
-import { IllegalStateError, NotFoundError } from '../shared/errors';
+import { IllegalStateError, NotFoundError, ServiceUnavailableError } from '../shared/errors';
 import type { UserEvent } from './user';
-import { userDecider } from './user.decider';
+import { REGISTRATION_TOO_SLOW, userDecider, type RegisterUser } from './user.decider';
 
 const spec = specFor(userDecider);
 const now = '2026-03-04T05:06:07.000Z';
@@ -10,15 +10,23 @@ const registered: UserEvent = {
   data: { userId: 'u1', email: 'Ann@Example.com', username: 'ann', firstName: 'Ann', lastName: null, passwordHash: 'scrypt$x', registeredAt: now },
 };
 
+const register = (reservedSince: string, at = now): RegisterUser => {
+  const { registeredAt: _at, ...data } = registered.data;
+  return { type: 'RegisterUser', data: { ...data, reservedSince, orphanAfterMs: 60_000 }, metadata: { now: at } };
+};
+
 describe('user decider', function () {
-  it('registers a new user with the time of the command', function () {
-    const { registeredAt: _at, ...data } = registered.data;
-    spec.given([]).when({ type: 'RegisterUser', data, metadata: { now } }).then([registered]);
+  it('registers a new user with the time of the command (the reservation facts stay out of the event)', function () {
+    spec.given([]).when(register('2026-03-04T05:06:06.000Z')).then([registered]);
   });
 
   it('refuses to register twice', function () {
-    const { registeredAt: _at, ...data } = registered.data;
-    spec.given([registered]).when({ type: 'RegisterUser', data, metadata: { now } }).thenThrows(IllegalStateError, 'User already registered');
+    spec.given([registered]).when(register(now)).thenThrows(IllegalStateError, 'User already registered');
+  });
+
+  it('refuses a registration whose reservations are half their orphan grace old (another sign-up may reclaim them)', function () {
+    spec.given([]).when(register('2026-03-04T05:05:37.001Z')).then([registered]); // 29.999 s
+    spec.given([]).when(register('2026-03-04T05:05:37.000Z')).thenThrows(ServiceUnavailableError, REGISTRATION_TOO_SLOW); // 30 s
   });
 
   it('records only the profile fields that change', function () {

@@ -54,3 +54,8 @@ export class TooManyRequestsError extends DomainError {
   readonly status = 429;
   readonly title = 'Too many requests';
 }
+/** The request was right but cannot be served yet (e.g. a read model still catching up); retrying helps. */
+export class ServiceUnavailableError extends DomainError {
+  readonly status = 503;
+  readonly title = 'Service unavailable';
+}
