@@ -31,7 +31,7 @@ function jwtSecret(config: Config, embedded: boolean): string {
   if (!embedded) throw new Error('JWT_SECRET is required outside the embedded mode (at least 32 characters)');
   const file = path.resolve(config.DATA_DIR, 'jwt-secret');
   if (!fs.existsSync(file)) {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     fs.writeFileSync(file, randomBytes(48).toString('base64url'), { mode: 0o600 });
   }
   return fs.readFileSync(file, 'utf8').trim();
@@ -41,7 +41,7 @@ export async function createRuntime(service: string, options: { embedded: boolea
   const config = loadConfig(options.env ?? process.env);
   const logger = createLogger(service, { silent: config.LOG === 'off' });
   const secret = jwtSecret(config, options.embedded);
-  const infra = await createInfrastructure(config, { service });
+  const infra = await createInfrastructure(config, { service, logger });
   return { config, logger, infra, clock: () => new Date(), jwtSecret: secret };
 }
 

@@ -2,6 +2,7 @@
 import Koa from 'koa';
 import { authenticate } from '@papertrade/platform/auth/guards';
 import { apiNotFound, problemMiddleware } from '@papertrade/platform/http/problem-middleware';
+import { securityHeaders } from '@papertrade/platform/http/security-headers';
 import { commandApiRoutes } from '@papertrade/command-api/app';
 import { queryApiRoutes } from '@papertrade/query-api/app';
 import { commandApiDeps, queryApiDeps, type Runtime } from './compose';
@@ -10,6 +11,8 @@ import { webApp } from './web-static';
 export function createEmbeddedApp(rt: Runtime, options: { webDist?: string } = {}): Koa {
   const commands = commandApiDeps(rt);
   const app = new Koa({ proxy: rt.config.TRUST_PROXY });
+  // Outermost: problem answers get the headers too.
+  app.use(securityHeaders());
   app.use(problemMiddleware(rt.logger));
   app.use(apiNotFound);
   app.use(authenticate(commands.tokens, rt.infra.readModels));

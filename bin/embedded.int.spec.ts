@@ -87,3 +87,49 @@ describe('create-admin CLI (embedded data folder)', function () {
     }
   });
 });
+
+describe('embedded data folder permissions', function () {
+  this.timeout(120_000);
+  let app: StartedApp;
+  const modeOf = (p: string) => fs.statSync(p).mode & 0o777;
+  /** Every entry under `dir` whose mode lets group or others in, as "mode path". */
+  const openToOthers = (dir: string): string[] =>
+    fs
+      .readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((e) => !e.isSymbolicLink())
+      .map((e) => path.join(e.parentPath, e.name))
+      .filter((p) => modeOf(p) & 0o077)
+      .map((p) => `${modeOf(p).toString(8)} ${path.relative(dir, p)}`);
+
+  before(async function () {
+    app = await startApp({
+      env: { LOG: 'on', DEMO_SEED: 'on', WEB_DIST: path.join(os.tmpdir(), 'papertrade-no-web') },
+      // A folder as an older version (or a plain mkdir) left it: open to everyone, PGlite's files 0666.
+      beforeStart: (dataDir) => {
+        fs.chmodSync(dataDir, 0o755);
+        expect(openToOthers(dataDir)).to.not.be.empty;
+      },
+    });
+    // Make PGlite write after start too (WAL, new pages): those files must be private as well.
+    const res = await fetch(`${app.url}/api/auth/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'perm@example.com', username: 'perm_user', password: 'secret1', confirmPassword: 'secret1' }),
+    });
+    expect(res.status).to.equal(201);
+  });
+  after(async function () {
+    await app?.stop();
+  });
+
+  it('tightens the folder to 0700 at start, with a log line naming the old mode', function () {
+    expect(modeOf(app.dataDir).toString(8)).to.equal('700');
+    expect(app.output()).to.match(/data folder was open to other users.*"previousMode":"0755"/);
+  });
+
+  it('leaves nothing under it readable by others: the pglite folder, its files, the secret and the demo accounts', function () {
+    expect(modeOf(path.join(app.dataDir, 'pglite')).toString(8)).to.equal('700');
+    for (const file of ['jwt-secret', 'demo-accounts.txt']) expect(modeOf(path.join(app.dataDir, file)).toString(8), file).to.equal('600');
+    expect(openToOthers(app.dataDir)).to.deep.equal([]);
+  });
+});

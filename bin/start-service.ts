@@ -3,11 +3,12 @@
  * projectors or workers, against the stores and bus the environment selects.
  */
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createCommandApi } from '@papertrade/command-api/app';
 import { createQueryApi } from '@papertrade/query-api/app';
-import { ensureAdmin } from '@papertrade/command-api/bootstrap';
+import { AdminBootstrapRefused, ensureAdmin } from '@papertrade/command-api/bootstrap';
 import { commandApiDeps, createProjector, createRuntime, queryApiDeps, registrationDeps } from './compose';
-import { onShutdown, runMain } from './lifecycle';
+import { announcePort, onShutdown, runMain } from './lifecycle';
 
 const services = ['command-api', 'query-api', 'projectors', 'workers'] as const;
 type Service = (typeof services)[number];
@@ -34,7 +35,10 @@ async function main() {
   switch (service) {
     case 'command-api': {
       if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
-        await ensureAdmin(registrationDeps(rt), { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD });
+        // A refusal is logged by ensureAdmin; the service still starts (an account registered in advance must not keep it down).
+        await ensureAdmin(registrationDeps(rt), { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD }, logger).catch((error: unknown) => {
+          if (!(error instanceof AdminBootstrapRefused)) throw error;
+        });
       }
       server = createCommandApi(commandApiDeps(rt)).listen(config.PORT);
       break;
@@ -54,7 +58,8 @@ async function main() {
       server = healthServer(config.PORT, () => ({ workers: [] }));
       break;
   }
-  server.on('listening', () => logger.info('ready', { service, port: config.PORT }));
+  announcePort(server);
+  server.on('listening', () => logger.info('ready', { service, port: (server.address() as AddressInfo | null)?.port ?? config.PORT }));
 
   onShutdown(async () => {
     server.close();

@@ -6,10 +6,10 @@ import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureAdmin, seedDemoAccounts } from '@papertrade/command-api/bootstrap';
+import { AdminBootstrapRefused, ensureAdmin, seedDemoAccounts } from '@papertrade/command-api/bootstrap';
 import { createProjector, createRuntime, registrationDeps } from './compose';
 import { createEmbeddedApp } from './embedded-app';
-import { onShutdown, runMain } from './lifecycle';
+import { announcePort, onShutdown, runMain } from './lifecycle';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -27,8 +27,13 @@ async function main() {
   const registration = registrationDeps(rt);
   if (config.DEMO_SEED === 'on') await seedDemoAccounts(registration, config.DATA_DIR, logger);
   if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
-    const id = await ensureAdmin(registration, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD });
-    logger.info('admin account ready', { userId: id });
+    try {
+      const id = await ensureAdmin(registration, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD }, logger);
+      logger.info('admin account ready', { userId: id });
+    } catch (error) {
+      // Logged by ensureAdmin; the app still serves (an account registered in advance must not keep it down).
+      if (!(error instanceof AdminBootstrapRefused)) throw error;
+    }
   }
 
   await projector.caughtUp(); // seeded accounts can sign in as soon as the app says it is ready
@@ -39,6 +44,7 @@ async function main() {
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     logger.info('ready', { url: `http://localhost:${port}`, dataDir: path.resolve(config.DATA_DIR) });
   });
+  announcePort(server);
 
   onShutdown(async () => {
     server.close();

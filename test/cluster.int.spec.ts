@@ -6,21 +6,37 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { SqlEventStore } from '@papertrade/platform/event-store/sql-event-store';
 import { NATS_URL, POSTGRES_URL, requireServices } from './services';
-import { dropSchema, uniqueSchema } from './postgres';
-import { freePort, repoRoot, startProcess } from './app-process';
+import { dropSchema, postgresClient, uniqueSchema } from './postgres';
+import { repoRoot, startService, type StartedService } from './app-process';
 
 describe('local cluster: services as separate processes (PostgreSQL + NATS)', function () {
   this.timeout(120_000);
   let schema: string;
-  const running: Array<{ stop(): Promise<void> }> = [];
+  const running = new Map<string, StartedService>();
   const urls: Record<string, string> = {};
   let clusterEnv: Record<string, string> = {};
+  let events: SqlEventStore;
+
+  /** Registered traders according to the event store itself, so no test depends on another's sign-ups. */
+  const registrations = async () => {
+    let count = 0;
+    for (let page = await events.readAll({ limit: 1000 }); page.length; page = await events.readAll({ after: page[page.length - 1]!.position, limit: 1000 })) {
+      count += page.filter((e) => e.type === 'UserRegistered').length;
+    }
+    return count;
+  };
+  const start = async (service: string) => {
+    const started = await startService('bin/start-service.ts', [service], clusterEnv);
+    running.set(service, started);
+    urls[service] = started.url;
+  };
 
   before(async function () {
     await requireServices(this, 'postgres', 'nats');
     schema = uniqueSchema('cluster');
-    const env = (clusterEnv = {
+    clusterEnv = {
       EVENT_STORE: 'postgres',
       READ_STORE: 'postgres',
       BUS: 'nats',
@@ -32,17 +48,15 @@ describe('local cluster: services as separate processes (PostgreSQL + NATS)', fu
       LOG: 'off',
       ADMIN_EMAIL: 'chief@example.com',
       ADMIN_PASSWORD: 'chief-pass',
-    });
+    };
     // Started one after another: each creates the tables it needs if they are missing.
-    for (const service of ['projectors', 'command-api', 'query-api', 'workers']) {
-      const port = await freePort();
-      urls[service] = `http://127.0.0.1:${port}`;
-      running.push(await startProcess('bin/start-service.ts', [service], { ...env, PORT: String(port) }, `${urls[service]}/api/health`));
-    }
+    for (const service of ['projectors', 'command-api', 'query-api', 'workers']) await start(service);
+    events = await SqlEventStore.create(postgresClient(schema, 2), { schema });
   });
 
   after(async function () {
-    for (const p of running.reverse()) await p.stop();
+    for (const p of [...running.values()].reverse()) await p.stop();
+    await events?.close();
     if (schema) await dropSchema(schema);
   });
 
@@ -57,7 +71,7 @@ describe('local cluster: services as separate processes (PostgreSQL + NATS)', fu
     // the projectors process applies it and query-api (another process) waits for that position
     const stats = await fetch(`${urls['query-api']}/api/public/stats`, { headers: { 'x-min-position': position } });
     expect(stats.headers.get('x-position-reached')).to.equal('true');
-    expect(((await stats.json()) as { traders: number }).traders).to.equal(2); // the admin from ADMIN_EMAIL and this user
+    expect(((await stats.json()) as { traders: number }).traders).to.equal(await registrations()); // this user, the admin from ADMIN_EMAIL, and any other test's
 
     const login = await post('/api/auth/login', { email: `cl.${id}@example.com`, password: 'secret1' }, { 'x-min-position': position });
     expect(login.status).to.equal(200);
@@ -85,8 +99,7 @@ describe('local cluster: services as separate processes (PostgreSQL + NATS)', fu
   });
 
   it('keeps accepting commands while the projectors are down, and catches up when they return', async function () {
-    const projectors = running[0]!; // started first
-    await projectors.stop();
+    await running.get('projectors')!.stop();
     const id = randomUUID().slice(0, 8);
     const signup = await fetch(`${urls['command-api']}/api/auth/signup`, {
       method: 'POST',
@@ -97,11 +110,10 @@ describe('local cluster: services as separate processes (PostgreSQL + NATS)', fu
     const { position } = (await signup.json()) as { position: string };
     const stale = await fetch(`${urls['query-api']}/api/public/stats`, { headers: { 'x-min-position': position } });
     expect(stale.headers.get('x-position-reached')).to.equal('false'); // waited 2 s, served what it had
-    const port = new URL(urls.projectors!).port;
-    running[0] = await startProcess('bin/start-service.ts', ['projectors'], { ...clusterEnv, PORT: port }, `${urls.projectors}/api/health`);
+    await start('projectors');
     const fresh = await fetch(`${urls['query-api']}/api/public/stats`, { headers: { 'x-min-position': position } });
     expect(fresh.headers.get('x-position-reached')).to.equal('true');
-    expect(((await fresh.json()) as { traders: number }).traders).to.equal(3);
+    expect(((await fresh.json()) as { traders: number }).traders).to.equal(await registrations());
   });
 
   it('refuses to start a service without JWT_SECRET', function () {

@@ -15,6 +15,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
+import { CSP_DIRECTIVES, parseCsp } from '@papertrade/platform/http/security-headers';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
@@ -439,12 +440,41 @@ describe('deployment: docker-compose.yml, deploy/Dockerfile, gateway', function 
           expect(headers.host).to.equal('trade.example');
         });
 
+        it('sends the security headers on API answers, web answers and its own problem answers, once each', async function () {
+          const expectHeaders = (res: Reply, what: string) => {
+            expect(parseCsp(String(res.headers['content-security-policy'] ?? '')), what).to.deep.equal(CSP_DIRECTIVES);
+            expect(res.headers['x-content-type-options'], what).to.equal('nosniff');
+            expect(res.headers['x-frame-options'], what).to.equal('DENY');
+            expect(res.headers['referrer-policy'], what).to.equal('no-referrer');
+          };
+          const api = await request(gatewayPort, 'GET', '/api/plans');
+          expect(api.json).to.deep.include({ backend: 'query-api' });
+          expectHeaders(api, 'GET /api/plans');
+          const command = await request(gatewayPort, 'POST', '/api/auth/login', '{}');
+          expectHeaders(command, 'POST /api/auth/login');
+          for (const url of ['/', '/login', '/assets/app.js']) expectHeaders(await request(gatewayPort, 'GET', url), url);
+          // A service that sends its own (here: weaker) copies: the gateway's replace them, one of each.
+          const own = await request(gatewayPort, 'GET', '/api/own-headers');
+          expectHeaders(own, 'GET /api/own-headers');
+          const raw = await rawHead(gatewayPort, 'GET /api/own-headers HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+          for (const name of ['content-security-policy', 'x-frame-options', 'x-content-type-options', 'referrer-policy']) {
+            expect(raw.filter((line) => line.toLowerCase().startsWith(`${name}:`)), name).to.have.length(1);
+          }
+          // The API's own Cache-Control passes through.
+          expect(own.headers['cache-control']).to.equal('no-store');
+        });
+
         it('answers a problem body when an API is down, and 413 above its body limit', async function () {
           await backends['query-api']!.stop();
           const down = await request(gatewayPort, 'GET', '/api/markets');
           expect(down.status).to.equal(503);
           expect(down.headers['content-type']).to.match(/application\/problem\+json/);
           expect(down.json).to.deep.include({ status: 503, title: 'Service unavailable' });
+          expect(down.headers['retry-after']).to.equal('5');
+          expect(down.headers['cache-control']).to.equal('no-store');
+          expect(parseCsp(String(down.headers['content-security-policy'] ?? ''))).to.deep.equal(CSP_DIRECTIVES);
+          expect(down.headers['x-frame-options']).to.equal('DENY');
+          expect(down.headers['x-content-type-options']).to.equal('nosniff');
           expect(await rawStatus(gatewayPort, `POST /api/bot/start HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${2 * 1024 * 1024}\r\n\r\n`)).to.equal(413);
         });
 
@@ -588,7 +618,9 @@ async function standIn(name: string): Promise<StandIn> {
     let body = '';
     req.on('data', (d: Buffer) => (body += d.toString()));
     req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'application/json', 'x-backend': name });
+      // A backend with its own, weaker security headers: the gateway must not pass them on.
+      const own = req.url === '/api/own-headers' ? { 'x-frame-options': 'SAMEORIGIN', 'content-security-policy': 'default-src *', 'referrer-policy': 'unsafe-url', 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' } : {};
+      res.writeHead(200, { 'content-type': 'application/json', 'x-backend': name, ...own });
       res.end(JSON.stringify({ backend: name, method: req.method, url: req.url, headers: req.headers, body }));
     });
   });
@@ -624,6 +656,28 @@ function rawStatus(port: number, head: string): Promise<number> {
       if (match) {
         socket.destroy();
         resolve(Number(match[1]));
+      }
+    });
+    socket.on('error', reject);
+    socket.setTimeout(5000, () => {
+      socket.destroy();
+      reject(new Error(`no answer: ${text}`));
+    });
+  });
+}
+
+/** Sends raw request bytes and returns the header lines of the answer (duplicates kept). */
+function rawHead(port: number, head: string): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    let text = '';
+    socket.on('connect', () => socket.write(head));
+    socket.on('data', (d: Buffer) => {
+      text += d.toString();
+      const end = text.indexOf('\r\n\r\n');
+      if (end >= 0) {
+        socket.destroy();
+        resolve(text.slice(0, end).split('\r\n').slice(1));
       }
     });
     socket.on('error', reject);

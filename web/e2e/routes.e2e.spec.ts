@@ -150,9 +150,12 @@ describe('web: routes and shell (e2e)', function () {
       calls += 1;
       return route.fulfill({ status: 500, body: 'boom' });
     });
+    const failed = page.waitForResponse((res) => new URL(res.url()).pathname === '/api/ml-status');
     await page.goto('/');
     await h1().waitFor();
-    await page.waitForTimeout(300);
+    await failed;
+    // The page has had the failure and rendered twice since: a toast for it would be on screen now.
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
     expect(calls).to.be.at.least(1);
     expect(await page.getByTestId('toast').count()).to.equal(0);
     expect(await h1().textContent()).to.equal('Multi-Coin Trading Dashboard');

@@ -14,8 +14,16 @@ import { TokenService } from './tokens';
 import { authenticate, requireAdmin, requirePremium, requireUser } from './guards';
 import { freshPglite } from '../../../test/pglite';
 
+// Tokens carry UUID subjects only (tokens.ts), so the fixtures' ids are UUIDs named for readability.
+const U = {
+  free: '00000000-0000-4000-8000-000000000001',
+  premium: '00000000-0000-4000-8000-000000000002',
+  lapsed: '00000000-0000-4000-8000-000000000003',
+  admin: '00000000-0000-4000-8000-000000000004',
+};
+
 const base: UserView = {
-  id: 'u-free',
+  id: U.free,
   email: 'f@example.com',
   username: 'free',
   firstName: null,
@@ -40,10 +48,10 @@ describe('guards (logged in, premium, admin)', function () {
     cleanup = pglite.cleanup;
     const documents = await SqlDocumentStore.create(new PgliteClient(pglite.db));
     const users = documents.collection<UserView>(generationCollection(USERS_PROJECTION, 1));
-    await users.put('u-free', base);
-    await users.put('u-premium', { ...base, id: 'u-premium', subscriptionTier: 'PREMIUM', premium: true });
-    await users.put('u-lapsed', { ...base, id: 'u-lapsed', subscriptionTier: 'PREMIUM', subscriptionStatus: 'EXPIRED' });
-    await users.put('u-admin', { ...base, id: 'u-admin', isAdmin: true });
+    await users.put(U.free, base);
+    await users.put(U.premium, { ...base, id: U.premium, subscriptionTier: 'PREMIUM', premium: true });
+    await users.put(U.lapsed, { ...base, id: U.lapsed, subscriptionTier: 'PREMIUM', subscriptionStatus: 'EXPIRED' });
+    await users.put(U.admin, { ...base, id: U.admin, isAdmin: true });
     const router = new Router();
     router.get('/user', requireUser, (ctx) => void (ctx.body = { ok: true }));
     router.get('/premium', requirePremium, (ctx) => void (ctx.body = { ok: true }));
@@ -70,8 +78,8 @@ describe('guards (logged in, premium, admin)', function () {
   });
 
   it('lets premium through only for PREMIUM + ACTIVE, with the spec text otherwise', async function () {
-    expect((await call('/premium', 'u-premium')).status).to.equal(200);
-    for (const user of ['u-free', 'u-lapsed', 'u-admin']) {
+    expect((await call('/premium', U.premium)).status).to.equal(200);
+    for (const user of [U.free, U.lapsed, U.admin]) {
       const res = await call('/premium', user);
       expect(res.status).to.equal(403);
       expect(res.body.detail).to.contain('Premium subscription required');
@@ -79,8 +87,8 @@ describe('guards (logged in, premium, admin)', function () {
   });
 
   it('lets only admins through the admin guard', async function () {
-    expect((await call('/admin', 'u-admin')).status).to.equal(200);
-    expect((await call('/admin', 'u-premium')).status).to.equal(403);
-    expect((await call('/user', 'u-free')).status).to.equal(200);
+    expect((await call('/admin', U.admin)).status).to.equal(200);
+    expect((await call('/admin', U.premium)).status).to.equal(403);
+    expect((await call('/user', U.free)).status).to.equal(200);
   });
 });

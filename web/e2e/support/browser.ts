@@ -48,6 +48,11 @@ export interface BrowserSuite {
   browser: Browser;
   context: BrowserContext;
   page: Page;
+  /**
+   * What Chromium refused under the Content-Security-Policy during this test. Every test fails on a
+   * refusal it leaves here, so a bundle change that the policy would break is caught by any suite.
+   */
+  cspViolations: string[];
 }
 
 /**
@@ -70,9 +75,17 @@ export function useBrowserSuite(options: { env?: Record<string, string> } = {}):
   beforeEach(async () => {
     suite.context = await suite.browser.newContext({ baseURL: suite.app.url, viewport: { width: 1440, height: 900 } });
     suite.page = await suite.context.newPage();
+    suite.cspViolations = [];
+    suite.page.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) suite.cspViolations.push(message.text());
+    });
   });
-  afterEach(async () => {
+  afterEach(async function () {
     await suite.context?.close();
+    const violations = suite.cspViolations ?? [];
+    if (violations.length > 0 && this.currentTest?.state === 'passed') {
+      throw new Error(`"${this.currentTest.title}" ran into Content-Security-Policy refusals:\n${violations.join('\n')}`);
+    }
   });
   return suite;
 }

@@ -1,0 +1,28 @@
+import { expect } from 'chai';
+import { emptyPublicStats, evolvePublicStats } from './public-stats-view';
+import { publicStatsSchema } from './contracts';
+
+const registered = { type: 'UserRegistered', data: { userId: 'u1' } };
+
+describe('public stats read model', function () {
+  it('starts from nothing measured and counts each registered trader', function () {
+    expect(emptyPublicStats()).to.deep.equal({ traders: 0, simulatedTrades: 0, modelAccuracy: null });
+    const one = evolvePublicStats(null, registered);
+    expect(one).to.deep.equal({ traders: 1, simulatedTrades: 0, modelAccuracy: null });
+    expect(evolvePublicStats(one, registered).traders).to.equal(2);
+  });
+
+  it('ignores other events, keeping what it had', function () {
+    const doc = { traders: 5, simulatedTrades: 3, modelAccuracy: 61.5 };
+    expect(evolvePublicStats(doc, { type: 'UserPromotedToAdmin', data: {} })).to.deep.equal(doc);
+    expect(evolvePublicStats(null, { type: 'UserPromotedToAdmin', data: {} })).to.deep.equal(emptyPublicStats());
+  });
+
+  it('serves counts as whole non-negative numbers and accuracy as a percentage or null', function () {
+    expect(publicStatsSchema.safeParse({ traders: 0, simulatedTrades: 0, modelAccuracy: null }).success).to.equal(true);
+    expect(publicStatsSchema.safeParse({ traders: 1, simulatedTrades: 2, modelAccuracy: 100 }).success).to.equal(true);
+    for (const bad of [{ traders: -1 }, { traders: 1.5 }, { simulatedTrades: -1 }, { modelAccuracy: 100.1 }, { modelAccuracy: -0.1 }]) {
+      expect(publicStatsSchema.safeParse({ traders: 0, simulatedTrades: 0, modelAccuracy: 50, ...bad }).success, JSON.stringify(bad)).to.equal(false);
+    }
+  });
+});
