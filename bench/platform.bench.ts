@@ -5,7 +5,10 @@
  *   1. appends/s through the command path (PUT /api/admin/users/{id} over HTTP: auth, load stream,
  *      decide, optimistic append) against raw single-row INSERT transactions via `pg`, with the
  *      same number of requests in flight;
- *   2. projection rebuild (`Projector.rebuild('users')`) events/s against a plain sequential
+ *   2. one command's latency (1 in flight) on streams of 10 events against streams of 10,000 events
+ *      (snapshots: the cost must not grow with the stream), and where a command's time goes: the
+ *      PostgreSQL round trips it waits for against everything else (HTTP, Koa, JWT, zod, JSON, decide);
+ *   3. projection rebuild (`Projector.rebuild('users')`) events/s against a plain sequential
  *      `readAll` of the same events in batches of 500, doing nothing with them.
  *
  * Fixed counts, a warm-up, a few repetitions (order alternated), medians. Nothing is asserted: this
@@ -19,6 +22,7 @@
  * DATABASE_URL (or TEST_DATABASE_URL) overrides the server; default postgres://postgres@127.0.0.1:5432/test.
  */
 import os from 'node:os';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -31,7 +35,7 @@ import { comparePositions, encodePosition, type Position } from '@papertrade/pla
 import type { Projector } from '@papertrade/platform/projections/projector';
 import { userStreamId } from '@papertrade/domain/auth/user';
 import { commandApiDeps, createProjector, createRuntime, registrationDeps, type Runtime } from '../bin/compose';
-import { fmtCount, fmtMs, fmtRate, median, perSecond, runConcurrent, table, timed } from './support/measure';
+import { fmtCount, fmtMs, fmtRate, median, perSecond, runConcurrent, table, timed, loadAverage, ratio } from './support/measure';
 
 // ---- fixed counts (about 75 s on a quiet 2-core machine) ----
 const CONCURRENCY = 8;
@@ -47,7 +51,12 @@ const RAW_INSERTS_PER_REP = 3000;
 const FILL_EVENTS = 10_000;
 const FILL_BATCH = 50; // events per append call (one stream per call)
 const FILL_CONCURRENCY = 4;
-const READ_BATCH = 500; // the batch size the projector's subscription uses
+const READ_BATCH = 500;
+const SHORT_USERS = 20; // streams of ~10 events
+const LONG_USERS = 2; // streams of LONG_STREAM events
+const LONG_STREAM = 10_000;
+const LATENCY_REPS = 5;
+const LATENCY_COMMANDS = 100; // per side and rep, 1 in flight // the batch size the projector's subscription uses
 const REBUILD_REPS = 3;
 const PROJECTION = 'users';
 /** Longest single wait for a held-back horizon, and the most the whole run spends on such waits. */
@@ -63,6 +72,23 @@ const ADMIN = { email: 'bench-admin@example.com', password: `pw-${randomBytes(12
 // Every pg connection of this process (the platform's pools included) names itself, so a transaction
 // holding the horizon back can be told apart from ours.
 process.env.PGAPPNAME = APP_NAME;
+
+/**
+ * The queries a command's HTTP request makes (counted and timed while awaited): requests run inside
+ * this async context, so the projector's queries in the same process are not counted.
+ */
+const pgCalls = { count: 0, ms: 0 };
+const inCommand = new AsyncLocalStorage<true>();
+const poolQuery = pg.Pool.prototype.query as (...args: unknown[]) => unknown;
+pg.Pool.prototype.query = function (this: pg.Pool, ...args: unknown[]) {
+  const result = poolQuery.apply(this, args);
+  if (inCommand.getStore() && result instanceof Promise) {
+    const started = performance.now();
+    pgCalls.count++;
+    void result.finally(() => (pgCalls.ms += performance.now() - started)).catch(() => {});
+  }
+  return result;
+} as typeof pg.Pool.prototype.query;
 
 const log = (line = '') => process.stdout.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -164,7 +190,9 @@ async function run(cleanup: Cleanup): Promise<void> {
   });
   await settle(); // the admin's read model must exist before the login
 
-  const http = createCommandApi(commandApiDeps(rt)).listen(0, '127.0.0.1');
+  const commandApi = createCommandApi(commandApiDeps(rt));
+  commandApi.middleware.unshift((_ctx, next) => inCommand.run(true, next));
+  const http = commandApi.listen(0, '127.0.0.1');
   cleanup.server = http;
   await new Promise<void>((resolve, reject) => {
     http.once('listening', resolve);
@@ -249,7 +277,60 @@ async function run(cleanup: Cleanup): Promise<void> {
   }
   const streamLengthAfter = await streamLength();
 
-  // ---- 2. rebuild vs plain read ----
+  // ---- 2. one command's latency on short and long streams ----
+  const shortIds: string[] = [];
+  const longIds: string[] = [];
+  await runConcurrent(SHORT_USERS + LONG_USERS, 4, async (i) => {
+    const { userId } = await registerAccount(
+      registration,
+      { email: `bench-len-${i}@example.com`, username: `bench-len-${i}`, password: `pw-${randomBytes(8).toString('hex')}` },
+      { actor: 'system', correlationId: randomUUID() },
+    );
+    (i < SHORT_USERS ? shortIds : longIds).push(userId);
+  });
+  for (const id of shortIds) await appendProfileEvents(eventStore, id, adminId, 9); // 1 + 9 = 10 events
+  for (const id of longIds) await appendProfileEvents(eventStore, id, adminId, LONG_STREAM - 1);
+  await settle();
+  const putFor = (ids: string[]) => {
+    let n = 0;
+    return async () => {
+      const seq = n++;
+      const res = await fetch(`${base}/api/admin/users/${ids[seq % ids.length]}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ firstName: `len${seq}` }),
+      });
+      if (!res.ok) throw new Error(`PUT answered ${res.status}: ${await res.text()}`);
+    };
+  };
+  const onShort = putFor(shortIds);
+  const onLong = putFor(longIds);
+  // Warm-up: the first command on a long stream folds it once and leaves a snapshot.
+  await runConcurrent(2 * LONG_USERS, 1, onLong);
+  await runConcurrent(2 * SHORT_USERS, 1, onShort);
+  await settle();
+  const shortLatency: number[] = [];
+  const longLatency: number[] = [];
+  const breakdown = { commands: 0, ms: 0, pgCount: 0, pgMs: 0 };
+  for (let rep = 0; rep < LATENCY_REPS; rep++) {
+    const order = rep % 2 === 0 ? (['short', 'long'] as const) : (['long', 'short'] as const);
+    const parts: string[] = [];
+    for (const side of order) {
+      const before = { ...pgCalls };
+      const ms = await runConcurrent(LATENCY_COMMANDS, 1, side === 'short' ? onShort : onLong);
+      const perCommand = ms / LATENCY_COMMANDS;
+      (side === 'short' ? shortLatency : longLatency).push(perCommand);
+      breakdown.commands += LATENCY_COMMANDS;
+      breakdown.ms += ms;
+      breakdown.pgCount += pgCalls.count - before.count;
+      breakdown.pgMs += pgCalls.ms - before.ms;
+      parts.push(`${side} ${fmtMs(perCommand)}`);
+      await settle();
+    }
+    log(`  latency rep ${rep + 1}: ${parts.join(', ')} per command`);
+  }
+
+  // ---- 3. rebuild vs plain read ----
   const fill = await timed(() => fillEvents(eventStore, userIds, adminId));
   const catchUp = await settle(); // the live generations apply the fill: same code path, the rebuild's warm-up
   const counts = await raw.query<{ total: string; users: string }>(
@@ -326,6 +407,7 @@ async function run(cleanup: Cleanup): Promise<void> {
     reps.length === 0
       ? [label, '0', count, 'n/a', 'n/a', 'n/a']
       : [label, String(reps.length), count, fmtRate(median(reps)), fmtRate(Math.min(...reps)), fmtRate(Math.max(...reps))];
+  const msRow = (label: string, reps: number[]) => [label, String(reps.length), fmtCount(LATENCY_COMMANDS), fmtMs(median(reps)), fmtMs(Math.min(...reps)), fmtMs(Math.max(...reps))];
   const commandMedian = median(commandRates);
   const rawMedian = median(rawRates);
   const rebuildMedian = median(rebuildRates);
@@ -338,6 +420,8 @@ async function run(cleanup: Cleanup): Promise<void> {
       [
         row(`raw INSERT transaction (pg, ${CONCURRENCY} in flight)`, rawRates, fmtCount(RAW_INSERTS_PER_REP)),
         row(`command PUT /api/admin/users/{id} (HTTP, ${CONCURRENCY} in flight)`, commandRates, fmtCount(COMMANDS_PER_REP)),
+        msRow(`command latency, streams of 10 events (1 in flight)`, shortLatency),
+        msRow(`command latency, streams of ${fmtCount(LONG_STREAM)} events (1 in flight)`, longLatency),
         row(`plain readAll, batches of ${READ_BATCH}`, readRates, fmtCount(totalEvents)),
         row(`projection rebuild '${PROJECTION}'`, rebuildRates, fmtCount(totalEvents)),
       ],
@@ -345,6 +429,12 @@ async function run(cleanup: Cleanup): Promise<void> {
   );
   log();
   log(`appends : command path / raw INSERT = ${ratio(commandMedian, rawMedian)}  (raw INSERT transactions are ${ratio(rawMedian, commandMedian)} faster)`);
+  log(`streams : latency on ${fmtCount(LONG_STREAM)}-event streams / on 10-event streams = ${ratio(median(longLatency), median(shortLatency))}`);
+  log(
+    `one command (1 in flight, ${fmtCount(breakdown.commands)} commands): ${fmtMs(breakdown.ms / breakdown.commands)} in all, of which ` +
+      `${(breakdown.pgCount / breakdown.commands).toFixed(2)} PostgreSQL round trips awaited ${fmtMs(breakdown.pgMs / breakdown.commands)}` +
+      `; the rest, ${fmtMs((breakdown.ms - breakdown.pgMs) / breakdown.commands)}, is HTTP, Koa, JWT, zod, JSON and deciding`,
+  );
   log(`rebuild : rebuild / plain readAll   = ${ratio(rebuildMedian, readMedian)}  (a plain readAll is ${ratio(readMedian, rebuildMedian)} faster)`);
   log();
   log('counts and context:');
@@ -433,6 +523,21 @@ function settler(raw: pg.Pool, projector: Projector) {
   return Object.assign(settle, { lastEvent, stats });
 }
 
+/** Appends `count` UserProfileUpdated events to one user's stream, straight to the store. */
+async function appendProfileEvents(eventStore: EventStore, userId: string, adminId: string, count: number): Promise<void> {
+  for (let done = 0; done < count; done += 500) {
+    const at = new Date().toISOString();
+    const correlationId = randomUUID();
+    const events: NewEvent[] = Array.from({ length: Math.min(500, count - done) }, (_, i) => ({
+      id: randomUUID(),
+      type: 'UserProfileUpdated',
+      data: { userId, changes: { firstName: `pre-${done + i}` }, updatedBy: adminId, updatedAt: at },
+      metadata: { userId: adminId, correlationId, causationId: correlationId, at, schemaVersion: 1 },
+    }));
+    await eventStore.append(userStreamId(userId), events, 'any');
+  }
+}
+
 /** Appends FILL_EVENTS UserProfileUpdated events straight to the store, round-robin over the users. */
 async function fillEvents(eventStore: EventStore, userIds: string[], adminId: string): Promise<void> {
   const calls = Math.ceil(FILL_EVENTS / FILL_BATCH);
@@ -480,15 +585,6 @@ async function teardown(cleanup: Cleanup): Promise<void> {
   });
 }
 
-function ratio(a: number, b: number): string {
-  if (!Number.isFinite(a) || !Number.isFinite(b) || b === 0) return 'n/a';
-  const r = a / b;
-  return `${r >= 10 ? r.toFixed(1) : r >= 1 ? r.toFixed(2) : r.toFixed(3)}x`;
-}
-
-function loadAverage(): string {
-  return os.loadavg().map((l) => l.toFixed(2)).join(' ');
-}
 
 function redactUrl(url: string): string {
   try {

@@ -6,7 +6,7 @@
  *      route chunk (its module script and modulepreloads), plus the initial CSS;
  *   2. the time from navigation to an interactive sign-in form at /login (the email input exists,
  *      is enabled, visible and focused), against the same time for a bare static HTML form
- *      (/bench/static-form.html, shipped in web/public) served by the same server, in headless
+ *      (bench/static-form.html, at /bench/static-form.html) served by the same server, in headless
  *      Chromium. Each sample is a fresh browser context (cold HTTP cache); a second series reloads
  *      in the same context (warm cache). The order of app and baseline alternates; medians and the
  *      ratio are printed. Times are read inside the page (performance.now() since navigation start),
@@ -16,12 +16,14 @@
  * WEB_BENCH_RUNS overrides the number of samples per series (default 11).
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { startApp } from '../test/app-process';
 import { CHROMIUM_PATH } from '../test/services';
 import { ensureWebBuilt, repoRoot } from '../web/e2e/support/web-build';
+import { ROUTE_PRELOAD_DATA_ID } from '../web/config/route-preload-plugin';
 
 const RUNS = Number(process.env.WEB_BENCH_RUNS ?? 11);
 const WARMUP = 2;
@@ -55,8 +57,9 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
 /** The files the route-preload hint in index.html fetches for one path (web/config/route-preload-plugin.ts). */
 function routeHintAssets(routePath: string): { js: string[]; css: string[] } {
   const html = fs.readFileSync(path.join(distDir, 'index.html'), 'utf8');
-  const match = /\}\)\((\{.*?\}),"[^"]*"\);<\/script>/.exec(html);
-  const files: string[] = match ? ((JSON.parse(match[1]!) as Record<string, string[]>)[routePath] ?? []) : [];
+  const match = new RegExp(`<script type="application/json" id="${ROUTE_PRELOAD_DATA_ID}">(.*?)</script>`).exec(html);
+  const data = match ? (JSON.parse(match[1]!) as { routes: Record<string, string[]> }) : undefined;
+  const files: string[] = data?.routes[routePath] ?? [];
   return { js: files.filter((f) => f.endsWith('.js')), css: files.filter((f) => f.endsWith('.css')) };
 }
 
@@ -119,7 +122,12 @@ async function main() {
   const loginRoute = routeHintAssets(APP_PATH);
   const loginJs = sizes(loginRoute.js);
 
-  const app = await startApp();
+  // The baseline page is no part of the production build: serve a copy of web/dist with it added.
+  const site = fs.mkdtempSync(path.join(os.tmpdir(), 'papertrade-web-bench-'));
+  fs.cpSync(distDir, site, { recursive: true });
+  fs.mkdirSync(path.join(site, 'bench'));
+  fs.copyFileSync(path.join(repoRoot, 'bench', 'static-form.html'), path.join(site, 'bench', 'static-form.html'));
+  const app = await startApp({ env: { WEB_DIST: site } });
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
@@ -162,6 +170,7 @@ async function main() {
   } finally {
     await browser.close();
     await app.stop();
+    fs.rmSync(site, { recursive: true, force: true });
   }
 }
 

@@ -1,4 +1,5 @@
 /** Small helpers for the bench scripts: fixed-count concurrent runs, medians and a plain text table. */
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 
 /**
@@ -54,4 +55,15 @@ export function table(header: string[], rows: string[][]): string {
   const line = (cells: string[]) =>
     cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+/** a / b as "0.123x", "1.23x" or "12.3x"; "n/a" when either is not a number. */
+export function ratio(a: number, b: number): string {
+  if (!Number.isFinite(a) || !Number.isFinite(b) || b === 0) return 'n/a';
+  const r = a / b;
+  return `${r >= 10 ? r.toFixed(1) : r >= 1 ? r.toFixed(2) : r.toFixed(3)}x`;
+}
+
+export function loadAverage(): string {
+  return os.loadavg().map((l) => l.toFixed(2)).join(' ');
 }
