@@ -31,6 +31,20 @@ describe('TokenService', function () {
     expect(tokens.verify(signRaw({ sub: id, exp: nowSeconds + 60 }))).to.equal(id);
   });
 
+  it('carries the position at which the account existed, when given one', function () {
+    const id = randomUUID();
+    const position = '00000000000000000042-00000000000000000003';
+    expect(tokens.claims(tokens.issue(id, { position: position as never }))).to.deep.equal({ userId: id, position });
+    expect(tokens.claims(tokens.issue(id))).to.deep.equal({ userId: id });
+  });
+
+  it('refuses a token whose position is not one the event store could have given', function () {
+    const id = randomUUID();
+    expect(tokens.claims(signRaw({ sub: id, exp: nowSeconds + 60, pos: 'far-beyond' }))).to.equal(null);
+    expect(tokens.claims(signRaw({ sub: id, exp: nowSeconds + 60, pos: 42 }))).to.equal(null);
+    expect(() => tokens.issue(id, { position: 'x' as never })).to.throw();
+  });
+
   const refused: Array<[string, () => string]> = [
     ['a NUL in the subject', () => signRaw({ sub: `${randomUUID()}\u0000`, exp: nowSeconds + 60 })],
     ['a subject that is not a UUID', () => signRaw({ sub: 'u-1', exp: nowSeconds + 60 })],
