@@ -36,6 +36,7 @@ import type { Projector } from '@papertrade/platform/projections/projector';
 import { userStreamId } from '@papertrade/domain/auth/user';
 import { commandApiDeps, createProjector, createRuntime, registrationDeps, type Runtime } from '../bin/compose';
 import { fmtCount, fmtMs, fmtRate, median, perSecond, runConcurrent, table, timed, loadAverage, ratio } from './support/measure';
+import { LOOPBACK_LIMITS } from '../test/limits';
 
 // ---- fixed counts (about 75 s on a quiet 2-core machine) ----
 const CONCURRENCY = 8;
@@ -155,7 +156,7 @@ async function run(cleanup: Cleanup): Promise<void> {
     JWT_SECRET: randomBytes(32).toString('base64url'),
     LOG: 'off',
     DEMO_SEED: 'off',
-    LOGIN_MAX_ATTEMPTS_PER_IP: '100000',
+    ...LOOPBACK_LIMITS,
     LOGIN_MAX_FAILURES_PER_ACCOUNT: '100000',
   };
   const setupStart = performance.now();

@@ -9,7 +9,7 @@ import { loadConfig, type Config } from '@papertrade/platform/config/config';
 import { createLogger, type Logger } from '@papertrade/platform/config/logger';
 import { CommandHandler } from '@papertrade/platform/commands/command-handler';
 import { TokenService } from '@papertrade/platform/auth/tokens';
-import { SlidingWindowCounter } from '@papertrade/platform/http/rate-limiter';
+import { DEFAULT_SIGN_IN_LIMITS, SignInLimits } from '@papertrade/platform/auth/sign-in-limits';
 import { Projector } from '@papertrade/platform/projections/projector';
 import { createInfrastructure, type Infrastructure } from '@papertrade/platform/runtime/infrastructure';
 import type { CommandApiDeps } from '@papertrade/command-api/deps';
@@ -59,10 +59,17 @@ export function commandApiDeps(rt: Runtime): CommandApiDeps {
     tokens: new TokenService(rt.jwtSecret, rt.clock),
     requestHashKey: `request-hash:${rt.jwtSecret}`,
     logger: rt.logger,
-    limits: {
-      perAccount: new SlidingWindowCounter(config.LOGIN_MAX_FAILURES_PER_ACCOUNT, config.LOGIN_ACCOUNT_WINDOW_MS),
-      perIp: new SlidingWindowCounter(config.LOGIN_MAX_ATTEMPTS_PER_IP, config.LOGIN_IP_WINDOW_MS),
-    },
+    limits: new SignInLimits(rt.infra.limitStore, {
+      failuresPerAccountAndAddress: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+      accountAndAddressWindowMs: config.LOGIN_ACCOUNT_WINDOW_MS,
+      failuresPerAccount: config.LOGIN_MAX_FAILURES_ANY_ADDRESS,
+      accountWindowMs: config.LOGIN_ANY_ADDRESS_WINDOW_MS,
+      attemptsPerAddress: config.LOGIN_MAX_ATTEMPTS_PER_IP,
+      addressWindowMs: config.LOGIN_IP_WINDOW_MS,
+      signupsPerAddress: config.SIGNUP_MAX_PER_IP,
+      signupWindowMs: config.SIGNUP_IP_WINDOW_MS,
+      knownAddressMs: DEFAULT_SIGN_IN_LIMITS.knownAddressMs,
+    }),
   };
 }
 

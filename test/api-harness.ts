@@ -14,6 +14,7 @@ import { createProjector, createRuntime, registrationDeps, type Runtime } from '
 import type { Projector } from '@papertrade/platform/projections/projector';
 import { ensureAdmin } from '@papertrade/command-api/bootstrap';
 import { preparePgliteDir } from './pglite';
+import { LOOPBACK_LIMITS } from './limits';
 
 export interface Harness {
   url: string;
@@ -35,7 +36,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   await preparePgliteDir(path.join(dataDir, 'pglite'));
   const rt = await createRuntime('test', {
     embedded: true,
-    env: { DATA_DIR: dataDir, DEMO_SEED: 'off', LOG: 'off', JWT_SECRET: 'test-secret-test-secret-test-secret!!', ...env },
+    env: { DATA_DIR: dataDir, DEMO_SEED: 'off', LOG: 'off', JWT_SECRET: 'test-secret-test-secret-test-secret!!', ...LOOPBACK_LIMITS, ...env },
   });
   const projector = createProjector(rt);
   await projector.start();
@@ -82,7 +83,6 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
       return res.body;
     },
     async login(email, password) {
-      await projector.caughtUp();
       const res = await harness.request('POST', '/api/auth/login', { body: { email, password } });
       if (res.status !== 200) throw new Error(`login failed: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body.token;

@@ -17,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { preparePgliteDir } from './pglite';
+import { LOOPBACK_LIMITS } from './limits';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -151,7 +152,7 @@ export async function startApp(options: { env?: Record<string, string>; beforeSt
   };
   if (!given) await preparePgliteDir(path.join(dataDir, 'pglite'));
   options.beforeStart?.(dataDir);
-  const env = { DATA_DIR: dataDir, DEMO_SEED: 'off', LOG: 'off', ...options.env };
+  const env = { DATA_DIR: dataDir, DEMO_SEED: 'off', LOG: 'off', ...LOOPBACK_LIMITS, ...options.env };
   const proc = await startService('bin/start.ts', [], env).catch((error: unknown) => {
     cleanup();
     throw error;

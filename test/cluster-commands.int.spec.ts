@@ -25,6 +25,7 @@ describe('local cluster: two command-api processes take the same commands at onc
   let view: SchemaView;
   const running: StartedService[] = [];
   let commandApis: string[] = [];
+  let queryApi: string;
   let adminToken: string;
 
   before(async function () {
@@ -32,8 +33,9 @@ describe('local cluster: two command-api processes take the same commands at onc
     schema = uniqueSchema('cmds');
     const env = clusterEnv(schema, { TRUST_PROXY: '1', ADMIN_EMAIL: 'boss@example.com', ADMIN_PASSWORD: 'boss-pass' });
     // One after another: each creates its tables if missing, and each command-api makes sure of the admin.
-    for (const service of ['projectors', 'command-api', 'command-api']) running.push(await startService('bin/start-service.ts', [service], env));
-    commandApis = running.slice(1).map((s) => s.url);
+    for (const service of ['projectors', 'command-api', 'command-api', 'query-api']) running.push(await startService('bin/start-service.ts', [service], env));
+    commandApis = running.slice(1, 3).map((s) => s.url);
+    queryApi = running[3]!.url;
     view = await SchemaView.open(schema);
     // The admin signs in once the projectors have its account.
     adminToken = await waitUntil(
@@ -132,5 +134,37 @@ describe('local cluster: two command-api processes take the same commands at onc
     const newEmailEvents = all.filter((e) => e.streamId === reservationStream('email', newEmail)).map((e) => e.type);
     expect(newEmailEvents, 'the new email reserved once').to.deep.equal(['NameReserved']);
     expect(holder(all, reservationStream('email', newEmail))).to.equal(userId);
+  });
+
+  it('200 sign-ups, each followed at once by a sign-in on the other process and me on query-api: no failure', async function () {
+    const failures: string[] = [];
+    for (let i = 0; i < 200; i++) {
+      const id = randomUUID().slice(0, 8);
+      const from = { 'x-forwarded-for': `203.0.113.${(i % 200) + 1}` };
+      const email = `pair.${id}@example.com`;
+      const signup = await sendJson('POST', `${commandApis[i % 2]}/api/auth/signup`, { email, username: `pair_${id}`, password: 'secret1', confirmPassword: 'secret1' }, from);
+      const login = await sendJson('POST', `${commandApis[(i + 1) % 2]}/api/auth/login`, { email, password: 'secret1' }, from);
+      const me = login.status === 200 ? await sendJson('GET', `${queryApi}/api/auth/me`, undefined, { authorization: `Bearer ${String(login.body.token)}` }) : undefined;
+      if (signup.status !== 201 || login.status !== 200 || me?.status !== 200 || me.body.email !== email) {
+        failures.push(`${i}: sign-up ${signup.status}, sign-in ${login.status} ${JSON.stringify(login.body)}, me ${me?.status}`);
+      }
+    }
+    expect(failures).to.deep.equal([]);
+  });
+
+  it('shares the sign-in limits: failures split across the processes lock that address out of the account on both', async function () {
+    const id = randomUUID().slice(0, 8);
+    const email = `locked.${id}@example.com`;
+    expect((await sendJson('POST', `${commandApis[0]}/api/auth/signup`, { email, username: `locked_${id}`, password: 'secret1', confirmPassword: 'secret1' })).status).to.equal(201);
+    const stranger = { 'x-forwarded-for': '198.51.100.250' };
+    const wrong = [];
+    for (let i = 0; i < 5; i++) wrong.push((await sendJson('POST', `${commandApis[i % 2]}/api/auth/login`, { email, password: 'wrong-one' }, stranger)).status);
+    expect(wrong).to.deep.equal([401, 401, 401, 401, 401]);
+    for (const url of commandApis) {
+      const locked = await sendJson('POST', `${url}/api/auth/login`, { email, password: 'secret1' }, stranger);
+      expect(locked.status, url).to.equal(429);
+    }
+    const owner = await sendJson('POST', `${commandApis[1]}/api/auth/login`, { email, password: 'secret1' }, { 'x-forwarded-for': '203.0.113.250' });
+    expect(owner.status).to.equal(200);
   });
 });

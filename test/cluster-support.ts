@@ -11,6 +11,7 @@ import { ReadModels } from '@papertrade/platform/projections/read-models';
 import type { PostgresClient } from '@papertrade/platform/sql/sql-client';
 import { NATS_URL, POSTGRES_URL } from './services';
 import { postgresClient } from './postgres';
+import { LOOPBACK_LIMITS } from './limits';
 
 export function clusterEnv(schema: string, extra: Record<string, string> = {}): Record<string, string> {
   return {
@@ -23,6 +24,7 @@ export function clusterEnv(schema: string, extra: Record<string, string> = {}): 
     NATS_PREFIX: schema,
     JWT_SECRET: randomUUID() + randomUUID(),
     LOG: 'off',
+    ...LOOPBACK_LIMITS,
     ...extra,
   };
 }

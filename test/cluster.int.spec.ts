@@ -10,6 +10,7 @@ import { SqlEventStore } from '@papertrade/platform/event-store/sql-event-store'
 import { NATS_URL, POSTGRES_URL, requireServices } from './services';
 import { dropSchema, postgresClient, uniqueSchema } from './postgres';
 import { repoRoot, startService, type StartedService } from './app-process';
+import { LOOPBACK_LIMITS } from './limits';
 
 describe('local cluster: services as separate processes (PostgreSQL + NATS)', function () {
   this.timeout(120_000);
@@ -46,6 +47,7 @@ describe('local cluster: services as separate processes (PostgreSQL + NATS)', fu
       NATS_PREFIX: schema,
       JWT_SECRET: randomUUID() + randomUUID(),
       LOG: 'off',
+      ...LOOPBACK_LIMITS,
       ADMIN_EMAIL: 'chief@example.com',
       ADMIN_PASSWORD: 'chief-pass',
     };

@@ -13,7 +13,7 @@ import { emailSchema, usernameSchema, MIN_PASSWORD_LENGTH } from '@papertrade/do
 import type { CommandMeta } from '@papertrade/platform/commands/command-handler';
 import { silentLogger, type Logger } from '@papertrade/platform/config/logger';
 import { verifyPassword } from '@papertrade/platform/auth/passwords';
-import { findAccountByEmail } from './auth/find-account';
+import { findAccountByEmail, registeredBy } from './auth/find-account';
 import { registerAccount, reservationOwner, type RegistrationDeps } from './auth/register-account';
 
 const systemMeta = (): CommandMeta => ({ actor: 'system', correlationId: randomUUID() });
@@ -67,7 +67,7 @@ export async function ensureAdmin(
     return userId;
   }
   const passwordMatches = await verifyPassword(input.password, account.passwordHash);
-  if (account.registeredBy !== 'system' && !passwordMatches) {
+  if (!passwordMatches && (await registeredBy(deps, account.userId)) !== 'system') {
     logger.error('admin bootstrap refused: the admin email belongs to an account the bootstrap did not create, and the password given does not match it', {
       userId: account.userId,
     });

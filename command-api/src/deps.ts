@@ -4,13 +4,10 @@ import type { CommandHandler } from '@papertrade/platform/commands/command-handl
 import type { EventStore } from '@papertrade/platform/event-store/event-store';
 import type { ReadModels } from '@papertrade/platform/projections/read-models';
 import type { TokenService } from '@papertrade/platform/auth/tokens';
-import type { SlidingWindowCounter } from '@papertrade/platform/http/rate-limiter';
+import type { SignInLimits } from '@papertrade/platform/auth/sign-in-limits';
 
 export interface CommandApiDeps {
-  config: Pick<
-    Config,
-    'TRUST_PROXY' | 'RESERVATION_ORPHAN_AFTER_MS' | 'LOGIN_MAX_FAILURES_PER_ACCOUNT' | 'LOGIN_ACCOUNT_WINDOW_MS' | 'LOGIN_MAX_ATTEMPTS_PER_IP' | 'LOGIN_IP_WINDOW_MS'
-  >;
+  config: Pick<Config, 'TRUST_PROXY' | 'RESERVATION_ORPHAN_AFTER_MS'>;
   eventStore: EventStore;
   handler: CommandHandler;
   readModels: ReadModels;
@@ -18,5 +15,6 @@ export interface CommandApiDeps {
   /** Key for request fingerprints kept in event metadata (an HMAC, so a body with a password cannot be guessed back). */
   requestHashKey: string;
   logger: Logger;
-  limits: { perAccount: SlidingWindowCounter; perIp: SlidingWindowCounter };
+  /** Sign-in and sign-up attempts, counted where every command-api instance sees them. */
+  limits: SignInLimits;
 }

@@ -1,6 +1,6 @@
-/** The users and credentials read models before registration, and the stream names of the auth slice. */
+/** The users read model before registration, and the stream names of the auth slice. */
 import { expect } from 'chai';
-import { CREDENTIALS_PROJECTION, USERS_PROJECTION, evolveCredentials, evolveUserView, type UserView } from './user-view';
+import { USERS_PROJECTION, evolveUserView, type UserView } from './user-view';
 import { evolveUser, initialUserState, normaliseEmail, normaliseUsername, userStreamId, type UserEvent } from './user';
 import { reservationDecider, reservationStreamId } from './reservation';
 import { subscriptionStreamId } from './subscription';
@@ -51,15 +51,9 @@ describe('users read model lifecycle', function () {
     expect(doc).to.include({ username: 'Bob', usernameNormalised: 'bob', emailNormalised: 'ann@example.com' });
   });
 
-  it('keeps only the password hash in credentials, and only from the registration', function () {
-    const credentials = evolveCredentials(null, registered);
-    expect(credentials).to.deep.equal({ userId: 'u1', passwordHash: 'scrypt$h' });
-    expect(evolveCredentials(credentials, updated)).to.equal(credentials);
-    expect(evolveCredentials(null, promoted)).to.equal(null);
-  });
-
-  it('names the projections', function () {
-    expect([USERS_PROJECTION, CREDENTIALS_PROJECTION]).to.deep.equal(['users', 'credentials']);
+  it('names the projection, and keeps no password hash in it', function () {
+    expect(USERS_PROJECTION).to.equal('users');
+    expect(JSON.stringify(evolveUserView(null, registered))).to.not.include('scrypt$h');
   });
 });
 

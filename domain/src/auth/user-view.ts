@@ -1,13 +1,12 @@
 /**
  * Read models of the auth slice, as pure evolves. The projector runtime stores them; query-api and
- * the guards read them. `credentials` is private: no query serves it.
+ * the guards read them. No read model holds a password hash (sign-in checks it on the write side).
  */
 import type { Me } from './contracts';
 import type { SubscriptionEvent } from './subscription';
 import { normaliseEmail, normaliseUsername, type UserEvent } from './user';
 
 export const USERS_PROJECTION = 'users';
-export const CREDENTIALS_PROJECTION = 'credentials';
 
 export type UserView = Me & {
   emailNormalised: string;
@@ -17,8 +16,6 @@ export type UserView = Me & {
   /** 'PREMIUM' + 'ACTIVE' together, kept as a field so it can be counted with an equality filter. */
   premium: boolean;
 };
-
-export type CredentialsView = { userId: string; passwordHash: string };
 
 export function evolveUserView(doc: UserView | null, event: UserEvent | SubscriptionEvent): UserView | null {
   switch (event.type) {
@@ -55,9 +52,6 @@ export function evolveUserView(doc: UserView | null, event: UserEvent | Subscrip
   }
 }
 
-export function evolveCredentials(doc: CredentialsView | null, event: UserEvent): CredentialsView | null {
-  return event.type === 'UserRegistered' ? { userId: event.data.userId, passwordHash: event.data.passwordHash } : doc;
-}
 
 /** The public `me` shape: exactly the contract's fields, nothing internal. */
 export function toMe(view: UserView): Me {

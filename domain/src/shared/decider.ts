@@ -30,6 +30,12 @@ export interface Decider<State, Command, Event extends DomainEvent> {
   upcast?(event: StoredEventShape): Event;
 }
 
+/**
+ * What folding a stream needs: a decider, or a read-only view of the same events under its own name
+ * (its own snapshots), such as the account a sign-in checks.
+ */
+export type Fold<State, Event extends DomainEvent> = Pick<Decider<State, unknown, Event>, 'name' | 'schemaVersion' | 'initialState' | 'evolve' | 'upcast'>;
+
 export function fold<State, Event extends DomainEvent>(decider: Pick<Decider<State, unknown, Event>, 'initialState' | 'evolve'>, events: Event[]): State {
   return events.reduce((state, event) => decider.evolve(state, event), decider.initialState());
 }

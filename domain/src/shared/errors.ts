@@ -5,6 +5,8 @@
 export abstract class DomainError extends Error {
   abstract readonly status: number;
   abstract readonly title: string;
+  /** Seconds after which the same request may succeed (a `Retry-After` header on 429 and 503). */
+  retryAfterSeconds: number | undefined;
   constructor(
     message: string,
     /** Extra members for the problem body (e.g. the offending field). */
@@ -12,6 +14,11 @@ export abstract class DomainError extends Error {
   ) {
     super(message);
     this.name = new.target.name;
+  }
+
+  retryAfter(seconds: number): this {
+    this.retryAfterSeconds = Math.max(1, Math.ceil(seconds));
+    return this;
   }
 }
 

@@ -14,7 +14,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { v5 as uuidv5 } from 'uuid';
-import type { Decider, DomainEvent } from '@papertrade/domain/shared/decider';
+import type { Decider, DomainEvent, Fold } from '@papertrade/domain/shared/decider';
 import { ConcurrencyError, IdempotencyConflictError } from '@papertrade/domain/shared/errors';
 import type { EventStore, RecordedEvent } from '../event-store/event-store';
 import type { Position } from '../event-store/position';
@@ -85,8 +85,12 @@ export class CommandHandler {
     return this.clock().toISOString();
   }
 
-  /** Snapshot + tail (+ the events of an earlier request with the same idempotency key), folded. */
-  async load<S, C, E extends DomainEvent>(decider: Decider<S, C, E>, streamId: string, meta?: Pick<CommandMeta, 'idempotency'>): Promise<LoadedState<S>> {
+  /**
+   * Snapshot + tail (+ the events of an earlier request with the same idempotency key), folded. A
+   * tail of SNAPSHOT_EVERY events or more is saved as the fold's snapshot, so folds that only read
+   * (no command appends under their name) stay cheap too.
+   */
+  async load<S, E extends DomainEvent>(decider: Fold<S, E>, streamId: string, meta?: Pick<CommandMeta, 'idempotency'>): Promise<LoadedState<S>> {
     const idempotency = meta?.idempotency;
     const ids = idempotency ? Array.from({ length: MAX_EVENTS_PER_REQUEST }, (_, i) => idempotentId(idempotency, `${streamId}#${i}`)) : [];
     const loaded = await this.eventStore.loadStream(streamId, {
@@ -95,9 +99,16 @@ export class CommandHandler {
     });
     let state = loaded.snapshot ? (loaded.snapshot.state as S) : decider.initialState();
     for (const recorded of loaded.events) state = decider.evolve(state, toDomainEvent(decider, recorded));
+    let snapshotRevision = loaded.snapshot?.revision;
+    if (loaded.events.length >= SNAPSHOT_EVERY && loaded.revision !== undefined) {
+      const saved = await this.eventStore
+        .saveSnapshot(streamId, decider.name, { revision: loaded.revision, schemaVersion: decider.schemaVersion, state })
+        .then(() => true, () => false);
+      if (saved) snapshotRevision = loaded.revision;
+    }
     // Only a request whose first event is there counts (ids are per request and stream).
     const previous = idempotency && loaded.found[0]?.id === ids[0] ? loaded.found : [];
-    return { state, revision: loaded.revision, snapshotRevision: loaded.snapshot?.revision, previous, lookedUp: idempotency?.key };
+    return { state, revision: loaded.revision, snapshotRevision, previous, lookedUp: idempotency?.key };
   }
 
   /**

@@ -27,10 +27,17 @@ export const configSchema = z.object({
   DEMO_SEED: z.enum(['on', 'off']).default('on'),
   ADMIN_EMAIL: z.string().optional(),
   ADMIN_PASSWORD: z.string().optional(),
+  /** Failed sign-ins per account from one address in LOGIN_ACCOUNT_WINDOW_MS (see platform/src/auth/sign-in-limits.ts). */
   LOGIN_MAX_FAILURES_PER_ACCOUNT: count(5),
   LOGIN_ACCOUNT_WINDOW_MS: count(15 * 60 * 1000),
+  /** Failed sign-ins per account from any address in LOGIN_ANY_ADDRESS_WINDOW_MS; past it only known addresses may try. */
+  LOGIN_MAX_FAILURES_ANY_ADDRESS: count(50),
+  LOGIN_ANY_ADDRESS_WINDOW_MS: count(60 * 60 * 1000),
+  /** Sign-in and sign-up attempts per address in LOGIN_IP_WINDOW_MS. */
   LOGIN_MAX_ATTEMPTS_PER_IP: count(20),
   LOGIN_IP_WINDOW_MS: count(60 * 1000),
+  SIGNUP_MAX_PER_IP: count(10),
+  SIGNUP_IP_WINDOW_MS: count(60 * 60 * 1000),
   RESERVATION_ORPHAN_AFTER_MS: count(60 * 1000),
   WEB_DIST: z.string().optional(),
   LOG: z.enum(['on', 'off']).default('on'),

@@ -47,6 +47,7 @@ export function problemMiddleware(logger: Logger): Middleware {
       let body: ReturnType<typeof problem>;
       if (error instanceof DomainError) {
         body = problem(error.status, error.title, error.message, error.extra);
+        if (error.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(error.retryAfterSeconds));
       } else if (error instanceof ZodError) {
         body = problem(400, 'Invalid request', describeZodError(error), { fields: zodErrorFields(error) });
       } else {

@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
 import type { Bus } from '../bus/bus';
 import { MemoryBus } from '../bus/memory-bus';
 import { NatsBus } from '../bus/nats-bus';
@@ -16,6 +17,7 @@ import { SqlEventStore } from '../event-store/sql-event-store';
 import { MemoryLeaseProvider, PostgresLeaseProvider, type LeaseProvider } from '../projections/lease';
 import { ReadModels } from '../projections/read-models';
 import { PgliteClient, PostgresClient, type SqlClient } from '../sql/sql-client';
+import { prepareLimitStore, type LimitStore } from '../auth/sign-in-limits';
 import { lockDataDir } from './data-dir-lock';
 import { ensurePrivateDir, octal, restrictTree } from './private-dir';
 
@@ -25,6 +27,8 @@ export interface Infrastructure {
   bus: Bus;
   leases: LeaseProvider;
   readModels: ReadModels;
+  /** Where request limits are counted: shared by every process of a cluster, in memory for PGlite. */
+  limitStore: LimitStore;
   close(): Promise<void>;
 }
 
@@ -83,12 +87,27 @@ export async function createInfrastructure(config: Config, options: { service: s
   const readModels = new ReadModels(documents, bus);
   await readModels.listen();
 
+  let limitStore: LimitStore = { kind: 'memory' };
+  if (config.READ_STORE === 'postgres') {
+    const pool = new pg.Pool({ connectionString: config.DATABASE_URL!, max: 4 });
+    pool.on('error', () => {}); // an idle client's error (server restart) must not crash the process
+    closers.unshift(() => pool.end());
+    limitStore = { kind: 'postgres', pool, schema };
+  } else if (config.READ_STORE === 'mongodb') {
+    const { MongoClient } = await import('mongodb');
+    const client = await new MongoClient(config.MONGODB_URL!).connect();
+    closers.unshift(() => client.close());
+    limitStore = { kind: 'mongodb', client };
+  }
+  await prepareLimitStore(limitStore);
+
   return {
     eventStore,
     documents,
     bus,
     leases,
     readModels,
+    limitStore,
     close: async () => {
       await leases.close();
       await bus.close();

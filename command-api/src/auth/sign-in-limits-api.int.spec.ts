@@ -1,0 +1,107 @@
+/**
+ * Sign-in right after sign-up, and the request limits, through HTTP in the embedded mode. Behind the
+ * gateway (TRUST_PROXY) each request names its address in X-Forwarded-For, so one test plays the
+ * owner and the stranger from different places.
+ */
+import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import { startHarness, type Harness } from '../../../test/api-harness';
+import { MESSAGES } from '@papertrade/platform/auth/sign-in-limits';
+
+const unique = () => randomUUID().slice(0, 8);
+const from = (address: string) => ({ 'x-forwarded-for': address });
+
+describe('auth API: a sign-in right after a sign-up (embedded)', function () {
+  this.timeout(120_000);
+  let h: Harness;
+  before(async function () {
+    h = await startHarness();
+  });
+  after(async function () {
+    await h?.stop();
+  });
+
+  it('200 back-to-back sign-up and sign-in pairs, without X-Min-Position: every sign-in and me succeeds', async function () {
+    const failures: string[] = [];
+    for (let i = 0; i < 200; i++) {
+      const id = unique();
+      const email = `pair.${id}@example.com`;
+      const signup = await h.request('POST', '/api/auth/signup', { body: { email, username: `pair_${id}`, password: 'secret1', confirmPassword: 'secret1' } });
+      const login = await h.request('POST', '/api/auth/login', { body: { email, password: 'secret1' } });
+      const me = login.status === 200 ? await h.request('GET', '/api/auth/me', { token: login.body.token }) : undefined;
+      if (signup.status !== 201 || login.status !== 200 || login.body.user.email !== email || me?.status !== 200 || me.body.email !== email) {
+        failures.push(`${i}: sign-up ${signup.status}, sign-in ${login.status} ${JSON.stringify(login.body)}, me ${me?.status}`);
+      }
+    }
+    expect(failures).to.deep.equal([]);
+  });
+});
+
+describe('auth API: request limits (embedded, behind the gateway)', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  before(async function () {
+    h = await startHarness({ TRUST_PROXY: '1', SIGNUP_MAX_PER_IP: '3', LOGIN_MAX_ATTEMPTS_PER_IP: '20' });
+  });
+  after(async function () {
+    await h?.stop();
+  });
+
+  async function account() {
+    const id = unique();
+    const email = `owner.${id}@example.com`;
+    const res = await h.request('POST', '/api/auth/signup', { body: { email, username: `owner_${id}`, password: 'secret1', confirmPassword: 'secret1' }, headers: from(`192.0.2.${Math.floor(Math.random() * 250)}`) });
+    expect(res.status).to.equal(201);
+    return email;
+  }
+  const login = (email: string, password: string, address: string) => h.request('POST', '/api/auth/login', { body: { email, password }, headers: from(address) });
+
+  it("a stranger's five wrong passwords lock only the stranger out; the owner signs in from another address", async function () {
+    const email = await account();
+    for (let i = 0; i < 5; i++) expect((await login(email, 'wrong-one', '198.51.100.7')).status).to.equal(401);
+    const stranger = await login(email, 'secret1', '198.51.100.7');
+    expect(stranger.status).to.equal(429);
+    expect(stranger.body.detail).to.equal(MESSAGES.accountAndAddress);
+    expect(Number(stranger.headers.get('retry-after'))).to.be.within(1, 15 * 60);
+    const owner = await login(email, 'secret1', '203.0.113.9');
+    expect(owner.status).to.equal(200);
+    expect(owner.body.token).to.be.a('string');
+  });
+
+  it('a sign-in that succeeds clears its address of earlier failures', async function () {
+    const email = await account();
+    for (let i = 0; i < 4; i++) expect((await login(email, 'wrong-one', '203.0.113.10')).status).to.equal(401);
+    expect((await login(email, 'secret1', '203.0.113.10')).status).to.equal(200);
+    for (let i = 0; i < 4; i++) expect((await login(email, 'wrong-one', '203.0.113.10')).status).to.equal(401);
+    expect((await login(email, 'secret1', '203.0.113.10')).status).to.equal(200);
+  });
+
+  it('limits sign-ups per address, counting those refused for a taken email, and appends nothing past it', async function () {
+    const address = '198.51.100.77';
+    const taken = await account();
+    const signup = (email: string) =>
+      h.request('POST', '/api/auth/signup', { body: { email, username: `u_${unique()}`, password: 'secret1', confirmPassword: 'secret1' }, headers: from(address) });
+    expect((await signup(taken)).status).to.equal(409);
+    expect((await signup(`a.${unique()}@example.com`)).status).to.equal(201);
+    expect((await signup(`b.${unique()}@example.com`)).status).to.equal(201);
+    const events = await h.appendedBy(async () => {
+      const refused = await signup(`c.${unique()}@example.com`);
+      expect(refused.status).to.equal(429);
+      expect(refused.body.detail).to.equal(MESSAGES.signups);
+      expect(Number(refused.headers.get('retry-after'))).to.be.greaterThan(0);
+    });
+    expect(events).to.deep.equal([]);
+    // Another address is not affected.
+    expect((await h.request('POST', '/api/auth/signup', { body: { email: `d.${unique()}@example.com`, username: `u_${unique()}`, password: 'secret1', confirmPassword: 'secret1' }, headers: from('198.51.100.78') })).status).to.equal(201);
+  });
+
+  it('a sign-up spends one of the address\'s sign-in attempts', async function () {
+    const address = '198.51.100.90';
+    // 20 attempts a minute: 2 sign-ups (400s: the body is wrong, but they were attempts) and 18 sign-ins pass, the 21st is refused.
+    for (let i = 0; i < 2; i++) expect((await h.request('POST', '/api/auth/signup', { body: {}, headers: from(address) })).status).to.equal(400);
+    for (let i = 0; i < 18; i++) expect((await login(`nobody.${i}@example.com`, 'whatever', address)).status).to.equal(401);
+    const refused = await login('nobody@example.com', 'whatever', address);
+    expect(refused.status).to.equal(429);
+    expect(refused.body.detail).to.equal(MESSAGES.address);
+  });
+});
