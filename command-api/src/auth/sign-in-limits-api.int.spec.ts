@@ -37,6 +37,57 @@ describe('auth API: a sign-in right after a sign-up (embedded)', function () {
   });
 });
 
+describe('auth API: a sign-in while the users projection is behind (embedded)', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  before(async function () {
+    h = await startHarness();
+  });
+  after(async function () {
+    await h?.stop();
+  });
+
+  async function signUpWhileStopped() {
+    await h.projector.stop();
+    const id = unique();
+    const email = `late.${id}@example.com`;
+    expect((await h.request('POST', '/api/auth/signup', { body: { email, username: `late_${id}`, password: 'secret1', confirmPassword: 'secret1' } })).status).to.equal(201);
+    return email;
+  }
+
+  it('waits for the projection to show the account, then answers 200 with its profile', async function () {
+    const email = await signUpWhileStopped();
+    // The projector comes back only once the sign-in has found the view missing and started to wait.
+    const readModels = h.rt.infra.readModels;
+    const waitFor = readModels.waitFor.bind(readModels);
+    let waited = false;
+    readModels.waitFor = (...args) => {
+      waited = true;
+      void h.projector.start();
+      return waitFor(...args);
+    };
+    try {
+      const res = await h.request('POST', '/api/auth/login', { body: { email, password: 'secret1' } });
+      expect(res.status).to.equal(200);
+      expect(res.body.user.email).to.equal(email);
+      expect(waited, 'the sign-in waited for the projection').to.equal(true);
+    } finally {
+      readModels.waitFor = waitFor;
+    }
+  });
+
+  it('answers 503 with Retry-After when the projection does not get there in time, and does not count it as a failure', async function () {
+    const email = await signUpWhileStopped();
+    const late = await h.request('POST', '/api/auth/login', { body: { email, password: 'secret1' } });
+    expect(late.status).to.equal(503);
+    expect(late.headers.get('retry-after')).to.equal('1');
+    expect(late.body.detail).to.match(/still being set up/);
+    await h.projector.start();
+    for (let i = 0; i < 4; i++) expect((await h.request('POST', '/api/auth/login', { body: { email, password: 'wrong-one' } })).status).to.equal(401);
+    expect((await h.request('POST', '/api/auth/login', { body: { email, password: 'secret1' } })).status).to.equal(200);
+  });
+});
+
 describe('auth API: request limits (embedded, behind the gateway)', function () {
   this.timeout(60_000);
   let h: Harness;

@@ -169,8 +169,9 @@ export class Projector {
     this.meta = deps.documents.collection<ProjectionMeta>(META_COLLECTION);
   }
 
-  /** Starts every projection whose lease this instance gets; retries the others every 2 s. */
+  /** Starts every projection whose lease this instance gets; retries the others every 2 s. Also after a stop. */
   async start(): Promise<void> {
+    this.stopped = false;
     for (const definition of this.definitions) await this.tryStart(definition);
     const retry = () => {
       if (this.stopped) return;
