@@ -103,3 +103,18 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   };
   return harness;
 }
+
+/** A harness for the enclosing `describe`: started before its tests, stopped after them. */
+export function useHarness(env: Record<string, string> = {}): () => Harness {
+  let harness: Harness | undefined;
+  before(async function () {
+    harness = await startHarness(env);
+  });
+  after(async function () {
+    await harness?.stop();
+  });
+  return () => {
+    if (!harness) throw new Error('the harness is not started (useHarness must be called inside a describe)');
+    return harness;
+  };
+}

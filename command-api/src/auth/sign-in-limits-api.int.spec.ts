@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { startHarness, type Harness } from '../../../test/api-harness';
+import { useHarness } from '../../../test/api-harness';
 import { MESSAGES } from '@papertrade/platform/auth/sign-in-limits';
 
 const unique = () => randomUUID().slice(0, 8);
@@ -13,12 +13,10 @@ const from = (address: string) => ({ 'x-forwarded-for': address });
 
 describe('auth API: a sign-in right after a sign-up (embedded)', function () {
   this.timeout(120_000);
-  let h: Harness;
-  before(async function () {
-    h = await startHarness();
-  });
-  after(async function () {
-    await h?.stop();
+  const harness = useHarness();
+  let h: ReturnType<typeof harness>;
+  beforeEach(function () {
+    h = harness();
   });
 
   it('200 back-to-back sign-up and sign-in pairs, without X-Min-Position: every sign-in and me succeeds', async function () {
@@ -39,12 +37,10 @@ describe('auth API: a sign-in right after a sign-up (embedded)', function () {
 
 describe('auth API: a sign-in while the users projection is behind (embedded)', function () {
   this.timeout(60_000);
-  let h: Harness;
-  before(async function () {
-    h = await startHarness();
-  });
-  after(async function () {
-    await h?.stop();
+  const harness = useHarness();
+  let h: ReturnType<typeof harness>;
+  beforeEach(function () {
+    h = harness();
   });
 
   async function signUpWhileStopped() {
@@ -90,12 +86,10 @@ describe('auth API: a sign-in while the users projection is behind (embedded)', 
 
 describe('auth API: request limits (embedded, behind the gateway)', function () {
   this.timeout(60_000);
-  let h: Harness;
-  before(async function () {
-    h = await startHarness({ TRUST_PROXY: '1', SIGNUP_MAX_PER_IP: '3', LOGIN_MAX_ATTEMPTS_PER_IP: '20' });
-  });
-  after(async function () {
-    await h?.stop();
+  const harness = useHarness({ TRUST_PROXY: '1', SIGNUP_MAX_PER_IP: '3', LOGIN_MAX_ATTEMPTS_PER_IP: '20' });
+  let h: ReturnType<typeof harness>;
+  beforeEach(function () {
+    h = harness();
   });
 
   async function account() {
