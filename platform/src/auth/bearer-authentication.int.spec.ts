@@ -13,7 +13,7 @@ import { SqlDocumentStore } from '../document-store/sql-document-store';
 import type { Collection } from '../document-store/document-store';
 import { PgliteClient } from '../sql/sql-client';
 import { MemoryBus } from '../bus/memory-bus';
-import { CHECKPOINT_COLLECTION, ReadModels, changeSubject, checkpointId, generationCollection, type Checkpoint } from '../projections/read-models';
+import { CHECKPOINT_COLLECTION, META_COLLECTION, ReadModels, changeSubject, checkpointId, generationCollection, type Checkpoint } from '../projections/read-models';
 import { encodePosition, type Position } from '../event-store/position';
 import { problemMiddleware } from '../http/problem-middleware';
 import { silentLogger } from '../config/logger';
@@ -58,6 +58,7 @@ describe('bearer authentication', function () {
   /** The same app, but waiting only IMPATIENT_MS for a token's position. */
   let impatientUrl: string;
   let cleanup: () => Promise<void>;
+  let documents: SqlDocumentStore;
   let users: Collection<UserView>;
   let checkpoints: Collection<Checkpoint>;
   let readModels: CountingReadModels;
@@ -65,7 +66,7 @@ describe('bearer authentication', function () {
   const tokens = new TokenService('bearer-secret-bearer-secret-bearer-secret');
   const checkpoint = encodePosition(5, 5);
   const IMPATIENT_MS = 300;
-  /** The identity cache's clock: frozen, so entries only go when a notice or X-Min-Position says so. */
+  /** The caches' clock: frozen, so entries and the generation pointer only go when a notice or X-Min-Position says so. */
   const frozen = () => 0;
 
   /** What the projector does: the document, then the checkpoint, then the change notice. */
@@ -79,12 +80,12 @@ describe('bearer authentication', function () {
   before(async function () {
     const pglite = await freshPglite();
     cleanup = pglite.cleanup;
-    const documents = await SqlDocumentStore.create(new PgliteClient(pglite.db));
+    documents = await SqlDocumentStore.create(new PgliteClient(pglite.db));
     users = documents.collection<UserView>(generationCollection(USERS_PROJECTION, 1));
     checkpoints = documents.collection<Checkpoint>(CHECKPOINT_COLLECTION);
     await users.put(ann.id, ann);
     await checkpoints.put(checkpointId(USERS_PROJECTION, 1), { position: checkpoint });
-    readModels = new CountingReadModels(documents, bus);
+    readModels = new CountingReadModels(documents, bus, { now: frozen });
     await readModels.listen();
     const router = new Router();
     router.get('/me', (ctx) => void (ctx.body = { id: currentUser(ctx).id, email: currentUser(ctx).email, firstName: currentUser(ctx).firstName }));
@@ -240,5 +241,23 @@ describe('bearer authentication', function () {
       await waitUntil(async () => (await get('/me', { authorization })).status === 401, { message: 'the deletion to show' });
       expect((await get('/me', { authorization })).body.detail).to.equal(GONE);
     });
+  });
+
+  it('does not take an account for gone because of a generation pointer cached before a rebuild switch', async function () {
+    const dave: UserView = { ...ann, id: 'eeeeeeee-5555-4555-8555-555555555555', email: 'dave@example.com', username: 'dave', firstName: 'Dave' };
+    expect((await get('/me', { authorization: `Bearer ${tokens.issue(ann.id)}` })).status).to.equal(200); // the pointer (generation 1) is cached
+    // A rebuild switched to generation 2 and dropped generation 1; its notice was lost.
+    const next = documents.collection<UserView>(generationCollection(USERS_PROJECTION, 2));
+    await next.put(ann.id, ann);
+    await next.put(dave.id, dave);
+    await documents.collection(META_COLLECTION).put(USERS_PROJECTION, { liveGeneration: 2 });
+    await users.drop();
+    try {
+      const res = await get('/me', { authorization: `Bearer ${tokens.issue(dave.id)}` });
+      expect(res.status, res.body.detail).to.equal(200);
+      expect(res.body.id).to.equal(dave.id);
+    } finally {
+      await documents.collection(META_COLLECTION).delete(USERS_PROJECTION);
+    }
   });
 });
