@@ -100,7 +100,7 @@ export function authenticate(tokens: TokenService, readModels: ReadModels, optio
  */
 function defaultIdentities(readModels: ReadModels): IdentityCache {
   const identities = IdentityCache.over(readModels);
-  if (readModels.bus) identities.listen(readModels.bus).catch(() => identities.dropAll());
+  if (readModels.bus) identities.listen(readModels.bus).catch(() => undefined);
   return identities;
 }
 
