@@ -1,19 +1,48 @@
 /**
- * Guards for both APIs. The token says who; the user's read model says what they may do, read per
- * request, so an admin's change of tier or flag applies at once.
+ * Guards for both APIs. The token says who; the user's read model says what they may do. That is
+ * read through a per-process cache (identity-cache.ts) that change notices keep current, so an
+ * admin's change of tier or flag applies as soon as the notice arrives, and within 2 s if it is lost;
+ * a request with X-Min-Position reads the read model itself once it has got there.
+ *
+ * A token may carry the position at which its account existed (tokens.ts): when the account is not
+ * in the read model yet, the request waits for the users projection to reach that position rather
+ * than answering that the account does not exist.
  */
 import type { Context, Middleware } from 'koa';
 import { isPremium } from '@papertrade/domain/auth/contracts';
-import { ForbiddenError, UnauthorizedError } from '@papertrade/domain/shared/errors';
+import { ForbiddenError, ServiceUnavailableError, UnauthorizedError } from '@papertrade/domain/shared/errors';
 import { USERS_PROJECTION, type UserView } from '@papertrade/domain/auth/user-view';
 import type { ReadModels } from '../projections/read-models';
 import { waitForMinPosition } from '../http/min-position';
+import { IdentityCache } from './identity-cache';
 import type { TokenService } from './tokens';
+
+/** How long a request waits for the users projection to reach the position in its token. */
+export const ACCOUNT_WAIT_MS = 5000;
+/** Seconds a client is told to wait (Retry-After) when the account is not readable here yet. */
+export const ACCOUNT_RETRY_AFTER_SECONDS = 1;
+
+export const INVALID_TOKEN = 'The sign-in token is invalid or has expired; please sign in again';
+export const ACCOUNT_GONE = 'The account for this token no longer exists';
+export const ACCOUNT_NOT_YET =
+  'The account for this token was created moments ago and this server cannot read it yet; please retry in a second';
 
 export interface AuthState {
   user?: UserView;
   /** Set when a bearer token was sent but could not be used. */
   authError?: string;
+  /** Set (with authError) when retrying later can help: the guards answer 503 with Retry-After. */
+  authRetryAfterSeconds?: number;
+}
+
+export interface AuthenticateOptions {
+  /**
+   * Where users are read. By default a cache of this middleware's own, which hears the users change
+   * notices on the read models' bus when there is one.
+   */
+  identities?: IdentityCache;
+  /** How long to wait for the position in a token (ACCOUNT_WAIT_MS; tests shorten it). */
+  accountWaitMs?: number;
 }
 
 export function bearerToken(ctx: Context): string | undefined {
@@ -22,33 +51,67 @@ export function bearerToken(ctx: Context): string | undefined {
   return match?.[1];
 }
 
-/** Resolves the user when a token is sent; never rejects by itself (the guards below do). */
-export function authenticate(tokens: TokenService, readModels: ReadModels): Middleware {
-  return async (ctx, next) => {
-    const state = ctx.state as AuthState;
-    const header = ctx.get('authorization');
-    if (header) {
-      const token = bearerToken(ctx);
-      const userId = token ? tokens.verify(token) : null;
-      if (!userId) {
-        state.authError = 'The sign-in token is invalid or has expired; please sign in again';
-      } else {
-        // Who the user is (tier, admin flag) is read from the users projection: honour X-Min-Position here too.
-        await waitForMinPosition(ctx, readModels, [USERS_PROJECTION]);
-        const users = await readModels.collection<UserView>(USERS_PROJECTION);
-        const user = await users.get(userId);
-        if (user) state.user = user;
-        else state.authError = 'The account for this token no longer exists';
-      }
+/**
+ * Resolves the user when a token is sent; never rejects by itself (the guards below do), so a public
+ * route still answers when the token cannot be used.
+ */
+export function authenticate(tokens: TokenService, readModels: ReadModels, options: AuthenticateOptions = {}): Middleware {
+  const identities = options.identities ?? defaultIdentities(readModels);
+  const accountWaitMs = options.accountWaitMs ?? ACCOUNT_WAIT_MS;
+
+  const resolve = async (ctx: Context, state: AuthState) => {
+    const token = bearerToken(ctx);
+    const claims = token ? tokens.claims(token) : null;
+    if (!claims) {
+      state.authError = INVALID_TOKEN;
+      return;
     }
+    let user: UserView | null;
+    if (ctx.get('x-min-position')) {
+      // Who the user is comes from the users projection: honour X-Min-Position here too, past the cache.
+      await waitForMinPosition(ctx, readModels, [USERS_PROJECTION]);
+      user = await identities.refresh(claims.userId);
+    } else {
+      user = await identities.get(claims.userId);
+    }
+    if (!user && claims.position) {
+      // Signed in on command-api before this process's read model got the account: wait for it.
+      if (!(await readModels.waitFor([USERS_PROJECTION], claims.position, accountWaitMs))) {
+        state.authError = ACCOUNT_NOT_YET;
+        state.authRetryAfterSeconds = ACCOUNT_RETRY_AFTER_SECONDS;
+        return;
+      }
+      user = await identities.refresh(claims.userId);
+    }
+    if (user) state.user = user;
+    else state.authError = ACCOUNT_GONE;
+  };
+
+  return async (ctx, next) => {
+    if (ctx.get('authorization')) await resolve(ctx, ctx.state as AuthState);
     await next();
   };
 }
 
+/**
+ * A cache for one middleware (so one per process in each app), listening for users change notices
+ * when the read models have a bus. The subscription is not awaited: until it is in place, and if it
+ * fails, entries are still re-read after 2 s, as when a notice is lost.
+ */
+function defaultIdentities(readModels: ReadModels): IdentityCache {
+  const identities = IdentityCache.over(readModels);
+  if (readModels.bus) identities.listen(readModels.bus).catch(() => undefined);
+  return identities;
+}
+
 export function currentUser(ctx: Context): UserView {
   const state = ctx.state as AuthState;
-  if (!state.user) throw new UnauthorizedError(state.authError ?? 'Authentication required: send a bearer token');
-  return state.user;
+  if (state.user) return state.user;
+  if (state.authRetryAfterSeconds !== undefined) {
+    ctx.set('Retry-After', String(state.authRetryAfterSeconds));
+    throw new ServiceUnavailableError(state.authError ?? ACCOUNT_NOT_YET);
+  }
+  throw new UnauthorizedError(state.authError ?? 'Authentication required: send a bearer token');
 }
 
 export const requireUser: Middleware = async (ctx, next) => {
