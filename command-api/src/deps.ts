@@ -5,6 +5,7 @@ import type { EventStore } from '@papertrade/platform/event-store/event-store';
 import type { ReadModels } from '@papertrade/platform/projections/read-models';
 import type { TokenService } from '@papertrade/platform/auth/tokens';
 import type { SlidingWindowCounter } from '@papertrade/platform/http/rate-limiter';
+import type { HeadPort } from '@papertrade/platform/http/min-position';
 
 export interface CommandApiDeps {
   config: Pick<
@@ -14,6 +15,8 @@ export interface CommandApiDeps {
   eventStore: EventStore;
   handler: CommandHandler;
   readModels: ReadModels;
+  /** The event store's head (cached), to refuse an X-Min-Position no projection will reach. */
+  head: HeadPort;
   tokens: TokenService;
   /** Key for request fingerprints kept in event metadata (an HMAC, so a body with a password cannot be guessed back). */
   requestHashKey: string;
