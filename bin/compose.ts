@@ -10,6 +10,7 @@ import { createLogger, type Logger } from '@papertrade/platform/config/logger';
 import { CommandHandler } from '@papertrade/platform/commands/command-handler';
 import { TokenService } from '@papertrade/platform/auth/tokens';
 import { DEFAULT_SIGN_IN_LIMITS, SignInLimits } from '@papertrade/platform/auth/sign-in-limits';
+import { cachedHead, type HeadPort } from '@papertrade/platform/http/min-position';
 import { Projector } from '@papertrade/platform/projections/projector';
 import { createInfrastructure, type Infrastructure } from '@papertrade/platform/runtime/infrastructure';
 import type { CommandApiDeps } from '@papertrade/command-api/deps';
@@ -23,6 +24,8 @@ export interface Runtime {
   infra: Infrastructure;
   clock: () => Date;
   jwtSecret: string;
+  /** One cached head per process, shared by the APIs it runs. */
+  head: HeadPort;
 }
 
 /** Embedded mode generates a secret into the data folder; every other mode must be given one. */
@@ -42,7 +45,8 @@ export async function createRuntime(service: string, options: { embedded: boolea
   const logger = createLogger(service, { silent: config.LOG === 'off' });
   const secret = jwtSecret(config, options.embedded);
   const infra = await createInfrastructure(config, { service, logger });
-  return { config, logger, infra, clock: () => new Date(), jwtSecret: secret };
+  const head = cachedHead(() => infra.eventStore.headPosition());
+  return { config, logger, infra, clock: () => new Date(), jwtSecret: secret, head };
 }
 
 export function registrationDeps(rt: Runtime): RegistrationDeps {
@@ -56,6 +60,7 @@ export function commandApiDeps(rt: Runtime): CommandApiDeps {
     eventStore: rt.infra.eventStore,
     handler: new CommandHandler(rt.infra.eventStore, rt.clock),
     readModels: rt.infra.readModels,
+    head: rt.head,
     tokens: new TokenService(rt.jwtSecret, rt.clock),
     requestHashKey: `request-hash:${rt.jwtSecret}`,
     logger: rt.logger,
@@ -76,6 +81,7 @@ export function commandApiDeps(rt: Runtime): CommandApiDeps {
 export function queryApiDeps(rt: Runtime): QueryApiDeps {
   return {
     readModels: rt.infra.readModels,
+    head: rt.head,
     tokens: new TokenService(rt.jwtSecret, rt.clock),
     logger: rt.logger,
     clock: rt.clock,

@@ -2,6 +2,7 @@
 import Koa from 'koa';
 import { authenticate } from '@papertrade/platform/auth/guards';
 import { apiNotFound, problemMiddleware } from '@papertrade/platform/http/problem-middleware';
+import { minPositionWithinHead } from '@papertrade/platform/http/min-position';
 import { securityHeaders } from '@papertrade/platform/http/security-headers';
 import { commandApiRoutes } from '@papertrade/command-api/app';
 import { queryApiRoutes } from '@papertrade/query-api/app';
@@ -15,6 +16,7 @@ export function createEmbeddedApp(rt: Runtime, options: { webDist?: string } = {
   app.use(securityHeaders());
   app.use(problemMiddleware(rt.logger));
   app.use(apiNotFound);
+  app.use(minPositionWithinHead(rt.head));
   app.use(authenticate(commands.tokens, rt.infra.readModels));
   app.use(queryApiRoutes(queryApiDeps(rt)));
   app.use(commandApiRoutes(commands));

@@ -7,6 +7,7 @@ import type { Middleware } from 'koa';
 import compose from 'koa-compose';
 import { authenticate } from '@papertrade/platform/auth/guards';
 import { apiNotFound, problemMiddleware } from '@papertrade/platform/http/problem-middleware';
+import { minPositionWithinHead } from '@papertrade/platform/http/min-position';
 import { securityHeaders } from '@papertrade/platform/http/security-headers';
 import type { CommandApiDeps } from './deps';
 import { authRoutes } from './auth/auth-routes';
@@ -29,6 +30,7 @@ export function createCommandApi(deps: CommandApiDeps): Koa {
     if (ctx.method === 'GET' && ctx.path === '/api/health') ctx.body = { status: 'ok' };
     else await next();
   });
+  app.use(minPositionWithinHead(deps.head));
   app.use(authenticate(deps.tokens, deps.readModels));
   app.use(commandApiRoutes(deps));
   return app;

@@ -5,12 +5,15 @@ import type { EventStore } from '@papertrade/platform/event-store/event-store';
 import type { ReadModels } from '@papertrade/platform/projections/read-models';
 import type { TokenService } from '@papertrade/platform/auth/tokens';
 import type { SignInLimits } from '@papertrade/platform/auth/sign-in-limits';
+import type { HeadPort } from '@papertrade/platform/http/min-position';
 
 export interface CommandApiDeps {
   config: Pick<Config, 'TRUST_PROXY' | 'RESERVATION_ORPHAN_AFTER_MS'>;
   eventStore: EventStore;
   handler: CommandHandler;
   readModels: ReadModels;
+  /** The event store's head (cached), to refuse an X-Min-Position no projection will reach. */
+  head: HeadPort;
   tokens: TokenService;
   /** Key for request fingerprints kept in event metadata (an HMAC, so a body with a password cannot be guessed back). */
   requestHashKey: string;

@@ -4,6 +4,7 @@ import type { Middleware } from 'koa';
 import compose from 'koa-compose';
 import { authenticate } from '@papertrade/platform/auth/guards';
 import { apiNotFound, problemMiddleware } from '@papertrade/platform/http/problem-middleware';
+import { minPositionWithinHead } from '@papertrade/platform/http/min-position';
 import { securityHeaders } from '@papertrade/platform/http/security-headers';
 import type { QueryApiDeps } from './deps';
 import { meRoutes } from './auth/me-routes';
@@ -26,6 +27,7 @@ export function createQueryApi(deps: QueryApiDeps): Koa {
   app.use(securityHeaders());
   app.use(problemMiddleware(deps.logger));
   app.use(apiNotFound);
+  app.use(minPositionWithinHead(deps.head));
   app.use(authenticate(deps.tokens, deps.readModels));
   app.use(queryApiRoutes(deps));
   return app;

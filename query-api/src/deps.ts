@@ -1,9 +1,12 @@
 import type { Logger } from '@papertrade/platform/config/logger';
 import type { ReadModels } from '@papertrade/platform/projections/read-models';
 import type { TokenService } from '@papertrade/platform/auth/tokens';
+import type { HeadPort } from '@papertrade/platform/http/min-position';
 
 export interface QueryApiDeps {
   readModels: ReadModels;
+  /** The event store's head (cached), to refuse an X-Min-Position no projection will reach. */
+  head: HeadPort;
   tokens: TokenService;
   logger: Logger;
   clock: () => Date;

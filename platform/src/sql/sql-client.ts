@@ -2,7 +2,9 @@
  * One small seam over the two PostgreSQL engines we run: the `pg` server driver and PGlite (WASM
  * PostgreSQL in-process). The SQL adapters (event store, document store) speak only this.
  */
+import { performance } from 'node:perf_hooks';
 import pg from 'pg';
+import pLimit from 'p-limit';
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 
 export type Row = Record<string, unknown>;
@@ -84,25 +86,73 @@ export class PostgresClient implements SqlClient {
   }
 }
 
+/** How long PGlite may run statements back to back before the event loop gets a turn. */
+export const PGLITE_BUSY_MS = 50;
+
+/**
+ * PGlite runs each statement synchronously on the event loop's thread (WASM). Its own queue starts
+ * the next statement as soon as the previous one settles, in the same microtask run, so with many
+ * requests queued (200 sign-ups) it can hold the thread for seconds: no timer fires, no socket is
+ * read, every other request waits. This client queues statements itself (one statement or
+ * transaction inside PGlite at a time, which is what PGlite does anyway) and, once PGlite has run
+ * for PGLITE_BUSY_MS without the event loop turning, yields with setImmediate before the next
+ * statement, inside transactions too.
+ */
 export class PgliteClient implements SqlClient {
   readonly engine = 'pglite' as const;
+  private readonly turn = pLimit(1);
+  /** When the current run of statements without an event loop turn began. */
+  private busySince = 0;
+  /** A setImmediate is pending that marks the next event loop turn. */
+  private awaitingTurn = false;
+
+  private readonly busyMs: number;
+
   constructor(
     readonly db: PGlite,
     private readonly ownsDb = true,
-  ) {}
+    options: { busyMs?: number } = {},
+  ) {
+    this.busyMs = options.busyMs ?? PGLITE_BUSY_MS;
+  }
 
   async query<R extends Row = Row>(text: string, params: unknown[] = []): Promise<R[]> {
-    return (await this.db.query<R>(text, params)).rows;
+    return this.turn(async () => {
+      await this.yieldIfBusy();
+      return (await this.db.query<R>(text, params)).rows;
+    });
   }
 
   async exec(text: string): Promise<void> {
-    await this.db.exec(text);
+    await this.turn(async () => {
+      await this.yieldIfBusy();
+      await this.db.exec(text);
+    });
   }
 
   async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    return this.db.transaction(async (tx: Transaction) =>
-      fn({ query: async <R extends Row = Row>(text: string, params: unknown[] = []) => (await tx.query<R>(text, params)).rows }),
-    );
+    return this.turn(async () => {
+      await this.yieldIfBusy();
+      return this.db.transaction(async (tx: Transaction) =>
+        fn({
+          query: async <R extends Row = Row>(text: string, params: unknown[] = []) => {
+            await this.yieldIfBusy();
+            return (await tx.query<R>(text, params)).rows;
+          },
+        }),
+      );
+    });
+  }
+
+  /** Before a statement: a turn for the event loop if it has not had one for `busyMs`. */
+  private async yieldIfBusy(): Promise<void> {
+    if (!this.awaitingTurn) {
+      // The loop has turned since the last mark (or this is the first statement): a new run starts.
+      this.busySince = performance.now();
+      this.awaitingTurn = true;
+      setImmediate(() => (this.awaitingTurn = false));
+    }
+    if (performance.now() - this.busySince >= this.busyMs) await new Promise<void>((resolve) => setImmediate(resolve));
   }
 
   async close(): Promise<void> {
