@@ -39,6 +39,11 @@ export const configSchema = z.object({
   SIGNUP_MAX_PER_IP: count(10),
   SIGNUP_IP_WINDOW_MS: count(60 * 60 * 1000),
   RESERVATION_ORPHAN_AFTER_MS: count(60 * 1000),
+  /** Where prices come from (platform/src/market): the deterministic simulated market, or CoinGecko's public API. */
+  MARKET_DATA: z.enum(['simulated', 'coingecko']).default('simulated'),
+  /** The simulated market's seed: every process with the same seed sees the same market. */
+  MARKET_SEED: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(20240601),
+  COINGECKO_URL: z.url({ protocol: /^https?$/ }).default('https://api.coingecko.com/api/v3'),
   WEB_DIST: z.string().optional(),
   LOG: z.enum(['on', 'off']).default('on'),
 });

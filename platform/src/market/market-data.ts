@@ -1,0 +1,78 @@
+/**
+ * The market-data port: what query-api and the workers need to know about the market, whatever
+ * serves it (DESIGN.md section 4): the simulated market by default, CoinGecko in production.
+ *
+ * Coin ids and day ranges reach the port already validated (`coinIdSchema`, `chartDaysSchema` from
+ * domain/src/market); an adapter refuses others with a ValidationError all the same. When the source
+ * cannot answer (unreachable, rate limited, a server error, an answer of the wrong shape), an adapter
+ * throws MarketDataUnavailableError: a 503 with Retry-After, so a client retries later and nobody sees
+ * a 500. There is no tick stream here: the feed worker polls `prices()` on its own schedule.
+ */
+import { ServiceUnavailableError, ValidationError } from '@papertrade/domain/shared/errors';
+import { chartDaysSchema } from '@papertrade/domain/market/candle-interval';
+import { coinIdSchema, type Coin, type CoinId, type CoinSymbol, type PricePoint } from '@papertrade/domain/market/coins';
+import type { CandleSeries } from '@papertrade/domain/market/simulation';
+
+export type { CandleSeries };
+
+export interface CoinPrice {
+  coinId: CoinId;
+  symbol: CoinSymbol;
+  /** USD. */
+  price: number;
+  /** USD change over the last 24 hours (null when the source does not know it). */
+  change24h: number | null;
+  changePercent24h: number | null;
+  /** USD traded over the last 24 hours (null when the source does not know it). */
+  volume24h: number | null;
+  /** When the price was observed, ISO-8601. */
+  at: string;
+}
+
+export interface MarketData {
+  /** Which adapter answers: the dashboard may say "simulated market". */
+  readonly source: 'simulated' | 'coingecko';
+  /** The coin catalogue, in the catalogue's order. */
+  supportedCoins(): readonly Coin[];
+  /** Current price and 24-hour change of every supported coin, in the catalogue's order. */
+  prices(): Promise<CoinPrice[]>;
+  price(coinId: CoinId): Promise<CoinPrice>;
+  /** OHLCV candles covering the last `days` days (0 < days <= 365), oldest first. */
+  candles(coinId: CoinId, days: number): Promise<CandleSeries>;
+  /** Prices over the last `days` days, oldest first. */
+  history(coinId: CoinId, days: number): Promise<PricePoint[]>;
+}
+
+export type MarketDataFailure = 'unreachable' | 'rate-limited' | 'upstream-error' | 'bad-response';
+
+/** The market-data source cannot answer now; retrying after `retryAfterSeconds` may help. */
+export class MarketDataUnavailableError extends ServiceUnavailableError {
+  constructor(
+    readonly reason: MarketDataFailure,
+    message: string,
+    retryAfterSeconds: number,
+  ) {
+    super(message, { reason });
+    this.retryAfter(retryAfterSeconds);
+  }
+}
+
+/** Guards for callers that skipped validation: the same rules and messages as the API's. */
+export function requireCoinId(coinId: string): CoinId {
+  const parsed = coinIdSchema.safeParse(coinId);
+  if (!parsed.success) throw new ValidationError(parsed.error.issues[0]?.message ?? 'unknown coin id', { field: 'coinId' });
+  return parsed.data;
+}
+
+export function requireDays(days: number): number {
+  const parsed = chartDaysSchema.safeParse(days);
+  if (!parsed.success) throw new ValidationError(parsed.error.issues[0]?.message ?? 'invalid days', { field: 'days' });
+  return parsed.data;
+}
+
+/** A name for a candle width of any number of minutes: 30m, 4h, 4d. */
+export function intervalLabel(minutes: number): string {
+  if (minutes % 1440 === 0) return `${minutes / 1440}d`;
+  if (minutes % 60 === 0) return `${minutes / 60}h`;
+  return `${minutes}m`;
+}
