@@ -1,6 +1,7 @@
 /**
  * Exponential moving average with smoothing k = 2 / (period + 1):
- * `ema[i] = ema[i-1] + k * (x[i] - ema[i-1])` (StockCharts' form, `{close - EMA(prev)} x k + EMA(prev)`).
+ * `ema[i] = ema[i-1] + k * (x[i] - ema[i-1])` (StockCharts' `{close - EMA(prev)} x k + EMA(prev)`),
+ * computed as `(1 - k) * ema[i-1] + k * x[i]`, two points per step (see the loop).
  *
  * An EMA has to start somewhere, and the two conventions in use give different early values:
  * - `'first'` (the default, spec section 9 for ema20): seeded with the first value, so defined from the
@@ -38,9 +39,20 @@ export function ema(values: Float64Array, period: number, seed: EmaSeed = 'first
     out[period - 1] = prev;
     start = period;
   }
-  for (let i = start; i < n; i++) {
-    prev += k * (values[i]! - prev);
-    out[i] = prev;
+  // ema[i] = a * ema[i-1] + k * x[i] with a = 1 - k, two points per step: ema[i+1] = a² ema[i-1] +
+  // (k a x[i] + k x[i+1]) depends on ema[i-1] too, so the loop-carried chain (a multiply and an add,
+  // the whole cost of an EMA) is paid once per two closes. Same numbers to the last bit or two.
+  const a = 1 - k;
+  const aa = a * a;
+  const ka = k * a;
+  let i = start;
+  for (; i + 1 < n; i += 2) {
+    const x0 = values[i]!;
+    const x1 = values[i + 1]!;
+    out[i] = a * prev + k * x0;
+    prev = aa * prev + (ka * x0 + k * x1);
+    out[i + 1] = prev;
   }
+  if (i < n) out[i] = a * prev + k * values[i]!;
   return out;
 }

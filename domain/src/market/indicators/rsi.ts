@@ -38,19 +38,22 @@ export function rsi(closes: Float64Array, period: number = RSI_PERIOD): Float64A
   let avgLoss = lossSum / period;
   out[period] = strength(avgGain, avgLoss);
   const keep = period - 1;
+  const share = 1 / period;
+  let previous = closes[period]!;
   for (let i = period + 1; i < n; i++) {
-    const d = closes[i]! - closes[i - 1]!;
-    // Branch-free split: one of the two is 0 (or both, for d = 0).
-    const gain = d > 0 ? d : 0;
-    const loss = d < 0 ? -d : 0;
-    avgGain = (avgGain * keep + gain) / period;
-    avgLoss = (avgLoss * keep + loss) / period;
+    const close = closes[i]!;
+    const d = close - previous;
+    previous = close;
+    // Math.max rather than a branch: up and down moves alternate unpredictably.
+    avgGain = (avgGain * keep + Math.max(d, 0)) * share;
+    avgLoss = (avgLoss * keep + Math.max(-d, 0)) * share;
     out[i] = strength(avgGain, avgLoss);
   }
   return out;
 }
 
+/** 100 - 100 / (1 + avgGain / avgLoss), written with one division; exactly 100 and 0 at the ends. */
 function strength(avgGain: number, avgLoss: number): number {
   if (avgLoss === 0) return avgGain === 0 ? RSI_WHEN_FLAT : 100;
-  return 100 - 100 / (1 + avgGain / avgLoss);
+  return (100 * avgGain) / (avgGain + avgLoss);
 }
