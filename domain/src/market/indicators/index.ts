@@ -2,7 +2,7 @@
  * Technical indicators over typed arrays (conventions in series.ts: Float64Array in, Float64Array out,
  * NaN where not defined yet), and the latest-values helper the signal engine and the API use.
  */
-export { assertPeriod, latest, toSeries, warmUp, type Series } from './series';
+export { assertPeriod, lastValue, toSeries, warmUp, type Series } from './series';
 export { sma } from './sma';
 export { ema, type EmaSeed } from './ema';
 export { rsi, RSI_PERIOD, RSI_WHEN_FLAT } from './rsi';

@@ -10,7 +10,7 @@
 import { ema } from './ema';
 import { macd } from './macd';
 import { rsi } from './rsi';
-import { latest, toSeries } from './series';
+import { lastValue, toSeries } from './series';
 import { sma } from './sma';
 import { volumeLevel, volumeRatio, type VolumeLevel } from './volume-level';
 
@@ -36,16 +36,16 @@ export function latestIndicators(
 ): LatestIndicators {
   const c = toSeries(closes);
   const m = macd(c);
-  const line = latest(m.macd);
-  const signal = latest(m.signal);
-  const histogram = latest(m.histogram);
-  const ratio = latest(volumeRatio(toSeries(volumes)));
+  const line = lastValue(m.macd);
+  const signal = lastValue(m.signal);
+  const histogram = lastValue(m.histogram);
+  const ratio = lastValue(volumeRatio(toSeries(volumes)));
   return {
-    rsi: latest(rsi(c)),
+    rsi: lastValue(rsi(c)),
     macd: line === null || signal === null || histogram === null ? null : { macd: line, signal, histogram },
-    sma20: latest(sma(c, 20)),
-    sma50: latest(sma(c, 50)),
-    ema20: latest(ema(c, 20, 'first')),
+    sma20: lastValue(sma(c, 20)),
+    sma50: lastValue(sma(c, 50)),
+    ema20: lastValue(ema(c, 20, 'first')),
     volumeLevel: ratio === null ? null : volumeLevel(ratio),
   };
 }

@@ -28,7 +28,7 @@ export function toSeries(values: Float64Array | readonly number[]): Float64Array
 }
 
 /** The last point of a series, or `null` when the series is empty or its last point is not defined. */
-export function latest(series: Float64Array): number | null {
+export function lastValue(series: Float64Array): number | null {
   const last = series.length === 0 ? Number.NaN : series[series.length - 1]!;
   return Number.isNaN(last) ? null : last;
 }
