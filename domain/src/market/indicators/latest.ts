@@ -36,13 +36,12 @@ export function latestIndicators(
 ): LatestIndicators {
   const c = toSeries(closes);
   const m = macd(c);
-  const line = lastValue(m.macd);
-  const signal = lastValue(m.signal);
-  const histogram = lastValue(m.histogram);
+  const last = c.length - 1;
+  const signal = lastValue(m.signal); // the signal is the last of the three to be defined
   const ratio = lastValue(volumeRatio(toSeries(volumes)));
   return {
     rsi: lastValue(rsi(c)),
-    macd: line === null || signal === null || histogram === null ? null : { macd: line, signal, histogram },
+    macd: signal === null ? null : { macd: m.macd[last]!, signal, histogram: m.histogram[last]! },
     sma20: lastValue(sma(c, 20)),
     sma50: lastValue(sma(c, 50)),
     ema20: lastValue(ema(c, 20, 'first')),

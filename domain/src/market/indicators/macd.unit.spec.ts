@@ -86,14 +86,20 @@ describe('macd', function () {
   it('works with a signal period of 1 (the signal is the line)', function () {
     const closes = Float64Array.from({ length: 40 }, (_, i) => 10 + Math.sqrt(i));
     const out = macd(closes, { fast: 3, slow: 6, signal: 1 });
+    const fast = ema(closes, 3, 'sma');
+    const slow = ema(closes, 6, 'sma');
     expect(out.signal.findIndex((x) => !Number.isNaN(x))).to.equal(5);
-    for (let i = 5; i < 40; i++) expect(out.signal[i]).to.be.closeTo(out.macd[i]!, 1e-12);
+    for (let i = 5; i < 40; i++) {
+      expect(out.macd[i]).to.be.closeTo(fast[i]! - slow[i]!, 1e-12);
+      expect(out.signal[i]).to.be.closeTo(out.macd[i]!, 1e-12);
+    }
   });
 
   it('refuses periods that are not positive integers or a fast period not shorter than the slow one', function () {
     const closes = Float64Array.from([1, 2, 3]);
     expect(() => macd(closes, { fast: 0, slow: 26, signal: 9 })).to.throw(RangeError, 'macd fast period must be a positive integer');
-    expect(() => macd(closes, { fast: 12, slow: 26, signal: 0.5 })).to.throw(RangeError, 'macd signal period');
+    expect(() => macd(closes, { fast: 12, slow: -26, signal: 9 })).to.throw(RangeError, 'macd slow period must be a positive integer');
+    expect(() => macd(closes, { fast: 12, slow: 26, signal: 0.5 })).to.throw(RangeError, 'macd signal period must be a positive integer');
     expect(() => macd(closes, { fast: 26, slow: 26, signal: 9 })).to.throw(RangeError, 'must be shorter than the slow period');
   });
 });

@@ -66,10 +66,16 @@ describe('sma', function () {
   });
 
   it('stays accurate after a huge value has passed through the window (compensated running sum)', function () {
-    // A volume spike of 1e15 among volumes near 1: a plain running sum keeps an error of ~0.1 for ever.
-    const volumes = Float64Array.from({ length: 200 }, (_, i) => (i === 30 ? 1e15 : 1 + (i % 7) * 0.013));
+    // Volume spikes of 1e15 among volumes near 1 (one while the first window fills, one later): a plain
+    // running sum keeps an error of ~0.1 / 20 for ever after each.
+    const volumes = Float64Array.from({ length: 200 }, (_, i) => (i === 5 || i === 70 ? 1e15 : 1 + (i % 7) * 0.013));
     const out = sma(volumes, 20);
-    for (let i = 60; i < volumes.length; i++) {
+    for (const i of [30, 31, 32, 33, 34, 35]) {
+      let exact = 0;
+      for (let j = i - 19; j <= i; j++) exact += volumes[j]!;
+      expect(out[i], `after the warm-up spike, at ${i}`).to.be.closeTo(exact / 20, 1e-14);
+    }
+    for (let i = 100; i < volumes.length; i++) {
       let exact = 0;
       for (let j = i - 19; j <= i; j++) exact += volumes[j]!;
       expect(out[i]).to.be.closeTo(exact / 20, 1e-14);

@@ -26,10 +26,8 @@ export type VolumeLevel = 'HIGH' | 'LOW' | 'NORMAL';
 export function volumeRatio(volumes: Float64Array, period: number = VOLUME_AVERAGE_PERIOD): Float64Array {
   assertPeriod('volume average period', period);
   const out = sma(volumes, period); // reused in place: out[i] becomes the ratio
-  for (let i = period - 1; i < out.length; i++) {
-    const average = out[i]!;
-    out[i] = average === 0 ? Number.NaN : volumes[i]! / average;
-  }
+  // An average of 0 means every volume in the window is 0, this one too: 0 / 0 is NaN, no level.
+  for (let i = period - 1; i < out.length; i++) out[i] = volumes[i]! / out[i]!;
   return out;
 }
 

@@ -42,6 +42,6 @@ describe('volume level', function () {
   it('takes any positive integer period', function () {
     const ratio = volumeRatio(Float64Array.from([1, 3, 2]), 2);
     expect(Array.from(ratio)).to.deep.equal([Number.NaN, 1.5, 0.8]);
-    expect(() => volumeRatio(Float64Array.from([1]), 0)).to.throw(RangeError);
+    expect(() => volumeRatio(Float64Array.from([1]), 0)).to.throw(RangeError, 'volume average period must be a positive integer');
   });
 });
