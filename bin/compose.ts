@@ -19,6 +19,7 @@ import type { CommandApiDeps } from '@papertrade/command-api/deps';
 import type { QueryApiDeps } from '@papertrade/query-api/deps';
 import { projections } from '@papertrade/projectors/projections';
 import type { RegistrationDeps } from '@papertrade/command-api/auth/register-account';
+import { MarketFeed, marketTickSource } from '@papertrade/workers/market-feed';
 
 export interface Runtime {
   config: Config;
@@ -93,6 +94,16 @@ export function queryApiDeps(rt: Runtime): QueryApiDeps {
     trustProxy: rt.config.TRUST_PROXY,
     marketData: rt.marketData,
   };
+}
+
+/** The market feed worker: a tick per coin on the bus every MARKET_TICK_MS (workers/src/market-feed.ts). */
+export function createMarketFeed(rt: Runtime): MarketFeed {
+  return new MarketFeed({
+    bus: rt.infra.bus,
+    ticks: marketTickSource(rt.marketData, rt.clock),
+    intervalMs: rt.config.MARKET_TICK_MS,
+    logger: rt.logger,
+  });
 }
 
 export function createProjector(rt: Runtime): Projector {
