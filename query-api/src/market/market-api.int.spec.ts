@@ -233,3 +233,24 @@ describe('market API (HTTP, embedded)', function () {
     });
   });
 });
+
+describe('market API when the source cannot answer (CoinGecko unreachable)', function () {
+  this.timeout(60_000);
+  // Nothing listens on the discard port of the loopback address: every call is refused at once.
+  const harness = useHarness({ MARKET_DATA: 'coingecko', COINGECKO_URL: 'http://127.0.0.1:9' });
+
+  for (const path of ['/api/coins/prices', '/api/coins/bitcoin/price', '/api/price', '/api/coins/bitcoin/ohlc?days=7', '/api/coins/bitcoin/history?days=1', '/api/coins/bitcoin/summary']) {
+    it(`${path}: 503 with Retry-After, not 500`, async function () {
+      const res = await harness().request('GET', path);
+      expect(res.status).to.equal(503);
+      expect(Number(res.headers.get('retry-after'))).to.be.at.least(1);
+      expect(res.body.detail).to.be.a('string').and.not.be.empty;
+    });
+  }
+
+  it('still serves the catalogue, and still refuses bad input before asking the source', async function () {
+    expect((await harness().request('GET', '/api/coins/supported')).status).to.equal(200);
+    expect((await harness().request('GET', '/api/coins/dogecoin/price')).status).to.equal(404);
+    expect((await harness().request('GET', '/api/coins/bitcoin/ohlc?days=0')).status).to.equal(400);
+  });
+});
