@@ -11,12 +11,15 @@ import { CommandHandler } from '@papertrade/platform/commands/command-handler';
 import { TokenService } from '@papertrade/platform/auth/tokens';
 import { DEFAULT_SIGN_IN_LIMITS, SignInLimits } from '@papertrade/platform/auth/sign-in-limits';
 import { cachedHead, type HeadPort } from '@papertrade/platform/http/min-position';
+import { createMarketData } from '@papertrade/platform/market/create-market-data';
+import type { MarketData } from '@papertrade/platform/market/market-data';
 import { Projector } from '@papertrade/platform/projections/projector';
 import { createInfrastructure, type Infrastructure } from '@papertrade/platform/runtime/infrastructure';
 import type { CommandApiDeps } from '@papertrade/command-api/deps';
 import type { QueryApiDeps } from '@papertrade/query-api/deps';
 import { projections } from '@papertrade/projectors/projections';
 import type { RegistrationDeps } from '@papertrade/command-api/auth/register-account';
+import { MarketFeed, marketTickSource } from '@papertrade/workers/market-feed';
 
 export interface Runtime {
   config: Config;
@@ -26,6 +29,8 @@ export interface Runtime {
   jwtSecret: string;
   /** One cached head per process, shared by the APIs it runs. */
   head: HeadPort;
+  /** One market per process (it caches what it computes or fetches), shared by query-api and the workers. */
+  marketData: MarketData;
 }
 
 /** Embedded mode generates a secret into the data folder; every other mode must be given one. */
@@ -46,7 +51,8 @@ export async function createRuntime(service: string, options: { embedded: boolea
   const secret = jwtSecret(config, options.embedded);
   const infra = await createInfrastructure(config, { service, logger });
   const head = cachedHead(() => infra.eventStore.headPosition());
-  return { config, logger, infra, clock: () => new Date(), jwtSecret: secret, head };
+  const clock = () => new Date();
+  return { config, logger, infra, clock, jwtSecret: secret, head, marketData: createMarketData(config, clock) };
 }
 
 export function registrationDeps(rt: Runtime): RegistrationDeps {
@@ -86,7 +92,18 @@ export function queryApiDeps(rt: Runtime): QueryApiDeps {
     logger: rt.logger,
     clock: rt.clock,
     trustProxy: rt.config.TRUST_PROXY,
+    marketData: rt.marketData,
   };
+}
+
+/** The market feed worker: a tick per coin on the bus every MARKET_TICK_MS (workers/src/market-feed.ts). */
+export function createMarketFeed(rt: Runtime): MarketFeed {
+  return new MarketFeed({
+    bus: rt.infra.bus,
+    ticks: marketTickSource(rt.marketData, rt.clock),
+    intervalMs: rt.config.MARKET_TICK_MS,
+    logger: rt.logger,
+  });
 }
 
 export function createProjector(rt: Runtime): Projector {

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { createCommandApi } from '@papertrade/command-api/app';
 import { createQueryApi } from '@papertrade/query-api/app';
 import { AdminBootstrapRefused, ensureAdmin } from '@papertrade/command-api/bootstrap';
-import { commandApiDeps, createProjector, createRuntime, queryApiDeps, registrationDeps } from './compose';
+import { commandApiDeps, createMarketFeed, createProjector, createRuntime, queryApiDeps, registrationDeps } from './compose';
 import { announcePort, onShutdown, runMain } from './lifecycle';
 
 const services = ['command-api', 'query-api', 'projectors', 'workers'] as const;
@@ -53,10 +53,14 @@ async function main() {
       server = healthServer(config.PORT, () => ({ positions: projector.positions() }));
       break;
     }
-    case 'workers':
-      // No workers yet: market feed, signal engine, bot and risk monitor arrive with their issues.
-      server = healthServer(config.PORT, () => ({ workers: [] }));
+    case 'workers': {
+      // The market feed; the signal engine, bot and risk monitor arrive with their issues.
+      const feed = createMarketFeed(rt);
+      feed.start();
+      closers.push(() => feed.stop());
+      server = healthServer(config.PORT, () => ({ workers: [feed.status()] }));
       break;
+    }
   }
   announcePort(server);
   server.on('listening', () => logger.info('ready', { service, port: (server.address() as AddressInfo | null)?.port ?? config.PORT }));

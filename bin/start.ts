@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AdminBootstrapRefused, ensureAdmin, seedDemoAccounts } from '@papertrade/command-api/bootstrap';
-import { createProjector, createRuntime, registrationDeps } from './compose';
+import { createMarketFeed, createProjector, createRuntime, registrationDeps } from './compose';
 import { createEmbeddedApp } from './embedded-app';
 import { announcePort, onShutdown, runMain } from './lifecycle';
 
@@ -24,6 +24,8 @@ async function main() {
 
   const projector = createProjector(rt);
   await projector.start();
+  const marketFeed = createMarketFeed(rt);
+  marketFeed.start();
   const registration = registrationDeps(rt);
   if (config.DEMO_SEED === 'on') await seedDemoAccounts(registration, config.DATA_DIR, logger);
   if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
@@ -48,6 +50,7 @@ async function main() {
 
   onShutdown(async () => {
     server.close();
+    await marketFeed.stop();
     await projector.stop();
     await rt.infra.close();
   });

@@ -2,6 +2,7 @@ import type { Logger } from '@papertrade/platform/config/logger';
 import type { ReadModels } from '@papertrade/platform/projections/read-models';
 import type { TokenService } from '@papertrade/platform/auth/tokens';
 import type { HeadPort } from '@papertrade/platform/http/min-position';
+import type { MarketData } from '@papertrade/platform/market/market-data';
 
 export interface QueryApiDeps {
   readModels: ReadModels;
@@ -10,5 +11,7 @@ export interface QueryApiDeps {
   tokens: TokenService;
   logger: Logger;
   clock: () => Date;
+  /** Prices and candles (simulated or CoinGecko): one per process, since it caches what it computes or fetches. */
+  marketData: MarketData;
   trustProxy: boolean;
 }

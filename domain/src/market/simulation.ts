@@ -34,12 +34,22 @@
  * still computes the year's 525,600 minutes once (the day highs and lows depend on them); later ones
  * read the summaries.
  *
+ * Between minutes (for a live feed that ticks every few seconds): `livePriceAt` follows a path at
+ * one-second resolution from each minute's price to the next one's, a Brownian bridge with the
+ * minute's own variance (the same bitcoin factor, shocks from their own stream of the same hash). At
+ * second 0 of every minute it is that minute's price exactly, so ticks and minute candles agree, and
+ * nothing about the minute prices changes. Caveat: a bridge knows where it ends, so within a minute
+ * the live price drifts towards the next minute's price before that minute begins; whatever trades
+ * reads minute prices (`priceAt`, `quote`), never the live path.
+ *
  * Nothing here reads a clock: callers pass `now`.
  */
 import { candleIntervalForDays, type CandleInterval } from './candle-interval';
 import { coinById, coins, type Candle, type Coin, type CoinId, type PricePoint } from './coins';
 
 export const MINUTE_MS = 60_000;
+export const SECOND_MS = 1000;
+const SECONDS_PER_MINUTE = 60;
 const MINUTES_PER_HOUR = 60;
 const HOURS_PER_DAY = 24;
 const MINUTES_PER_DAY = MINUTES_PER_HOUR * HOURS_PER_DAY;
@@ -106,7 +116,7 @@ function stringKey(text: string): number {
 }
 
 /** Streams of random numbers: one per purpose, so no two purposes ever share a draw. */
-const Stream = { DayShock: 1, HourShock: 2, MinuteShock: 3, HourActivity: 4, MinuteWeight: 5 } as const;
+const Stream = { DayShock: 1, HourShock: 2, MinuteShock: 3, HourActivity: 4, MinuteWeight: 5, SecondShock: 6 } as const;
 type Stream = (typeof Stream)[keyof typeof Stream];
 
 /** The hash state for (key, stream, index); each draw k from it is one more round and an avalanche. */
@@ -168,6 +178,8 @@ interface Summary {
 interface HourMinutes {
   prices: Float64Array;
   volumes: Float64Array;
+  /** Each minute's variance of log return before the hour's bridge (what the live path between minutes uses). */
+  variances: Float64Array;
 }
 
 interface DayDetail {
@@ -348,15 +360,55 @@ class CoinPath {
     const hourVolume = this.baseMinuteVolume * detail.hourActivity[h]! * dayVolRatio;
     const prices = new Float64Array(MINUTES_PER_HOUR);
     const volumes = new Float64Array(MINUTES_PER_HOUR);
+    const variances = new Float64Array(MINUTES_PER_HOUR);
     let level = detail.hourLevels[h]!;
     for (let j = 0; j < MINUTES_PER_HOUR; j++) {
       const share = weights[j]! / weightSum;
       const move = Math.sqrt(share * MINUTES_PER_HOUR) * Math.abs(units[j]!);
       prices[j] = Math.exp(level);
       volumes[j] = hourVolume * (0.4 + (0.6 * move) / MEAN_ABS_MINUTE_MOVE);
+      variances[j] = hourVariance * share;
       level += returns[j]! - share * excess;
     }
-    return { prices, volumes };
+    return { prices, volumes, variances };
+  }
+
+  /**
+   * The live path through a minute (index since the epoch): for each second s in 0..59, the log price
+   * at s seconds less the minute's own log price. A random walk of 60 one-second steps with the
+   * minute's variance, bridged so that it ends at the next minute's price: offset(s) = (s/60) r +
+   * W(s) - (s/60) W(60), with r the minute's log return; offset(0) = 0. Not cached: 60 draws cost
+   * microseconds, less than keeping them.
+   */
+  secondOffsets(minute: number): Float64Array {
+    const hour = Math.floor(minute / MINUTES_PER_HOUR);
+    const j = minute - hour * MINUTES_PER_HOUR;
+    const current = this.hourMinutes(hour);
+    const next = j + 1 < MINUTES_PER_HOUR ? current.prices[j + 1]! : this.hourMinutes(hour + 1).prices[0]!;
+    const minuteReturn = Math.log(next / current.prices[j]!);
+    const stepSd = Math.sqrt(current.variances[j]! / SECONDS_PER_MINUTE);
+
+    const walk = new Float64Array(SECONDS_PER_MINUTE + 1);
+    for (let s = 0; s < SECONDS_PER_MINUTE; s += 2) {
+      const pair = minute * (SECONDS_PER_MINUTE / 2) + s / 2;
+      const btc = normalPair(this.btcKey, Stream.SecondShock, pair);
+      let first = btc.first;
+      let second = btc.second;
+      if (this.rho < 1) {
+        const own = normalPair(this.key, Stream.SecondShock, pair);
+        first = this.rho * btc.first + this.idio * own.first;
+        second = this.rho * btc.second + this.idio * own.second;
+      }
+      walk[s + 1] = walk[s]! + stepSd * first;
+      walk[s + 2] = walk[s + 1]! + stepSd * second;
+    }
+    const offsets = new Float64Array(SECONDS_PER_MINUTE);
+    const end = walk[SECONDS_PER_MINUTE]!;
+    for (let s = 1; s < SECONDS_PER_MINUTE; s++) {
+      const t = s / SECONDS_PER_MINUTE;
+      offsets[s] = t * minuteReturn + walk[s]! - t * end;
+    }
+    return offsets;
   }
 
   hourSummary(hour: number): Summary {
@@ -413,7 +465,7 @@ export interface Quote {
   changePercent24h: number;
   /** USD traded in the 24 hours up to `at`. */
   volume24h: number;
-  /** The minute the price belongs to (ms). */
+  /** The minute the price belongs to (ms); for a live quote, the second. */
   at: number;
 }
 
@@ -489,6 +541,36 @@ export class MarketSimulation {
   /** Closing prices of the chart for `days` ending at `nowMs` (one point per candle, at its open time). */
   history(coinId: CoinId, days: number, nowMs: number): PricePoint[] {
     return this.chart(coinId, days, nowMs).candles.map((c) => ({ time: c.time, price: c.close }));
+  }
+
+  /**
+   * The live price at `timeMs`, to the second: the price of its minute at second 0, then along the
+   * bridge towards the next minute's price (see the file's header). Ticks read this; candles never do.
+   */
+  livePriceAt(coinId: CoinId, timeMs: number): number {
+    const minute = minuteIndex(timeMs);
+    const second = Math.floor((timeMs - minuteToMs(minute)) / SECOND_MS);
+    const price = this.priceAt(coinId, timeMs);
+    if (second === 0) return price;
+    return price * Math.exp(this.path(coinId).secondOffsets(minute)[second]!);
+  }
+
+  /**
+   * A quote at `nowMs` to the second, on the live path: the price now and 24 hours before (the same
+   * second of the day before). The volume is the minute quote's (volume accrues by the minute); `at`
+   * is the second the price belongs to.
+   */
+  liveQuote(coinId: CoinId, nowMs: number): Quote {
+    const at = Math.floor(nowMs / SECOND_MS) * SECOND_MS;
+    const price = this.livePriceAt(coinId, at);
+    const price24hAgo = this.livePriceAt(coinId, at - MINUTES_PER_DAY * MINUTE_MS);
+    const change24h = price - price24hAgo;
+    const { volume24h } = this.quote(coinId, at);
+    return { coinId, price, price24hAgo, change24h, changePercent24h: (change24h / price24hAgo) * 100, volume24h, at };
+  }
+
+  liveQuotes(nowMs: number): Quote[] {
+    return coins.map((c) => this.liveQuote(c.id, nowMs));
   }
 
   /** The price at `nowMs`, its change over 24 hours and the volume traded in them. */

@@ -44,6 +44,8 @@ export const configSchema = z.object({
   /** The simulated market's seed: every process with the same seed sees the same market. */
   MARKET_SEED: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(20240601),
   COINGECKO_URL: z.url({ protocol: /^https?$/ }).default('https://api.coingecko.com/api/v3'),
+  /** How often the market feed worker publishes every coin's price on the bus (workers/src/market-feed.ts). */
+  MARKET_TICK_MS: count(5000),
   WEB_DIST: z.string().optional(),
   LOG: z.enum(['on', 'off']).default('on'),
 });
