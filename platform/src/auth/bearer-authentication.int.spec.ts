@@ -3,72 +3,41 @@
  * Koa app over a real users read model (PGlite).
  */
 import { expect } from 'chai';
-import Koa from 'koa';
-import Router from '@koa/router';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import { USERS_PROJECTION, type UserView } from '@papertrade/domain/auth/user-view';
-import { SqlDocumentStore } from '../document-store/sql-document-store';
-import { PgliteClient } from '../sql/sql-client';
-import { CHECKPOINT_COLLECTION, ReadModels, checkpointId, generationCollection } from '../projections/read-models';
+import type { UserView } from '@papertrade/domain/auth/user-view';
 import { encodePosition } from '../event-store/position';
-import { problemMiddleware } from '../http/problem-middleware';
-import { silentLogger } from '../config/logger';
 import { TokenService } from './tokens';
-import { authenticate, currentUser, requireAdmin } from './guards';
-import { freshPglite } from '../../../test/pglite';
+import { currentUser, requireAdmin } from './guards';
+import { startAuthApp, userView, type AuthApp } from '../../../test/auth-app';
 
-const ann: UserView = {
-  id: 'aaaaaaaa-1111-4111-8111-111111111111',
-  email: 'ann@example.com',
-  username: 'ann',
-  firstName: 'Ann',
-  lastName: null,
-  subscriptionTier: 'FREE',
-  subscriptionStatus: 'ACTIVE',
-  isAdmin: false,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  emailNormalised: 'ann@example.com',
-  usernameNormalised: 'ann',
-  createdMonth: '2026-01',
-  premium: false,
-};
+const ann = userView('aaaaaaaa-1111-4111-8111-111111111111', 'ann', { firstName: 'Ann' });
 
 const INVALID = 'The sign-in token is invalid or has expired; please sign in again';
 const GONE = 'The account for this token no longer exists';
 const MISSING = 'Authentication required: send a bearer token';
 
 describe('bearer authentication', function () {
-  let server: Server;
-  let url: string;
-  let cleanup: () => Promise<void>;
+  let app: AuthApp;
   const tokens = new TokenService('bearer-secret-bearer-secret-bearer-secret');
   const checkpoint = encodePosition(5, 5);
 
   before(async function () {
-    const pglite = await freshPglite();
-    cleanup = pglite.cleanup;
-    const documents = await SqlDocumentStore.create(new PgliteClient(pglite.db));
-    await documents.collection<UserView>(generationCollection(USERS_PROJECTION, 1)).put(ann.id, ann);
-    await documents.collection(CHECKPOINT_COLLECTION).put(checkpointId(USERS_PROJECTION, 1), { position: checkpoint });
-    const router = new Router();
-    router.get('/me', (ctx) => void (ctx.body = { id: currentUser(ctx).id, email: currentUser(ctx).email }));
-    router.get('/public', (ctx) => void (ctx.body = { user: (ctx.state as { user?: UserView }).user?.id ?? null }));
-    router.get('/admin', requireAdmin, (ctx) => void (ctx.body = { ok: true }));
-    const app = new Koa();
-    app.use(problemMiddleware(silentLogger));
-    app.use(authenticate(tokens, new ReadModels(documents)));
-    app.use(router.routes());
-    await new Promise<void>((resolve) => (server = app.listen(0, '127.0.0.1', resolve)));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    app = await startAuthApp({
+      tokens,
+      users: [ann],
+      checkpoint,
+      routes: (router) => {
+        router.get('/me', (ctx) => void (ctx.body = { id: currentUser(ctx).id, email: currentUser(ctx).email }));
+        router.get('/public', (ctx) => void (ctx.body = { user: (ctx.state as { user?: UserView }).user?.id ?? null }));
+        router.get('/admin', requireAdmin, (ctx) => void (ctx.body = { ok: true }));
+      },
+    });
   });
   after(async function () {
-    server?.close();
-    await cleanup?.();
+    await app?.stop();
   });
 
   const get = async (path: string, headers: Record<string, string> = {}) => {
-    const res = await fetch(url + path, { headers });
+    const res = await fetch(app.url + path, { headers });
     return { status: res.status, body: (await res.json()) as { detail?: string; id?: string; user?: string | null }, headers: res.headers };
   };
 
