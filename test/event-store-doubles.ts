@@ -1,25 +1,9 @@
 /**
- * Event stores for the command helper's specs: a real one on a fresh PGlite, and a wrapper around a
- * real one whose appends to one stream fail as often as a test says (everything else passes through
- * untouched), so a spec can count exactly how many appends the helper attempts.
+ * For the command helper's specs: a wrapper around a real event store whose appends to one stream
+ * fail as often as a test says (everything else passes through untouched), so a spec can count
+ * exactly how many appends the helper attempts.
  */
 import type { EventStore, ExpectedRevision, NewEvent } from '@papertrade/platform/event-store/event-store';
-import { SqlEventStore } from '@papertrade/platform/event-store/sql-event-store';
-import { PgliteClient } from '@papertrade/platform/sql/sql-client';
-import { freshPglite } from './pglite';
-
-/** A SQL event store on a PGlite of its own; `cleanup` closes both and removes the folder. */
-export async function pgliteEventStore(): Promise<{ store: SqlEventStore; cleanup(): Promise<void> }> {
-  const pglite = await freshPglite();
-  const store = await SqlEventStore.create(new PgliteClient(pglite.db));
-  return {
-    store,
-    cleanup: async () => {
-      await store.close();
-      await pglite.cleanup();
-    },
-  };
-}
 
 /** `store` whose n-th append to `stream` throws `failure(n)` when that returns an error. */
 export function faultyAppends(store: EventStore, stream: string, failure: (n: number) => Error | null): { store: EventStore; appends: () => number } {

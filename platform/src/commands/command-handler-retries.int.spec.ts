@@ -15,7 +15,8 @@ import { ConcurrencyError, IllegalStateError } from '@papertrade/domain/shared/e
 import type { EventStore } from '../event-store/event-store';
 import type { SqlEventStore } from '../event-store/sql-event-store';
 import { CommandHandler } from './command-handler';
-import { faultyAppends, pgliteEventStore } from '../../../test/event-store-doubles';
+import { faultyAppends } from '../../../test/event-store-doubles';
+import { pgliteEventStore } from '../../../test/pglite-stores';
 
 type Counted = DomainEvent<'Counted', { n: number }>;
 type Count = { type: 'Count' };

@@ -7,7 +7,7 @@ import type { SqlEventStore } from '../event-store/sql-event-store';
 import { CommandHandler, SNAPSHOT_EVERY } from './command-handler';
 import { fold } from '@papertrade/domain/shared/decider';
 import type { LoadStreamOptions, LoadedStream } from '../event-store/event-store';
-import { pgliteEventStore } from '../../../test/event-store-doubles';
+import { pgliteEventStore } from '../../../test/pglite-stores';
 
 type Deposited = DomainEvent<'Deposited', { amount: number; currency: string }>;
 type Cmd = { type: 'Deposit'; amount: number };

@@ -9,7 +9,7 @@ import type { Decider, DomainEvent } from '@papertrade/domain/shared/decider';
 import type { NewEvent } from '../event-store/event-store';
 import type { SqlEventStore } from '../event-store/sql-event-store';
 import { CommandHandler, idempotentId, toDomainEvent } from './command-handler';
-import { pgliteEventStore } from '../../../test/event-store-doubles';
+import { pgliteEventStore } from '../../../test/pglite-stores';
 
 type Noted = DomainEvent<'Noted', { text: string }>;
 type Note = { type: 'Note'; texts: string[] };

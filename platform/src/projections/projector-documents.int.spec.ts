@@ -6,9 +6,8 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import type { NewEvent } from '../event-store/event-store';
-import { SqlEventStore } from '../event-store/sql-event-store';
-import { SqlDocumentStore } from '../document-store/sql-document-store';
-import { PgliteClient } from '../sql/sql-client';
+import type { SqlEventStore } from '../event-store/sql-event-store';
+import type { SqlDocumentStore } from '../document-store/sql-document-store';
 import { MemoryBus } from '../bus/memory-bus';
 import { encodePosition, type Position } from '../event-store/position';
 import type { Logger } from '../config/logger';
@@ -17,7 +16,7 @@ import { MemoryLeaseProvider } from './lease';
 import { Projector } from './projector';
 import type { ProjectionDefinition } from './projection';
 import { CHECKPOINT_COLLECTION, META_COLLECTION, ReadModels, checkpointId, generationCollection } from './read-models';
-import { freshPglite } from '../../../test/pglite';
+import { pgliteStores } from '../../../test/pglite-stores';
 
 type Tally = { count: number; last: string };
 
@@ -69,12 +68,8 @@ describe('projector runtime: documents, checkpoints and notices', function () {
   const append = (stream: string, events: NewEvent[]) => eventStore.append(stream, events, 'any');
 
   before(async function () {
-    const pglite = await freshPglite();
-    const sql = new PgliteClient(pglite.db, false);
-    eventStore = await SqlEventStore.create(sql);
-    documents = await SqlDocumentStore.create(sql);
+    ({ eventStore, documents, cleanup } = await pgliteStores());
     readModels = new ReadModels(documents);
-    cleanup = pglite.cleanup;
   });
   after(async function () {
     await cleanup?.();
