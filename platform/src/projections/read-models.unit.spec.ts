@@ -1,14 +1,15 @@
 /**
- * ReadModels: which generation the APIs read, its checkpoint, and read-your-writes waits. The
- * document store is a map in memory, so waits can run on mocked timers (node:test's MockTimers):
- * whether a change notice or the 25 ms poll woke a waiter is then a fact, not a race.
+ * ReadModels' read-your-writes waits: what wakes a waiter. The document store is a map in memory, so
+ * waits can run on mocked timers (node:test's MockTimers): whether a change notice or the 25 ms poll
+ * woke a waiter is then a fact, not a race. What the live generation is, its checkpoint, and when a
+ * position counts as reached: projector-documents.int.spec.ts, on a real store.
  */
 import { expect } from 'chai';
 import { mock } from 'node:test';
 import type { Collection, Document, DocumentStore } from '../document-store/document-store';
 import { MemoryBus } from '../bus/memory-bus';
 import { encodePosition } from '../event-store/position';
-import { CHECKPOINT_COLLECTION, META_COLLECTION, ReadModels, changeSubject, checkpointId, generationCollection } from './read-models';
+import { CHECKPOINT_COLLECTION, ReadModels, changeSubject, checkpointId } from './read-models';
 
 /** Only get and put: all ReadModels uses, besides handing collections out. */
 class MapDocumentStore implements DocumentStore {
@@ -46,35 +47,6 @@ describe('read models', function () {
   beforeEach(function () {
     store = new MapDocumentStore();
     readModels = new ReadModels(store);
-  });
-
-  it('reads generation 1 until the projection meta names another', async function () {
-    await store.collection(generationCollection('users', 1)).put('u', { from: 'g1' });
-    await store.collection(generationCollection('users', 2)).put('u', { from: 'g2' });
-    expect(await readModels.liveGeneration('users')).to.equal(1);
-    expect(await (await readModels.collection('users')).get('u')).to.deep.equal({ from: 'g1' });
-    await store.collection(META_COLLECTION).put('users', { liveGeneration: 2 });
-    expect(await readModels.liveGeneration('users')).to.equal(2);
-    expect(await (await readModels.collection('users')).get('u')).to.deep.equal({ from: 'g2' });
-  });
-
-  it("reports the live generation's checkpoint, none before the first", async function () {
-    expect(await readModels.checkpoint('users')).to.equal(undefined);
-    await setCheckpoint('users', 1, p(3));
-    await setCheckpoint('users', 2, p(9));
-    expect(await readModels.checkpoint('users')).to.equal(p(3));
-    await store.collection(META_COLLECTION).put('users', { liveGeneration: 2 });
-    expect(await readModels.checkpoint('users')).to.equal(p(9));
-  });
-
-  it('says a position is reached when every named projection has checkpointed it or a later one', async function () {
-    await setCheckpoint('users', 1, p(5));
-    await setCheckpoint('public-stats', 1, p(7));
-    expect(await readModels.waitFor(['users'], p(5), 1000), 'exactly at the checkpoint').to.equal(true);
-    expect(await readModels.waitFor(['users', 'public-stats'], p(4), 1000)).to.equal(true);
-    expect(await readModels.waitFor(['users', 'public-stats'], p(6), 20), 'one of them lags').to.equal(false);
-    expect(await readModels.waitFor(['public-stats', 'users'], p(6), 20), 'whatever the order').to.equal(false);
-    expect(await readModels.waitFor(['nothing-yet'], p(1), 20), 'nothing checkpointed').to.equal(false);
   });
 
   it('listens to nothing without a bus', async function () {
