@@ -106,6 +106,22 @@ describe('projection leases', function () {
       await connectionsSettleAt(holder, 0);
     });
 
+    it('survives the server ending a lease connection (no unhandled error event)', async function () {
+      // Without an error listener, pg's client would throw from an event and bring the process down.
+      const label = `lease-terminated-${randomUUID()}`;
+      const leases = labelled(`ns-${randomUUID()}`, label);
+      expect(await leases.tryAcquire('x')).to.not.equal(null);
+      const admin = new pg.Client({ connectionString: POSTGRES_URL });
+      await admin.connect();
+      try {
+        await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [label]);
+      } finally {
+        await admin.end();
+      }
+      // The backend is gone once the client has been told (an unhandled 'error' would fail this test).
+      await connectionsSettleAt(label, 0);
+    });
+
     it('ends every connection it holds on close', async function () {
       const label = `lease-closed-${randomUUID()}`;
       const leases = labelled(`ns-${randomUUID()}`, label);

@@ -1,15 +1,16 @@
 /**
  * ReadModels' read-your-writes waits: what wakes a waiter. The document store is a map in memory, so
  * waits can run on mocked timers (node:test's MockTimers): whether a change notice or the 25 ms poll
- * woke a waiter is then a fact, not a race. What the live generation is, its checkpoint, and when a
- * position counts as reached: projector-documents.int.spec.ts, on a real store.
+ * woke a waiter is then a fact, not a race; and the names stored data depends on. What the live
+ * generation is, its checkpoint, and when a position counts as reached: projector-documents.int.spec.ts,
+ * on a real store.
  */
 import { expect } from 'chai';
 import { mock } from 'node:test';
 import type { Collection, Document, DocumentStore } from '../document-store/document-store';
 import { MemoryBus } from '../bus/memory-bus';
 import { encodePosition } from '../event-store/position';
-import { CHECKPOINT_COLLECTION, ReadModels, changeSubject, checkpointId } from './read-models';
+import { CHECKPOINT_COLLECTION, META_COLLECTION, ReadModels, changeSubject, checkpointId, generationCollection } from './read-models';
 
 /** Only get and put: all ReadModels uses, besides handing collections out. */
 class MapDocumentStore implements DocumentStore {
@@ -47,6 +48,15 @@ describe('read models', function () {
   beforeEach(function () {
     store = new MapDocumentStore();
     readModels = new ReadModels(store);
+  });
+
+  it('keeps the names that stored data and other processes rely on', function () {
+    // Renaming any of these orphans every deployment's read models and checkpoints, or leaves a
+    // query-api of the previous version deaf to the projector's notices during a rolling update.
+    expect([META_COLLECTION, CHECKPOINT_COLLECTION]).to.deep.equal(['_projections', '_checkpoints']);
+    expect(generationCollection('users', 2)).to.equal('users__g2');
+    expect(checkpointId('users', 2)).to.equal('users@2');
+    expect(changeSubject('users')).to.equal('projection.users.changed');
   });
 
   it('listens to nothing without a bus', async function () {
