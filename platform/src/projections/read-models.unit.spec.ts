@@ -68,11 +68,17 @@ describe('read models', function () {
       mock.timers.reset();
     });
 
-    it('wakes a waiter on a change notice, without waiting for the next poll', async function () {
+    /** Read models that listen to a bus of their own, then timers frozen: only a notice wakes a waiter. */
+    const listeningOnMockedTimers = async () => {
       const bus = new MemoryBus();
       readModels = new ReadModels(store, bus);
       await readModels.listen();
       mock.timers.enable({ apis: ['setTimeout'] });
+      return bus;
+    };
+
+    it('wakes a waiter on a change notice, without waiting for the next poll', async function () {
+      const bus = await listeningOnMockedTimers();
       const waiting = readModels.waitFor(['users'], p(2), 60_000);
       expect(await settledWithin(waiting), 'asleep until told').to.equal('pending');
       await setCheckpoint('users', 1, p(2));
@@ -81,10 +87,7 @@ describe('read models', function () {
     });
 
     it('wakes every waiter on a notice of any projection', async function () {
-      const bus = new MemoryBus();
-      readModels = new ReadModels(store, bus);
-      await readModels.listen();
-      mock.timers.enable({ apis: ['setTimeout'] });
+      const bus = await listeningOnMockedTimers();
       const first = readModels.waitFor(['users'], p(2), 60_000);
       const second = readModels.waitFor(['users'], p(2), 60_000);
       await turns(5);
