@@ -32,6 +32,7 @@ export function clusterEnv(schema: string, extra: Record<string, string> = {}): 
 /** The schema's stores, read directly (not through any service). */
 export class SchemaView {
   private constructor(
+    readonly schema: string,
     private readonly sql: PostgresClient,
     readonly events: SqlEventStore,
     readonly readModels: ReadModels,
@@ -39,7 +40,7 @@ export class SchemaView {
 
   static async open(schema: string): Promise<SchemaView> {
     const sql = postgresClient(schema, 2);
-    return new SchemaView(sql, await SqlEventStore.create(sql, { schema }), new ReadModels(await SqlDocumentStore.create(sql, { schema })));
+    return new SchemaView(schema, sql, await SqlEventStore.create(sql, { schema }), new ReadModels(await SqlDocumentStore.create(sql, { schema })));
   }
 
   async allEvents(): Promise<RecordedEvent[]> {
@@ -49,6 +50,23 @@ export class SchemaView {
       all.push(...page);
       if (page.length < 1000) return all;
     }
+  }
+
+  /**
+   * Who holds each named lease of this schema (PostgresLeaseProvider: a session advisory lock on
+   * `<schema>:<name>`), as the application_name of the holding connection (set a process's with
+   * PGAPPNAME); names nobody holds are absent.
+   */
+  async leaseHolders(names: string[]): Promise<Record<string, string>> {
+    const rows = await this.sql.query<{ name: string; holder: string }>(
+      `SELECT k.name, a.application_name AS holder
+         FROM unnest($2::text[]) AS k(name)
+         JOIN pg_locks l ON l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+              AND ((l.classid::bigint << 32) | l.objid::bigint) = hashtextextended($1 || ':' || k.name, 0)
+         JOIN pg_stat_activity a ON a.pid = l.pid`,
+      [this.schema, names],
+    );
+    return Object.fromEntries(rows.map((r) => [r.name, r.holder]));
   }
 
   async close(): Promise<void> {

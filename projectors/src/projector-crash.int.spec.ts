@@ -17,9 +17,6 @@ import { PUBLIC_STATS_ID, PUBLIC_STATS_PROJECTION, type PublicStatsView } from '
 import { USERS_PROJECTION, type UserView } from '@papertrade/domain/auth/user-view';
 import type { Document, DocumentStore } from '@papertrade/platform/document-store/document-store';
 import type { EventStore, NewEvent, RecordedEvent } from '@papertrade/platform/event-store/event-store';
-import { SqlEventStore } from '@papertrade/platform/event-store/sql-event-store';
-import { SqlDocumentStore } from '@papertrade/platform/document-store/sql-document-store';
-import { PgliteClient } from '@papertrade/platform/sql/sql-client';
 import { MemoryBus } from '@papertrade/platform/bus/memory-bus';
 import { MemoryLeaseProvider } from '@papertrade/platform/projections/lease';
 import { Projector } from '@papertrade/platform/projections/projector';
@@ -27,7 +24,7 @@ import type { ProjectionDefinition } from '@papertrade/platform/projections/proj
 import { CHECKPOINT_COLLECTION, checkpointId, generationCollection, type Checkpoint } from '@papertrade/platform/projections/read-models';
 import { silentLogger } from '@papertrade/platform/config/logger';
 import { projections } from './projections';
-import { freshPglite } from '../../test/pglite';
+import { pgliteStores } from '../../test/pglite-stores';
 
 const at = '2026-11-05T00:00:00.000Z';
 const meta = () => ({ userId: 'system', correlationId: randomUUID(), causationId: randomUUID(), at, schemaVersion: 1 });
@@ -110,11 +107,7 @@ describe('projector crash in the middle of a flush (PGlite)', function () {
   let cleanup: () => Promise<void>;
 
   before(async function () {
-    const pglite = await freshPglite();
-    const sql = new PgliteClient(pglite.db, false);
-    eventStore = await SqlEventStore.create(sql);
-    documents = await SqlDocumentStore.create(sql);
-    cleanup = pglite.cleanup;
+    ({ eventStore, documents, cleanup } = await pgliteStores());
   });
   after(async function () {
     await cleanup?.();

@@ -11,14 +11,13 @@ import type { EventStore, NewEvent } from '@papertrade/platform/event-store/even
 import type { DocumentStore } from '@papertrade/platform/document-store/document-store';
 import { SqlEventStore } from '@papertrade/platform/event-store/sql-event-store';
 import { SqlDocumentStore } from '@papertrade/platform/document-store/sql-document-store';
-import { PgliteClient } from '@papertrade/platform/sql/sql-client';
 import { MemoryBus } from '@papertrade/platform/bus/memory-bus';
 import { MemoryLeaseProvider, PostgresLeaseProvider } from '@papertrade/platform/projections/lease';
 import { Projector } from '@papertrade/platform/projections/projector';
 import { CHECKPOINT_COLLECTION, ReadModels, checkpointId } from '@papertrade/platform/projections/read-models';
 import { silentLogger } from '@papertrade/platform/config/logger';
 import { projections } from './projections';
-import { freshPglite } from '../../test/pglite';
+import { pgliteStores } from '../../test/pglite-stores';
 import { POSTGRES_URL, requireServices } from '../../test/services';
 import { dropSchema, postgresClient, uniqueSchema } from '../../test/postgres';
 import { waitUntil } from '../../test/wait';
@@ -57,11 +56,7 @@ describe('projector runtime (PGlite)', function () {
   const deps = () => ({ eventStore, documents, bus, leases: new MemoryLeaseProvider(), logger: silentLogger });
 
   beforeEach(async function () {
-    const pglite = await freshPglite();
-    const sql = new PgliteClient(pglite.db, false);
-    eventStore = await SqlEventStore.create(sql);
-    documents = await SqlDocumentStore.create(sql);
-    cleanup = pglite.cleanup;
+    ({ eventStore, documents, cleanup } = await pgliteStores());
   });
   afterEach(async function () {
     await cleanup();

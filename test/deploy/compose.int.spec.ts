@@ -456,7 +456,7 @@ describe('deployment: docker-compose.yml, deploy/Dockerfile, gateway', function 
           // A service that sends its own (here: weaker) copies: the gateway's replace them, one of each.
           const own = await request(gatewayPort, 'GET', '/api/own-headers');
           expectHeaders(own, 'GET /api/own-headers');
-          const raw = await rawHead(gatewayPort, 'GET /api/own-headers HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+          const raw = (await rawRequest(gatewayPort, 'GET /api/own-headers HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).headers;
           for (const name of ['content-security-policy', 'x-frame-options', 'x-content-type-options', 'referrer-policy']) {
             expect(raw.filter((line) => line.toLowerCase().startsWith(`${name}:`)), name).to.have.length(1);
           }
@@ -475,7 +475,7 @@ describe('deployment: docker-compose.yml, deploy/Dockerfile, gateway', function 
           expect(parseCsp(String(down.headers['content-security-policy'] ?? ''))).to.deep.equal(CSP_DIRECTIVES);
           expect(down.headers['x-frame-options']).to.equal('DENY');
           expect(down.headers['x-content-type-options']).to.equal('nosniff');
-          expect(await rawStatus(gatewayPort, `POST /api/bot/start HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${2 * 1024 * 1024}\r\n\r\n`)).to.equal(413);
+          expect((await rawRequest(gatewayPort, `POST /api/bot/start HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${2 * 1024 * 1024}\r\n\r\n`)).status).to.equal(413);
         });
 
         it('answers its own health check', async function () {
@@ -644,30 +644,11 @@ async function standIn(name: string): Promise<StandIn> {
   };
 }
 
-/** Sends raw request bytes and returns the status code of the answer. */
-function rawStatus(port: number, head: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    let text = '';
-    socket.on('connect', () => socket.write(head));
-    socket.on('data', (d: Buffer) => {
-      text += d.toString();
-      const match = /^HTTP\/1\.[01] (\d{3})/.exec(text);
-      if (match) {
-        socket.destroy();
-        resolve(Number(match[1]));
-      }
-    });
-    socket.on('error', reject);
-    socket.setTimeout(5000, () => {
-      socket.destroy();
-      reject(new Error(`no answer: ${text}`));
-    });
-  });
-}
-
-/** Sends raw request bytes and returns the header lines of the answer (duplicates kept). */
-function rawHead(port: number, head: string): Promise<string[]> {
+/**
+ * Sends raw request bytes (for what a client library would refuse to send) and returns the answer's
+ * status code and header lines (duplicates kept).
+ */
+function rawRequest(port: number, head: string): Promise<{ status: number; headers: string[] }> {
   return new Promise((resolve, reject) => {
     const socket = net.connect({ host: '127.0.0.1', port });
     let text = '';
@@ -675,10 +656,12 @@ function rawHead(port: number, head: string): Promise<string[]> {
     socket.on('data', (d: Buffer) => {
       text += d.toString();
       const end = text.indexOf('\r\n\r\n');
-      if (end >= 0) {
-        socket.destroy();
-        resolve(text.slice(0, end).split('\r\n').slice(1));
-      }
+      if (end < 0) return;
+      socket.destroy();
+      const [statusLine = '', ...headers] = text.slice(0, end).split('\r\n');
+      const status = /^HTTP\/1\.[01] (\d{3})/.exec(statusLine);
+      if (status) resolve({ status: Number(status[1]), headers });
+      else reject(new Error(`not an HTTP answer: ${text}`));
     });
     socket.on('error', reject);
     socket.setTimeout(5000, () => {

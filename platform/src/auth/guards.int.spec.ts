@@ -1,18 +1,8 @@
 /** The guards on a tiny Koa app over a real read model (PGlite). */
 import { expect } from 'chai';
-import Koa from 'koa';
-import Router from '@koa/router';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import { USERS_PROJECTION, type UserView } from '@papertrade/domain/auth/user-view';
-import { SqlDocumentStore } from '../document-store/sql-document-store';
-import { PgliteClient } from '../sql/sql-client';
-import { ReadModels, generationCollection } from '../projections/read-models';
-import { problemMiddleware } from '../http/problem-middleware';
-import { silentLogger } from '../config/logger';
 import { TokenService } from './tokens';
-import { authenticate, requireAdmin, requirePremium, requireUser } from './guards';
-import { freshPglite } from '../../../test/pglite';
+import { requireAdmin, requirePremium, requireUser } from './guards';
+import { startAuthApp, userView, type AuthApp } from '../../../test/auth-app';
 
 // Tokens carry UUID subjects only (tokens.ts), so the fixtures' ids are UUIDs named for readability.
 const U = {
@@ -22,54 +12,31 @@ const U = {
   admin: '00000000-0000-4000-8000-000000000004',
 };
 
-const base: UserView = {
-  id: U.free,
-  email: 'f@example.com',
-  username: 'free',
-  firstName: null,
-  lastName: null,
-  subscriptionTier: 'FREE',
-  subscriptionStatus: 'ACTIVE',
-  isAdmin: false,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  emailNormalised: 'f@example.com',
-  usernameNormalised: 'free',
-  createdMonth: '2026-01',
-  premium: false,
-};
-
 describe('guards (logged in, premium, admin)', function () {
-  let server: Server;
-  let url: string;
-  let cleanup: () => Promise<void>;
+  let app: AuthApp;
   const tokens = new TokenService('guard-secret-guard-secret-guard-secret');
   before(async function () {
-    const pglite = await freshPglite();
-    cleanup = pglite.cleanup;
-    const documents = await SqlDocumentStore.create(new PgliteClient(pglite.db));
-    const users = documents.collection<UserView>(generationCollection(USERS_PROJECTION, 1));
-    await users.put(U.free, base);
-    await users.put(U.premium, { ...base, id: U.premium, subscriptionTier: 'PREMIUM', premium: true });
-    await users.put(U.lapsed, { ...base, id: U.lapsed, subscriptionTier: 'PREMIUM', subscriptionStatus: 'EXPIRED' });
-    await users.put(U.admin, { ...base, id: U.admin, isAdmin: true });
-    const router = new Router();
-    router.get('/user', requireUser, (ctx) => void (ctx.body = { ok: true }));
-    router.get('/premium', requirePremium, (ctx) => void (ctx.body = { ok: true }));
-    router.get('/admin', requireAdmin, (ctx) => void (ctx.body = { ok: true }));
-    const app = new Koa();
-    app.use(problemMiddleware(silentLogger));
-    app.use(authenticate(tokens, new ReadModels(documents)));
-    app.use(router.routes());
-    await new Promise<void>((resolve) => (server = app.listen(0, '127.0.0.1', resolve)));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    app = await startAuthApp({
+      tokens,
+      users: [
+        userView(U.free, 'free'),
+        userView(U.premium, 'premium', { subscriptionTier: 'PREMIUM', premium: true }),
+        userView(U.lapsed, 'lapsed', { subscriptionTier: 'PREMIUM', subscriptionStatus: 'EXPIRED' }),
+        userView(U.admin, 'admin', { isAdmin: true }),
+      ],
+      routes: (router) => {
+        router.get('/user', requireUser, (ctx) => void (ctx.body = { ok: true }));
+        router.get('/premium', requirePremium, (ctx) => void (ctx.body = { ok: true }));
+        router.get('/admin', requireAdmin, (ctx) => void (ctx.body = { ok: true }));
+      },
+    });
   });
   after(async function () {
-    server?.close();
-    await cleanup?.();
+    await app?.stop();
   });
 
   const call = async (path: string, user?: string) => {
-    const res = await fetch(url + path, user ? { headers: { authorization: `Bearer ${tokens.issue(user)}` } } : {});
+    const res = await fetch(app.url + path, user ? { headers: { authorization: `Bearer ${tokens.issue(user)}` } } : {});
     return { status: res.status, body: (await res.json()) as { detail?: string } };
   };
 

@@ -11,12 +11,12 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import type { Decider, DomainEvent } from '@papertrade/domain/shared/decider';
-import { ConcurrencyError } from '@papertrade/domain/shared/errors';
-import type { EventStore, ExpectedRevision, NewEvent } from '../event-store/event-store';
-import { SqlEventStore } from '../event-store/sql-event-store';
-import { PgliteClient } from '../sql/sql-client';
+import { ConcurrencyError, IllegalStateError } from '@papertrade/domain/shared/errors';
+import type { EventStore } from '../event-store/event-store';
+import type { SqlEventStore } from '../event-store/sql-event-store';
 import { CommandHandler } from './command-handler';
-import { freshPglite } from '../../../test/pglite';
+import { faultyAppends } from '../../../test/event-store-doubles';
+import { pgliteEventStore } from '../../../test/pglite-stores';
 
 type Counted = DomainEvent<'Counted', { n: number }>;
 type Count = { type: 'Count' };
@@ -29,26 +29,6 @@ const counter: Decider<{ n: number }, Count, Counted> = {
   decide: (_c, s) => [{ type: 'Counted', data: { n: s.n + 1 } }],
 };
 
-/** `store` whose n-th append to `stream` throws `failure(n)` when that returns an error. */
-function faultyAppends(store: EventStore, stream: string, failure: (n: number) => Error | null): { store: EventStore; appends: () => number } {
-  let appends = 0;
-  const append = async (streamId: string, events: NewEvent[], expected: ExpectedRevision) => {
-    if (streamId === stream) {
-      const error = failure(++appends);
-      if (error) throw error;
-    }
-    return store.append(streamId, events, expected);
-  };
-  const wrapped = new Proxy(store, {
-    get(target, property) {
-      if (property === 'append') return append;
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-  return { store: wrapped, appends: () => appends };
-}
-
 describe('command helper: the exact number of attempts on concurrency conflicts', function () {
   let store: SqlEventStore;
   let cleanup: () => Promise<void>;
@@ -56,9 +36,7 @@ describe('command helper: the exact number of attempts on concurrency conflicts'
   const meta = () => ({ actor: 'tester', correlationId: randomUUID() });
 
   beforeEach(async function () {
-    const pglite = await freshPglite();
-    store = await SqlEventStore.create(new PgliteClient(pglite.db));
-    cleanup = pglite.cleanup;
+    ({ store, cleanup } = await pgliteEventStore());
   });
   afterEach(async function () {
     await cleanup();
@@ -86,6 +64,7 @@ describe('command helper: the exact number of attempts on concurrency conflicts'
     const { error, appends, decisions, stored } = await alwaysConflicting((s) => new CommandHandler(s, clock));
     expect(error).to.be.instanceOf(ConcurrencyError);
     expect((error as ConcurrencyError).status).to.equal(412);
+    expect((error as Error).message).to.equal('The resource was changed by another request at the same time; please retry');
     expect(appends, 'appends attempted').to.equal(5);
     expect(decisions, 'decided once per attempt, on a fresh load').to.equal(5);
     expect(stored).to.deep.equal([]);
@@ -108,11 +87,13 @@ describe('command helper: the exact number of attempts on concurrency conflicts'
     expect((await store.readStream(stream)).map((e) => e.type)).to.deep.equal(['Counted']);
   });
 
-  it('does not retry other errors', async function () {
-    const stream = `counter-${randomUUID()}`;
-    const failing = faultyAppends(store, stream, () => new Error('connection lost'));
-    const error = await new CommandHandler(failing.store, clock).handle(counter, stream, { type: 'Count' }, meta()).catch((e: unknown) => e);
-    expect((error as Error).message).to.equal('connection lost');
-    expect(failing.appends()).to.equal(1);
-  });
+  for (const failure of [new Error('connection lost'), new IllegalStateError('store refused')]) {
+    it(`does not retry other errors (${failure.constructor.name})`, async function () {
+      const stream = `counter-${randomUUID()}`;
+      const failing = faultyAppends(store, stream, () => failure);
+      const error = await new CommandHandler(failing.store, clock).handle(counter, stream, { type: 'Count' }, meta()).catch((e: unknown) => e);
+      expect(error).to.equal(failure);
+      expect(failing.appends()).to.equal(1);
+    });
+  }
 });

@@ -3,12 +3,11 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import type { Decider, DomainEvent } from '@papertrade/domain/shared/decider';
 import { ConcurrencyError, IdempotencyConflictError, IllegalStateError } from '@papertrade/domain/shared/errors';
-import { SqlEventStore } from '../event-store/sql-event-store';
-import { PgliteClient } from '../sql/sql-client';
+import type { SqlEventStore } from '../event-store/sql-event-store';
 import { CommandHandler, SNAPSHOT_EVERY } from './command-handler';
 import { fold } from '@papertrade/domain/shared/decider';
 import type { LoadStreamOptions, LoadedStream } from '../event-store/event-store';
-import { freshPglite } from '../../../test/pglite';
+import { pgliteEventStore } from '../../../test/pglite-stores';
 
 type Deposited = DomainEvent<'Deposited', { amount: number; currency: string }>;
 type Cmd = { type: 'Deposit'; amount: number };
@@ -34,9 +33,7 @@ describe('command helper', function () {
   let handler: CommandHandler;
   const meta = () => ({ actor: 'tester', correlationId: randomUUID() });
   beforeEach(async function () {
-    const pglite = await freshPglite();
-    store = await SqlEventStore.create(new PgliteClient(pglite.db));
-    cleanup = pglite.cleanup;
+    ({ store, cleanup } = await pgliteEventStore());
     handler = new CommandHandler(store, () => new Date('2026-01-01T00:00:00Z'), 3);
   });
   afterEach(async function () {

@@ -1,16 +1,15 @@
 /**
  * The command helper's write path on a real (PGlite) event store: what it stamps on every event,
- * how idempotent requests get their ids and replays, when it retries and when it gives up.
+ * how idempotent requests get their ids and replays, and which state a retry decides on. How many
+ * attempts it makes, and which failures it retries at all: command-handler-retries.int.spec.ts.
  */
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import type { Decider, DomainEvent } from '@papertrade/domain/shared/decider';
-import { ConcurrencyError, IllegalStateError } from '@papertrade/domain/shared/errors';
-import type { EventStore, NewEvent } from '../event-store/event-store';
-import { SqlEventStore } from '../event-store/sql-event-store';
-import { PgliteClient } from '../sql/sql-client';
+import type { NewEvent } from '../event-store/event-store';
+import type { SqlEventStore } from '../event-store/sql-event-store';
 import { CommandHandler, idempotentId, toDomainEvent } from './command-handler';
-import { freshPglite } from '../../../test/pglite';
+import { pgliteEventStore } from '../../../test/pglite-stores';
 
 type Noted = DomainEvent<'Noted', { text: string }>;
 type Note = { type: 'Note'; texts: string[] };
@@ -37,9 +36,7 @@ describe('command write path', function () {
   let cleanup: () => Promise<void>;
   const clock = () => new Date('2026-02-03T04:05:06.789Z');
   beforeEach(async function () {
-    const pglite = await freshPglite();
-    store = await SqlEventStore.create(new PgliteClient(pglite.db));
-    cleanup = pglite.cleanup;
+    ({ store, cleanup } = await pgliteEventStore());
   });
   afterEach(async function () {
     await cleanup();
@@ -114,46 +111,6 @@ describe('command write path', function () {
     await handler.handle(notes, stream, command, { actor: 'u1', correlationId: 'c' }, loaded);
     expect(seen).to.deep.equal([['stored'], ['stored', 'mine']]);
     expect((await store.readStream(stream)).map((r) => r.data.text)).to.deep.equal(['stored', 'mine', 'mine']);
-  });
-
-  it('tries five times by default, then answers a 412 saying to retry', async function () {
-    const stream = `notes-${randomUUID()}`;
-    const conflicting = (conflicts: number) => {
-      let calls = 0;
-      const command = async () => {
-        calls++;
-        if (calls <= conflicts) await store.append(stream, [foreign(`other-${calls}`)], 'any');
-        return { type: 'Note' as const, texts: ['mine'] };
-      };
-      return { command, calls: () => calls };
-    };
-    const handler = new CommandHandler(store, clock);
-    const fourConflicts = conflicting(4);
-    const ok = await handler.handle(notes, stream, fourConflicts.command, { actor: 'u1', correlationId: 'c' });
-    expect(fourConflicts.calls()).to.equal(5);
-    expect(ok.events).to.deep.equal([{ type: 'Noted', data: { text: 'mine' } }]);
-
-    const always = conflicting(Infinity);
-    let error: unknown;
-    await handler.handle(notes, stream, always.command, { actor: 'u1', correlationId: 'c' }).catch((e: unknown) => (error = e));
-    expect(always.calls()).to.equal(5);
-    expect(error).to.be.instanceOf(ConcurrencyError);
-    expect((error as Error).message).to.equal('The resource was changed by another request at the same time; please retry');
-  });
-
-  it('does not retry a failure that is not a concurrency conflict', async function () {
-    let appends = 0;
-    const failing: EventStore = Object.assign(Object.create(store) as EventStore, {
-      append: async () => {
-        appends++;
-        throw new IllegalStateError('store refused');
-      },
-    });
-    const handler = new CommandHandler(failing, clock);
-    let error: unknown;
-    await handler.handle(notes, `notes-${randomUUID()}`, { type: 'Note', texts: ['a'] }, { actor: 'u1', correlationId: 'c' }).catch((e: unknown) => (error = e));
-    expect(appends).to.equal(1);
-    expect((error as Error).message).to.equal('store refused');
   });
 
   it('reads events without a schema version as version 1, and passes them on as type and data only', async function () {

@@ -1,8 +1,10 @@
 /** One writer per projection: the in-process lease and the PostgreSQL advisory-lock lease. */
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { MemoryLeaseProvider, PostgresLeaseProvider } from './lease';
 import { POSTGRES_URL, requireServices } from '../../../test/services';
+import { waitUntil } from '../../../test/wait';
 
 describe('projection leases', function () {
   describe('in process', function () {
@@ -63,6 +65,71 @@ describe('projection leases', function () {
       open.push(byDefault);
       expect(await byDefault.tryAcquire(name)).to.not.equal(null);
       expect(await named.tryAcquire(name)).to.equal(null);
+    });
+
+    /** A provider whose connections carry `label` as their application_name, so they can be counted. */
+    const labelled = (namespace: string, label: string) => {
+      const url = new URL(POSTGRES_URL);
+      url.searchParams.set('application_name', label);
+      const leases = new PostgresLeaseProvider(url.toString(), namespace);
+      open.push(leases);
+      return leases;
+    };
+    const connections = async (label: string) => {
+      const client = new pg.Client({ connectionString: POSTGRES_URL });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [label]);
+        return rows[0]!.n;
+      } finally {
+        await client.end();
+      }
+    };
+    /** A backend leaves pg_stat_activity shortly after its client hangs up. */
+    const connectionsSettleAt = (label: string, count: number) =>
+      waitUntil(async () => (await connections(label)) === count, { timeoutMs: 5000, intervalMs: 20, message: `${count} connection(s) labelled ${label}` });
+
+    it('holds one connection per lease it grants, and none for a refused or released one', async function () {
+      // The projector asks for every lease it lacks every 2 s: a refusal that left its connection open
+      // would leak one connection per projection each time, until the server refuses everyone.
+      const namespace = `ns-${randomUUID()}`;
+      const [holder, waiter] = [`lease-holder-${randomUUID()}`, `lease-waiter-${randomUUID()}`];
+      const [a, b] = [labelled(namespace, holder), labelled(namespace, waiter)];
+      const users = await a.tryAcquire('projection:users');
+      const stats = await a.tryAcquire('projection:stats');
+      expect(await connections(holder)).to.equal(2);
+      for (let i = 0; i < 3; i++) expect(await b.tryAcquire('projection:users')).to.equal(null);
+      await connectionsSettleAt(waiter, 0);
+      await users!.release();
+      await connectionsSettleAt(holder, 1);
+      await stats!.release();
+      await connectionsSettleAt(holder, 0);
+    });
+
+    it('survives the server ending a lease connection (no unhandled error event)', async function () {
+      // Without an error listener, pg's client would throw from an event and bring the process down.
+      const label = `lease-terminated-${randomUUID()}`;
+      const leases = labelled(`ns-${randomUUID()}`, label);
+      expect(await leases.tryAcquire('x')).to.not.equal(null);
+      const admin = new pg.Client({ connectionString: POSTGRES_URL });
+      await admin.connect();
+      try {
+        await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [label]);
+      } finally {
+        await admin.end();
+      }
+      // The backend is gone once the client has been told (an unhandled 'error' would fail this test).
+      await connectionsSettleAt(label, 0);
+    });
+
+    it('ends every connection it holds on close', async function () {
+      const label = `lease-closed-${randomUUID()}`;
+      const leases = labelled(`ns-${randomUUID()}`, label);
+      await leases.tryAcquire('x');
+      await leases.tryAcquire('y');
+      expect(await connections(label)).to.equal(2);
+      await leases.close();
+      await connectionsSettleAt(label, 0);
     });
 
     it('frees the leases of a closed provider (its connections end)', async function () {

@@ -6,18 +6,17 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import type { NewEvent } from '../event-store/event-store';
-import { SqlEventStore } from '../event-store/sql-event-store';
-import { SqlDocumentStore } from '../document-store/sql-document-store';
-import { PgliteClient } from '../sql/sql-client';
+import type { SqlEventStore } from '../event-store/sql-event-store';
+import type { SqlDocumentStore } from '../document-store/sql-document-store';
 import { MemoryBus } from '../bus/memory-bus';
-import { encodePosition, type Position } from '../event-store/position';
+import { comparePositions, encodePosition, type Position } from '../event-store/position';
 import type { Logger } from '../config/logger';
 import { silentLogger } from '../config/logger';
 import { MemoryLeaseProvider } from './lease';
 import { Projector } from './projector';
 import type { ProjectionDefinition } from './projection';
 import { CHECKPOINT_COLLECTION, META_COLLECTION, ReadModels, checkpointId, generationCollection } from './read-models';
-import { freshPglite } from '../../../test/pglite';
+import { pgliteStores } from '../../../test/pglite-stores';
 
 type Tally = { count: number; last: string };
 
@@ -69,12 +68,8 @@ describe('projector runtime: documents, checkpoints and notices', function () {
   const append = (stream: string, events: NewEvent[]) => eventStore.append(stream, events, 'any');
 
   before(async function () {
-    const pglite = await freshPglite();
-    const sql = new PgliteClient(pglite.db, false);
-    eventStore = await SqlEventStore.create(sql);
-    documents = await SqlDocumentStore.create(sql);
+    ({ eventStore, documents, cleanup } = await pgliteStores());
     readModels = new ReadModels(documents);
-    cleanup = pglite.cleanup;
   });
   after(async function () {
     await cleanup?.();
@@ -130,6 +125,30 @@ describe('projector runtime: documents, checkpoints and notices', function () {
     await until(() => notices.some((n) => n.payload.position === position), 'the notice');
     const notice = notices.find((n) => n.payload.position === position)!;
     expect(notice).to.deep.equal({ subject: `projection.${name}.changed`, payload: { position, generation: 1, ids: [key] } });
+  });
+
+  it('names at most 100 changed documents in a notice (a batch flush may change 500)', async function () {
+    const notices: Array<{ position: Position; ids: string[] }> = [];
+    await bus.subscribe('projection.>', (_subject, payload) => notices.push(payload as (typeof notices)[number]));
+    // 500 events for 500 documents, all there at start: the runner flushes after its 500th event,
+    // or earlier when its reads leave the stream quiet for a moment.
+    const { position } = await append(`s-${name}`, Array.from({ length: 500 }, (_, i) => event('Added', `b${i}-${name}`)));
+    const p = projector(tallies(name));
+    await p.start();
+    await p.caughtUp();
+    await until(() => notices.some((n) => n.position === position), 'the notice');
+    // Each notice names the documents changed since the one before (by any test's events in this
+    // store: the projection counts every keyed event), in order, the first 100 of them.
+    const recorded = await eventStore.readAll({ limit: 10_000 });
+    let previous: Position | undefined;
+    for (const notice of notices) {
+      const keys = recorded
+        .filter((e) => comparePositions(e.position, previous) > 0 && comparePositions(e.position, notice.position) <= 0)
+        .flatMap((e) => (typeof e.data.key === 'string' ? [e.data.key] : []));
+      expect(notice.ids).to.deep.equal([...new Set(keys)].slice(0, 100));
+      previous = notice.position;
+    }
+    expect(await tally(`b499-${name}`)).to.deep.equal({ count: 1, last: 'Added' });
   });
 
   it('applies nothing twice when it resumes from an older checkpoint', async function () {
