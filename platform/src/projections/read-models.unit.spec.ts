@@ -80,9 +80,11 @@ describe('read models', function () {
     it('wakes a waiter on a change notice, without waiting for the next poll', async function () {
       const bus = await listeningOnMockedTimers();
       const waiting = readModels.waitFor(['users'], p(2), 60_000);
+      mock.timers.tick(0); // the first check, at once: not there yet; the next poll is 25 ms away
       expect(await settledWithin(waiting), 'asleep until told').to.equal('pending');
       await setCheckpoint('users', 1, p(2));
       await bus.publish(changeSubject('users'), { position: p(2) });
+      await turns(2); // the in-process bus delivers on setImmediate
       mock.timers.tick(0); // the notice schedules the shared check at once, not at the next 25 ms poll
       expect(await settledWithin(waiting)).to.equal(true);
     });
@@ -91,9 +93,11 @@ describe('read models', function () {
       const bus = await listeningOnMockedTimers();
       const first = readModels.waitFor(['users'], p(2), 60_000);
       const second = readModels.waitFor(['users'], p(2), 60_000);
+      mock.timers.tick(0);
       await turns(5);
       await setCheckpoint('users', 1, p(2));
       await bus.publish(changeSubject('public-stats'), { position: p(2) });
+      await turns(2);
       mock.timers.tick(0);
       expect(await settledWithin(Promise.all([first, second]))).to.deep.equal([true, true]);
     });
