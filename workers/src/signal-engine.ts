@@ -16,7 +16,7 @@
  * go on, and the next candle tries again. Rounds never overlap.
  */
 import { coins, type Coin } from '@papertrade/domain/market/coins';
-import { SIGNAL_CANDLE_MINUTES } from '@papertrade/domain/signals/contracts';
+import { SIGNAL_CANDLE_MINUTES, SIGNAL_HISTORY_DAYS } from '@papertrade/domain/signals/contracts';
 import { closedCandles, readingsOfLastCandle } from '@papertrade/domain/signals/readings';
 import { signalsStreamId } from '@papertrade/domain/signals/signal';
 import { signalDecider, type EvaluateSignal } from '@papertrade/domain/signals/signal.decider';
@@ -24,10 +24,7 @@ import { idempotentId, type CommandHandler, type Idempotency } from '@papertrade
 import type { Logger } from '@papertrade/platform/config/logger';
 import type { MarketData } from '@papertrade/platform/market/market-data';
 
-export { SIGNAL_CANDLE_MINUTES };
-
-/** Days of candles read per evaluation: 1 day is 288 five-minute candles, enough for sma50 and MACD. */
-export const SIGNAL_HISTORY_DAYS = 1;
+export { SIGNAL_CANDLE_MINUTES, SIGNAL_HISTORY_DAYS };
 /** How long after a candle boundary the engine evaluates, so the source has the candle's last minute. */
 export const EVALUATION_GRACE_MS = 1000;
 /** The actor of the engine's commands, and the scope of its idempotency keys. */

@@ -15,6 +15,8 @@ import { signalIndicators, signalTypes } from './signal-rules';
 
 /** The candle width signals are evaluated on (and /api/indicators computed on). */
 export const SIGNAL_CANDLE_MINUTES = 5;
+/** Days of candles read for one evaluation: 1 day is 288 five-minute candles (the chart ladder's width for a day), enough for sma50 and MACD. */
+export const SIGNAL_HISTORY_DAYS = 1;
 /** How many signals /api/signals lists. */
 export const SIGNALS_LIST_LIMIT = 50;
 
