@@ -9,6 +9,8 @@ import { createQueryApi } from '@papertrade/query-api/app';
 import { AdminBootstrapRefused, ensureAdmin } from '@papertrade/command-api/bootstrap';
 import { commandApiDeps, createMarketFeed, createProjector, createRuntime, queryApiDeps, registrationDeps } from './compose';
 import { announcePort, onShutdown, runMain } from './lifecycle';
+import { CommandHandler } from '@papertrade/platform/commands/command-handler';
+import { SignalEngine } from '@papertrade/workers/signal-engine';
 
 const services = ['command-api', 'query-api', 'projectors', 'workers'] as const;
 type Service = (typeof services)[number];
@@ -54,11 +56,14 @@ async function main() {
       break;
     }
     case 'workers': {
-      // The market feed; the signal engine, bot and risk monitor arrive with their issues.
+      // The market feed and the signal engine; the bot and risk monitor arrive with their issues.
       const feed = createMarketFeed(rt);
       feed.start();
       closers.push(() => feed.stop());
-      server = healthServer(config.PORT, () => ({ workers: [feed.status()] }));
+      const signals = new SignalEngine({ marketData: rt.marketData, handler: new CommandHandler(rt.infra.eventStore, rt.clock), clock: rt.clock, logger });
+      signals.start();
+      closers.push(() => signals.stop());
+      server = healthServer(config.PORT, () => ({ workers: [feed.status(), signals.status()] }));
       break;
     }
   }

@@ -10,6 +10,8 @@ import { AdminBootstrapRefused, ensureAdmin, seedDemoAccounts } from '@papertrad
 import { createMarketFeed, createProjector, createRuntime, registrationDeps } from './compose';
 import { createEmbeddedApp } from './embedded-app';
 import { announcePort, onShutdown, runMain } from './lifecycle';
+import { CommandHandler } from '@papertrade/platform/commands/command-handler';
+import { SignalEngine } from '@papertrade/workers/signal-engine';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -26,6 +28,8 @@ async function main() {
   await projector.start();
   const marketFeed = createMarketFeed(rt);
   marketFeed.start();
+  const signalEngine = new SignalEngine({ marketData: rt.marketData, handler: new CommandHandler(rt.infra.eventStore, rt.clock), clock: rt.clock, logger });
+  signalEngine.start();
   const registration = registrationDeps(rt);
   if (config.DEMO_SEED === 'on') await seedDemoAccounts(registration, config.DATA_DIR, logger);
   if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
@@ -51,6 +55,7 @@ async function main() {
   onShutdown(async () => {
     server.close();
     await marketFeed.stop();
+    await signalEngine.stop();
     await projector.stop();
     await rt.infra.close();
   });

@@ -3,5 +3,6 @@ import type { Document } from '@papertrade/platform/document-store/document-stor
 import type { ProjectionDefinition } from '@papertrade/platform/projections/projection';
 import { usersProjection } from './users/users.projection';
 import { publicStatsProjection } from './public-stats/public-stats.projection';
+import { signalCountsProjection, signalsProjection } from './signals/signals.projection';
 
-export const projections = [usersProjection, publicStatsProjection] as unknown as ProjectionDefinition<Document>[];
+export const projections = [usersProjection, publicStatsProjection, signalsProjection, signalCountsProjection] as unknown as ProjectionDefinition<Document>[];

@@ -1,0 +1,162 @@
+/**
+ * GET /api/signals and GET /api/indicators through HTTP on the embedded app (PGlite, the simulated
+ * market at the real clock): signals newest first with their reasons and the counts, per symbol in
+ * any case; what the signal engine writes shows up there; the indicators of the last closed 5-minute
+ * candle, the same numbers the engine reads; 404 for an unknown symbol and 400 for a bad query.
+ */
+import { expect } from 'chai';
+import { coins } from '@papertrade/domain/market/coins';
+import { indicatorsResponseSchema, signalsResponseSchema } from '@papertrade/domain/signals/contracts';
+import { closedCandles, readingsOfLastCandle } from '@papertrade/domain/signals/readings';
+import { signalsStreamId } from '@papertrade/domain/signals/signal';
+import { signalDecider } from '@papertrade/domain/signals/signal.decider';
+import type { IndicatorReadings } from '@papertrade/domain/signals/signal-rules';
+import { CommandHandler } from '@papertrade/platform/commands/command-handler';
+import { silentLogger } from '@papertrade/platform/config/logger';
+import { useHarness } from '../../../test/api-harness';
+import { waitUntil } from '../../../test/wait';
+import { SignalEngine, signalIdFor, type Timer } from '../../../workers/src/signal-engine';
+
+const buy: IndicatorReadings = { price: 100, rsi: 25, macd: { macd: 1, signal: 0, histogram: 1 }, sma20: 90, sma50: 80, ema20: 95, ema20Previous: 94, volumeRatio: 2 };
+const sell: IndicatorReadings = { price: 100, rsi: 75, macd: { macd: -1, signal: 0, histogram: -1 }, sma20: 110, sma50: 120, ema20: 105, ema20Previous: 106, volumeRatio: 2 };
+const hold: IndicatorReadings = { price: 100, rsi: 50, macd: { macd: 0, signal: 0, histogram: 0 }, sma20: 100, sma50: 100, ema20: 100, ema20Previous: 100, volumeRatio: 1 };
+
+describe('signals API (HTTP, embedded)', function () {
+  this.timeout(60_000);
+  const harness = useHarness();
+
+  async function get(path: string, headers: Record<string, string> = {}) {
+    return harness().request('GET', path, { headers });
+  }
+
+  /** Evaluates a candle of `symbol` straight through the decider, as the engine does. */
+  async function evaluate(symbol: string, candleTime: string, readings: IndicatorReadings) {
+    const handler = new CommandHandler(harness().rt.infra.eventStore, () => new Date());
+    return handler.handle(
+      signalDecider,
+      signalsStreamId(symbol),
+      { type: 'EvaluateSignal', data: { signalId: signalIdFor(symbol, candleTime), symbol, candleTime, readings } },
+      { actor: 'test', correlationId: 'test' },
+    );
+  }
+
+  describe('GET /api/signals', function () {
+    it('with no signal yet: an empty list and zero counts', async function () {
+      const res = await get('/api/signals');
+      expect(res.status).to.equal(200);
+      expect(signalsResponseSchema.parse(res.body)).to.deep.equal({ symbol: null, signals: [], counts: { total: 0, buy: 0, sell: 0, hold: 0 } });
+    });
+
+    it('lists signals newest candle first with their reasons, and counts them per symbol (any case) and overall', async function () {
+      await evaluate('ETH', '2026-01-01T00:00:00.000Z', buy);
+      await evaluate('BTC', '2026-01-01T00:05:00.000Z', hold);
+      const last = await evaluate('ETH', '2026-01-01T00:10:00.000Z', sell);
+      const res = await get('/api/signals', { 'x-min-position': String(last.position) });
+      expect(res.status).to.equal(200);
+      const body = signalsResponseSchema.parse(res.body);
+      expect(body.signals.map((s) => [s.symbol, s.type, s.candleTime])).to.deep.equal([
+        ['ETH', 'SELL', '2026-01-01T00:10:00.000Z'],
+        ['BTC', 'HOLD', '2026-01-01T00:05:00.000Z'],
+        ['ETH', 'BUY', '2026-01-01T00:00:00.000Z'],
+      ]);
+      expect(body.counts).to.deep.equal({ total: 3, buy: 1, sell: 1, hold: 1 });
+      const [newest] = body.signals;
+      expect(newest!.signalId).to.equal(signalIdFor('ETH', '2026-01-01T00:10:00.000Z'));
+      expect(newest!.confidence).to.equal(100);
+      expect(newest!.reasons.map((r) => r.indicator)).to.deep.equal(['RSI', 'MACD', 'SMA20', 'SMA50', 'EMA20', 'VOLUME']);
+      expect(newest!.reasons[0]).to.deep.include({ indicator: 'RSI', value: 75, threshold: 70, says: 'SELL' });
+
+      for (const symbol of ['eth', 'Eth', 'ETH', '%20eth%20']) {
+        const eth = signalsResponseSchema.parse((await get(`/api/signals?symbol=${symbol}`)).body);
+        expect(eth.symbol).to.equal('ETH');
+        expect(eth.signals.map((s) => s.type)).to.deep.equal(['SELL', 'BUY']);
+        expect(eth.counts).to.deep.equal({ total: 2, buy: 1, sell: 1, hold: 0 });
+      }
+      const btc = signalsResponseSchema.parse((await get('/api/signals?symbol=btc')).body);
+      expect(btc.counts).to.deep.equal({ total: 1, buy: 0, sell: 0, hold: 1 });
+      const sol = signalsResponseSchema.parse((await get('/api/signals?symbol=SOL')).body);
+      expect(sol).to.deep.equal({ symbol: 'SOL', signals: [], counts: { total: 0, buy: 0, sell: 0, hold: 0 } });
+      // An empty symbol means every coin.
+      expect(signalsResponseSchema.parse((await get('/api/signals?symbol=')).body).counts.total).to.equal(3);
+    });
+
+    it('shows what the signal engine writes: one signal per coin on start, ids from symbol and candle', async function () {
+      const before = signalsResponseSchema.parse((await get('/api/signals')).body).counts.total;
+      let fire: (() => void) | undefined;
+      const timer: Timer = { set: (callback) => (fire = callback), clear: () => {} };
+      const engine = new SignalEngine({ marketData: harness().rt.marketData, handler: new CommandHandler(harness().rt.infra.eventStore, harness().rt.clock), clock: harness().rt.clock, logger: silentLogger, timer });
+      engine.start();
+      fire!();
+      await engine.idle();
+      await engine.stop();
+      expect(engine.status()).to.deep.include({ signalsGenerated: coins.length, failures: 0 });
+      const body = await waitUntil(async () => {
+        const parsed = signalsResponseSchema.parse((await get('/api/signals')).body);
+        return parsed.counts.total === before + coins.length ? parsed : undefined;
+      });
+      const fromEngine = body.signals.filter((s) => s.candleTime > '2026-01-01T00:10:00.000Z');
+      expect(fromEngine.map((s) => s.symbol).sort()).to.deep.equal(coins.map((c) => c.symbol).sort());
+      for (const s of fromEngine) expect(s.signalId).to.equal(signalIdFor(s.symbol, s.candleTime));
+    });
+  });
+
+  describe('GET /api/indicators', function () {
+    it('defaults to ETH: the readings of the last closed 5-minute candle, the numbers the engine reads', async function () {
+      const { res, expected } = await waitUntil(async () => {
+        const series = await harness().rt.marketData.candles('ethereum', 1);
+        const res = await get('/api/indicators');
+        const again = await harness().rt.marketData.candles('ethereum', 1);
+        const last = readingsOfLastCandle(closedCandles(series.candles, 5, Date.now()))!;
+        // Same closed candle on both sides of the request (not across a candle boundary).
+        return res.body?.candleTime === new Date(last.candle.time).toISOString() && again.candles.at(-2)?.time === series.candles.at(-2)?.time ? { res, expected: last } : undefined;
+      });
+      expect(res.status).to.equal(200);
+      const body = indicatorsResponseSchema.parse(res.body);
+      expect(body).to.deep.include({ coinId: 'ethereum', symbol: 'ETH', interval: '5m', intervalMinutes: 5, price: expected.readings.price });
+      expect(body).to.deep.include({ rsi: expected.readings.rsi, macd: expected.readings.macd, sma20: expected.readings.sma20, sma50: expected.readings.sma50, ema20: expected.readings.ema20 });
+      expect(body.rsi).to.be.within(0, 100);
+      expect(body.volume).to.be.oneOf(['HIGH', 'LOW', 'NORMAL']);
+      expect(Date.parse(body.candleTime) + 5 * 60_000).to.be.at.most(Date.now());
+    });
+
+    it('takes a symbol in any case', async function () {
+      for (const symbol of ['btc', 'SOL', 'Uni']) {
+        const res = await get(`/api/indicators?symbol=${symbol}`);
+        expect(res.status, symbol).to.equal(200);
+        expect(indicatorsResponseSchema.parse(res.body).symbol).to.equal(symbol.toUpperCase());
+      }
+    });
+  });
+
+  describe('bad input: 404 for an unknown symbol, 400 naming the field, never 500', function () {
+    for (const endpoint of ['/api/signals', '/api/indicators']) {
+      for (const [symbol, named] of [
+        ['DOGE', '"DOGE"'],
+        ['__proto__', '"__proto__"'],
+        ['%00', '"\\u0000"'],
+        ['e'.repeat(32), `"${'e'.repeat(32)}"`],
+      ] as const) {
+        it(`${endpoint}?symbol=${symbol.slice(0, 12)}: 404 naming ${named.slice(0, 20)}`, async function () {
+          const res = await get(`${endpoint}?symbol=${symbol}`);
+          expect(res.status).to.equal(404);
+          expect(res.headers.get('content-type')).to.match(/^application\/problem\+json/);
+          expect(res.body.detail).to.equal(`Unknown coin symbol ${named}; supported: ETH, BTC, BNB, ADA, SOL, MATIC, LINK, AVAX, DOT, UNI`);
+        });
+      }
+      for (const [query, detail] of [
+        ['?symbol=eth&symbol=btc', 'symbol: must be given once'],
+        [`?symbol=${'e'.repeat(33)}`, 'symbol: must be a coin symbol such as ETH, at most 32 characters'],
+        ['?coin=eth', 'unknown field: coin'],
+        ['?symbol[]=eth', 'unknown field: symbol[]'],
+        ['?limit=5', 'unknown field: limit'],
+      ] as const) {
+        it(`${endpoint}${query.slice(0, 40)}: 400 "${detail}"`, async function () {
+          const res = await get(`${endpoint}${query}`);
+          expect(res.status).to.equal(400);
+          expect(res.headers.get('content-type')).to.match(/^application\/problem\+json/);
+          expect(res.body.detail).to.equal(detail);
+        });
+      }
+    }
+  });
+});
