@@ -90,9 +90,11 @@ describe('signals API (HTTP, embedded)', function () {
       await engine.idle();
       await engine.stop();
       expect(engine.status()).to.deep.include({ signalsGenerated: coins.length, failures: 0 });
+      // The list and the counts are two projections, each with its own checkpoint: wait for both.
+      const fromEngineIn = (parsed: { signals: Array<{ candleTime: string }> }) => parsed.signals.filter((s) => s.candleTime > '2026-01-01T00:10:00.000Z');
       const body = await waitUntil(async () => {
         const parsed = signalsResponseSchema.parse((await get('/api/signals')).body);
-        return parsed.counts.total === before + coins.length ? parsed : undefined;
+        return parsed.counts.total === before + coins.length && fromEngineIn(parsed).length === coins.length ? parsed : undefined;
       });
       const fromEngine = body.signals.filter((s) => s.candleTime > '2026-01-01T00:10:00.000Z');
       expect(fromEngine.map((s) => s.symbol).sort()).to.deep.equal(coins.map((c) => c.symbol).sort());
