@@ -54,7 +54,8 @@ describe('local cluster: the signal engine in the workers process (PostgreSQL + 
     const body = await waitUntil(
       async () => {
         const parsed = signalsResponseSchema.parse(await (await fetch(`${running[1]!.url}/api/signals`)).json());
-        return parsed.counts.total >= coins.length ? parsed : undefined;
+        // The list and the counts are two projections: wait for every coin in the list itself.
+        return new Set(parsed.signals.map((s) => s.symbol)).size === coins.length ? parsed : undefined;
       },
       { timeoutMs: 60_000, message: 'a signal of every coin on query-api' },
     );
