@@ -5,7 +5,14 @@
 import net from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { WebSocket } from 'ws';
+import { findCoinById, type CoinId } from '@papertrade/domain/market/coins';
+import type { MarketTick } from '@papertrade/domain/market/contracts';
 import type { ServerMessage } from './messages';
+
+/** A valid tick for `coinId` at `price` (a test may use the price to tell ticks apart). */
+export function tick(price: number, coinId: CoinId = 'bitcoin'): MarketTick {
+  return { coinId, symbol: findCoinById(coinId)!.symbol, price, changePercent24h: 1.5, at: new Date().toISOString() };
+}
 
 export class RecordingClient {
   readonly messages: ServerMessage[] = [];

@@ -14,14 +14,9 @@ import { marketTickSubject, type MarketTick } from '@papertrade/domain/market/co
 import { waitUntil } from '../../../test/wait';
 import { CLOSE_TOO_SLOW, RealtimeRelay, type RelayOptions } from './relay';
 import { publicRealtimeSubject, userRealtimeSubject } from './messages';
-import { openNonReadingSocket, RecordingClient } from './relay-test-client';
+import { openNonReadingSocket, RecordingClient, tick } from './relay-test-client';
 
 const SECRET = 'relay-spec-secret-relay-spec-secret!!';
-
-export function tick(price: number, coinId: MarketTick['coinId'] = 'bitcoin'): MarketTick {
-  const symbol = coinId === 'bitcoin' ? 'BTC' : coinId === 'ethereum' ? 'ETH' : 'SOL';
-  return { coinId, symbol, price, changePercent24h: 1.5, at: new Date().toISOString() } as MarketTick;
-}
 
 describe('real-time relay (in-process bus)', function () {
   let bus: MemoryBus;
