@@ -272,7 +272,7 @@ export class RealtimeRelay {
     if (route.audience === 'public') return this.broadcast(message, 'push');
     const sockets = this.byUser.get(route.userId);
     if (!sockets) return;
-    const frame = JSON.stringify(message);
+    const frame = Buffer.from(JSON.stringify(message), 'utf8');
     for (const client of [...sockets]) {
       // The token may have expired since the socket authenticated: check it before a private push.
       if (!client.token || !this.deps.tokens.claims(client.token)) {
@@ -286,7 +286,8 @@ export class RealtimeRelay {
 
   private broadcast(message: ServerMessage, kind: 'market' | 'push'): void {
     if (this.clients.size === 0) return;
-    const frame = JSON.stringify(message); // once, whatever the number of sockets
+    // Serialised and encoded once, whatever the number of sockets.
+    const frame = Buffer.from(JSON.stringify(message), 'utf8');
     for (const client of this.clients) this.sendFrame(client, frame, kind);
   }
 
@@ -295,7 +296,7 @@ export class RealtimeRelay {
   }
 
   /** Sends unless the socket is not open or too far behind (see the top of this file). */
-  private sendFrame(client: Client, frame: string, kind: 'market' | 'push' | 'control'): void {
+  private sendFrame(client: Client, frame: string | Buffer, kind: 'market' | 'push' | 'control'): void {
     const { ws } = client;
     if (ws.readyState !== WebSocket.OPEN) return;
     const buffered = ws.bufferedAmount;
@@ -306,7 +307,8 @@ export class RealtimeRelay {
       this.counters.droppedMarketUpdates += 1;
       return;
     }
-    ws.send(frame);
+    // A text frame either way (a Buffer would otherwise go out as binary).
+    ws.send(frame, { binary: false });
   }
 
   private closeTooSlow(client: Client): void {
