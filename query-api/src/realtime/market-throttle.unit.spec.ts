@@ -38,7 +38,7 @@ describe('MarketThrottle', function () {
     // A witness with the same interval, scheduled later: once its trailing tick is out, a pending
     // timer of the stopped throttle would have fired before it.
     const witness: number[] = [];
-    const other = new MarketThrottle(10, (t) => witness.push(t), () => now);
+    const other = new MarketThrottle<number>(10, (t) => witness.push(t), () => now);
     other.push('x', 1);
     other.push('x', 2);
     await waitUntil(() => witness.length === 2, { message: "the witness's trailing tick" });
