@@ -162,6 +162,16 @@ describe('real-time relay (in-process bus)', function () {
     });
   });
 
+  it('refuses a handshake beyond maxSockets (503) and accepts again once one has gone', async function () {
+    await start({ maxSockets: 1 });
+    const first = await connect();
+    const refused = await connect().then(() => null, (e: Error) => e);
+    expect(refused?.message).to.equal('handshake answered 503');
+    first.close();
+    await waitUntil(() => relay.stats().sockets === 0, { message: 'the first socket gone' });
+    await connect();
+  });
+
   it('terminates a socket that does not answer pings', async function () {
     await start({ heartbeatIntervalMs: 100 });
     const answering = await connect();

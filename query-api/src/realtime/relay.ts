@@ -21,7 +21,8 @@
  * anyway; counted); above SLOW_SOCKET_CLOSE_BYTES (only private or public pushes, which are never
  * dropped silently, can get it there) the socket is closed with code 4008 and terminated shortly
  * after. Heartbeats: a ping every HEARTBEAT_INTERVAL_MS; a socket that has not answered the previous
- * ping by then is terminated. Client messages are at most MAX_CLIENT_MESSAGE_BYTES.
+ * ping by then is terminated. Client messages are at most MAX_CLIENT_MESSAGE_BYTES. A process holds
+ * at most MAX_SOCKETS sockets (further handshakes: 503), so the per-socket bound is a process bound.
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -40,6 +41,8 @@ export const SLOW_SOCKET_DROP_BYTES = 256 * 1024;
 /** Above this many bytes queued for a socket, it is closed (4008) and terminated. */
 export const SLOW_SOCKET_CLOSE_BYTES = 1024 * 1024;
 export const MAX_CLIENT_MESSAGE_BYTES = 16 * 1024;
+/** Sockets one process holds at most; more are refused (503) so that the bound above stays a bound. */
+export const MAX_SOCKETS = 10_000;
 /** Close code for a socket that does not read what it is sent (application range 4000-4999). */
 export const CLOSE_TOO_SLOW = 4008;
 /** The subprotocol the relay selects when a client offers it (with or without a bearer one). */
@@ -60,6 +63,7 @@ export interface RelayOptions {
   heartbeatIntervalMs?: number;
   dropMarketAboveBytes?: number;
   closeAboveBytes?: number;
+  maxSockets?: number;
 }
 
 interface Client {
@@ -93,6 +97,7 @@ export class RealtimeRelay {
   private readonly heartbeatIntervalMs: number;
   private readonly dropAbove: number;
   private readonly closeAbove: number;
+  private readonly maxSockets: number;
   private readonly servers = new Set<Server>();
   private unsubscribers: Array<() => void> = [];
   private heartbeat: NodeJS.Timeout | undefined;
@@ -107,6 +112,7 @@ export class RealtimeRelay {
     this.heartbeatIntervalMs = options.heartbeatIntervalMs ?? HEARTBEAT_INTERVAL_MS;
     this.dropAbove = options.dropMarketAboveBytes ?? SLOW_SOCKET_DROP_BYTES;
     this.closeAbove = options.closeAboveBytes ?? SLOW_SOCKET_CLOSE_BYTES;
+    this.maxSockets = options.maxSockets ?? MAX_SOCKETS;
     this.throttle = new MarketThrottle(options.marketUpdateIntervalMs ?? MARKET_UPDATE_INTERVAL_MS, (tick) =>
       this.broadcast({ type: 'MARKET_UPDATE', data: tick }, 'market'),
     );
@@ -172,6 +178,9 @@ export class RealtimeRelay {
           'A token in the URL is refused (URLs are logged). Send {"type":"auth","token":...} as the first message, or offer the subprotocol bearer.<token>.',
         );
       }
+    }
+    if (this.clients.size >= this.maxSockets) {
+      return refuseHandshake(socket, 503, 'Service unavailable', 'This server holds as many real-time connections as it can; try again later.', { 'Retry-After': '5' });
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => this.wss.emit('connection', ws, req));
   };
@@ -341,9 +350,10 @@ function rawText(data: RawData): string {
 }
 
 /** Answers a refused handshake like the APIs answer bad input: a problem body, then closes. */
-function refuseHandshake(socket: Duplex, status: number, title: string, detail: string): void {
+function refuseHandshake(socket: Duplex, status: number, title: string, detail: string, headers: Record<string, string> = {}): void {
   const body = JSON.stringify({ type: 'about:blank', title, status, detail });
+  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
   socket.end(
-    `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`,
   );
 }
