@@ -87,4 +87,12 @@ describe('real-time relay across processes (query-api service, NATS)', function 
     expect(prices().length).to.be.within(2, 10);
     expect(prices()[0]).to.equal(base + 1);
   });
+
+  it('closes its sockets with 1001 (going away) on a clean shutdown', async function () {
+    const client = await connect();
+    await queryApi!.stop();
+    await waitUntil(() => client.closeCode !== undefined, { message: 'the socket closed' });
+    expect(client.closeCode).to.equal(1001);
+    expect(queryApi!.child.signalCode, 'exited on SIGTERM without needing SIGKILL').to.not.equal('SIGKILL');
+  });
 });
