@@ -6,6 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createCommandApi } from '@papertrade/command-api/app';
 import { createQueryApi } from '@papertrade/query-api/app';
+import { RealtimeRelay } from '@papertrade/query-api/realtime/relay';
 import { AdminBootstrapRefused, ensureAdmin } from '@papertrade/command-api/bootstrap';
 import { commandApiDeps, createMarketFeed, createProjector, createRuntime, queryApiDeps, registrationDeps } from './compose';
 import { announcePort, onShutdown, runMain } from './lifecycle';
@@ -45,9 +46,17 @@ async function main() {
       server = createCommandApi(commandApiDeps(rt)).listen(config.PORT);
       break;
     }
-    case 'query-api':
-      server = createQueryApi(queryApiDeps(rt)).listen(config.PORT);
+    case 'query-api': {
+      const deps = queryApiDeps(rt);
+      // The socket relay on /ws of the same server, following the bus (NATS here). Started before
+      // listening: announcePort must see the 'listening' event.
+      const relay = new RealtimeRelay({ bus: rt.infra.bus, tokens: deps.tokens, logger });
+      await relay.start();
+      closers.push(() => relay.close());
+      server = createQueryApi(deps).listen(config.PORT);
+      relay.attach(server);
       break;
+    }
     case 'projectors': {
       const projector = createProjector(rt);
       await projector.start();

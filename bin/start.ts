@@ -1,11 +1,14 @@
 /**
  * The embedded default: one process runs command-api, query-api, the projectors and the workers on
- * one port, with PGlite in DATA_DIR and the in-process bus, and serves the built web app.
+ * one port, with PGlite in DATA_DIR and the in-process bus, and serves the built web app and the
+ * real-time socket (/ws).
  */
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { TokenService } from '@papertrade/platform/auth/tokens';
+import { RealtimeRelay } from '@papertrade/query-api/realtime/relay';
 import { AdminBootstrapRefused, ensureAdmin, seedDemoAccounts } from '@papertrade/command-api/bootstrap';
 import { createMarketFeed, createProjector, createRuntime, registrationDeps } from './compose';
 import { createEmbeddedApp } from './embedded-app';
@@ -44,16 +47,21 @@ async function main() {
 
   await projector.caughtUp(); // seeded accounts can sign in as soon as the app says it is ready
   const app = createEmbeddedApp(rt, { webDist: dist });
+  // The socket relay on /ws of the same server, following the in-process bus.
+  const relay = new RealtimeRelay({ bus: rt.infra.bus, tokens: new TokenService(rt.jwtSecret, rt.clock), logger });
+  await relay.start();
 
   const server = app.listen(config.PORT, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     logger.info('ready', { url: `http://localhost:${port}`, dataDir: path.resolve(config.DATA_DIR) });
   });
+  relay.attach(server);
   announcePort(server);
 
   onShutdown(async () => {
     server.close();
+    await relay.close();
     await marketFeed.stop();
     await signalEngine.stop();
     await projector.stop();

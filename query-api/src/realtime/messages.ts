@@ -1,0 +1,76 @@
+/**
+ * What travels on the real-time socket (`/ws`) and which bus subjects feed it.
+ *
+ * Bus subjects the relay follows (all notices, at most once, like everything on the bus):
+ *   - `market.tick.<coinId>`              a market feed tick (domain's `marketTickSchema`) -> MARKET_UPDATE, to every socket, throttled
+ *   - `realtime.public.<TYPE>`            any public push (payload = `data`) -> `{ type: TYPE, data }`, to every socket
+ *   - `realtime.user.<userId>.<TYPE>`     a private push (BOT_STATUS, ML_UPDATE, ...) -> `{ type: TYPE, data }`,
+ *                                         only to the sockets authenticated as that user
+ * A publisher (workers, projectors) calls `userRealtimeSubject(userId, 'BOT_STATUS')`. TYPE is an
+ * upper-case message type; a subject with a user id that is not a UUID or a type that is not
+ * upper-case is dropped (and logged), so a wrong publisher cannot reach anyone by accident.
+ *
+ * Client -> server: `{type:'auth', token}` (the bearer token the APIs take) and `{type:'logout'}`.
+ * Anything else, or malformed JSON, gets an ERROR message; the socket stays open.
+ * Server -> client: MARKET_UPDATE, the private and public types above, and
+ *   `{type:'AUTHENTICATED', data:{userId}}`, `{type:'AUTH_ERROR', data:{message}}` (the socket stays
+ *   public), `{type:'LOGGED_OUT', data:{}}`, `{type:'ERROR', data:{message}}`.
+ *
+ * Caveat: these schemas belong in a domain contract (domain/src/realtime/contracts.ts) once web/
+ * reads the socket, since web/ may import only domain contracts; they live here until then.
+ */
+import { z } from 'zod';
+
+export const REALTIME_SUBJECT_PREFIX = 'realtime';
+/** Every private push: `realtime.user.<userId>.<TYPE>`. */
+export const USER_REALTIME_SUBJECTS = `${REALTIME_SUBJECT_PREFIX}.user.*.*`;
+/** Every public push: `realtime.public.<TYPE>`. */
+export const PUBLIC_REALTIME_SUBJECTS = `${REALTIME_SUBJECT_PREFIX}.public.*`;
+
+const messageType = z.string().regex(/^[A-Z][A-Z0-9_]{0,63}$/, 'must be an upper-case message type such as BOT_STATUS');
+const userId = z.uuid();
+
+export type MessageType = 'BOT_STATUS' | 'ML_UPDATE' | (string & {});
+
+/** The subject on which to publish a push for one user's sockets only. */
+export function userRealtimeSubject(user: string, type: MessageType): string {
+  userId.parse(user);
+  messageType.parse(type);
+  return `${REALTIME_SUBJECT_PREFIX}.user.${user}.${type}`;
+}
+
+/** The subject on which to publish a push for every socket. */
+export function publicRealtimeSubject(type: MessageType): string {
+  messageType.parse(type);
+  return `${REALTIME_SUBJECT_PREFIX}.public.${type}`;
+}
+
+export type RoutedSubject = { audience: 'user'; userId: string; type: string } | { audience: 'public'; type: string } | null;
+
+/** Who a `realtime.*` subject is for, or null when it is not one we serve. */
+export function routeRealtimeSubject(subject: string): RoutedSubject {
+  const parts = subject.split('.');
+  if (parts[0] !== REALTIME_SUBJECT_PREFIX) return null;
+  if (parts[1] === 'user' && parts.length === 4) {
+    const [, , user, type] = parts as [string, string, string, string];
+    if (!userId.safeParse(user).success || !messageType.safeParse(type).success) return null;
+    return { audience: 'user', userId: user.toLowerCase(), type };
+  }
+  if (parts[1] === 'public' && parts.length === 3) {
+    const type = parts[2]!;
+    return messageType.safeParse(type).success ? { audience: 'public', type } : null;
+  }
+  return null;
+}
+
+/** What a client may send. Tokens are at most a few hundred characters; 8 kB is generous. */
+export const clientMessageSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('auth'), token: z.string().min(1).max(8192) }),
+  z.strictObject({ type: z.literal('logout') }),
+]);
+export type ClientMessage = z.infer<typeof clientMessageSchema>;
+
+export interface ServerMessage {
+  type: string;
+  data: unknown;
+}

@@ -1,0 +1,236 @@
+/**
+ * The relay on a real HTTP server with real WebSocket clients, fed by the in-process bus (the
+ * embedded mode). The NATS path across processes: relay.nats.int.spec.ts.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type net from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import { MemoryBus } from '@papertrade/platform/bus/memory-bus';
+import { TokenService } from '@papertrade/platform/auth/tokens';
+import { silentLogger } from '@papertrade/platform/config/logger';
+import { marketTickSubject, type MarketTick } from '@papertrade/domain/market/contracts';
+import { waitUntil } from '../../../test/wait';
+import { CLOSE_TOO_SLOW, RealtimeRelay, type RelayOptions } from './relay';
+import { publicRealtimeSubject, userRealtimeSubject } from './messages';
+import { openNonReadingSocket, RecordingClient, tick } from './relay-test-client';
+
+const SECRET = 'relay-spec-secret-relay-spec-secret!!';
+
+describe('real-time relay (in-process bus)', function () {
+  let bus: MemoryBus;
+  let relay: RealtimeRelay;
+  let server: http.Server;
+  let port: number;
+  let now = new Date();
+  const tokens = new TokenService(SECRET, () => now);
+  const clients: RecordingClient[] = [];
+  const raw: net.Socket[] = [];
+
+  async function start(options: RelayOptions = {}): Promise<void> {
+    bus = new MemoryBus();
+    server = http.createServer((_req, res) => res.writeHead(404).end());
+    relay = new RealtimeRelay({ bus, tokens, logger: silentLogger }, options).attach(server);
+    await relay.start();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  }
+
+  async function connect(protocols?: string[], path = '/ws'): Promise<RecordingClient> {
+    const client = await RecordingClient.open(`ws://127.0.0.1:${port}${path}`, protocols);
+    clients.push(client);
+    return client;
+  }
+
+  afterEach(async function () {
+    now = new Date();
+    for (const c of clients.splice(0)) c.close();
+    for (const s of raw.splice(0)) s.destroy();
+    await relay?.close();
+    await new Promise((resolve) => server?.close(resolve));
+    await bus?.close();
+  });
+
+  describe('with the default throttle', function () {
+    beforeEach(() => start());
+
+    it('pushes a tick to a public socket as MARKET_UPDATE', async function () {
+      const client = await connect();
+      await bus.publish(marketTickSubject('bitcoin'), tick(50_000));
+      const update = await waitUntil(() => client.of('MARKET_UPDATE')[0], { message: 'a MARKET_UPDATE' });
+      expect(update).to.deep.include({ type: 'MARKET_UPDATE' });
+      expect(update.data).to.include({ coinId: 'bitcoin', symbol: 'BTC', price: 50_000 });
+    });
+
+    it('ignores a payload on market.tick.* that is not a valid tick', async function () {
+      const client = await connect();
+      await bus.publish(marketTickSubject('bitcoin'), { coinId: 'bitcoin', price: -1 });
+      await bus.publish(marketTickSubject('ethereum'), tick(3_000, 'ethereum'));
+      await waitUntil(() => client.of('MARKET_UPDATE').length > 0, { message: 'the valid tick' });
+      expect(client.of('MARKET_UPDATE').map((m) => (m.data as MarketTick).coinId)).to.deep.equal(['ethereum']);
+    });
+
+    it('sends a private push only to the sockets authenticated as that user (first-message auth and subprotocol)', async function () {
+      const alice = randomUUID();
+      const bob = randomUUID();
+      const aliceByMessage = await connect();
+      aliceByMessage.send({ type: 'auth', token: tokens.issue(alice) });
+      const aliceByProtocol = await connect(['papertrade', `bearer.${tokens.issue(alice)}`]);
+      expect(aliceByProtocol.ws.protocol, 'the token is not echoed back').to.equal('papertrade');
+      const bobSocket = await connect(['papertrade', `bearer.${tokens.issue(bob)}`]);
+      const visitor = await connect();
+      for (const c of [aliceByMessage, aliceByProtocol, bobSocket]) await waitUntil(() => c.of('AUTHENTICATED').length === 1, { message: 'AUTHENTICATED' });
+      expect(aliceByMessage.of('AUTHENTICATED')[0]!.data).to.deep.equal({ userId: alice });
+
+      await bus.publish(userRealtimeSubject(alice, 'BOT_STATUS'), { status: 'ACTIVE' });
+      await bus.publish(userRealtimeSubject(bob, 'ML_UPDATE'), { accuracy: 0.61 });
+      await bus.publish(publicRealtimeSubject('ANNOUNCEMENT'), { text: 'hello' });
+      for (const c of [aliceByMessage, aliceByProtocol, bobSocket, visitor]) await waitUntil(() => c.of('ANNOUNCEMENT').length === 1, { message: 'the public push' });
+
+      for (const c of [aliceByMessage, aliceByProtocol]) {
+        expect(c.of('BOT_STATUS').map((m) => m.data)).to.deep.equal([{ status: 'ACTIVE' }]);
+        expect(c.of('ML_UPDATE')).to.deep.equal([]);
+      }
+      expect(bobSocket.of('ML_UPDATE').map((m) => m.data)).to.deep.equal([{ accuracy: 0.61 }]);
+      expect(bobSocket.of('BOT_STATUS')).to.deep.equal([]);
+      expect(visitor.of('BOT_STATUS').concat(visitor.of('ML_UPDATE'))).to.deep.equal([]);
+    });
+
+    it('answers a bad token with AUTH_ERROR and keeps the socket public (and logout makes it public)', async function () {
+      const user = randomUUID();
+      const client = await connect();
+      client.send({ type: 'auth', token: tokens.issue(user) });
+      await waitUntil(() => client.of('AUTHENTICATED').length === 1, { message: 'AUTHENTICATED' });
+      client.send({ type: 'auth', token: 'not-a-token' });
+      await waitUntil(() => client.of('AUTH_ERROR').length === 1, { message: 'AUTH_ERROR' });
+      await bus.publish(userRealtimeSubject(user, 'BOT_STATUS'), { status: 'ACTIVE' });
+      await bus.publish(marketTickSubject('bitcoin'), tick(1));
+      await waitUntil(() => client.of('MARKET_UPDATE').length === 1, { message: 'the public tick' });
+      expect(client.of('BOT_STATUS'), 'no private push after a bad token').to.deep.equal([]);
+      expect(client.ws.readyState).to.equal(client.ws.OPEN);
+
+      client.send({ type: 'auth', token: tokens.issue(user) });
+      await waitUntil(() => client.of('AUTHENTICATED').length === 2, { message: 'authenticated again' });
+      client.send({ type: 'logout' });
+      await waitUntil(() => client.of('LOGGED_OUT').length === 1, { message: 'LOGGED_OUT' });
+      await bus.publish(userRealtimeSubject(user, 'BOT_STATUS'), { status: 'STOPPED' });
+      await bus.publish(publicRealtimeSubject('ANNOUNCEMENT'), {});
+      await waitUntil(() => client.of('ANNOUNCEMENT').length === 1, { message: 'a later public push' });
+      expect(client.of('BOT_STATUS')).to.deep.equal([]);
+    });
+
+    it('stops private pushes once the token has expired', async function () {
+      const user = randomUUID();
+      const client = await connect(['papertrade', `bearer.${tokens.issue(user)}`]);
+      await waitUntil(() => client.of('AUTHENTICATED').length === 1, { message: 'AUTHENTICATED' });
+      now = new Date(now.getTime() + 25 * 60 * 60 * 1000);
+      await bus.publish(userRealtimeSubject(user, 'BOT_STATUS'), { status: 'ACTIVE' });
+      await waitUntil(() => client.of('AUTH_ERROR').length === 1, { message: 'AUTH_ERROR for the expired token' });
+      expect(client.of('BOT_STATUS')).to.deep.equal([]);
+    });
+
+    it('answers malformed or unknown client messages with ERROR and stays open', async function () {
+      const client = await connect();
+      client.ws.send('{not json');
+      client.send({ type: 'subscribe', channel: 'everything' });
+      await waitUntil(() => client.of('ERROR').length === 2, { message: 'two ERROR messages' });
+      expect(client.ws.readyState).to.equal(client.ws.OPEN);
+    });
+
+    it('refuses a token in the URL (400) and any other path (404)', async function () {
+      const token = tokens.issue(randomUUID());
+      for (const query of [`?token=${token}`, `?access_token=${token}`, `?t=${token}`]) {
+        const error = await connect(undefined, `/ws${query}`).then(() => null, (e: Error) => e);
+        expect(error?.message, query).to.equal('handshake answered 400');
+      }
+      const other = await connect(undefined, '/socket').then(() => null, (e: Error) => e);
+      expect(other?.message).to.equal('handshake answered 404');
+      expect(relay.stats().sockets).to.equal(0);
+    });
+
+    it('coalesces a burst of ticks per coin: the first at once, then only the latest', async function () {
+      const client = await connect();
+      for (let i = 1; i <= 50; i++) {
+        await bus.publish(marketTickSubject('bitcoin'), tick(i));
+        await bus.publish(marketTickSubject('ethereum'), tick(1000 + i, 'ethereum'));
+      }
+      const prices = (coin: string) => client.of('MARKET_UPDATE').map((m) => m.data as MarketTick).filter((t) => t.coinId === coin).map((t) => t.price);
+      await waitUntil(() => prices('bitcoin').includes(50) && prices('ethereum').includes(1050), { message: 'the last tick of each coin' });
+      expect(prices('bitcoin')).to.deep.equal([1, 50]);
+      expect(prices('ethereum')).to.deep.equal([1001, 1050]);
+    });
+  });
+
+  it('refuses a handshake beyond maxSockets (503) and accepts again once one has gone', async function () {
+    await start({ maxSockets: 1 });
+    const first = await connect();
+    const refused = await connect().then(() => null, (e: Error) => e);
+    expect(refused?.message).to.equal('handshake answered 503');
+    first.close();
+    await waitUntil(() => relay.stats().sockets === 0, { message: 'the first socket gone' });
+    await connect();
+  });
+
+  it('terminates a socket that does not answer pings', async function () {
+    await start({ heartbeatIntervalMs: 100 });
+    const answering = await connect();
+    raw.push(await openNonReadingSocket(port));
+    await waitUntil(() => relay.stats().sockets === 2, { message: 'two sockets' });
+    await waitUntil(() => relay.stats().terminatedNoPong === 1 && relay.stats().sockets === 1, { message: 'the silent socket terminated' });
+    expect(answering.ws.readyState).to.equal(answering.ws.OPEN);
+  });
+
+  it('bounds what it holds for a client that does not read: market updates are dropped, then pushes close it (4008)', async function () {
+    this.timeout(30_000);
+    const dropAbove = 64 * 1024;
+    const closeAbove = 256 * 1024;
+    await start({ marketUpdateIntervalMs: 0, heartbeatIntervalMs: 600_000, dropMarketAboveBytes: dropAbove, closeAboveBytes: closeAbove });
+    const reader = await connect();
+    const stalled = await openNonReadingSocket(port);
+    raw.push(stalled);
+    await waitUntil(() => relay.stats().sockets === 2, { message: 'two sockets' });
+
+    // Ticks until the kernel's buffers are full and the relay starts dropping for the stalled socket.
+    let sent = 0;
+    await waitUntil(
+      async () => {
+        for (let i = 0; i < 500; i++) await bus.publish(marketTickSubject('bitcoin'), tick(++sent));
+        return relay.stats().droppedMarketUpdates > 1000;
+      },
+      { timeoutMs: 25_000, intervalMs: 0, message: 'market updates dropped for the stalled socket' },
+    );
+    const stats = relay.stats();
+    // One frame (about 150 bytes) may go out above the limit, never more.
+    expect(stats.maxBufferedBytes).to.be.above(dropAbove).and.below(dropAbove + 1024);
+    expect(stats.sockets, 'market updates alone do not close it').to.equal(2);
+    await waitUntil(() => reader.of('MARKET_UPDATE').some((m) => (m.data as MarketTick).price === sent), { message: 'the reading client gets every tick' });
+
+    // Pushes are never dropped silently: past the close limit the stalled socket is closed.
+    const big = { blob: 'x'.repeat(32 * 1024) };
+    await waitUntil(
+      async () => {
+        await bus.publish(publicRealtimeSubject('BIG'), big);
+        return relay.stats().closedTooSlow === 1;
+      },
+      { timeoutMs: 10_000, intervalMs: 0, message: 'the stalled socket closed' },
+    );
+    expect(relay.stats().maxBufferedBytes).to.be.below(closeAbove + 64 * 1024);
+    // The close frame is queued behind what the stalled client never read: read it all now, within
+    // the second the relay allows before it destroys the connection.
+    stalled.resume();
+    const tail = await new Promise<Buffer>((resolve) => {
+      const chunks: Buffer[] = [];
+      stalled.on('data', (c: Buffer) => chunks.push(c));
+      stalled.on('close', () => resolve(Buffer.concat(chunks)));
+    });
+    // The last frame: 0x88 (FIN, close), unmasked length, the code, the reason.
+    const reason = Buffer.from('too slow: messages are not being read');
+    const code = Buffer.alloc(2);
+    code.writeUInt16BE(CLOSE_TOO_SLOW);
+    const closeFrame = Buffer.concat([Buffer.from([0x88, reason.length + 2]), code, reason]);
+    expect(tail.subarray(-closeFrame.length).toString('hex'), 'ends with a 4008 close frame').to.equal(closeFrame.toString('hex'));
+    await waitUntil(() => relay.stats().sockets === 1, { message: 'the stalled socket forgotten' });
+    expect(reader.ws.readyState, 'the reading client is not affected').to.equal(reader.ws.OPEN);
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * The relay across processes (local cluster mode): a query-api started as its own process
+ * (bin/start-service.ts query-api, on PostgreSQL and NATS, a unique subject prefix) and this test
+ * publishing on real NATS as the market feed and other workers would, with real WebSocket clients.
+ */
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import { NatsBus } from '@papertrade/platform/bus/nats-bus';
+import { TokenService } from '@papertrade/platform/auth/tokens';
+import { marketTickSubject, type MarketTick } from '@papertrade/domain/market/contracts';
+import { requireServices, NATS_URL } from '../../../test/services';
+import { startService, type StartedService } from '../../../test/app-process';
+import { clusterEnv } from '../../../test/cluster-support';
+import { dropSchema, uniqueSchema } from '../../../test/postgres';
+import { waitUntil } from '../../../test/wait';
+import { userRealtimeSubject } from './messages';
+import { RecordingClient, tick } from './relay-test-client';
+
+describe('real-time relay across processes (query-api service, NATS)', function () {
+  this.timeout(90_000);
+  let schema = '';
+  let queryApi: StartedService | undefined;
+  let bus: NatsBus;
+  let tokens: TokenService;
+  const clients: RecordingClient[] = [];
+
+  before(async function () {
+    await requireServices(this, 'postgres', 'nats');
+    schema = uniqueSchema('relay');
+    const env = clusterEnv(schema);
+    tokens = new TokenService(env.JWT_SECRET!);
+    queryApi = await startService('bin/start-service.ts', ['query-api'], env);
+    bus = await NatsBus.connect(NATS_URL, { prefix: schema, name: 'relay-spec' });
+  });
+
+  after(async function () {
+    for (const c of clients.splice(0)) c.close();
+    await bus?.close();
+    await queryApi?.stop();
+    if (schema) await dropSchema(schema);
+  });
+
+  const connect = async (protocols?: string[]) => {
+    const client = await RecordingClient.open(`${queryApi!.url.replace('http', 'ws')}/ws`, protocols);
+    clients.push(client);
+    return client;
+  };
+
+  it('pushes a tick published on NATS to a socket on the query-api process', async function () {
+    const client = await connect();
+    await bus.publish(marketTickSubject('ethereum'), tick(3_210, 'ethereum'));
+    const update = await waitUntil(() => client.of('MARKET_UPDATE')[0], { message: 'a MARKET_UPDATE', timeoutMs: 20_000 });
+    expect(update.data).to.include({ coinId: 'ethereum', price: 3_210 });
+  });
+
+  it("delivers a user's private push only to that user's socket", async function () {
+    const alice = randomUUID();
+    const bob = randomUUID();
+    const aliceSocket = await connect();
+    aliceSocket.send({ type: 'auth', token: tokens.issue(alice) });
+    const bobSocket = await connect(['papertrade', `bearer.${tokens.issue(bob)}`]);
+    const visitor = await connect();
+    for (const c of [aliceSocket, bobSocket]) await waitUntil(() => c.of('AUTHENTICATED').length === 1, { message: 'AUTHENTICATED' });
+
+    await bus.publish(userRealtimeSubject(alice, 'BOT_STATUS'), { status: 'ACTIVE' });
+    await bus.publish(userRealtimeSubject(bob, 'ML_UPDATE'), { accuracy: 0.58 });
+    // A tick after both pushes: NATS keeps one publisher's order, so once every socket has it, the pushes have been routed.
+    await bus.publish(marketTickSubject('bitcoin'), tick(7));
+    for (const c of [aliceSocket, bobSocket, visitor]) {
+      await waitUntil(() => c.of('MARKET_UPDATE').some((m) => (m.data as MarketTick).price === 7), { message: 'the tick after the pushes' });
+    }
+    expect(aliceSocket.of('BOT_STATUS').map((m) => m.data)).to.deep.equal([{ status: 'ACTIVE' }]);
+    expect(aliceSocket.of('ML_UPDATE')).to.deep.equal([]);
+    expect(bobSocket.of('ML_UPDATE').map((m) => m.data)).to.deep.equal([{ accuracy: 0.58 }]);
+    expect(bobSocket.of('BOT_STATUS')).to.deep.equal([]);
+    expect(visitor.of('BOT_STATUS').concat(visitor.of('ML_UPDATE'))).to.deep.equal([]);
+  });
+
+  it('coalesces a burst: far fewer updates than ticks, and the last price arrives', async function () {
+    const client = await connect();
+    const base = 100_000;
+    // A coin no other test here ticks, so its first tick is not held by an earlier one.
+    for (let i = 1; i <= 200; i++) await bus.publish(marketTickSubject('solana'), tick(base + i, 'solana'));
+    const prices = () => client.of('MARKET_UPDATE').map((m) => m.data as MarketTick).filter((t) => t.price > base).map((t) => t.price);
+    await waitUntil(() => prices().includes(base + 200), { message: 'the last tick of the burst', timeoutMs: 20_000 });
+    // The first goes out at once, the rest are coalesced per 250 ms: a handful, not 200.
+    expect(prices().length).to.be.within(2, 10);
+    expect(prices()[0]).to.equal(base + 1);
+  });
+
+  it('closes its sockets with 1001 (going away) on a clean shutdown', async function () {
+    const client = await connect();
+    await queryApi!.stop();
+    await waitUntil(() => client.closeCode !== undefined, { message: 'the socket closed' });
+    expect(client.closeCode).to.equal(1001);
+    expect(queryApi!.child.signalCode, 'exited on SIGTERM without needing SIGKILL').to.not.equal('SIGKILL');
+  });
+});
