@@ -4,7 +4,8 @@
  * Measured side by side, in the same run, on the same server:
  *   1. appends/s through the command path (PUT /api/admin/users/{id} over HTTP: auth, load stream,
  *      decide, optimistic append) against raw single-row INSERT transactions via `pg`, with the
- *      same number of requests in flight;
+ *      same number of requests in flight; the HTTP client runs in a child process
+ *      (bench/support/command-client.ts), as a real client would, off the server's event loop;
  *   2. one command's latency (1 in flight) on streams of 10 events against streams of 10,000 events
  *      (snapshots: the cost must not grow with the stream), and where a command's time goes: the
  *      PostgreSQL round trips it waits for against everything else (HTTP, Koa, JWT, zod, JSON, decide);
@@ -22,6 +23,8 @@
  * DATABASE_URL (or TEST_DATABASE_URL) overrides the server; default postgres://postgres@127.0.0.1:5432/test.
  */
 import os from 'node:os';
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -95,6 +98,7 @@ const log = (line = '') => process.stdout.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Cleanup {
+  client?: ChildProcess;
   server?: Server;
   projector?: Projector;
   rt?: Runtime;
@@ -211,17 +215,6 @@ async function run(cleanup: Cleanup): Promise<void> {
 
   // ---- 1. appends ----
   let commandSeq = 0;
-  const putProfile = async () => {
-    const seq = commandSeq++;
-    const id = userIds[seq % userIds.length]!;
-    const res = await fetch(`${base}/api/admin/users/${id}`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ firstName: `n${seq}` }),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`PUT /api/admin/users/${id} answered ${res.status}: ${text}`);
-  };
   let rawSeq = 0;
   const insertRow = async () => {
     const seq = rawSeq++;
@@ -248,9 +241,24 @@ async function run(cleanup: Cleanup): Promise<void> {
     return Number(rows.rows[0]?.n ?? 0);
   };
 
-  log(`appends: warm-up ${APPEND_WARMUP} raw INSERTs + ${APPEND_WARMUP} commands, then ${APPEND_REPS} reps (order alternated), ${CONCURRENCY} in flight`);
+  // The throughput client: a child process (see bench/support/command-client.ts).
+  const client = fork(fileURLToPath(new URL('./support/command-client.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'] });
+  cleanup.client = client;
+  await new Promise<void>((resolve, reject) => {
+    client.once('message', () => resolve());
+    client.once('exit', (code) => reject(new Error(`the client process exited with ${code}`)));
+  });
+  /** `count` PUTs from the child, CONCURRENCY in flight; the wall time it measured. */
+  const putsFromClient = (count: number) =>
+    new Promise<number>((resolve, reject) => {
+      client.once('message', (m: { ms?: number; error?: string }) => (m.error !== undefined ? reject(new Error(m.error)) : resolve(m.ms!)));
+      client.send({ base, token, ids: userIds, count, concurrency: CONCURRENCY, firstSeq: commandSeq });
+      commandSeq += count;
+    });
+
+  log(`appends: warm-up ${APPEND_WARMUP} raw INSERTs + ${APPEND_WARMUP} commands, then ${APPEND_REPS} reps (order alternated), ${CONCURRENCY} in flight; the HTTP client in a child process`);
   await runConcurrent(APPEND_WARMUP, CONCURRENCY, insertRow);
-  await runConcurrent(APPEND_WARMUP, CONCURRENCY, putProfile);
+  await putsFromClient(APPEND_WARMUP);
   await settle();
   const streamLengthBefore = await streamLength();
 
@@ -266,7 +274,7 @@ async function run(cleanup: Cleanup): Promise<void> {
         rawRates.push(perSecond(RAW_INSERTS_PER_REP, ms));
         parts.push(`raw ${fmtRate(rawRates.at(-1)!)}`);
       } else {
-        const ms = await runConcurrent(COMMANDS_PER_REP, CONCURRENCY, putProfile);
+        const ms = await putsFromClient(COMMANDS_PER_REP);
         commandRates.push(perSecond(COMMANDS_PER_REP, ms));
         // The projector follows the appends; let it finish (untimed) so it does not eat into the next run.
         const settled = await settle();
@@ -565,6 +573,7 @@ async function teardown(cleanup: Cleanup): Promise<void> {
       log(`cleanup: ${what} failed: ${String(error)}`);
     }
   };
+  if (cleanup.client?.connected) cleanup.client.send('close');
   if (cleanup.server) {
     const server = cleanup.server;
     await step('closing the HTTP server', () => {
