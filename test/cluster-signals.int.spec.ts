@@ -4,14 +4,13 @@
  * workers process started over the same candles (a restart) adds no signal.
  */
 import { expect } from 'chai';
-import { randomUUID } from 'node:crypto';
 import { coins } from '@papertrade/domain/market/coins';
 import { signalsResponseSchema } from '@papertrade/domain/signals/contracts';
 import { SqlEventStore } from '@papertrade/platform/event-store/sql-event-store';
-import { NATS_URL, POSTGRES_URL, requireServices } from './services';
+import { requireServices } from './services';
 import { dropSchema, postgresClient, uniqueSchema } from './postgres';
 import { startService, type StartedService } from './app-process';
-import { LOOPBACK_LIMITS } from './limits';
+import { clusterEnv } from './cluster-support';
 import { waitUntil } from './wait';
 
 describe('local cluster: the signal engine in the workers process (PostgreSQL + NATS)', function () {
@@ -26,18 +25,7 @@ describe('local cluster: the signal engine in the workers process (PostgreSQL + 
   before(async function () {
     await requireServices(this, 'postgres', 'nats');
     schema = uniqueSchema('signals');
-    env = {
-      EVENT_STORE: 'postgres',
-      READ_STORE: 'postgres',
-      BUS: 'nats',
-      DATABASE_URL: POSTGRES_URL,
-      DATABASE_SCHEMA: schema,
-      NATS_URL,
-      NATS_PREFIX: schema,
-      JWT_SECRET: randomUUID() + randomUUID(),
-      LOG: 'off',
-      ...LOOPBACK_LIMITS,
-    };
+    env = clusterEnv(schema);
     for (const service of ['projectors', 'query-api']) running.push(await startService('bin/start-service.ts', [service], env));
     events = await SqlEventStore.create(postgresClient(schema, 2), { schema });
   });

@@ -91,3 +91,10 @@ export function parseBody<S extends z.ZodType>(ctx: Context, schema: S): z.infer
   }
   return result.data;
 }
+
+/** Validates the query string against a schema: a 400 naming each field otherwise. */
+export function parseQuery<S extends z.ZodType>(ctx: Context, schema: S): z.output<S> {
+  const parsed = schema.safeParse({ ...ctx.query });
+  if (!parsed.success) throw new ValidationError(describeZodError(parsed.error), { fields: zodErrorFields(parsed.error) });
+  return parsed.data;
+}

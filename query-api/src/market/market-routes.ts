@@ -18,8 +18,6 @@
  * keep the default no-store, since a cached price is a wrong price.
  */
 import Router from '@koa/router';
-import type { Context } from 'koa';
-import type { z } from 'zod';
 import {
   chartQuerySchema,
   priceQuerySchema,
@@ -30,10 +28,10 @@ import {
   type OhlcResponse,
   type SupportedCoinsResponse,
 } from '@papertrade/domain/market/contracts';
-import { coinIds, DEFAULT_COIN_SYMBOL, findCoinById, findCoinBySymbol, type Coin } from '@papertrade/domain/market/coins';
-import { NotFoundError, ValidationError } from '@papertrade/domain/shared/errors';
+import { DEFAULT_COIN_SYMBOL } from '@papertrade/domain/market/coins';
+import { parseQuery } from '@papertrade/platform/http/body';
+import { coinById, coinBySymbol } from './coin-params';
 import type { CoinPrice, MarketData } from '@papertrade/platform/market/market-data';
-import { describeZodError, zodErrorFields } from '@papertrade/platform/http/problem-middleware';
 
 /** The catalogue only changes with a deployment. */
 const SUPPORTED_COINS_MAX_AGE_SECONDS = 3600;
@@ -67,20 +65,19 @@ export function marketRoutes(deps: { marketData: MarketData }): Router {
   });
 
   router.get('/api/coins/:coinId/price', async (ctx) => {
-    const coin = coinParam(ctx.params.coinId);
+    const coin = coinById(ctx.params.coinId);
     ctx.body = toPriceResponse(await market.price(coin.id));
   });
 
   router.get('/api/price', async (ctx) => {
-    const { symbol } = parseQuery(priceQuerySchema, ctx);
-    const coin = findCoinBySymbol(symbol ?? DEFAULT_COIN_SYMBOL);
-    if (!coin) throw new NotFoundError(`Unknown coin symbol ${quoted(symbol ?? '')}; supported: ${market.supportedCoins().map((c) => c.symbol).join(', ')}`);
+    const { symbol } = parseQuery(ctx, priceQuerySchema);
+    const coin = coinBySymbol(symbol ?? DEFAULT_COIN_SYMBOL);
     ctx.body = toPriceResponse(await market.price(coin.id));
   });
 
   router.get('/api/coins/:coinId/ohlc', async (ctx) => {
-    const coin = coinParam(ctx.params.coinId);
-    const { days } = parseQuery(chartQuerySchema, ctx);
+    const coin = coinById(ctx.params.coinId);
+    const { days } = parseQuery(ctx, chartQuerySchema);
     const series = await market.candles(coin.id, days);
     const body: OhlcResponse = { coinId: coin.id, days, interval: series.interval.label, intervalMinutes: series.interval.minutes, candles: series.candles };
     ctx.set('Cache-Control', `public, max-age=${chartMaxAgeSeconds(series.interval.minutes)}`);
@@ -88,8 +85,8 @@ export function marketRoutes(deps: { marketData: MarketData }): Router {
   });
 
   router.get('/api/coins/:coinId/history', async (ctx) => {
-    const coin = coinParam(ctx.params.coinId);
-    const { days } = parseQuery(chartQuerySchema, ctx);
+    const coin = coinById(ctx.params.coinId);
+    const { days } = parseQuery(ctx, chartQuerySchema);
     // The chart's closes, so history and ohlc of one range agree point for point.
     const series = await market.candles(coin.id, days);
     const body: HistoryResponse = series.candles.map((c) => ({ time: c.time, price: c.close }));
@@ -98,7 +95,7 @@ export function marketRoutes(deps: { marketData: MarketData }): Router {
   });
 
   router.get('/api/coins/:coinId/summary', async (ctx) => {
-    const coin = coinParam(ctx.params.coinId);
+    const coin = coinById(ctx.params.coinId);
     const [price, day] = await Promise.all([market.price(coin.id), market.candles(coin.id, 1)]);
     // The current price belongs to the last 24 hours even when the source's candles lag behind it.
     let high24h = price.price;
@@ -126,24 +123,8 @@ export function marketRoutes(deps: { marketData: MarketData }): Router {
   return router;
 }
 
-/** The coin a path names by id (exactly, lower case), or a 404 naming what was asked for. */
-function coinParam(raw: string | undefined): Coin {
-  const coin = raw === undefined ? undefined : findCoinById(raw);
-  if (!coin) throw new NotFoundError(`Unknown coin id ${quoted(raw ?? '')}; supported: ${coinIds.join(', ')}`);
-  return coin;
-}
 
-/** The query string checked against a contract's schema: 400 naming each field otherwise. */
-function parseQuery<S extends z.ZodType>(schema: S, ctx: Context): z.output<S> {
-  const parsed = schema.safeParse({ ...ctx.query });
-  if (!parsed.success) throw new ValidationError(describeZodError(parsed.error), { fields: zodErrorFields(parsed.error) });
-  return parsed.data;
-}
 
-/** Client text in a message: quoted, escaped (NUL and friends), and cut short. */
-function quoted(text: string): string {
-  return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
-}
 
 function toPriceResponse(p: CoinPrice): CoinPriceResponse {
   return { coinId: p.coinId, symbol: p.symbol, price: p.price, changePercent24h: p.changePercent24h, at: p.at };

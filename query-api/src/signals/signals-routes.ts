@@ -12,9 +12,9 @@
  * supported ones; a bad query (a repeated or over-long symbol, an unknown parameter) a 400.
  */
 import Router from '@koa/router';
-import type { Context } from 'koa';
-import type { z } from 'zod';
-import { DEFAULT_COIN_SYMBOL, coinSymbols, findCoinBySymbol, type Coin } from '@papertrade/domain/market/coins';
+import { DEFAULT_COIN_SYMBOL } from '@papertrade/domain/market/coins';
+import { parseQuery } from '@papertrade/platform/http/body';
+import { coinBySymbol } from '../market/coin-params';
 import { volumeLevel } from '@papertrade/domain/market/indicators/volume-level';
 import {
   SIGNAL_HISTORY_DAYS,
@@ -33,8 +33,7 @@ import {
   type SignalCountsView,
   type SignalView,
 } from '@papertrade/domain/signals/signal-view';
-import { NotFoundError, ServiceUnavailableError, ValidationError } from '@papertrade/domain/shared/errors';
-import { describeZodError, zodErrorFields } from '@papertrade/platform/http/problem-middleware';
+import { ServiceUnavailableError } from '@papertrade/domain/shared/errors';
 import { readsFrom } from '@papertrade/platform/http/min-position';
 import { intervalLabel } from '@papertrade/platform/market/market-data';
 import type { QueryApiDeps } from '../deps';
@@ -43,7 +42,7 @@ export function signalsRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'marketDat
   const router = new Router();
 
   router.get('/api/signals', readsFrom(deps.readModels, SIGNALS_PROJECTION, SIGNAL_COUNTS_PROJECTION), async (ctx) => {
-    const { symbol } = parseQuery(signalsQuerySchema, ctx);
+    const { symbol } = parseQuery(ctx, signalsQuerySchema);
     const coin = symbol === undefined ? undefined : coinBySymbol(symbol);
     const signals = await deps.readModels.collection<SignalView>(SIGNALS_PROJECTION);
     const counts = await deps.readModels.collection<SignalCountsView>(SIGNAL_COUNTS_PROJECTION);
@@ -67,7 +66,7 @@ export function signalsRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'marketDat
   });
 
   router.get('/api/indicators', async (ctx) => {
-    const { symbol } = parseQuery(indicatorsQuerySchema, ctx);
+    const { symbol } = parseQuery(ctx, indicatorsQuerySchema);
     const coin = coinBySymbol(symbol ?? DEFAULT_COIN_SYMBOL);
     const series = await deps.marketData.candles(coin.id, SIGNAL_HISTORY_DAYS);
     const last = readingsOfLastCandle(closedCandles(series.candles, series.interval.minutes, deps.clock().getTime()));
@@ -93,21 +92,5 @@ export function signalsRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'marketDat
   return router;
 }
 
-/** The coin of a symbol in any case, or a 404 naming what was asked for. */
-function coinBySymbol(symbol: string): Coin {
-  const coin = findCoinBySymbol(symbol);
-  if (!coin) throw new NotFoundError(`Unknown coin symbol ${quoted(symbol)}; supported: ${coinSymbols.join(', ')}`);
-  return coin;
-}
 
-/** The query string checked against a contract's schema: 400 naming each field otherwise. */
-function parseQuery<S extends z.ZodType>(schema: S, ctx: Context): z.output<S> {
-  const parsed = schema.safeParse({ ...ctx.query });
-  if (!parsed.success) throw new ValidationError(describeZodError(parsed.error), { fields: zodErrorFields(parsed.error) });
-  return parsed.data;
-}
 
-/** Client text in a message: quoted, escaped, and cut short. */
-function quoted(text: string): string {
-  return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
-}
