@@ -10,14 +10,10 @@
  * upper-case message type; a subject with a user id that is not a UUID or a type that is not
  * upper-case is dropped (and logged), so a wrong publisher cannot reach anyone by accident.
  *
- * Client -> server: `{type:'auth', token}` (the bearer token the APIs take) and `{type:'logout'}`.
- * Anything else, or malformed JSON, gets an ERROR message; the socket stays open.
- * Server -> client: MARKET_UPDATE, the private and public types above, and
- *   `{type:'AUTHENTICATED', data:{userId}}`, `{type:'AUTH_ERROR', data:{message}}` (the socket stays
- *   public), `{type:'LOGGED_OUT', data:{}}`, `{type:'ERROR', data:{message}}`.
- *
- * Caveat: these schemas belong in a domain contract (domain/src/realtime/contracts.ts) once web/
- * reads the socket, since web/ may import only domain contracts; they live here until then.
+ * The messages themselves (client -> server auth/logout, server -> client MARKET_UPDATE, AUTHENTICATED,
+ * AUTH_ERROR, LOGGED_OUT, ERROR, BOT_STATUS, ML_UPDATE) are the domain contract
+ * `@papertrade/domain/realtime/contracts`, shared with web/; the subjects stay here (only the server
+ * side publishes on the bus).
  */
 import { z } from 'zod';
 
@@ -63,14 +59,13 @@ export function routeRealtimeSubject(subject: string): RoutedSubject {
   return null;
 }
 
-/** What a client may send. Tokens are at most a few hundred characters; 8 kB is generous. */
-export const clientMessageSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('auth'), token: z.string().min(1).max(8192) }),
-  z.strictObject({ type: z.literal('logout') }),
-]);
-export type ClientMessage = z.infer<typeof clientMessageSchema>;
+export { clientMessageSchema, type ClientMessage, type ControlMessage, type ServerMessage } from '@papertrade/domain/realtime/contracts';
 
-export interface ServerMessage {
+/**
+ * A frame as the relay forwards it: a push from the bus may carry any upper-case type (clients
+ * ignore the ones they do not know), so its data is whatever the publisher sent.
+ */
+export interface RelayFrame {
   type: string;
   data: unknown;
 }

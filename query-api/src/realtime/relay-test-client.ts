@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { WebSocket } from 'ws';
 import { findCoinById, type CoinId } from '@papertrade/domain/market/coins';
 import type { MarketTick } from '@papertrade/domain/market/contracts';
-import type { ServerMessage } from './messages';
+import type { RelayFrame } from './messages';
 
 /** A valid tick for `coinId` at `price` (a test may use the price to tell ticks apart). */
 export function tick(price: number, coinId: CoinId = 'bitcoin'): MarketTick {
@@ -15,11 +15,11 @@ export function tick(price: number, coinId: CoinId = 'bitcoin'): MarketTick {
 }
 
 export class RecordingClient {
-  readonly messages: ServerMessage[] = [];
+  readonly messages: RelayFrame[] = [];
   closeCode: number | undefined;
 
   private constructor(readonly ws: WebSocket) {
-    ws.on('message', (data) => this.messages.push(JSON.parse(data.toString()) as ServerMessage));
+    ws.on('message', (data) => this.messages.push(JSON.parse(data.toString()) as RelayFrame));
     ws.on('close', (code) => (this.closeCode = code));
   }
 
@@ -34,7 +34,7 @@ export class RecordingClient {
     });
   }
 
-  of(type: string): ServerMessage[] {
+  of(type: string): RelayFrame[] {
     return this.messages.filter((m) => m.type === type);
   }
 

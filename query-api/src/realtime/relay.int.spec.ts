@@ -11,6 +11,7 @@ import { MemoryBus } from '@papertrade/platform/bus/memory-bus';
 import { TokenService } from '@papertrade/platform/auth/tokens';
 import { silentLogger } from '@papertrade/platform/config/logger';
 import { marketTickSubject, type MarketTick } from '@papertrade/domain/market/contracts';
+import { serverMessageSchema } from '@papertrade/domain/realtime/contracts';
 import { waitUntil } from '../../../test/wait';
 import { CLOSE_TOO_SLOW, RealtimeRelay, type RelayOptions } from './relay';
 import { publicRealtimeSubject, userRealtimeSubject } from './messages';
@@ -118,6 +119,11 @@ describe('real-time relay (in-process bus)', function () {
       await bus.publish(publicRealtimeSubject('ANNOUNCEMENT'), {});
       await waitUntil(() => client.of('ANNOUNCEMENT').length === 1, { message: 'a later public push' });
       expect(client.of('BOT_STATUS')).to.deep.equal([]);
+      // What the relay sent itself is what web/ parses with the shared contract (ANNOUNCEMENT is a
+      // type the contract does not know, which a client ignores).
+      for (const frame of client.messages.filter((m) => m.type !== 'ANNOUNCEMENT')) {
+        expect(serverMessageSchema.safeParse(frame).success, JSON.stringify(frame)).to.equal(true);
+      }
     });
 
     it('stops private pushes once the token has expired', async function () {

@@ -32,7 +32,7 @@ import type { Bus } from '@papertrade/platform/bus/bus';
 import type { TokenService } from '@papertrade/platform/auth/tokens';
 import type { Logger } from '@papertrade/platform/config/logger';
 import { MarketThrottle, MARKET_UPDATE_INTERVAL_MS } from './market-throttle';
-import { clientMessageSchema, PUBLIC_REALTIME_SUBJECTS, routeRealtimeSubject, USER_REALTIME_SUBJECTS, type ServerMessage } from './messages';
+import { clientMessageSchema, PUBLIC_REALTIME_SUBJECTS, routeRealtimeSubject, USER_REALTIME_SUBJECTS, type ControlMessage, type RelayFrame } from './messages';
 
 export const REALTIME_PATH = '/ws';
 export const HEARTBEAT_INTERVAL_MS = 30_000;
@@ -277,7 +277,7 @@ export class RealtimeRelay {
       this.deps.logger.warn('real-time push ignored: not a realtime.user.<userId>.<TYPE> or realtime.public.<TYPE> subject', { subject });
       return;
     }
-    const message: ServerMessage = { type: route.type, data: payload };
+    const message: RelayFrame = { type: route.type, data: payload };
     if (route.audience === 'public') return this.broadcast(message, 'push');
     const sockets = this.byUser.get(route.userId);
     if (!sockets) return;
@@ -293,14 +293,14 @@ export class RealtimeRelay {
     }
   }
 
-  private broadcast(message: ServerMessage, kind: 'market' | 'push'): void {
+  private broadcast(message: RelayFrame, kind: 'market' | 'push'): void {
     if (this.clients.size === 0) return;
     // Serialised and encoded once, whatever the number of sockets.
     const frame = Buffer.from(JSON.stringify(message), 'utf8');
     for (const client of this.clients) this.sendFrame(client, frame, kind);
   }
 
-  private sendTo(client: Client, message: ServerMessage, kind: 'control'): void {
+  private sendTo(client: Client, message: ControlMessage, kind: 'control'): void {
     this.sendFrame(client, JSON.stringify(message), kind);
   }
 
