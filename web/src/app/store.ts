@@ -1,16 +1,18 @@
 /**
- * Redux holds client-only UI state (toasts, the landing page's selected card; later the selected
- * coin, chart range, chat window). Server data lives only in react-query and is never copied here.
+ * Redux holds client-only UI state (toasts, the landing page's selected card, the dashboard's
+ * selected coin; later the chart range, chat window). Server data lives only in react-query and is never copied here.
  */
 import { configureStore } from '@reduxjs/toolkit';
 import { toastsSlice } from '../components/ui/toast/toast-slice';
 import { landingSlice } from '../features/landing/stores/landing-slice';
+import { selectedCoinSlice } from '../features/market/stores/selected-coin-slice';
 
 export function createStore() {
   return configureStore({
     reducer: {
       [toastsSlice.reducerPath]: toastsSlice.reducer,
       [landingSlice.reducerPath]: landingSlice.reducer,
+      [selectedCoinSlice.reducerPath]: selectedCoinSlice.reducer,
     },
   });
 }

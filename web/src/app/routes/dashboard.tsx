@@ -1,13 +1,80 @@
+/**
+ * The main dashboard (spec section 2): header (coin selector, live status, login link for
+ * visitors), the four cards, then the chart with the signals panel, the indicators with the recent
+ * paper trades, and the row of risk management, risk overview, ML model status and quick actions;
+ * the AI chat button floats bottom right. Features never import each other: this screen composes
+ * them around the selected coin (Redux) and the real-time connection (the shell's provider).
+ */
+import { Link } from 'react-router-dom';
+import { useSelector } from 'react-redux';
 import { PageHeader } from '../../components/layouts/page-header';
-import './screens.css';
+import { ConnectionStatus } from '../../components/ui/connection-status';
+import { ChatLauncher } from '../../features/ai-chat/components/chat-launcher';
+import { IndicatorsPanel } from '../../features/indicators-panel/components/indicators-panel';
+import { CoinSelector } from '../../features/market/components/coin-selector';
+import { PerformanceCard, PriceCard } from '../../features/market/components/market-cards';
+import { selectSelectedCoin, type StateWithSelectedCoin } from '../../features/market/stores/selected-coin-slice';
+import { MlStatusPanel } from '../../features/ml-status/components/ml-status-panel';
+import { QuickActionsPanel, RecentTradesPanel, RiskManagementPanel, RiskOverviewPanel } from '../../features/paper-trading/components/paper-trading-panels';
+import { ActiveSignalsCard, AiConfidenceCard } from '../../features/signals/components/signal-cards';
+import { SignalsPanel } from '../../features/signals/components/signals-panel';
+import { useAuth } from '../../lib/auth/auth-context';
+import { useLiveTick } from '../../lib/realtime/realtime-hooks';
+import './dashboard.css';
 
-/** The main dashboard's frame; its panels arrive with the dashboard issue. */
 export default function DashboardRoute() {
+  const { user } = useAuth();
+  const coin = useSelector((state: StateWithSelectedCoin) => selectSelectedCoin(state));
+  const coinId = coin.id;
+  // Read by the chart panel once it is wired into the slot below.
+  const liveTick = useLiveTick(coinId);
+
   return (
     <>
       <title>Dashboard · AI Trading Assistant</title>
-      <PageHeader title="Multi-Coin Trading Dashboard" subtitle="Real-time analysis and AI-powered insights" />
-      <section className="dashboard-layout" aria-label="Dashboard panels" data-testid="dashboard-layout" />
+      <PageHeader
+        title="Multi-Coin Trading Dashboard"
+        subtitle="Real-time analysis and AI-powered insights"
+        actions={
+          <div className="dashboard-header__actions">
+            <CoinSelector />
+            <ConnectionStatus />
+            {user === null && (
+              <Link to="/login" className="btn btn--sm">
+                Login to control trading
+              </Link>
+            )}
+          </div>
+        }
+      />
+      <div className="dashboard" data-testid="dashboard-layout">
+        <div className="dashboard__cards">
+          <PriceCard coin={coin} />
+          <AiConfidenceCard symbol={coin.symbol} />
+          <ActiveSignalsCard symbol={coin.symbol} />
+          <PerformanceCard coin={coin} />
+        </div>
+
+        <div className="dashboard__row dashboard__row--chart">
+          <div className="dashboard__chart" data-testid="price-chart-slot" data-live-price={liveTick?.price}>
+            {/* PriceChartPanel slot: <PriceChartPanel coinId={coinId} livePrice={liveTick?.price} /> */}
+          </div>
+          <SignalsPanel symbol={coin.symbol} />
+        </div>
+
+        <div className="dashboard__row dashboard__row--halves">
+          <IndicatorsPanel symbol={coin.symbol} />
+          <RecentTradesPanel />
+        </div>
+
+        <div className="dashboard__row dashboard__row--quarters">
+          <RiskManagementPanel />
+          <RiskOverviewPanel />
+          <MlStatusPanel />
+          <QuickActionsPanel />
+        </div>
+      </div>
+      <ChatLauncher />
     </>
   );
 }

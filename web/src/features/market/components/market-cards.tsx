@@ -1,0 +1,53 @@
+/**
+ * The market cards of the dashboard's top row for the selected coin:
+ * - Current price, labelled SYMBOL/USD: GET /api/price?symbol= every 5 s, moved between polls by the
+ *   real-time ticks (whichever is newer, see ../live-price.ts);
+ * - 24h Performance: the coin's market change over 24 h with its high and low (the per-coin summary).
+ *   The spec compares it with the portfolio's daily P&L; that part arrives with paper trading, and
+ *   the card says so rather than showing a number nobody earned.
+ */
+import { FetchError } from '../../../components/ui/fetch-error';
+import { StatCard } from '../../../components/ui/panel';
+import { useLiveTick } from '../../../lib/realtime/realtime-hooks';
+import { direction, formatSignedPercent, formatUsd, MISSING } from '../../../lib/number-format';
+import { COIN_SUMMARY_ERROR, useCoinSummary } from '../api/get-coin-summary';
+import { PRICE_ERROR, usePrice } from '../api/get-price';
+import { newestQuote } from '../live-price';
+import type { SelectedCoin } from '../stores/selected-coin-slice';
+
+export function PriceCard({ coin }: { coin: SelectedCoin }) {
+  const polled = usePrice(coin.symbol);
+  const tick = useLiveTick(coin.id);
+  const quote = newestQuote(polled.data, tick);
+  return (
+    <StatCard label="Current Price" testId="price-card">
+      <span className="stat-card__pair" data-testid="price-pair">
+        {coin.symbol}/USD
+      </span>
+      <span className="stat-card__value num" data-testid="price-value">
+        {quote ? formatUsd(quote.price) : MISSING}
+      </span>
+      <span className={`stat-card__note num ${direction(quote?.changePercent24h)}`} data-testid="price-change">
+        {formatSignedPercent(quote?.changePercent24h)} 24h
+      </span>
+      {polled.isError && !quote && <FetchError text={PRICE_ERROR} error={polled.error} />}
+    </StatCard>
+  );
+}
+
+export function PerformanceCard({ coin }: { coin: SelectedCoin }) {
+  const summary = useCoinSummary(coin.id);
+  const data = summary.data;
+  return (
+    <StatCard label="24h Performance" testId="performance-card">
+      <span className={`stat-card__value num ${direction(data?.changePercent24h)}`} data-testid="performance-market-change">
+        {formatSignedPercent(data?.changePercent24h)}
+      </span>
+      <span className="stat-card__note num">
+        {coin.symbol} market · low {formatUsd(data?.low24h)} · high {formatUsd(data?.high24h)}
+      </span>
+      <span className="stat-card__note">Your portfolio&apos;s 24h P&amp;L arrives with paper trading.</span>
+      {summary.isError && <FetchError text={COIN_SUMMARY_ERROR} error={summary.error} />}
+    </StatCard>
+  );
+}

@@ -1,0 +1,61 @@
+/**
+ * The signals panel beside the chart: the selected coin's latest signals (newest first), each with
+ * its type, confidence, price and candle time, and the reasons that produced it (which indicator
+ * said what, its value and the threshold it was held against), so a visitor can see why.
+ */
+import type { Signal } from '@papertrade/domain/signals/contracts';
+import { FetchError } from '../../../components/ui/fetch-error';
+import { Panel } from '../../../components/ui/panel';
+import { formatUsd } from '../../../lib/number-format';
+import { SIGNALS_ERROR, useSignals } from '../api/get-signals';
+import './signals-panel.css';
+
+/** Signals shown; the rest of the history is for the premium screens. */
+export const SIGNALS_SHOWN = 10;
+
+const reading = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+const time = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+
+const TYPE_CLASS = { BUY: 'up', SELL: 'down', HOLD: 'flat' } as const;
+
+function SignalItem({ signal }: { signal: Signal }) {
+  return (
+    <li className="signal" data-testid="signal-item">
+      <div className="signal__head">
+        <span className={`signal__type ${TYPE_CLASS[signal.type]}`} data-testid="signal-type">
+          {signal.type}
+        </span>
+        <span className="signal__confidence num">{signal.confidence.toFixed(1)}% confidence</span>
+        <span className="signal__price num">{formatUsd(signal.price)}</span>
+        <time className="signal__time" dateTime={signal.candleTime}>
+          {time.format(new Date(signal.candleTime))}
+        </time>
+      </div>
+      {signal.reasons.length > 0 && (
+        <ul className="signal__reasons" aria-label="Reasons">
+          {signal.reasons.map((reason) => (
+            <li key={reason.indicator} className="signal__reason" data-testid="signal-reason">
+              <span className="signal__indicator">{reason.indicator}</span>
+              <span className="num">{reading.format(reason.value)}</span>
+              <span className="signal__threshold num">vs {reading.format(reason.threshold)}</span>
+              <span className={`signal__says ${TYPE_CLASS[reason.says]}`}>{reason.says}</span>
+              <span className="signal__text">{reason.text}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </li>
+  );
+}
+
+export function SignalsPanel({ symbol }: { symbol: string }) {
+  const signals = useSignals(symbol);
+  const list = signals.data?.signals.slice(0, SIGNALS_SHOWN) ?? [];
+  return (
+    <Panel title="AI Signals" testId="signals-panel" actions={<span className="badge">{symbol}</span>}>
+      {signals.isError && <FetchError text={SIGNALS_ERROR} error={signals.error} />}
+      {signals.isSuccess && list.length === 0 && <p className="empty-text">No recent signals available</p>}
+      {list.length > 0 && <ul className="signal-list">{list.map((signal) => <SignalItem key={signal.signalId} signal={signal} />)}</ul>}
+    </Panel>
+  );
+}
