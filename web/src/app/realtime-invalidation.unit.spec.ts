@@ -1,0 +1,64 @@
+/**
+ * The dashboard's reads poll at the intervals of spec section 7, and a real-time message makes the
+ * right ones stale (section 4): each invalidation key is a prefix of the query keys it must reach,
+ * and of no other.
+ */
+import { expect } from 'chai';
+import { partialMatchKey, type QueryKey } from '@tanstack/react-query';
+import { indicatorsQueryOptions } from '../features/indicators-panel/api/get-indicators';
+import { coinPriceQueryOptions } from '../features/market/api/get-coin-price';
+import { coinPricesQueryOptions } from '../features/market/api/get-coin-prices';
+import { coinSummaryQueryOptions } from '../features/market/api/get-coin-summary';
+import { priceQueryOptions } from '../features/market/api/get-price';
+import { supportedCoinsQueryOptions } from '../features/market/api/get-supported-coins';
+import { mlStatusQueryOptions } from '../features/ml-status/api/get-ml-status';
+import { portfolioQueryOptions } from '../features/portfolio/api/get-portfolio';
+import { signalsQueryOptions } from '../features/signals/api/get-signals';
+import { realtimeInvalidation } from './realtime-invalidation';
+
+const reaches = (keys: readonly QueryKey[], queryKey: QueryKey) => keys.some((key) => partialMatchKey(queryKey, key));
+
+describe('dashboard queries', () => {
+  it('poll at the section 7 intervals', () => {
+    expect(priceQueryOptions('ETH').refetchInterval).to.equal(5_000);
+    expect(signalsQueryOptions('ETH').refetchInterval).to.equal(10_000);
+    expect(signalsQueryOptions(null).refetchInterval).to.equal(10_000);
+    expect(indicatorsQueryOptions('ETH').refetchInterval).to.equal(30_000);
+    expect(coinPricesQueryOptions().refetchInterval).to.equal(30_000);
+    expect(coinPriceQueryOptions('bitcoin').refetchInterval).to.equal(10_000);
+    expect(portfolioQueryOptions().refetchInterval).to.equal(10_000);
+    expect(supportedCoinsQueryOptions().refetchInterval).to.equal(undefined);
+  });
+
+  it('are keyed per coin, so switching coins never shows the previous coin from the cache', () => {
+    expect(priceQueryOptions('ETH').queryKey).to.not.deep.equal(priceQueryOptions('BTC').queryKey);
+    expect(signalsQueryOptions('ETH').queryKey).to.not.deep.equal(signalsQueryOptions(null).queryKey);
+    expect(indicatorsQueryOptions('ETH').queryKey).to.not.deep.equal(indicatorsQueryOptions('SOL').queryKey);
+    expect(coinPriceQueryOptions('ethereum').queryKey).to.not.deep.equal(coinPriceQueryOptions('bitcoin').queryKey);
+  });
+
+  it('MARKET_UPDATE reaches portfolio, price, signals and indicators of every coin; not the coin list or ml-status', () => {
+    const market = realtimeInvalidation.market;
+    for (const key of [
+      portfolioQueryOptions().queryKey,
+      priceQueryOptions('ETH').queryKey,
+      priceQueryOptions('BTC').queryKey,
+      coinPriceQueryOptions('solana').queryKey,
+      coinPricesQueryOptions().queryKey,
+      coinSummaryQueryOptions('ethereum').queryKey,
+      signalsQueryOptions('ETH').queryKey,
+      signalsQueryOptions(null).queryKey,
+      indicatorsQueryOptions('ADA').queryKey,
+    ]) {
+      expect(reaches(market, key), JSON.stringify(key)).to.equal(true);
+    }
+    expect(reaches(market, supportedCoinsQueryOptions().queryKey)).to.equal(false);
+    expect(reaches(market, mlStatusQueryOptions().queryKey)).to.equal(false);
+  });
+
+  it('ML_UPDATE reaches ml-status only', () => {
+    expect(reaches(realtimeInvalidation.ml, mlStatusQueryOptions().queryKey)).to.equal(true);
+    expect(reaches(realtimeInvalidation.ml, portfolioQueryOptions().queryKey)).to.equal(false);
+    expect(reaches(realtimeInvalidation.ml, priceQueryOptions('ETH').queryKey)).to.equal(false);
+  });
+});
