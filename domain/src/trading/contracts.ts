@@ -1,0 +1,180 @@
+/**
+ * Request schemas of the trading slice (paper portfolio, bot, risk), and the bounds and defaults of
+ * the bot settings and risk parameters. command-api validates with them, web/ imports them for its
+ * inputs (min, max, step) and the risk decider enforces the same bounds, so the rules cannot drift.
+ *
+ * - POST /api/trades: a manual simulated trade, `{ coinId | symbol, type, amount }`.
+ * - PUT /api/risk/parameters: the full risk parameter set (premium-and-account.md sections 5 and 9).
+ * - POST /api/settings/bot: some or all of the bot settings, under the spec's names (stopLoss,
+ *   takeProfit), returned under the domain's (stopLossPercent, takeProfitPercent).
+ */
+import { z } from 'zod';
+import { coinIdSchema, coinSymbolSchema, findCoinById, type CoinSymbol } from '../market/coins';
+import { MAX_QUANTITY } from './money';
+
+export const tradeSides = ['BUY', 'SELL'] as const;
+export const stopLossTypes = ['fixed', 'trailing', 'atr', 'volatility'] as const;
+export type StopLossType = (typeof stopLossTypes)[number];
+export const alertSeverities = ['low', 'medium', 'high', 'critical'] as const;
+export type AlertSeverity = (typeof alertSeverities)[number];
+
+export interface NumberBounds {
+  min: number;
+  max: number;
+  /** The input's step on the screen; the server checks bounds (and integers), not steps. */
+  step: number;
+  integer?: boolean;
+}
+
+/** premium-and-account.md section 5. */
+export const riskParameterBounds = {
+  maxPositionSize: { min: 0.1, max: 50, step: 0.1 },
+  maxConcurrentTrades: { min: 1, max: 20, step: 1, integer: true },
+  maxDailyLoss: { min: 50, max: 10000, step: 50 },
+  maxDrawdown: { min: 5, max: 50, step: 1 },
+  stopLossValue: { min: 0.5, max: 20, step: 0.1 },
+  takeProfitRatio: { min: 1, max: 10, step: 0.1 },
+  riskRewardRatio: { min: 0.5, max: 5, step: 0.1 },
+  correlationLimit: { min: 0.1, max: 1, step: 0.1 },
+  volatilityThreshold: { min: 10, max: 100, step: 5 },
+} as const satisfies Record<string, NumberBounds>;
+
+export interface RiskParameters {
+  /** Percent of the portfolio. */
+  maxPositionSize: number;
+  maxConcurrentTrades: number;
+  /** USD. */
+  maxDailyLoss: number;
+  /** Percent. */
+  maxDrawdown: number;
+  stopLossType: StopLossType;
+  /** Percent. */
+  stopLossValue: number;
+  takeProfitRatio: number;
+  riskRewardRatio: number;
+  kellyCriterionEnabled: boolean;
+  dynamicPositionSizing: boolean;
+  correlationLimit: number;
+  /** Percent. */
+  volatilityThreshold: number;
+}
+
+/** premium-and-account.md section 9; the spec gives no default for the two switches: off. */
+export const DEFAULT_RISK_PARAMETERS: Readonly<RiskParameters> = Object.freeze({
+  maxPositionSize: 5,
+  maxConcurrentTrades: 5,
+  maxDailyLoss: 500,
+  maxDrawdown: 15,
+  stopLossType: 'fixed',
+  stopLossValue: 2,
+  takeProfitRatio: 2,
+  riskRewardRatio: 2,
+  kellyCriterionEnabled: false,
+  dynamicPositionSizing: false,
+  correlationLimit: 0.7,
+  volatilityThreshold: 30,
+});
+
+/**
+ * The spec gives bot settings defaults (section 9) but no bounds; these reuse the bounds of the
+ * matching risk parameters (position size, stop loss, daily loss), and take profit may go to 100 percent.
+ */
+export const botSettingsBounds = {
+  maxPositionSize: riskParameterBounds.maxPositionSize,
+  stopLossPercent: riskParameterBounds.stopLossValue,
+  takeProfitPercent: { min: 0.5, max: 100, step: 0.1 },
+  dailyLossLimit: riskParameterBounds.maxDailyLoss,
+} as const satisfies Record<string, NumberBounds>;
+
+export interface BotSettings {
+  /** Percent of the portfolio's value one bot trade may use. */
+  maxPositionSize: number;
+  stopLossPercent: number;
+  takeProfitPercent: number;
+  /** USD of realised loss in one UTC day after which the bot opens nothing more that day. */
+  dailyLossLimit: number;
+  enableNotifications: boolean;
+  autoRetrain: boolean;
+}
+
+export const DEFAULT_BOT_SETTINGS: Readonly<BotSettings> = Object.freeze({
+  maxPositionSize: 5,
+  stopLossPercent: 2,
+  takeProfitPercent: 5,
+  dailyLossLimit: 500,
+  enableNotifications: true,
+  autoRetrain: true,
+});
+
+/** The message a bound breaks, as the API and the decider word it. */
+export function boundsMessage(bounds: NumberBounds): string {
+  return bounds.integer ? `must be a whole number from ${bounds.min} to ${bounds.max}` : `must be a number from ${bounds.min} to ${bounds.max}`;
+}
+
+function bounded(bounds: NumberBounds) {
+  const message = boundsMessage(bounds);
+  const base = z.number({ error: message }).min(bounds.min, message).max(bounds.max, message);
+  return bounds.integer ? base.int(message) : base;
+}
+
+const flag = () => z.boolean({ error: 'must be true or false' });
+
+export const riskParametersSchema = z.strictObject({
+  maxPositionSize: bounded(riskParameterBounds.maxPositionSize),
+  maxConcurrentTrades: bounded(riskParameterBounds.maxConcurrentTrades),
+  maxDailyLoss: bounded(riskParameterBounds.maxDailyLoss),
+  maxDrawdown: bounded(riskParameterBounds.maxDrawdown),
+  stopLossType: z.enum(stopLossTypes, { error: `must be one of ${stopLossTypes.join(', ')}` }),
+  stopLossValue: bounded(riskParameterBounds.stopLossValue),
+  takeProfitRatio: bounded(riskParameterBounds.takeProfitRatio),
+  riskRewardRatio: bounded(riskParameterBounds.riskRewardRatio),
+  kellyCriterionEnabled: flag(),
+  dynamicPositionSizing: flag(),
+  correlationLimit: bounded(riskParameterBounds.correlationLimit),
+  volatilityThreshold: bounded(riskParameterBounds.volatilityThreshold),
+}) satisfies z.ZodType<RiskParameters>;
+export type RiskParametersRequest = z.input<typeof riskParametersSchema>;
+
+/** POST /api/settings/bot: any of the settings (at least one), under the spec's field names. */
+export const botSettingsRequestSchema = z
+  .strictObject({
+    maxPositionSize: bounded(botSettingsBounds.maxPositionSize).optional(),
+    stopLoss: bounded(botSettingsBounds.stopLossPercent).optional(),
+    takeProfit: bounded(botSettingsBounds.takeProfitPercent).optional(),
+    dailyLossLimit: bounded(botSettingsBounds.dailyLossLimit).optional(),
+    enableNotifications: flag().optional(),
+    autoRetrain: flag().optional(),
+  })
+  .refine((body) => Object.values(body).some((v) => v !== undefined), { message: 'at least one setting is required' })
+  .transform(({ stopLoss, takeProfit, ...rest }): Partial<BotSettings> => {
+    const changes: Partial<BotSettings> = {};
+    for (const [key, value] of Object.entries({ ...rest, stopLossPercent: stopLoss, takeProfitPercent: takeProfit })) {
+      if (value !== undefined) Object.assign(changes, { [key]: value });
+    }
+    return changes;
+  });
+export type BotSettingsRequest = z.input<typeof botSettingsRequestSchema>;
+
+/** POST /api/trades: a manual paper trade of `amount` coins (a coin id or a symbol; both only if they agree). */
+export const placeTradeRequestSchema = z
+  .strictObject({
+    coinId: coinIdSchema.optional(),
+    symbol: coinSymbolSchema.optional(),
+    type: z.enum(tradeSides, { error: 'must be BUY or SELL' }),
+    amount: z
+      .number({ error: 'must be a positive number of coins' })
+      .positive('must be a positive number of coins')
+      .max(MAX_QUANTITY, `must be at most ${MAX_QUANTITY}`),
+  })
+  .superRefine((body, ctx) => {
+    if (body.coinId === undefined && body.symbol === undefined) ctx.addIssue({ code: 'custom', path: ['symbol'], message: 'a coinId or a symbol is required' });
+    else if (body.coinId !== undefined && body.symbol !== undefined && findCoinById(body.coinId)?.symbol !== body.symbol) {
+      ctx.addIssue({ code: 'custom', path: ['symbol'], message: `does not match coinId ${body.coinId}` });
+    }
+  })
+  .transform((body): { symbol: CoinSymbol; side: (typeof tradeSides)[number]; amount: number } => ({
+    symbol: body.symbol ?? findCoinById(body.coinId!)!.symbol,
+    side: body.type,
+    amount: body.amount,
+  }));
+export type PlaceTradeRequest = z.input<typeof placeTradeRequestSchema>;

@@ -1,0 +1,269 @@
+/**
+ * Commands on `portfolio-{userId}`:
+ * - PlaceSimulatedTrade: a manual trade (POST /api/trades) or the trading bot's, filled at the market
+ *   price the caller read, with TRADE_FEE_RATE. The first command opens the portfolio.
+ * - ClosePosition: the risk monitor closes a whole position at its stop loss or take profit price.
+ * - ResetPortfolio: back to the starting cash, recording what it closed.
+ */
+import { findCoinBySymbol } from '../market/coins';
+import { assertNever, type Decider } from '../shared/decider';
+import { IllegalStateError, ValidationError } from '../shared/errors';
+import {
+  feeMicros,
+  MICROS_PER_USD,
+  notionalMicros,
+  requirePositiveFinite,
+  requireQuantityUnits,
+  STARTING_CASH_MICROS,
+  unitsToQuantity,
+  microsToUsd,
+} from './money';
+import {
+  evolvePortfolio,
+  initialPortfolioState,
+  type CloseReason,
+  type PortfolioEvent,
+  type PortfolioState,
+  type Position,
+  type TradeSide,
+  type TradeSource,
+} from './portfolio';
+
+/** Prices above this are refused (a typo, or a feed gone mad), so every notional stays a safe integer. */
+export const MAX_PRICE_USD = 1_000_000_000;
+/** A fill worth less than a cent is refused: it would round to a fee of zero and mean nothing. */
+export const MIN_TRADE_VALUE_MICROS = MICROS_PER_USD / 100;
+/** A fill worth more than a billion dollars is refused, so cash and cost bases stay safe integers. */
+export const MAX_TRADE_VALUE_MICROS = 1_000_000_000 * MICROS_PER_USD;
+
+function requireTradeValue(notional: number): number {
+  if (notional < MIN_TRADE_VALUE_MICROS) throw new ValidationError(`a trade must be worth at least $0.01, this one is worth $${microsToUsd(notional)}`, { field: 'amount' });
+  if (!(notional <= MAX_TRADE_VALUE_MICROS)) throw new ValidationError(`a trade must be worth at most $${microsToUsd(MAX_TRADE_VALUE_MICROS)}`, { field: 'amount' });
+  return notional;
+}
+
+export type PlaceSimulatedTrade = {
+  type: 'PlaceSimulatedTrade';
+  data: {
+    userId: string;
+    /** Chosen by the caller: the bot derives it from the signal and the user (tradeIdFor), a route from its Idempotency-Key or a fresh UUID. */
+    tradeId: string;
+    /** A supported coin's symbol, any case. */
+    symbol: string;
+    side: TradeSide;
+    /** The quantity of coin (the API's and the trade history's `amount`). */
+    amount: number;
+    /** The market price the caller read, USD per coin: the fill price. */
+    price: number;
+    source: TradeSource;
+  };
+  metadata: { now: string };
+};
+
+export type ClosePosition = {
+  type: 'ClosePosition';
+  data: {
+    userId: string;
+    /** The position meant (its opening BUY's id): a position opened later on the same coin is not closed by a stale command. */
+    positionId: string;
+    symbol: string;
+    reason: CloseReason;
+    /** The stop or target price: the fill price. */
+    price: number;
+  };
+  metadata: { now: string };
+};
+
+export type ResetPortfolio = { type: 'ResetPortfolio'; data: { userId: string }; metadata: { now: string } };
+
+export type PortfolioCommand = PlaceSimulatedTrade | ClosePosition | ResetPortfolio;
+
+type OpenPortfolio = Extract<PortfolioState, { status: 'open' }>;
+
+function requireCoin(symbol: string) {
+  const coin = typeof symbol === 'string' ? findCoinBySymbol(symbol) : undefined;
+  if (!coin) throw new ValidationError(`symbol must be a supported coin, got ${JSON.stringify(symbol)}`, { field: 'symbol' });
+  return coin;
+}
+
+function requirePrice(price: number): number {
+  requirePositiveFinite('price', price);
+  if (price > MAX_PRICE_USD) throw new ValidationError(`price must be at most ${MAX_PRICE_USD}, got ${price}`, { field: 'price' });
+  return price;
+}
+
+function requireText(field: string, value: string): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new ValidationError(`${field} is required`, { field });
+  return value;
+}
+
+function requireSource(source: TradeSource): TradeSource {
+  if (source?.kind === 'MANUAL') return source;
+  if (source?.kind === 'SIGNAL') {
+    requireText('source.eventId', source.eventId);
+    requireText('source.signalId', source.signalId);
+    if (Number.isNaN(Date.parse(source.candleTime))) throw new ValidationError('source.candleTime must be an ISO-8601 time', { field: 'source.candleTime' });
+    return source;
+  }
+  throw new ValidationError('source must be MANUAL or SIGNAL', { field: 'source' });
+}
+
+/** Opens the portfolio when this is its first use; the events to prepend and the state to decide on. */
+function ensureOpen(state: PortfolioState, userId: string, now: string): { opening: PortfolioEvent[]; open: OpenPortfolio } {
+  if (state.status === 'open') return { opening: [], open: state };
+  const opening: PortfolioEvent[] = [{ type: 'PortfolioOpened', data: { userId, startingCashMicros: STARTING_CASH_MICROS, openedAt: now } }];
+  const open = opening.reduce(evolvePortfolio, state);
+  if (open.status !== 'open') throw new Error('PortfolioOpened did not open the portfolio');
+  return { opening, open };
+}
+
+function alreadyPlaced(state: PortfolioState, tradeId: string, symbol: string, source: TradeSource): boolean {
+  if (state.status !== 'open') return false;
+  if (state.recentTradeIds.includes(tradeId)) return true;
+  if (Object.values(state.positions).some((p) => p?.openTradeIds.includes(tradeId))) return true;
+  if (source.kind === 'SIGNAL') {
+    const last = state.lastSignalTraded[symbol as keyof typeof state.lastSignalTraded];
+    if (last !== undefined && Date.parse(source.candleTime) <= Date.parse(last)) return true;
+  }
+  return false;
+}
+
+/** The share of a position's cost basis and entry notional that `units` of it carry (all of it when all are sold). */
+function shareOf(position: Position, units: number) {
+  if (units === position.units) return { costBasis: position.costBasisMicros, entryNotional: position.entryNotionalMicros };
+  return {
+    costBasis: Math.round((position.costBasisMicros * units) / position.units),
+    entryNotional: Math.round((position.entryNotionalMicros * units) / position.units),
+  };
+}
+
+const usd = (micros: number) => microsToUsd(micros).toFixed(2);
+
+export function placeSimulatedTrade(command: PlaceSimulatedTrade, state: PortfolioState): PortfolioEvent[] {
+  const { userId, tradeId, side, amount } = command.data;
+  requireText('tradeId', tradeId);
+  const coin = requireCoin(command.data.symbol);
+  if (side !== 'BUY' && side !== 'SELL') throw new ValidationError(`side must be BUY or SELL, got ${JSON.stringify(side)}`, { field: 'side' });
+  const units = requireQuantityUnits('amount', amount);
+  const price = requirePrice(command.data.price);
+  const source = requireSource(command.data.source);
+  const now = command.metadata.now;
+
+  if (alreadyPlaced(state, tradeId, coin.symbol, source)) return [];
+
+  const notional = requireTradeValue(notionalMicros(units, price));
+  const fee = feeMicros(notional);
+  const { opening, open } = ensureOpen(state, userId, now);
+  const quantity = unitsToQuantity(units);
+  const base = { userId, tradeId, coinId: coin.id, symbol: coin.symbol, side, quantity, price, notionalMicros: notional, feeMicros: fee, source, placedAt: now };
+
+  if (side === 'BUY') {
+    if (notional + fee > open.cashMicros) {
+      throw new IllegalStateError(`Insufficient paper cash: buying ${quantity} ${coin.symbol} costs $${usd(notional + fee)} with the fee, cash is $${usd(open.cashMicros)}`, { field: 'amount' });
+    }
+    return [...opening, { type: 'SimulatedTradePlaced', data: { ...base, costBasisClosedMicros: 0, entryNotionalClosedMicros: 0, realisedPnlMicros: 0, closedTradeIds: [] } }];
+  }
+
+  const held = open.positions[coin.symbol];
+  if (!held || units > held.units) {
+    throw new IllegalStateError(`Cannot sell ${quantity} ${coin.symbol}: holding ${unitsToQuantity(held?.units ?? 0)}`, { field: 'amount' });
+  }
+  const share = shareOf(held, units);
+  return [
+    ...opening,
+    {
+      type: 'SimulatedTradePlaced',
+      data: {
+        ...base,
+        costBasisClosedMicros: share.costBasis,
+        entryNotionalClosedMicros: share.entryNotional,
+        realisedPnlMicros: notional - fee - share.costBasis,
+        closedTradeIds: units === held.units ? held.openTradeIds : [],
+      },
+    },
+  ];
+}
+
+export function closePosition(command: ClosePosition, state: PortfolioState): PortfolioEvent[] {
+  const { userId, positionId, reason } = command.data;
+  requireText('positionId', positionId);
+  const coin = requireCoin(command.data.symbol);
+  if (reason !== 'STOP_LOSS' && reason !== 'TAKE_PROFIT') throw new ValidationError(`reason must be STOP_LOSS or TAKE_PROFIT, got ${JSON.stringify(reason)}`, { field: 'reason' });
+  const price = requirePrice(command.data.price);
+  if (state.status !== 'open') return [];
+  const held = state.positions[coin.symbol];
+  // Already closed (by a sell, an earlier close, a reset), or another position since: nothing to do,
+  // so a risk monitor that replays its commands after a restart closes nothing twice.
+  if (!held || held.positionId !== positionId) return [];
+  // No minimum here: a stop must close whatever is left, however small.
+  const notional = notionalMicros(held.units, price);
+  if (!(notional <= MAX_TRADE_VALUE_MICROS)) throw new ValidationError(`a close must be worth at most $${microsToUsd(MAX_TRADE_VALUE_MICROS)}`, { field: 'price' });
+  const fee = feeMicros(notional);
+  return [
+    {
+      type: 'PositionClosed',
+      data: {
+        userId,
+        positionId,
+        coinId: coin.id,
+        symbol: coin.symbol,
+        reason,
+        quantity: unitsToQuantity(held.units),
+        price,
+        notionalMicros: notional,
+        feeMicros: fee,
+        costBasisClosedMicros: held.costBasisMicros,
+        realisedPnlMicros: notional - fee - held.costBasisMicros,
+        closedTradeIds: held.openTradeIds,
+        closedAt: command.metadata.now,
+      },
+    },
+  ];
+}
+
+export function resetPortfolio(command: ResetPortfolio, state: PortfolioState): PortfolioEvent[] {
+  // Never used, or nothing changed since it opened or was last reset: already at the starting cash.
+  if (state.status !== 'open') return [];
+  const positions = Object.values(state.positions).filter((p): p is Position => p !== undefined);
+  if (positions.length === 0 && state.cashMicros === STARTING_CASH_MICROS && state.realisedPnlMicros === 0) return [];
+  return [
+    {
+      type: 'PortfolioReset',
+      data: {
+        userId: command.data.userId,
+        closedPositions: positions.map((p) => ({
+          positionId: p.positionId,
+          coinId: p.coinId,
+          symbol: p.symbol,
+          quantity: unitsToQuantity(p.units),
+          costBasisMicros: p.costBasisMicros,
+          entryNotionalMicros: p.entryNotionalMicros,
+        })),
+        closedTradeIds: positions.flatMap((p) => p.openTradeIds),
+        cashBeforeMicros: state.cashMicros,
+        realisedPnlBeforeMicros: state.realisedPnlMicros,
+        startingCashMicros: STARTING_CASH_MICROS,
+        resetAt: command.metadata.now,
+      },
+    },
+  ];
+}
+
+export const portfolioDecider: Decider<PortfolioState, PortfolioCommand, PortfolioEvent> = {
+  name: 'portfolio',
+  schemaVersion: 1,
+  initialState: initialPortfolioState,
+  evolve: evolvePortfolio,
+  decide(command, state) {
+    switch (command.type) {
+      case 'PlaceSimulatedTrade':
+        return placeSimulatedTrade(command, state);
+      case 'ClosePosition':
+        return closePosition(command, state);
+      case 'ResetPortfolio':
+        return resetPortfolio(command, state);
+      default:
+        return assertNever(command);
+    }
+  },
+};

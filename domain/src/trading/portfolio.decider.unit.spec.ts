@@ -1,0 +1,346 @@
+/**
+ * The portfolio decider as given/when/then: opening on first use, BUY and SELL fills with the fee,
+ * average cost and realised P&L net of fees, the cash and holdings limits, input validation,
+ * idempotency by trade id (and by signal), stop loss / take profit closes and reset.
+ */
+import { expect } from 'chai';
+import { fold } from '../shared/decider';
+import { specFor } from '../shared/decider-specification';
+import { IllegalStateError, ValidationError } from '../shared/errors';
+import { STARTING_CASH_MICROS } from './money';
+import { TRADE_ID_MEMORY, type PortfolioEvent, type SimulatedTradePlaced, type TradeSource } from './portfolio';
+import { portfolioDecider, type ClosePosition, type PlaceSimulatedTrade } from './portfolio.decider';
+
+const spec = specFor(portfolioDecider);
+const NOW = '2026-03-04T05:06:07.000Z';
+const LATER = '2026-03-04T09:00:00.000Z';
+const NEXT_DAY = '2026-03-05T00:00:01.000Z';
+const MANUAL: TradeSource = { kind: 'MANUAL' };
+const signalAt = (candleTime: string, signalId = `sig-${candleTime}`): TradeSource => ({ kind: 'SIGNAL', eventId: `evt-${signalId}`, signalId, signalType: 'BUY', candleTime });
+
+const opened: PortfolioEvent = { type: 'PortfolioOpened', data: { userId: 'u1', startingCashMicros: STARTING_CASH_MICROS, openedAt: NOW } };
+
+function place(tradeId: string, side: 'BUY' | 'SELL', amount: number, price: number, symbol = 'ETH', source: TradeSource = MANUAL, now = NOW): PlaceSimulatedTrade {
+  return { type: 'PlaceSimulatedTrade', data: { userId: 'u1', tradeId, symbol, side, amount, price, source }, metadata: { now } };
+}
+const close = (positionId: string, reason: 'STOP_LOSS' | 'TAKE_PROFIT', price: number, symbol = 'ETH'): ClosePosition => ({
+  type: 'ClosePosition',
+  data: { userId: 'u1', positionId, symbol, reason, price },
+  metadata: { now: LATER },
+});
+
+/** 0.5 ETH at 3,000: notional $1,500, fee $1.50. */
+const buyHalfEth: SimulatedTradePlaced = {
+  type: 'SimulatedTradePlaced',
+  data: {
+    userId: 'u1',
+    tradeId: 't1',
+    coinId: 'ethereum',
+    symbol: 'ETH',
+    side: 'BUY',
+    quantity: 0.5,
+    price: 3000,
+    notionalMicros: 1_500_000_000,
+    feeMicros: 1_500_000,
+    costBasisClosedMicros: 0,
+    entryNotionalClosedMicros: 0,
+    realisedPnlMicros: 0,
+    source: MANUAL,
+    closedTradeIds: [],
+    placedAt: NOW,
+  },
+};
+
+/** Runs the decider over a sequence of commands from nothing, as the command handler would. */
+function history(...commands: PlaceSimulatedTrade[]): PortfolioEvent[] {
+  const events: PortfolioEvent[] = [];
+  let state = portfolioDecider.initialState();
+  for (const command of commands) {
+    const appended = portfolioDecider.decide(command, state);
+    state = appended.reduce(portfolioDecider.evolve, state);
+    events.push(...appended);
+  }
+  return events;
+}
+
+describe('portfolio decider', function () {
+  describe('opening and buying', function () {
+    it('the first trade opens the portfolio with 10,000 USD and fills at the price given, with a 0.1 percent fee', function () {
+      spec.given([]).when(place('t1', 'BUY', 0.5, 3000)).then([opened, buyHalfEth]);
+    });
+
+    it('an open portfolio is not opened again; the symbol is taken in any case', function () {
+      const second = { ...buyHalfEth.data, tradeId: 't2', quantity: 0.1, price: 3100, notionalMicros: 310_000_000, feeMicros: 310_000 };
+      spec.given([opened, buyHalfEth]).when(place('t2', 'BUY', 0.1, 3100, 'eth')).then([{ type: 'SimulatedTradePlaced', data: second }]);
+    });
+
+    it('records the signal a trade followed', function () {
+      const source = signalAt('2026-03-04T05:00:00.000Z');
+      spec.given([opened]).when(place('t1', 'BUY', 0.5, 3000, 'ETH', source)).then([{ type: 'SimulatedTradePlaced', data: { ...buyHalfEth.data, source } }]);
+    });
+
+    it('may spend the whole cash, fee included, to the micro-dollar', function () {
+      // 1 coin at 9,990.00999: notional 9,990.009990 + fee 9.990010 = 10,000.000000
+      const events = spec.given([opened]).when(place('t1', 'BUY', 1, 9990.00999));
+      events.then([
+        {
+          type: 'SimulatedTradePlaced',
+          data: { ...buyHalfEth.data, quantity: 1, price: 9990.00999, notionalMicros: 9_990_009_990, feeMicros: 9_990_010 },
+        },
+      ]);
+    });
+
+    it('refuses to buy beyond the cash, counting the fee', function () {
+      spec.given([opened]).when(place('t1', 'BUY', 1, 9990.01)).thenThrows(IllegalStateError, /^Insufficient paper cash: buying 1 ETH costs \$10000\.00 with the fee, cash is \$10000\.00$/);
+      spec.given([opened, buyHalfEth]).when(place('t2', 'BUY', 3, 3000)).thenThrows(IllegalStateError, /Insufficient paper cash/);
+    });
+  });
+
+  describe('selling', function () {
+    it('a partial sell realises P&L net of both fees on its share of the cost basis, and keeps the BUY open', function () {
+      // cost basis 1,501.50 (fee included); half of it 750.75; proceeds 800 - 0.80 fee; P&L 48.45
+      spec
+        .given([opened, buyHalfEth])
+        .when(place('s1', 'SELL', 0.25, 3200))
+        .then([
+          {
+            type: 'SimulatedTradePlaced',
+            data: {
+              ...buyHalfEth.data,
+              tradeId: 's1',
+              side: 'SELL',
+              quantity: 0.25,
+              price: 3200,
+              notionalMicros: 800_000_000,
+              feeMicros: 800_000,
+              costBasisClosedMicros: 750_750_000,
+              entryNotionalClosedMicros: 750_000_000,
+              realisedPnlMicros: 48_450_000,
+              closedTradeIds: [],
+            },
+          },
+        ]);
+    });
+
+    it('selling the whole position closes every open BUY of it', function () {
+      const events = history(place('t1', 'BUY', 0.5, 3000), place('t2', 'BUY', 0.5, 2000));
+      // basis 1,501.50 + 1,001.00 = 2,502.50; proceeds 2,500 - 2.50; P&L -5.00
+      spec
+        .given(events)
+        .when(place('s1', 'SELL', 1, 2500))
+        .then([
+          {
+            type: 'SimulatedTradePlaced',
+            data: {
+              ...buyHalfEth.data,
+              tradeId: 's1',
+              side: 'SELL',
+              quantity: 1,
+              price: 2500,
+              notionalMicros: 2_500_000_000,
+              feeMicros: 2_500_000,
+              costBasisClosedMicros: 2_502_500_000,
+              entryNotionalClosedMicros: 2_500_000_000,
+              realisedPnlMicros: -5_000_000,
+              closedTradeIds: ['t1', 't2'],
+            },
+          },
+        ]);
+    });
+
+    it('refuses to sell more than is held, or a coin not held', function () {
+      spec.given([opened, buyHalfEth]).when(place('s1', 'SELL', 0.50000001, 3000)).thenThrows(IllegalStateError, 'Cannot sell 0.50000001 ETH: holding 0.5');
+      spec.given([opened, buyHalfEth]).when(place('s1', 'SELL', 1, 60000, 'BTC')).thenThrows(IllegalStateError, 'Cannot sell 1 BTC: holding 0');
+      spec.given([]).when(place('s1', 'SELL', 1, 3000)).thenThrows(IllegalStateError, 'Cannot sell 1 ETH: holding 0');
+    });
+
+    it('a position sold to zero is gone: selling again is refused', function () {
+      const events = history(place('t1', 'BUY', 0.5, 3000), place('s1', 'SELL', 0.5, 3000));
+      spec.given(events).when(place('s2', 'SELL', 0.001, 3000)).thenThrows(IllegalStateError, /holding 0$/);
+    });
+  });
+
+  describe('validation (400 naming the field)', function () {
+    for (const [name, amount] of [
+      ['zero', 0],
+      ['negative', -1],
+      ['NaN', Number.NaN],
+      ['infinite', Number.POSITIVE_INFINITY],
+      ['below one unit of 1e-8', 0.000000004],
+      ['above the largest quantity', 10_000_001],
+    ] as const) {
+      it(`refuses a ${name} amount`, function () {
+        spec.given([]).when(place('t1', 'BUY', amount, 3000)).thenThrows(ValidationError, /^amount /);
+      });
+    }
+    for (const [name, price] of [
+      ['zero', 0],
+      ['negative', -5],
+      ['NaN', Number.NaN],
+      ['infinite', Number.POSITIVE_INFINITY],
+      ['absurd', 2e9],
+    ] as const) {
+      it(`refuses a ${name} price`, function () {
+        spec.given([]).when(place('t1', 'BUY', 0.1, price)).thenThrows(ValidationError, /^price /);
+      });
+    }
+    it('refuses an unknown coin, an unknown side, an empty trade id, a trade worth less than a cent', function () {
+      spec.given([]).when(place('t1', 'BUY', 1, 1, 'DOGE')).thenThrows(ValidationError, /^symbol must be a supported coin/);
+      spec.given([]).when(place('t1', 'HOLD' as 'BUY', 1, 1)).thenThrows(ValidationError, /^side must be BUY or SELL/);
+      spec.given([]).when(place(' ', 'BUY', 1, 1)).thenThrows(ValidationError, 'tradeId is required');
+      spec.given([]).when(place('t1', 'BUY', 0.01, 0.5, 'ADA')).thenThrows(ValidationError, /^a trade must be worth at least \$0\.01/);
+    });
+    it('refuses a signal source without a valid candle time', function () {
+      spec.given([]).when(place('t1', 'BUY', 0.1, 3000, 'ETH', signalAt('yesterday'))).thenThrows(ValidationError, /^source\.candleTime/);
+    });
+    it('a refused command on a new portfolio does not open it', function () {
+      expect(() => portfolioDecider.decide(place('t1', 'BUY', 100, 3000), portfolioDecider.initialState())).to.throw(IllegalStateError);
+    });
+  });
+
+  describe('idempotency', function () {
+    it('a trade id already placed appends nothing, even when the cash would no longer allow it', function () {
+      const events = history(place('t1', 'BUY', 3, 3000));
+      spec.given(events).when(place('t1', 'BUY', 3, 3000)).then([]);
+    });
+
+    it('a trade id already closed appends nothing (a bot command replayed after a sell)', function () {
+      const events = history(place('t1', 'BUY', 0.5, 3000), place('s1', 'SELL', 0.5, 3100));
+      spec.given(events).when(place('t1', 'BUY', 0.5, 3000)).then([]);
+      spec.given(events).when(place('s1', 'SELL', 0.5, 3100)).then([]);
+    });
+
+    it('a trade id survives a reset: replaying it after the reset appends nothing', function () {
+      const events = history(place('t1', 'BUY', 0.5, 3000));
+      const reset = portfolioDecider.decide({ type: 'ResetPortfolio', data: { userId: 'u1' }, metadata: { now: LATER } }, fold(portfolioDecider, events));
+      spec.given([...events, ...reset]).when(place('t1', 'BUY', 0.5, 3000)).then([]);
+    });
+
+    it('a trade on a signal at or before the newest signal already traded on that coin appends nothing', function () {
+      const events = history(place('t1', 'BUY', 0.1, 3000, 'ETH', signalAt('2026-03-04T05:05:00.000Z')));
+      spec.given(events).when(place('t2', 'BUY', 0.1, 3000, 'ETH', signalAt('2026-03-04T05:00:00.000Z'))).then([]);
+      spec.given(events).when(place('t3', 'BUY', 0.1, 3000, 'ETH', signalAt('2026-03-04T05:05:00.000Z', 'other'))).then([]);
+      // another coin, a newer signal, or a manual trade are not affected
+      expect(portfolioDecider.decide(place('t4', 'BUY', 0.001, 60000, 'BTC', signalAt('2026-03-04T05:00:00.000Z')), fold(portfolioDecider, events))).to.have.length(1);
+      expect(portfolioDecider.decide(place('t5', 'BUY', 0.1, 3000, 'ETH', signalAt('2026-03-04T05:10:00.000Z')), fold(portfolioDecider, events))).to.have.length(1);
+      expect(portfolioDecider.decide(place('t6', 'BUY', 0.1, 3000), fold(portfolioDecider, events))).to.have.length(1);
+    });
+
+    it(`remembers the last ${TRADE_ID_MEMORY} trade ids and every open one, so the state stays bounded`, function () {
+      const commands: PlaceSimulatedTrade[] = [place('first', 'BUY', 0.001, 3000)];
+      for (let i = 0; i < TRADE_ID_MEMORY + 20; i++) commands.push(place(`b${i}`, 'BUY', 0.001, 60000, 'BTC'), place(`s${i}`, 'SELL', 0.001, 60000, 'BTC'));
+      const state = fold(portfolioDecider, history(...commands));
+      if (state.status !== 'open') throw new Error('not open');
+      expect(state.recentTradeIds).to.have.length(TRADE_ID_MEMORY);
+      expect(state.recentTradeIds.at(-1)).to.equal(`s${TRADE_ID_MEMORY + 19}`);
+      // 'first' fell out of the recent ids but is still open in its position: a replay appends nothing
+      expect(state.recentTradeIds).not.to.include('first');
+      spec.given(history(...commands)).when(place('first', 'BUY', 0.001, 3000)).then([]);
+    });
+  });
+
+  describe('stop loss and take profit', function () {
+    it('closes the whole position at the price given, with the fee, and closes its trades', function () {
+      // proceeds 1,470 - 1.47 fee, basis 1,501.50: P&L -32.97
+      spec
+        .given([opened, buyHalfEth])
+        .when(close('t1', 'STOP_LOSS', 2940))
+        .then([
+          {
+            type: 'PositionClosed',
+            data: {
+              userId: 'u1',
+              positionId: 't1',
+              coinId: 'ethereum',
+              symbol: 'ETH',
+              reason: 'STOP_LOSS',
+              quantity: 0.5,
+              price: 2940,
+              notionalMicros: 1_470_000_000,
+              feeMicros: 1_470_000,
+              costBasisClosedMicros: 1_501_500_000,
+              realisedPnlMicros: -32_970_000,
+              closedTradeIds: ['t1'],
+              closedAt: LATER,
+            },
+          },
+        ]);
+    });
+
+    it('appends nothing for a position already closed, another position since, or none at all', function () {
+      const closed = portfolioDecider.decide(close('t1', 'TAKE_PROFIT', 3150), fold(portfolioDecider, [opened, buyHalfEth]));
+      expect(closed[0]!.type).to.equal('PositionClosed');
+      spec.given([opened, buyHalfEth, ...closed]).when(close('t1', 'TAKE_PROFIT', 3150)).then([]);
+      spec.given([opened, buyHalfEth]).when(close('older', 'STOP_LOSS', 2940)).then([]);
+      spec.given([]).when(close('t1', 'STOP_LOSS', 2940)).then([]);
+    });
+
+    it('refuses an unknown reason or a bad price', function () {
+      spec.given([opened, buyHalfEth]).when(close('t1', 'MARGIN_CALL' as 'STOP_LOSS', 2940)).thenThrows(ValidationError, /^reason /);
+      spec.given([opened, buyHalfEth]).when(close('t1', 'STOP_LOSS', -1)).thenThrows(ValidationError, /^price /);
+    });
+  });
+
+  describe('reset', function () {
+    const reset = { type: 'ResetPortfolio' as const, data: { userId: 'u1' }, metadata: { now: LATER } };
+
+    it('returns to the starting cash and records the positions and trades it closed', function () {
+      spec
+        .given([opened, buyHalfEth])
+        .when(reset)
+        .then([
+          {
+            type: 'PortfolioReset',
+            data: {
+              userId: 'u1',
+              closedPositions: [{ positionId: 't1', coinId: 'ethereum', symbol: 'ETH', quantity: 0.5, costBasisMicros: 1_501_500_000, entryNotionalMicros: 1_500_000_000 }],
+              closedTradeIds: ['t1'],
+              cashBeforeMicros: 8_498_500_000,
+              realisedPnlBeforeMicros: 0,
+              startingCashMicros: STARTING_CASH_MICROS,
+              resetAt: LATER,
+            },
+          },
+        ]);
+    });
+
+    it('after a reset the cash is the starting cash and nothing is held', function () {
+      const events = history(place('t1', 'BUY', 0.5, 3000), place('s1', 'SELL', 0.2, 2000));
+      const resetEvents = portfolioDecider.decide(reset, fold(portfolioDecider, events));
+      const state = fold(portfolioDecider, [...events, ...resetEvents]);
+      expect(state).to.include({ status: 'open', cashMicros: STARTING_CASH_MICROS, realisedPnlMicros: 0 });
+      expect(state.status === 'open' && state.positions).to.deep.equal({});
+    });
+
+    it('appends nothing for a portfolio never used or already at its start', function () {
+      spec.given([]).when(reset).then([]);
+      spec.given([opened]).when(reset).then([]);
+      const events = history(place('t1', 'BUY', 0.5, 3000));
+      const once = portfolioDecider.decide(reset, fold(portfolioDecider, events));
+      spec.given([...events, ...once]).when(reset).then([]);
+    });
+  });
+
+  describe('daily realised loss (UTC days)', function () {
+    it('adds up the realised P&L of the current UTC day and starts again on the next', function () {
+      const events = history(
+        place('t1', 'BUY', 1, 3000),
+        place('s1', 'SELL', 0.5, 2900, 'ETH', MANUAL, NOW),
+        place('s2', 'SELL', 0.25, 2800, 'ETH', MANUAL, LATER),
+      );
+      const today = fold(portfolioDecider, events);
+      // s1: 1,450 - 1.45 - 1,501.50 = -52.95; s2: 700 - 0.70 - 750.75 = -51.45
+      expect(today.status === 'open' && today.daily).to.deep.equal({ day: '2026-03-04', realisedPnlMicros: -104_400_000 });
+      const tomorrow = fold(portfolioDecider, [...events, ...history(place('t1', 'BUY', 1, 3000), place('s3', 'SELL', 0.25, 3100, 'ETH', MANUAL, NEXT_DAY)).slice(2)]);
+      // s3 after s2: 775 - 0.775 - 750.75 = 23.475
+      expect(tomorrow.status === 'open' && tomorrow.daily).to.deep.equal({ day: '2026-03-05', realisedPnlMicros: 23_475_000 });
+    });
+
+    it('a stop loss counts in the day it closed, and a reset does not wipe the day', function () {
+      const closed = portfolioDecider.decide(close('t1', 'STOP_LOSS', 2940), fold(portfolioDecider, [opened, buyHalfEth]));
+      const resetEvents = history(place('t9', 'BUY', 0.1, 100)).slice(1);
+      const state = fold(portfolioDecider, [opened, buyHalfEth, ...closed, ...resetEvents, { type: 'PortfolioReset', data: { userId: 'u1', closedPositions: [], closedTradeIds: [], cashBeforeMicros: 0, realisedPnlBeforeMicros: 0, startingCashMicros: STARTING_CASH_MICROS, resetAt: LATER } }]);
+      expect(state.status === 'open' && state.daily).to.deep.equal({ day: '2026-03-04', realisedPnlMicros: -32_970_000 });
+    });
+  });
+});
