@@ -5,12 +5,14 @@
 import { configureStore } from '@reduxjs/toolkit';
 import { toastsSlice } from '../components/ui/toast/toast-slice';
 import { landingSlice } from '../features/landing/stores/landing-slice';
+import { chartSlice } from '../features/market-chart/stores/chart-slice';
 
 export function createStore() {
   return configureStore({
     reducer: {
       [toastsSlice.reducerPath]: toastsSlice.reducer,
       [landingSlice.reducerPath]: landingSlice.reducer,
+      [chartSlice.reducerPath]: chartSlice.reducer,
     },
   });
 }

@@ -1,4 +1,5 @@
 import { PageHeader } from '../../components/layouts/page-header';
+import { PriceChartPanel } from '../../features/market-chart/components/price-chart-panel';
 import './screens.css';
 
 /** The main dashboard's frame; its panels arrive with the dashboard issue. */
@@ -7,7 +8,9 @@ export default function DashboardRoute() {
     <>
       <title>Dashboard · AI Trading Assistant</title>
       <PageHeader title="Multi-Coin Trading Dashboard" subtitle="Real-time analysis and AI-powered insights" />
-      <section className="dashboard-layout" aria-label="Dashboard panels" data-testid="dashboard-layout" />
+      <section className="dashboard-layout" aria-label="Dashboard panels" data-testid="dashboard-layout">
+        <PriceChartPanel coinId="ethereum" />
+      </section>
     </>
   );
 }
