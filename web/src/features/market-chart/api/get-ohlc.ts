@@ -28,6 +28,8 @@ export function getOhlc(coinId: string, days: number, signal?: AbortSignal): Pro
 
 /** What the chart draws for one coin and range. */
 export interface ChartData {
+  /** The range these candles cover (a placeholder's may differ from the range now chosen). */
+  days: number;
   candles: readonly Candle[];
   /** The candle width (from the ohlc answer); null for candles built from history, which have none. */
   intervalMinutes: number | null;
@@ -47,14 +49,14 @@ async function outcome<T>(call: () => Promise<T>, signal: AbortSignal | undefine
 /** The chart's candles: ohlc, else history (and the price, for an empty one), else an error. */
 export async function getChartData(coinId: string, days: number, signal?: AbortSignal, now: () => number = Date.now): Promise<ChartData> {
   const ohlc = await outcome(() => getOhlc(coinId, days, signal), signal);
-  if (ohlc.ok) return { candles: ohlc.value.candles, intervalMinutes: ohlc.value.intervalMinutes, source: 'ohlc' };
+  if (ohlc.ok) return { days, candles: ohlc.value.candles, intervalMinutes: ohlc.value.intervalMinutes, source: 'ohlc' };
   const history = await outcome(() => getPriceHistory(coinId, days, signal), signal);
   let price: number | null = null;
   if (history.ok && history.value.length === 0) {
     const quote = await outcome(() => getCoinPrice(coinId, signal), signal);
     price = quote.ok ? quote.value.price : null;
   }
-  return { candles: chartCandles(ohlc, history, { days, now: now(), price }), intervalMinutes: null, source: 'history' };
+  return { days, candles: chartCandles(ohlc, history, { days, now: now(), price }), intervalMinutes: null, source: 'history' };
 }
 
 export function ohlcQueryKey(coinId: string, days: number) {

@@ -46,7 +46,7 @@ describe('chart data (get-ohlc)', function () {
   it('answers the ohlc candles and their width when the candle call is OK, without asking history', async function () {
     serve(() => json(OHLC));
     const data = await getChartData('ethereum', 7, undefined, () => NOW);
-    expect(data).to.deep.equal({ candles: OHLC.candles, intervalMinutes: 60, source: 'ohlc' });
+    expect(data).to.deep.equal({ days: 7, candles: OHLC.candles, intervalMinutes: 60, source: 'ohlc' });
     expect(requested).to.deep.equal(['/api/coins/ethereum/ohlc?days=7']);
   });
 

@@ -58,6 +58,7 @@ export function CandlestickChart({ candles, days }: { candles: readonly Candle[]
   const size = useElementSize(frameRef);
   const geometry = useMemo(() => (size && size.width > 0 && size.height > 0 ? buildChartGeometry(candles, { ...size, margins: MARGINS }) : null), [candles, size]);
   const [active, setActive] = useState<number | null>(null);
+  const [keyboard, setKeyboard] = useState(false);
   const count = geometry?.candles.length ?? 0;
   // A refetch or a new live candle may shorten the series under the crosshair.
   const index = active === null || count === 0 ? null : Math.min(active, count - 1);
@@ -97,8 +98,14 @@ export function CandlestickChart({ candles, days }: { candles: readonly Candle[]
       aria-label="Candlestick chart. Left and right arrow keys move between candles."
       data-testid="candle-chart"
       onKeyDown={onKeyDown}
-      onFocus={() => setActive((previous) => previous ?? (count > 0 ? count - 1 : null))}
-      onBlur={() => setActive(null)}
+      onFocus={() => {
+        setKeyboard(true);
+        setActive((previous) => previous ?? (count > 0 ? count - 1 : null));
+      }}
+      onBlur={() => {
+        setKeyboard(false);
+        setActive(null);
+      }}
     >
       {geometry && size && (
         <svg
@@ -115,6 +122,10 @@ export function CandlestickChart({ candles, days }: { candles: readonly Candle[]
         </svg>
       )}
       {geometry && size && index !== null && <Tooltip geometry={geometry} index={index} width={size.width} />}
+      {/* What the arrow keys select, read out by screen readers (the SVG itself is hidden from them). */}
+      <p className="visually-hidden" aria-live="polite" data-testid="chart-announcement">
+        {keyboard && geometry && index !== null ? describeCandle(geometry, index) : ''}
+      </p>
     </div>
   );
 }
@@ -176,6 +187,11 @@ const ChartLayers = memo(function ChartLayers({ geometry, days }: { geometry: Ch
     </>
   );
 });
+
+function describeCandle(geometry: ChartGeometry, index: number): string {
+  const { candle } = geometry.candles[index]!;
+  return `${formatTooltipTime(candle.time)}: open ${formatChartPrice(candle.open)}, high ${formatChartPrice(candle.high)}, low ${formatChartPrice(candle.low)}, close ${formatChartPrice(candle.close)}`;
+}
 
 function Crosshair({ geometry, index }: { geometry: ChartGeometry; index: number }) {
   const c = geometry.candles[index]!;

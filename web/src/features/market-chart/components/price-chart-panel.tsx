@@ -120,7 +120,7 @@ export function PriceChartPanel({ coinId, livePrice, livePriceAt }: PriceChartPa
         ) : candles.length === 0 ? (
           <p className="price-chart__message">No price data for this range.</p>
         ) : (
-          <CandlestickChart candles={candles} days={timeframe.days} />
+          <CandlestickChart candles={candles} days={data.days} />
         )}
         {loading && data !== undefined && (
           <div className="price-chart__refreshing">
