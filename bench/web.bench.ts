@@ -143,7 +143,7 @@ async function timeToForm(context: BrowserContext, url: string, reuse?: { page: 
   const page = reuse?.page ?? (await context.newPage());
   await page.goto(url, { waitUntil: 'commit' });
   // A function, not a string: a string predicate is eval'ed in the page, which the CSP refuses.
-  const handle = await page.waitForFunction(() => (window as unknown as { __formReadyAt?: number }).__formReadyAt, undefined, { timeout: 30_000, polling: 50 });
+  const handle = await page.waitForFunction(() => (globalThis as { __formReadyAt?: number }).__formReadyAt, undefined, { timeout: 30_000, polling: 50 });
   return { ms: Number(await handle.jsonValue()), page };
 }
 
