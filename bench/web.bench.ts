@@ -12,6 +12,12 @@
  *      ratio are printed. Times are read inside the page (performance.now() since navigation start),
  *      so the harness' own latency is not counted.
  *
+ *   3. the price chart with 2,000 candles against 200 (the ohlc answer replaced in the browser):
+ *      the time from navigation to the drawn chart, and the hover latency, i.e. from a pointermove
+ *      dispatched on the chart to the tooltip's DOM update (MutationObserver), median over
+ *      CHART_HOVERS moves that each land on another candle. Hover only re-renders the crosshair and
+ *      the tooltip, so the latency should not grow with the candle count.
+ *
  * Builds web/dist first when it is missing or older than its sources. Nothing is asserted.
  * WEB_BENCH_RUNS overrides the number of samples per series (default 11).
  */
@@ -45,6 +51,55 @@ const READY_PROBE = `(() => {
   document.addEventListener('DOMContentLoaded', check);
   window.addEventListener('load', check);
 })();`;
+
+const CHART_HOVERS = 200;
+
+/** `count` hourly candles ending now, a wavy series (the shape does not matter, the count does). */
+function benchCandles(count: number) {
+  const HOUR_MS = 3_600_000;
+  const start = Math.floor(Date.now() / HOUR_MS) * HOUR_MS - (count - 1) * HOUR_MS;
+  return Array.from({ length: count }, (_, i) => {
+    const open = 2000 + 300 * Math.sin(i / 40) + 20 * Math.sin(i / 3);
+    const close = open + 15 * Math.cos(i / 2);
+    return { time: start + i * HOUR_MS, open, close, high: Math.max(open, close) + 6, low: Math.min(open, close) - 6, volume: 1e6 + i };
+  });
+}
+
+/** Navigation to a drawn chart of `count` candles, then the median hover latency (ms). */
+async function chartSample(browser: Browser, baseUrl: string, count: number): Promise<{ drawMs: number; hoverMs: number }> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  try {
+    const body = { coinId: 'ethereum', days: 7, interval: '1h', intervalMinutes: 60, candles: benchCandles(count) };
+    await context.route('**/api/coins/ethereum/ohlc?days=7', (route) => route.fulfill({ json: body }));
+    const page = await context.newPage();
+    await page.goto(`${baseUrl}/`, { waitUntil: 'commit' });
+    await page.locator('[data-testid="price-chart"][data-state="ready"] [data-testid="candle-chart-svg"]').waitFor({ timeout: 30_000 });
+    const drawMs = await page.evaluate(() => performance.now());
+    const hoverMs = await page.evaluate(`(async () => {
+      const svg = document.querySelector('[data-testid="candle-chart-svg"]');
+      const box = svg.getBoundingClientRect();
+      const centres = [...document.querySelectorAll('[data-testid="candles"] > g.candle rect')].map((r) => { const b = r.getBoundingClientRect(); return b.x + b.width / 2; });
+      const frame = svg.parentElement;
+      const samples = [];
+      for (let i = 0; i < ${CHART_HOVERS}; i++) {
+        const x = centres[Math.floor((i * 7919) % centres.length)];
+        const changed = new Promise((resolve) => {
+          const observer = new MutationObserver(() => { observer.disconnect(); resolve(performance.now()); });
+          observer.observe(frame, { subtree: true, childList: true, attributes: true, characterData: true });
+        });
+        const t0 = performance.now();
+        svg.dispatchEvent(new PointerEvent('pointermove', { clientX: x, clientY: box.y + box.height / 2, bubbles: true }));
+        samples.push((await changed) - t0);
+        await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+      }
+      samples.sort((a, b) => a - b);
+      return samples[Math.floor(samples.length / 2)];
+    })()`);
+    return { drawMs, hoverMs: Number(hoverMs) };
+  } finally {
+    await context.close();
+  }
+}
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -87,7 +142,8 @@ function sizes(files: string[]): { raw: number; gzip: number } {
 async function timeToForm(context: BrowserContext, url: string, reuse?: { page: Awaited<ReturnType<BrowserContext['newPage']>> }) {
   const page = reuse?.page ?? (await context.newPage());
   await page.goto(url, { waitUntil: 'commit' });
-  const handle = await page.waitForFunction('window.__formReadyAt', undefined, { timeout: 30_000, polling: 50 });
+  // A function, not a string: a string predicate is eval'ed in the page, which the CSP refuses.
+  const handle = await page.waitForFunction(() => (globalThis as { __formReadyAt?: number }).__formReadyAt, undefined, { timeout: 30_000, polling: 50 });
   return { ms: Number(await handle.jsonValue()), page };
 }
 
@@ -155,6 +211,14 @@ async function main() {
     }
     const warm = { app: await warmSeries(browser, appUrl, RUNS), baseline: await warmSeries(browser, baselineUrl, RUNS) };
 
+    await chartSample(browser, app.url, 200); // warm-up
+    const chart = { big: [] as Array<{ drawMs: number; hoverMs: number }>, small: [] as Array<{ drawMs: number; hoverMs: number }> };
+    const chartRuns = Math.max(3, Math.ceil(RUNS / 3));
+    for (let i = 0; i < chartRuns; i++) {
+      chart.big.push(await chartSample(browser, app.url, 2000));
+      chart.small.push(await chartSample(browser, app.url, 200));
+    }
+
     const line = (label: string, series: { app: number[]; baseline: number[] }) => {
       const a = median(series.app);
       const b = median(series.baseline);
@@ -167,6 +231,14 @@ async function main() {
     console.log(`  navigation -> interactive sign-in form (${APP_PATH} vs ${BASELINE_PATH}), median of ${RUNS}:`);
     console.log(line('cold cache', cold));
     console.log(line('warm cache (reload)', warm));
+    const chartLine = (label: string, pick: (s: { drawMs: number; hoverMs: number }) => number, digits: number) => {
+      const big = median(chart.big.map(pick));
+      const small = median(chart.small.map(pick));
+      return `  ${label.padEnd(22)} 2,000 candles ${big.toFixed(digits).padStart(7)} ms   200 candles ${small.toFixed(digits).padStart(6)} ms   ratio ${(big / small).toFixed(2)}x`;
+    };
+    console.log(`  price chart on / (ohlc answer replaced), median of ${chartRuns} page loads (hover: median of ${CHART_HOVERS} moves each):`);
+    console.log(chartLine('navigation -> drawn', (s) => s.drawMs, 1));
+    console.log(chartLine('hover -> tooltip', (s) => s.hoverMs, 2));
   } finally {
     await browser.close();
     await app.stop();

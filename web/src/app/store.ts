@@ -1,10 +1,11 @@
 /**
  * Redux holds client-only UI state (toasts, the landing page's selected card, the dashboard's
- * selected coin; later the chart range, chat window). Server data lives only in react-query and is never copied here.
+ * selected coin, the chart range; later the chat window). Server data lives only in react-query and is never copied here.
  */
 import { configureStore } from '@reduxjs/toolkit';
 import { toastsSlice } from '../components/ui/toast/toast-slice';
 import { landingSlice } from '../features/landing/stores/landing-slice';
+import { chartSlice } from '../features/market-chart/stores/chart-slice';
 import { selectedCoinSlice } from '../features/market/stores/selected-coin-slice';
 
 export function createStore() {
@@ -13,6 +14,7 @@ export function createStore() {
       [toastsSlice.reducerPath]: toastsSlice.reducer,
       [landingSlice.reducerPath]: landingSlice.reducer,
       [selectedCoinSlice.reducerPath]: selectedCoinSlice.reducer,
+      [chartSlice.reducerPath]: chartSlice.reducer,
     },
   });
 }

@@ -10,6 +10,7 @@ import { useSelector } from 'react-redux';
 import { PageHeader } from '../../components/layouts/page-header';
 import { ConnectionStatus } from '../../components/ui/connection-status';
 import { ChatLauncher } from '../../features/ai-chat/components/chat-launcher';
+import { PriceChartPanel } from '../../features/market-chart/components/price-chart-panel';
 import { IndicatorsPanel } from '../../features/indicators-panel/components/indicators-panel';
 import { CoinSelector } from '../../features/market/components/coin-selector';
 import { PerformanceCard, PriceCard } from '../../features/market/components/market-cards';
@@ -26,7 +27,7 @@ export default function DashboardRoute() {
   const { user } = useAuth();
   const coin = useSelector((state: StateWithSelectedCoin) => selectSelectedCoin(state));
   const coinId = coin.id;
-  // Read by the chart panel once it is wired into the slot below.
+  // The newest candle follows the feed's ticks between the chart's 60 s refetches.
   const liveTick = useLiveTick(coinId);
 
   return (
@@ -56,8 +57,8 @@ export default function DashboardRoute() {
         </div>
 
         <div className="dashboard__row dashboard__row--chart">
-          <div className="dashboard__chart" data-testid="price-chart-slot" data-live-price={liveTick?.price}>
-            {/* PriceChartPanel slot: <PriceChartPanel coinId={coinId} livePrice={liveTick?.price} /> */}
+          <div className="dashboard__chart">
+            <PriceChartPanel coinId={coinId} livePrice={liveTick?.price} livePriceAt={liveTick ? Date.parse(liveTick.at) : undefined} />
           </div>
           <SignalsPanel symbol={coin.symbol} />
         </div>

@@ -87,6 +87,8 @@ export interface ChartGeometry {
   centres: Float64Array;
   /** SVG path data of each overlay; null when none of its points is defined yet. */
   overlays: { sma20: string | null; sma50: string | null; ema20: string | null };
+  /** Each overlay's value per candle (NaN before it is defined), index for index: what the tooltip reads. */
+  overlayValues: { sma20: Float64Array; sma50: Float64Array; ema20: Float64Array };
   /** Null without candles. */
   levels: { support: PriceLevel; resistance: PriceLevel } | null;
 }
@@ -111,17 +113,19 @@ export function buildChartGeometry(candles: readonly Candle[], size: ChartSize):
 
   const geometry = placeCandles(candles, x, y);
   const path = overlayPath(indices, geometry.centres, y);
+  const overlayValues = {
+    sma20: sma(closes, OVERLAY_PERIODS.sma20),
+    sma50: sma(closes, OVERLAY_PERIODS.sma50),
+    ema20: ema(closes, OVERLAY_PERIODS.ema20, 'first'),
+  };
   return {
     x,
     y,
     plot,
     candles: geometry.candles,
     centres: geometry.centres,
-    overlays: {
-      sma20: path(sma(closes, OVERLAY_PERIODS.sma20)),
-      sma50: path(sma(closes, OVERLAY_PERIODS.sma50)),
-      ema20: path(ema(closes, OVERLAY_PERIODS.ema20, 'first')),
-    },
+    overlays: { sma20: path(overlayValues.sma20), sma50: path(overlayValues.sma50), ema20: path(overlayValues.ema20) },
+    overlayValues,
     levels: candles.length === 0 ? null : supportAndResistance(low, high, y),
   };
 }

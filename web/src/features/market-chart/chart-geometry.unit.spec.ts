@@ -133,6 +133,10 @@ describe('chart geometry', function () {
       expect(points(g.overlays.sma50)[10]![1]).to.be.closeTo(g.y(sma(closes, 50)[59]!), PATH_DIGITS);
       expect(points(g.overlays.ema20)[0]![1]).to.be.closeTo(g.y(closes[0]!), PATH_DIGITS); // seeded with the first close
       expect(points(g.overlays.ema20)[59]![1]).to.be.closeTo(g.y(ema(closes, 20, 'first')[59]!), PATH_DIGITS);
+      // The tooltip reads the same values, index for index with the candles.
+      expect(Array.from(g.overlayValues.sma20)).to.deep.equal(Array.from(sma(closes, 20)));
+      expect(Array.from(g.overlayValues.sma50)).to.deep.equal(Array.from(sma(closes, 50)));
+      expect(Array.from(g.overlayValues.ema20)).to.deep.equal(Array.from(ema(closes, 20, 'first')));
     });
 
     it('are null until they have a point', function () {
