@@ -6,7 +6,7 @@
  * price data'; a 390 px wide screen. Screenshots in artifacts/screenshots/price-chart-*.png.
  */
 import { expect } from 'chai';
-import type { Page, Response } from 'playwright-core';
+import type { Page, Response, WebSocketRoute } from 'playwright-core';
 import { sma } from '@papertrade/domain/market/indicators/sma';
 import { ema } from '@papertrade/domain/market/indicators/ema';
 import type { OhlcResponse } from '@papertrade/domain/market/contracts';
@@ -36,7 +36,19 @@ describe('web: the price chart panel (e2e)', function () {
   const suite = useBrowserSuite();
   let page: Page;
 
-  beforeEach(() => ({ page } = suite));
+  /**
+   * The page's socket, answered here instead of by the relay: the feed's ticks fold into the newest
+   * candle, so a real feed would move the candles these tests compare with the server's answer. The
+   * live-tick test sends its own MARKET_UPDATE through it.
+   */
+  let feed: Promise<WebSocketRoute>;
+
+  beforeEach(async () => {
+    ({ page } = suite);
+    let opened!: (ws: WebSocketRoute) => void;
+    feed = new Promise((resolve) => (opened = resolve));
+    await page.routeWebSocket(/\/ws$/, (ws) => opened(ws));
+  });
 
   const chart = () => page.getByTestId('price-chart');
   const candleGroups = () => page.locator('[data-testid="candles"] > g.candle');
@@ -53,6 +65,13 @@ describe('web: the price chart panel (e2e)', function () {
     const body = (await (await answered).json()) as OhlcResponse;
     await chartReady(7);
     return body.candles;
+  }
+
+  /** Focuses the chart (which shows the newest candle) and checks the tooltip's close. */
+  async function expectTooltipAfterFocus(index: number, close: number) {
+    await page.getByTestId('candle-chart').focus();
+    await page.locator(`[data-testid="chart-tooltip"][data-index="${index}"]`).waitFor();
+    expect(await tooltip().getByTestId('tooltip-close').textContent()).to.equal(usd.format(close));
   }
 
   /** The x of a candle's band centre and a y inside the plot, in page coordinates. */
@@ -199,6 +218,25 @@ describe('web: the price chart panel (e2e)', function () {
     await tooltip().waitFor({ state: 'detached' });
 
     expect(await candleLayerWork(), 'hover and keys only move the crosshair and the tooltip').to.deep.equal({ mutations: 0, rerendered: 0 });
+  });
+
+  it('moves the newest candle with a live tick from the feed, and leaves the others as answered', async () => {
+    const candles = await openDashboard();
+    const newest = candles.at(-1)!;
+    await expectTooltipAfterFocus(candles.length - 1, newest.close);
+
+    // A tick above the newest candle's high, inside its interval (the server's newest candle is the
+    // one running now): its close and high become the tick's price.
+    const price = Math.round(newest.high * 1.02 * 100) / 100;
+    (await feed).send(JSON.stringify({ type: 'MARKET_UPDATE', data: { coinId: 'ethereum', symbol: 'ETH', price, changePercent24h: 1.5, at: new Date().toISOString() } }));
+    await page.keyboard.press('End');
+    await tooltip().getByTestId('tooltip-close').getByText(usd.format(price), { exact: true }).waitFor();
+    expect(await tooltip().getByTestId('tooltip-high').textContent()).to.equal(usd.format(price));
+    expect(await tooltip().getByTestId('tooltip-open').textContent()).to.equal(usd.format(newest.open));
+    expect(await candleGroups().count(), 'a tick inside the interval starts no candle').to.equal(candles.length);
+    // The candle before it is still the server's.
+    await page.keyboard.press('ArrowLeft');
+    expect(await tooltip().getByTestId('tooltip-close').textContent()).to.equal(usd.format(candles.at(-2)!.close));
   });
 
   it('draws 2,000 candles and hovers them without touching the candle layer', async () => {
