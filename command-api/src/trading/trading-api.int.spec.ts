@@ -96,6 +96,9 @@ describe('trading commands API (HTTP, embedded)', function () {
           const forged = await call('not.a.token');
           expect(forged.status).to.equal(401);
           expect(forged.body.detail).to.equal(INVALID_TOKEN);
+          // Who comes before what: a visitor learns nothing about the body's rules.
+          const malformed = await h.request(row.method, row.path, { raw: '{"amount": ' });
+          expect(malformed.status, JSON.stringify(malformed.body)).to.equal(401);
         });
         expect(events).to.deep.equal([]);
       });
@@ -427,6 +430,8 @@ describe('trading commands API (HTTP, embedded)', function () {
         ['BotSettingsReset', `risk-${me.userId}`],
         ['PortfolioReset', `portfolio-${me.userId}`],
       ]);
+      expect(events.map((e) => e.data.userId)).to.deep.equal([me.userId, me.userId, me.userId]);
+      expect(events.map((e) => e.metadata.userId)).to.deep.equal([me.userId, me.userId, me.userId]);
       expect(events[0]!.data).to.include({ wasActive: true });
       expect(events[1]!.data.settings).to.deep.equal(DEFAULT_BOT_SETTINGS);
       expect(events[2]!.data.closedTradeIds).to.deep.equal([buy.body.id]);
