@@ -283,6 +283,46 @@ describe('trading commands API (HTTP, embedded)', function () {
     });
   });
 
+  describe('concurrent requests', function () {
+    it('buys racing for the same cash: never more than the cash covers, the others refused with 409 (or 412 after the retries)', async function () {
+      const me = await account();
+      const restore = fixPrice(1000);
+      let answers: Res[] = [];
+      let events: RecordedEvent[];
+      try {
+        // Each buy costs 3,003 USD with the fee: 10,000 USD covers three of the eight.
+        events = await h.appendedBy(async () => {
+          answers = await Promise.all(Array.from({ length: 8 }, () => h.request('POST', '/api/trades', { token: me.token, body: { symbol: 'ETH', type: 'BUY', amount: 3 } })));
+        });
+      } finally {
+        restore();
+      }
+      const placed = events.filter((e) => e.type === 'SimulatedTradePlaced');
+      const statuses = answers.map((a) => a.status);
+      expect(statuses.filter((s) => s === 201).length).to.equal(placed.length);
+      expect(placed.length).to.be.within(1, 3);
+      for (const a of answers.filter((a) => a.status !== 201)) {
+        expect([409, 412], JSON.stringify(a.body)).to.include(a.status);
+        if (a.status === 409) expect(a.body.detail).to.match(/Insufficient paper cash/);
+      }
+      const spent = placed.reduce((sum, e) => sum + (e.data.notionalMicros as number) + (e.data.feeMicros as number), 0);
+      expect(spent).to.be.at.most(10_000_000_000);
+      expect(events.filter((e) => e.type === 'PortfolioOpened')).to.have.length(1);
+    });
+
+    it('the same Idempotency-Key sent twice at once appends once; both answer the same trade', async function () {
+      const me = await account();
+      const headers = { 'idempotency-key': `race-${unique()}` };
+      let answers: Res[] = [];
+      const events = await h.appendedBy(async () => {
+        answers = await Promise.all([0, 1].map(() => h.request('POST', '/api/trades', { token: me.token, body: { symbol: 'BTC', type: 'BUY', amount: 0.001 }, headers })));
+      });
+      expect(answers.map((a) => a.status)).to.deep.equal([201, 201]);
+      expect(answers[1]!.body).to.deep.equal(answers[0]!.body);
+      expect(events.filter((e) => e.type === 'SimulatedTradePlaced')).to.have.length(1);
+    });
+  });
+
   describe('bad input answers 4xx with a clear message and appends nothing', function () {
     const hugeBody = JSON.stringify({ symbol: 'ETH', type: 'BUY', amount: 1, pad: 'x'.repeat(200 * 1024) });
     type Case = { name: string; body?: unknown; raw?: string; headers?: Record<string, string>; status: number; detail: RegExp };
@@ -290,6 +330,7 @@ describe('trading commands API (HTTP, embedded)', function () {
     const common: Case[] = [
       { name: 'malformed JSON', raw: '{"symbol": "ETH",', status: 400, detail: /not valid JSON/ },
       { name: 'a __proto__ key', raw: '{"__proto__": {"isAdmin": true}}', status: 400, detail: /__proto__/ },
+      { name: 'a __proto__ key nested and spelled with JSON escapes', raw: '{"x": [{"\\u005f_proto__": {"isAdmin": true}}]}', status: 400, detail: /__proto__/ },
       { name: 'a constructor.prototype key', body: { constructor: { prototype: { x: 1 } } }, status: 400, detail: /constructor/ },
       { name: 'a body over 100 kB', raw: hugeBody, status: 413, detail: /100 kB/ },
       { name: 'a body that is not JSON', raw: 'symbol=ETH', headers: { 'content-type': 'text/plain' }, status: 400, detail: /must be JSON/ },
@@ -315,6 +356,7 @@ describe('trading commands API (HTTP, embedded)', function () {
       { name: 'an unknown coinId', body: { coinId: 'dogecoin', type: 'BUY', amount: 1 }, status: 400, detail: /unknown coin id "dogecoin"/ },
       { name: 'a coinId and a symbol that disagree', body: { coinId: 'bitcoin', symbol: 'ETH', type: 'BUY', amount: 1 }, status: 400, detail: /does not match coinId bitcoin/ },
       { name: 'a NUL in the symbol', body: { symbol: 'ETH\u0000', type: 'BUY', amount: 1 }, status: 400, detail: /symbol/ },
+      { name: 'a lone surrogate in the symbol', raw: '{"symbol":"ETH\\ud800","type":"BUY","amount":1}', status: 400, detail: /symbol/ },
       { name: 'a price from the client', body: { symbol: 'ETH', type: 'BUY', amount: 1, price: 1 }, status: 400, detail: /unknown field: price/ },
       { name: 'a symbol as a number', body: { symbol: 42, type: 'BUY', amount: 1 }, status: 400, detail: /symbol/ },
     ];
