@@ -421,11 +421,22 @@ describe('trading commands API (HTTP, embedded)', function () {
     }
 
     it('an alert id that is not an id (a NUL, too long) is a 404 that does not echo it', async function () {
-      for (const id of ['%00', 'a'.repeat(201), 'x%20y']) {
+      for (const id of ['%00', `${randomUUID()}%00`, 'a'.repeat(201), 'x%20y']) {
         const events = await h.appendedBy(async () => {
           const res = await h.request('POST', `/api/risk/alerts/${id}/acknowledge`, { token: premium.token });
           expect(res.status, id).to.equal(404);
           expect(res.body.detail).to.equal('Risk alert not found');
+        });
+        expect(events).to.deep.equal([]);
+      }
+    });
+
+    it('an alert id that does not decode (invalid UTF-8, a broken escape) is a 4xx problem, appending nothing', async function () {
+      for (const id of ['%ED%A0%80', '%E0%A4%A']) {
+        const events = await h.appendedBy(async () => {
+          const res = await h.request('POST', `/api/risk/alerts/${id}/acknowledge`, { token: premium.token });
+          expect(res.status, `${id}: ${JSON.stringify(res.body)}`).to.be.oneOf([400, 404]);
+          expect(res.headers.get('content-type')).to.include('application/problem+json');
         });
         expect(events).to.deep.equal([]);
       }
@@ -449,8 +460,10 @@ describe('trading commands API (HTTP, embedded)', function () {
       expect(res.body.position).to.equal(null);
       expect(again).to.deep.equal([]);
       const stopped = await h.appendedBy(async () => {
-        res = await h.request('POST', '/api/bot/stop', { token: me.token });
+        // As a client that declares JSON and sends nothing.
+        res = await h.request('POST', '/api/bot/stop', { token: me.token, raw: '' });
       });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(eventsOf(stopped)).to.deep.equal([['BotStopped', `bot-${me.userId}`]]);
       expect(res.body.position).to.equal(stopped[0]!.position);
     });
