@@ -37,10 +37,10 @@ const renamed = (userId: string, firstName: string): NewEvent => ({
   metadata: meta(),
 });
 
-const until = (condition: () => boolean | Promise<boolean>, message: string) => waitUntil(condition, { message, timeoutMs: 20_000 });
+const until = (condition: () => boolean | Promise<boolean>, message: string) => waitUntil(condition, { message, timeoutMs: 45_000 });
 
 describe('projection rebuild at the head (PostgreSQL)', function () {
-  this.timeout(90_000);
+  this.timeout(180_000);
   let schema: string;
   let sql: PostgresClient;
   let eventStore: SqlEventStore;
