@@ -4,5 +4,7 @@ import type { ProjectionDefinition } from '@papertrade/platform/projections/proj
 import { usersProjection } from './users/users.projection';
 import { publicStatsProjection } from './public-stats/public-stats.projection';
 import { signalCountsProjection, signalsProjection } from './signals/signals.projection';
+import { tradingBotsProjection } from './trading-bots/trading-bots.projection';
+import { openPositionsProjection } from './open-positions/open-positions.projection';
 
-export const projections = [usersProjection, publicStatsProjection, signalsProjection, signalCountsProjection] as unknown as ProjectionDefinition<Document>[];
+export const projections = [usersProjection, publicStatsProjection, signalsProjection, signalCountsProjection, tradingBotsProjection, openPositionsProjection] as unknown as ProjectionDefinition<Document>[];
