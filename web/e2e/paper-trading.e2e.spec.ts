@@ -2,13 +2,13 @@
  * Paper trading on the dashboard in real Chromium against the embedded app (issue 8, "Browser
  * tests"): a visitor sees the house demo bot's portfolio and is told to log in before using the bot;
  * a free user is told to upgrade (before any call); a premium user starts the bot and sees Pause Bot
- * arrive through the feed (BOT_STATUS), places a manual trade that shows in Recent Trades and moves
+ * arrive through the feed (BOT_STATUS, not the call's answer), with the pending labels, places a manual trade that shows in Recent Trades and moves
  * the sidebar's figures, exports the trades as CSV, and resets the bot. Each test signs up its own
  * user, so no test depends on another's portfolio.
  */
 import fs from 'node:fs';
 import { expect } from 'chai';
-import type { Page, Request } from 'playwright-core';
+import type { Locator, Page, Request } from 'playwright-core';
 import { portfolioResponseSchema } from '@papertrade/domain/trading/read-contracts';
 import type { StartedApp } from '../../test/app-process';
 import { waitUntil } from '../../test/wait';
@@ -73,6 +73,26 @@ describe('web: paper trading on the dashboard (e2e)', function () {
   async function openDashboard() {
     await page.goto('/');
     await page.getByRole('heading', { level: 1, name: 'Multi-Coin Trading Dashboard' }).waitFor();
+  }
+
+  /**
+   * Clicks `button` while the call to `url` is held, checks the pending label (and that the controls
+   * are disabled meanwhile), then lets the call through.
+   */
+  async function clickHeld(url: string, button: Locator, pendingLabel: string) {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(url, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await button.click();
+    await button.filter({ hasText: pendingLabel }).waitFor();
+    expect(await toggle().isDisabled()).to.equal(true);
+    expect(await quickActions().getByTestId('bot-reset').isDisabled()).to.equal(true);
+    release();
+    await button.filter({ hasNotText: pendingLabel }).waitFor();
+    await page.unroute(url);
   }
 
   /** The bot calls the page makes (the client gate must stop visitors and free users before any). */
@@ -152,30 +172,32 @@ describe('web: paper trading on the dashboard (e2e)', function () {
     expect(await toggle().textContent()).to.equal('Start Trading Bot');
   });
 
+  it("keeps Start Trading Bot after a successful call until the feed says ACTIVE (the call's answer is not the bot's state)", async () => {
+    await signIn('premium');
+    await openDashboard();
+    // The call succeeds but never reaches the server, so no BOT_STATUS follows.
+    await page.route('**/api/bot/start', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ userId: 'u', position: null }) }));
+    await toggle().filter({ hasText: 'Start Trading Bot' }).click();
+    await expectToast(page, 'Bot Started', 'Trading bot is now active and monitoring markets');
+    expect(await toggle().textContent()).to.equal('Start Trading Bot');
+    expect(await page.getByTestId('bot-status').textContent()).to.equal('STOPPED');
+  });
+
   it('a premium user starts the bot and sees Pause Bot arrive through the feed, then pauses it', async () => {
     await signIn('premium');
     await openDashboard();
     await page.getByTestId('connection-status').filter({ hasText: 'Live Data' }).waitFor();
     expect(await page.getByTestId('bot-status').textContent()).to.equal('STOPPED');
 
-    // The button reads Starting... while the call is out (the call is held until we have seen it).
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/api/bot/start', async (route) => {
-      await held;
-      await route.continue();
-    });
-    await toggle().click();
-    await toggle().filter({ hasText: 'Starting...' }).waitFor();
-    expect(await toggle().isDisabled()).to.equal(true);
-    release();
+    // The button reads Starting... while the call is out (held until we have seen it).
+    await clickHeld('**/api/bot/start', toggle(), 'Starting...');
     await expectToast(page, 'Bot Started', 'Trading bot is now active and monitoring markets');
     // Whether it runs is the feed's word (BOT_STATUS ACTIVE), not the call's answer.
     await page.getByTestId('bot-status').filter({ hasText: 'ACTIVE' }).waitFor();
     await toggle().filter({ hasText: 'Pause Bot' }).waitFor();
     await screenshot(page, 'paper-trading-bot-active');
 
-    await toggle().click();
+    await clickHeld('**/api/bot/stop', toggle(), 'Stopping...');
     await expectToast(page, 'Bot Stopped', 'Trading bot has been paused safely');
     await page.getByTestId('bot-status').filter({ hasText: 'STOPPED' }).waitFor();
     await toggle().filter({ hasText: 'Start Trading Bot' }).waitFor();
@@ -225,7 +247,7 @@ describe('web: paper trading on the dashboard (e2e)', function () {
     await expectToast(page, 'Export Complete', 'Trading data has been downloaded as CSV file');
 
     // Reset: back to the starting cash, no ETH.
-    await quickActions().getByTestId('bot-reset').click();
+    await clickHeld('**/api/bot/reset', quickActions().getByTestId('bot-reset'), 'Resetting...');
     await expectToast(page, 'Bot Reset Complete', 'Trading bot has been reset to default settings');
     await sidebar().getByTestId('portfolio-eth-holdings').filter({ hasText: '0.0000 ETH' }).waitFor();
   });

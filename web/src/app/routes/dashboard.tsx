@@ -84,7 +84,8 @@ export default function DashboardRoute() {
           <RiskOverviewPanel />
           <MlStatusPanel />
           <QuickActionsPanel resetInvalidates={afterResetInvalidates} exportReady={exportReady}>
-            <TradeForm coinId={coinId} symbol={coin.symbol} invalidates={afterTradeInvalidates} />
+            {/* Keyed by coin: another coin's last fill or error is not this one's. */}
+            <TradeForm key={coinId} coinId={coinId} symbol={coin.symbol} invalidates={afterTradeInvalidates} />
           </QuickActionsPanel>
         </div>
       </div>
