@@ -41,7 +41,7 @@ const DAY2_NOW = new Date('2026-03-05T12:00:00.000Z');
 const MANUAL: TradeSource = { kind: 'MANUAL' };
 const SIGNAL: TradeSource = { kind: 'SIGNAL', eventId: 'e1', signalId: 'sig-1', signalType: 'BUY', candleTime: '2026-03-04T05:00:00.000Z' };
 
-const place = (tradeId: string, side: 'BUY' | 'SELL', amount: number, price: number, now: string, symbol = 'ETH', source = MANUAL): PortfolioCommand => ({
+const place = (tradeId: string, side: 'BUY' | 'SELL', amount: number, price: number, now: string, symbol = 'ETH', source: TradeSource = MANUAL): PortfolioCommand => ({
   type: 'PlaceSimulatedTrade',
   data: { userId: 'u1', tradeId, symbol, side, amount, price, source },
   metadata: { now },

@@ -45,7 +45,7 @@ describe('trading read API (HTTP, embedded)', function () {
     if (result.position) position = result.position;
     return result;
   }
-  const trade = (userId: string, tradeId: string, side: 'BUY' | 'SELL', amount: number, price: number, now: Date, symbol = 'ETH', source = MANUAL) =>
+  const trade = (userId: string, tradeId: string, side: 'BUY' | 'SELL', amount: number, price: number, now: Date, symbol = 'ETH', source: TradeSource = MANUAL) =>
     portfolio(userId, { type: 'PlaceSimulatedTrade', data: { userId, tradeId, symbol, side, amount, price, source }, now: now.toISOString() });
   async function risk(userId: string, command: RiskCommand) {
     const result = await handler().handle(riskDecider, riskStreamId(userId), command, meta);
