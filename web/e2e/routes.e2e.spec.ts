@@ -1,6 +1,7 @@
 /** The route table, the shell and the Portfolio Summary, in real Chromium against the embedded app. */
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
+import { portfolioResponseSchema, type PortfolioResponse } from '@papertrade/domain/trading/read-contracts';
 import type { StartedApp } from '../../test/app-process';
 import { screenshot, useBrowserSuite } from './support/browser';
 
@@ -127,7 +128,26 @@ describe('web: routes and shell (e2e)', function () {
   });
 
   it('Portfolio Summary formats the portfolio: dollars, signed P&L with percent, up/down colours, ETH to 4 decimals', async () => {
-    let answer = { totalValue: 10234.5, dailyPnL: -42.1, ethHoldings: 1.23456 };
+    // A whole answer of the read contract (checked here, so the stub cannot drift from it) with the three figures shown.
+    const portfolio = (figures: Pick<PortfolioResponse, 'totalValue' | 'dailyPnL' | 'ethHoldings'>): PortfolioResponse =>
+      portfolioResponseSchema.parse({
+        demo: false,
+        startingCash: 10000,
+        cash: figures.totalValue,
+        positionsValue: 0,
+        dailyPnLPercent: 0,
+        realisedPnlToday: 0,
+        totalPnl: 0,
+        totalPnlPercent: 0,
+        realisedPnl: 0,
+        unrealisedPnl: 0,
+        latestPrice: { symbol: 'ETH', price: 3000, change24h: null, changePercent24h: null },
+        signalCounts: { total: 0, buy: 0, sell: 0, hold: 0 },
+        positions: [],
+        valuedAt: new Date().toISOString(),
+        ...figures,
+      });
+    let answer = portfolio({ totalValue: 10234.5, dailyPnL: -42.1, ethHoldings: 1.23456 });
     await page.route('**/api/portfolio', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(answer) }));
     await page.goto('/');
     const summary = page.getByTestId('portfolio-summary');
@@ -139,7 +159,7 @@ describe('web: routes and shell (e2e)', function () {
     await screenshot(page, 'portfolio-summary');
 
     // Polled every 10 s: the next answer shows without a reload.
-    answer = { totalValue: 0, dailyPnL: 5, ethHoldings: 0 };
+    answer = portfolio({ totalValue: 0, dailyPnL: 5, ethHoldings: 0 });
     await pnl.filter({ hasText: '+$5.00 (0.00%)' }).waitFor({ timeout: 15_000 });
     expect(await pnl.getAttribute('class')).to.include('up');
   });

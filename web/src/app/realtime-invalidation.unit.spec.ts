@@ -12,9 +12,11 @@ import { coinSummaryQueryOptions } from '../features/market/api/get-coin-summary
 import { priceQueryOptions } from '../features/market/api/get-price';
 import { supportedCoinsQueryOptions } from '../features/market/api/get-supported-coins';
 import { mlStatusQueryOptions } from '../features/ml-status/api/get-ml-status';
+import { tradesQueryOptions } from '../features/paper-trading/api/get-trades';
 import { portfolioQueryOptions } from '../features/portfolio/api/get-portfolio';
 import { signalsQueryOptions } from '../features/signals/api/get-signals';
 import { realtimeInvalidation } from './realtime-invalidation';
+import { afterResetInvalidates, afterTradeInvalidates } from './trading-refresh';
 
 const reaches = (keys: readonly QueryKey[], queryKey: QueryKey) => keys.some((key) => partialMatchKey(queryKey, key));
 
@@ -27,6 +29,7 @@ describe('dashboard queries', () => {
     expect(coinPricesQueryOptions().refetchInterval).to.equal(30_000);
     expect(coinPriceQueryOptions('bitcoin').refetchInterval).to.equal(10_000);
     expect(portfolioQueryOptions().refetchInterval).to.equal(10_000);
+    expect(tradesQueryOptions().refetchInterval).to.equal(10_000);
     expect(supportedCoinsQueryOptions().refetchInterval).to.equal(undefined);
   });
 
@@ -37,10 +40,11 @@ describe('dashboard queries', () => {
     expect(coinPriceQueryOptions('ethereum').queryKey).to.not.deep.equal(coinPriceQueryOptions('bitcoin').queryKey);
   });
 
-  it('MARKET_UPDATE reaches portfolio, price, signals and indicators of every coin; not the coin list or ml-status', () => {
+  it('MARKET_UPDATE reaches portfolio, trades, price, signals and indicators of every coin; not the coin list or ml-status', () => {
     const market = realtimeInvalidation.market;
     for (const key of [
       portfolioQueryOptions().queryKey,
+      tradesQueryOptions().queryKey,
       priceQueryOptions('ETH').queryKey,
       priceQueryOptions('BTC').queryKey,
       coinPriceQueryOptions('solana').queryKey,
@@ -60,5 +64,16 @@ describe('dashboard queries', () => {
     expect(reaches(realtimeInvalidation.ml, mlStatusQueryOptions().queryKey)).to.equal(true);
     expect(reaches(realtimeInvalidation.ml, portfolioQueryOptions().queryKey)).to.equal(false);
     expect(reaches(realtimeInvalidation.ml, priceQueryOptions('ETH').queryKey)).to.equal(false);
+  });
+
+  it('a manual trade refreshes portfolio and trades; a bot reset also signals and ml-status (section 4), nothing else', () => {
+    expect(reaches(afterTradeInvalidates, portfolioQueryOptions().queryKey)).to.equal(true);
+    expect(reaches(afterTradeInvalidates, tradesQueryOptions().queryKey)).to.equal(true);
+    expect(reaches(afterTradeInvalidates, signalsQueryOptions('ETH').queryKey)).to.equal(false);
+    for (const key of [portfolioQueryOptions().queryKey, tradesQueryOptions().queryKey, signalsQueryOptions('ETH').queryKey, signalsQueryOptions(null).queryKey, mlStatusQueryOptions().queryKey]) {
+      expect(reaches(afterResetInvalidates, key), JSON.stringify(key)).to.equal(true);
+    }
+    expect(reaches(afterResetInvalidates, priceQueryOptions('ETH').queryKey)).to.equal(false);
+    expect(reaches(afterResetInvalidates, indicatorsQueryOptions('ETH').queryKey)).to.equal(false);
   });
 });

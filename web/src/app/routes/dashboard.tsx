@@ -16,11 +16,18 @@ import { CoinSelector } from '../../features/market/components/coin-selector';
 import { PerformanceCard, PriceCard } from '../../features/market/components/market-cards';
 import { selectSelectedCoin, type StateWithSelectedCoin } from '../../features/market/stores/selected-coin-slice';
 import { MlStatusPanel } from '../../features/ml-status/components/ml-status-panel';
-import { QuickActionsPanel, RecentTradesPanel, RiskManagementPanel, RiskOverviewPanel } from '../../features/paper-trading/components/paper-trading-panels';
+import { RiskManagementPanel, RiskOverviewPanel } from '../../features/paper-trading/components/paper-trading-panels';
+import { QuickActionsPanel } from '../../features/paper-trading/components/quick-actions-panel';
+import { RecentTradesPanel } from '../../features/paper-trading/components/recent-trades-panel';
+import { TradeForm } from '../../features/paper-trading/components/trade-form';
+import { usePortfolio } from '../../features/portfolio/api/get-portfolio';
+import { PortfolioDayPnl } from '../../features/portfolio/components/portfolio-day-pnl';
+import { useSignals } from '../../features/signals/api/get-signals';
 import { ActiveSignalsCard, AiConfidenceCard } from '../../features/signals/components/signal-cards';
 import { SignalsPanel } from '../../features/signals/components/signals-panel';
 import { useAuth } from '../../lib/auth/auth-context';
 import { useLiveTick } from '../../lib/realtime/realtime-hooks';
+import { afterResetInvalidates, afterTradeInvalidates } from '../trading-refresh';
 import './dashboard.css';
 
 export default function DashboardRoute() {
@@ -29,6 +36,10 @@ export default function DashboardRoute() {
   const coinId = coin.id;
   // The newest candle follows the feed's ticks between the chart's 60 s refetches.
   const liveTick = useLiveTick(coinId);
+  // The export needs the signals (every coin's) and the portfolio loaded besides the trades (spec section 5).
+  const portfolio = usePortfolio();
+  const allSignals = useSignals(null);
+  const exportReady = portfolio.data !== undefined && allSignals.data !== undefined;
 
   return (
     <>
@@ -53,7 +64,7 @@ export default function DashboardRoute() {
           <PriceCard coin={coin} />
           <AiConfidenceCard symbol={coin.symbol} />
           <ActiveSignalsCard symbol={coin.symbol} />
-          <PerformanceCard coin={coin} />
+          <PerformanceCard coin={coin} portfolio={<PortfolioDayPnl />} />
         </div>
 
         <div className="dashboard__row dashboard__row--chart">
@@ -72,7 +83,10 @@ export default function DashboardRoute() {
           <RiskManagementPanel />
           <RiskOverviewPanel />
           <MlStatusPanel />
-          <QuickActionsPanel />
+          <QuickActionsPanel resetInvalidates={afterResetInvalidates} exportReady={exportReady}>
+            {/* Keyed by coin: another coin's last fill or error is not this one's. */}
+            <TradeForm key={coinId} coinId={coinId} symbol={coin.symbol} invalidates={afterTradeInvalidates} />
+          </QuickActionsPanel>
         </div>
       </div>
       <ChatLauncher />

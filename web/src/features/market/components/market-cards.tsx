@@ -2,10 +2,11 @@
  * The market cards of the dashboard's top row for the selected coin:
  * - Current price, labelled SYMBOL/USD: GET /api/price?symbol= every 5 s, moved between polls by the
  *   real-time ticks (whichever is newer, see ../live-price.ts);
- * - 24h Performance: the coin's market change over 24 h with its high and low (the per-coin summary).
- *   The spec compares it with the portfolio's daily P&L; that part arrives with paper trading, and
- *   the card says so rather than showing a number nobody earned.
+ * - 24h Performance: the coin's market change over 24 h with its high and low (the per-coin summary),
+ *   compared with the portfolio's daily P&L, which the screen passes in as `portfolio` (it belongs to
+ *   the portfolio feature, and features do not import each other).
  */
+import type { ReactNode } from 'react';
 import { FetchError } from '../../../components/ui/fetch-error';
 import { StatCard } from '../../../components/ui/panel';
 import { useLiveTick } from '../../../lib/realtime/realtime-hooks';
@@ -35,7 +36,7 @@ export function PriceCard({ coin }: { coin: SelectedCoin }) {
   );
 }
 
-export function PerformanceCard({ coin }: { coin: SelectedCoin }) {
+export function PerformanceCard({ coin, portfolio }: { coin: SelectedCoin; portfolio?: ReactNode }) {
   const summary = useCoinSummary(coin.id);
   const data = summary.data;
   return (
@@ -46,7 +47,7 @@ export function PerformanceCard({ coin }: { coin: SelectedCoin }) {
       <span className="stat-card__note num">
         {coin.symbol} market · low {formatUsd(data?.low24h)} · high {formatUsd(data?.high24h)}
       </span>
-      <span className="stat-card__note">Your portfolio&apos;s 24h P&amp;L arrives with paper trading.</span>
+      {portfolio}
       {summary.isError && <FetchError text={COIN_SUMMARY_ERROR} error={summary.error} />}
     </StatCard>
   );

@@ -1,23 +1,13 @@
 /**
- * The paper-trading places of the dashboard (recent trades, risk management, risk overview, quick
- * actions). The paper bot, its trades and the risk rules arrive with the next issue; until then each
- * panel keeps its place and says what will be there, with no invented trades or balances. Links the
- * spec names (View Details, Manage Risk, Upgrade to Premium, /login) already go where they will.
+ * The dashboard's risk places (risk management, risk overview) until features/risk replaces them;
+ * each says what will be there, with no invented figures. Links the spec names (View Details,
+ * Manage Risk, Upgrade to Premium, /login) already go where they will. Recent trades and the quick
+ * actions are in recent-trades-panel.tsx and quick-actions-panel.tsx.
  */
 import { Link } from 'react-router-dom';
 import { isPremium } from '@papertrade/domain/auth/contracts';
 import { ComingSoon, Panel } from '../../../components/ui/panel';
 import { useAuth } from '../../../lib/auth/auth-context';
-import { useBotStatus } from '../../../lib/realtime/realtime-hooks';
-
-export function RecentTradesPanel() {
-  return (
-    <Panel title="Recent Trades" testId="recent-trades-panel" actions={<span className="badge">SIMULATION</span>}>
-      <p className="empty-text">No recent trades</p>
-      <ComingSoon>Paper trading arrives soon: the simulated bot&apos;s trades will be listed here.</ComingSoon>
-    </Panel>
-  );
-}
 
 export function RiskManagementPanel() {
   return (
@@ -64,26 +54,6 @@ export function RiskOverviewPanel() {
           </Link>
         </>
       )}
-    </Panel>
-  );
-}
-
-export function QuickActionsPanel() {
-  const botStatus = useBotStatus();
-  return (
-    <Panel title="Quick Actions" testId="quick-actions-panel">
-      <p className="kv-line">
-        Bot status <span className={`badge${botStatus === 'ACTIVE' ? ' badge--up' : ''}`} data-testid="bot-status">{botStatus}</span>
-      </p>
-      <div className="button-row">
-        <button type="button" className="btn btn--primary btn--sm" disabled>
-          {botStatus === 'ACTIVE' ? 'Pause Bot' : 'Start Trading Bot'}
-        </button>
-        <button type="button" className="btn btn--sm" disabled>
-          Export Data
-        </button>
-      </div>
-      <ComingSoon>Bot controls and the CSV export arrive with paper trading.</ComingSoon>
     </Panel>
   );
 }

@@ -22,7 +22,11 @@ export function PortfolioSummary() {
     <section className="portfolio-summary" aria-labelledby="portfolio-summary-title" data-testid="portfolio-summary">
       <header className="portfolio-summary__header">
         <h2 id="portfolio-summary-title">Portfolio Summary</h2>
-        {data?.demo && <span className="badge">Demo</span>}
+        {data?.demo && (
+          <span className="badge" title="The house demo bot's paper portfolio: log in for your own">
+            Demo
+          </span>
+        )}
       </header>
       <dl className="portfolio-summary__rows">
         <div className="portfolio-summary__row">

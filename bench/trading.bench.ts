@@ -1,0 +1,154 @@
+/**
+ * Trading bench, embedded mode (PGlite, in-process bus, everything in this process):
+ * `npm run bench:trading`.
+ *
+ * 1,000 users with an ACTIVE bot and premium (plus the house demo bot), the projector and the
+ * trading bot worker running. Then a burst of signals goes into the event store at once, as the
+ * signal engine would append them: BUY on five coins, then SELL on the same five (later candles),
+ * so every bot places ten trades (five buys within maxConcurrentTrades 5, five sells). Measured:
+ *   - trades/s through the full path: SignalGenerated in the store -> trading bot (the read model
+ *     query, two folds, decide, append) -> SimulatedTradePlaced -> projected; from the first signal
+ *     appended to the last trade visible;
+ *   - per trade, the latency from its signal's append to the trade being visible in a read model:
+ *     the projection checkpoint has passed the trade's event. The read model is `open-positions`
+ *     (this branch's; the `trades` projection of GET /api/trades is another branch's, so not here):
+ *     both are written by the same projector from the same events, so the figure is the same path.
+ * Nothing is asserted: it prints numbers. CONCURRENCY (env BOT_CONCURRENCY) is the worker's.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { subscriptionDecider, subscriptionStreamId } from '@papertrade/domain/auth/subscription';
+import { botStreamId } from '@papertrade/domain/trading/bot';
+import { botDecider } from '@papertrade/domain/trading/bot.decider';
+import type { SimulatedTradePlaced } from '@papertrade/domain/trading/portfolio';
+import type { SignalGenerated } from '@papertrade/domain/signals/signal';
+import { CommandHandler } from '@papertrade/platform/commands/command-handler';
+import { comparePositions, type Position } from '@papertrade/platform/event-store/position';
+import { OPEN_POSITIONS_PROJECTION } from '@papertrade/domain/trading/open-positions-view';
+import { createProjector, createRuntime } from '../bin/compose';
+import { TradingBot, DEFAULT_BOT_CONCURRENCY } from '../workers/src/trading-bot';
+import { preparePgliteDir } from '../test/pglite';
+import { fmtCount, fmtMs, fmtRate, loadAverage, perSecond, runConcurrent, table } from './support/measure';
+
+const BOTS = Number(process.env.BOTS ?? 1000);
+const CONCURRENCY = Number(process.env.BOT_CONCURRENCY ?? DEFAULT_BOT_CONCURRENCY);
+const COINS = ['ETH', 'BTC', 'BNB', 'SOL', 'ADA'] as const;
+const PRICE: Record<(typeof COINS)[number], number> = { ETH: 3000, BTC: 60_000, BNB: 600, SOL: 150, ADA: 0.45 };
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+
+async function main() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'papertrade-bench-trading-'));
+  await preparePgliteDir(path.join(dataDir, 'pglite'));
+  const rt = await createRuntime('bench', { embedded: true, env: { DATA_DIR: dataDir, DEMO_SEED: 'off', LOG: 'off', JWT_SECRET: 'bench-secret-bench-secret-bench-secret!!' } });
+  const projector = createProjector(rt);
+  await projector.start();
+  const handler = new CommandHandler(rt.infra.eventStore, rt.clock);
+  const now = () => new Date().toISOString();
+  const meta = () => ({ actor: 'bench', correlationId: randomUUID() });
+
+  const setupStart = performance.now();
+  const users = Array.from({ length: BOTS }, () => randomUUID());
+  await runConcurrent(BOTS, 8, async (i) => {
+    const userId = users[i]!;
+    await handler.handle(subscriptionDecider, subscriptionStreamId(userId), { type: 'ChangeSubscriptionByAdmin', data: { userId, tier: 'PREMIUM', adminId: 'bench' }, metadata: { now: now() } }, meta());
+    await handler.handle(botDecider, botStreamId(userId), { type: 'StartBot', data: { userId, premium: true }, metadata: { now: now() } }, meta());
+  });
+  await projector.caughtUp();
+  console.log(`setup: ${fmtCount(BOTS)} premium users with an ACTIVE bot in ${fmtMs(performance.now() - setupStart)}`);
+
+  const { eventStore, documents, leases, readModels } = rt.infra;
+  const bot = new TradingBot({
+    eventStore,
+    documents,
+    leases,
+    readModels,
+    handler,
+    marketData: { prices: async () => COINS.map((symbol) => ({ symbol, price: PRICE[symbol], coinId: 'x', change24h: null, changePercent24h: null, volume24h: null, at: now() })) as never },
+    clock: rt.clock,
+    logger: rt.logger,
+    concurrency: CONCURRENCY,
+  });
+  await bot.start();
+  await bot.follower.reached(await eventStore.headPosition());
+
+  // The projection's checkpoint over time (sampled every 2 ms); after the run, each trade is visible
+  // at the first sample whose checkpoint has passed its event.
+  const before = (await eventStore.headPosition())!;
+  const appendedAt = new Map<string, number>(); // signalId -> when its signal was appended
+  const samples: Array<{ at: number; checkpoint: Position | undefined }> = [];
+  let watching = true;
+  const watcher = (async () => {
+    while (watching) {
+      const checkpoint = projector.positions()[OPEN_POSITIONS_PROJECTION];
+      if (samples.length === 0 || samples[samples.length - 1]!.checkpoint !== checkpoint) samples.push({ at: performance.now(), checkpoint });
+      await new Promise((r) => setTimeout(r, 2));
+    }
+  })();
+
+  const expected = (BOTS + 1) * COINS.length * 2; // every bot and the house bot: five buys, five sells
+  const candle = Math.floor(Date.now() / 300_000) * 300_000;
+  const signals: Array<{ symbol: string; type: 'BUY' | 'SELL'; candleTime: string }> = [
+    ...COINS.map((symbol) => ({ symbol, type: 'BUY' as const, candleTime: new Date(candle - 600_000).toISOString() })),
+    ...COINS.map((symbol) => ({ symbol, type: 'SELL' as const, candleTime: new Date(candle - 300_000).toISOString() })),
+  ];
+  const start = performance.now();
+  for (const s of signals) {
+    const signalId = randomUUID();
+    const data: SignalGenerated['data'] = { signalId, symbol: s.symbol, type: s.type, confidence: 80, price: PRICE[s.symbol as (typeof COINS)[number]], candleTime: s.candleTime, reasons: [] };
+    appendedAt.set(signalId, performance.now());
+    await eventStore.append(`signals-${s.symbol}`, [{ id: randomUUID(), type: 'SignalGenerated', data, metadata: { userId: 'signal-engine', correlationId: signalId, causationId: signalId, at: now(), schemaVersion: 1 } }], 'any');
+  }
+  const trades: Array<{ position: Position; signalId: string }> = [];
+  let after: Position = before;
+  while (trades.length < expected) {
+    if (performance.now() - start > 900_000) throw new Error(`only ${trades.length} of ${expected} trades after 15 minutes`);
+    const batch = await eventStore.readAll({ after, limit: 1000 });
+    for (const event of batch) {
+      after = event.position;
+      const source = event.type === 'SimulatedTradePlaced' ? (event.data as SimulatedTradePlaced['data']).source : null;
+      if (source?.kind === 'SIGNAL') trades.push({ position: event.position, signalId: source.signalId });
+    }
+    if (batch.length === 0) await new Promise((r) => setTimeout(r, 100));
+  }
+  await projector.caughtUp();
+  await new Promise((r) => setTimeout(r, 10));
+  watching = false;
+  await watcher;
+  const latencies: number[] = [];
+  let lastVisible = 0;
+  let i = 0;
+  for (const trade of trades) {
+    while (i < samples.length && comparePositions(samples[i]!.checkpoint, trade.position) < 0) i++;
+    const visibleAt = samples[i]!.at;
+    latencies.push(visibleAt - appendedAt.get(trade.signalId)!);
+    lastVisible = Math.max(lastVisible, visibleAt);
+  }
+
+  const elapsed = lastVisible - start;
+  const sorted = latencies.slice().sort((a, b) => a - b);
+  const status = bot.status();
+  console.log(`\ntrading bench, embedded (PGlite, in-process bus): ${fmtCount(BOTS)} active bots + the house bot, ${signals.length} signals at once, worker concurrency ${CONCURRENCY}; load ${loadAverage()}`);
+  console.log(
+    table(
+      ['trades', 'elapsed', 'trades/s', 'p50 signal->visible', 'p99 signal->visible', 'max'],
+      [[fmtCount(latencies.length), fmtMs(elapsed), fmtRate(perSecond(latencies.length, elapsed)), fmtMs(percentile(sorted, 50)), fmtMs(percentile(sorted, 99)), fmtMs(sorted[sorted.length - 1]!)]],
+    ),
+  );
+  console.log(`worker: placed ${status.tradesPlaced}, skipped ${JSON.stringify(status.skipped)}, refused ${status.refused}, failures ${status.failures}`);
+  console.log('(the latency of a burst includes the queue: the last signal of the burst waits for the bots of the nine before it)');
+
+  await bot.stop();
+  await projector.stop();
+  await rt.infra.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

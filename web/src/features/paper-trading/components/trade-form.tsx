@@ -1,0 +1,86 @@
+/**
+ * A manual paper trade of the selected coin (POST /api/trades): BUY or SELL an amount of coins at
+ * the market price. The answer's fill price and fee are shown; a refusal shows the server's problem
+ * message (not enough cash, nothing to sell, bad amount). Visitors get a link to log in instead:
+ * only a signed-in user has a paper portfolio of their own.
+ */
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import type { QueryKey } from '@tanstack/react-query';
+import { tradeSides } from '@papertrade/domain/trading/contracts';
+import { describeError } from '../../../lib/api-client';
+import { useAuth } from '../../../lib/auth/auth-context';
+import { formatUsd } from '../../../lib/number-format';
+import { usePlaceTrade } from '../api/place-trade';
+import { formatAmount } from '../trade-format';
+import './paper-trading.css';
+
+type Side = (typeof tradeSides)[number];
+
+export function TradeForm({ coinId, symbol, invalidates }: { coinId: string; symbol: string; invalidates: readonly QueryKey[] }) {
+  const { user } = useAuth();
+  const [side, setSide] = useState<Side>('BUY');
+  const [amount, setAmount] = useState('');
+  const place = usePlaceTrade({ invalidates });
+
+  if (user === null) {
+    return (
+      <div className="trade-form" data-testid="trade-form">
+        <p className="trade-form__note">
+          <Link to="/login">Login</Link> to place paper trades.
+        </p>
+      </div>
+    );
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    // The server validates too (and says why); this only keeps an empty field from being sent.
+    const value = Number(amount);
+    if (amount.trim() === '' || !Number.isFinite(value)) return;
+    place.mutate({ coinId, type: side, amount: value });
+  }
+
+  const filled = place.data;
+  return (
+    <form className="trade-form" data-testid="trade-form" onSubmit={submit} noValidate>
+      <p className="trade-form__note">
+        Paper trade {symbol} at the market price <span className="badge">SIMULATION</span>
+      </p>
+      <div className="trade-form__row">
+        <select className="input" aria-label="Trade type" data-testid="trade-side" value={side} onChange={(e) => setSide(e.target.value as Side)}>
+          {tradeSides.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+        <input
+          className="input num"
+          type="number"
+          inputMode="decimal"
+          min="0"
+          step="any"
+          placeholder={`Amount (${symbol})`}
+          aria-label={`Amount (${symbol})`}
+          data-testid="trade-amount-input"
+          value={amount}
+          onChange={(e) => setAmount(e.target.value)}
+        />
+      </div>
+      <button type="submit" className="btn btn--sm" data-testid="trade-submit" disabled={place.isPending || amount.trim() === ''}>
+        {place.isPending ? 'Placing...' : `Place ${side}`}
+      </button>
+      {filled && !place.isError && (
+        <p className="trade-form__result" role="status" data-testid="trade-result">
+          {filled.type} {formatAmount(filled.amount, filled.symbol)} filled at {formatUsd(filled.price)}, fee {formatUsd(filled.fee)}
+        </p>
+      )}
+      {place.isError && (
+        <p className="trade-form__error" role="alert" data-testid="trade-error">
+          {describeError(place.error, 'The trade could not be placed')}
+        </p>
+      )}
+    </form>
+  );
+}
