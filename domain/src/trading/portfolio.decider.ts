@@ -213,6 +213,7 @@ export function closePosition(command: ClosePosition, state: PortfolioState): Po
         notionalMicros: notional,
         feeMicros: fee,
         costBasisClosedMicros: held.costBasisMicros,
+        entryNotionalClosedMicros: held.entryNotionalMicros,
         realisedPnlMicros: notional - fee - held.costBasisMicros,
         closedTradeIds: held.openTradeIds,
         closedAt: command.metadata.now,

@@ -259,6 +259,7 @@ describe('portfolio decider', function () {
               notionalMicros: 1_470_000_000,
               feeMicros: 1_470_000,
               costBasisClosedMicros: 1_501_500_000,
+              entryNotionalClosedMicros: 1_500_000_000,
               realisedPnlMicros: -32_970_000,
               closedTradeIds: ['t1'],
               closedAt: LATER,

@@ -96,6 +96,11 @@ export type PositionClosed = DomainEvent<
     notionalMicros: number;
     feeMicros: number;
     costBasisClosedMicros: number;
+    /**
+     * The position's entry notional (fees excluded), for the average entry price the trade history
+     * shows for this close. Optional only so events appended before it existed still read.
+     */
+    entryNotionalClosedMicros?: number;
     realisedPnlMicros: number;
     closedTradeIds: string[];
     closedAt: string;

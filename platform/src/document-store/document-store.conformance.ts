@@ -97,6 +97,22 @@ export function documentStoreConformance(adapterName: string, makeStore: Documen
       expect(await people.find({ where: { team: 'green' } })).to.deep.equal([]);
     });
 
+    it('finds and counts within a numeric range (gte inclusive, lt exclusive), with equality and paging', async function () {
+      await seed();
+      await people.put('e', { name: 'eve', age: 30, team: 'red' });
+      await people.put('s', { name: 'str', age: '33' as unknown as number, team: 'red' });
+      const range = { field: 'age', gte: 30, lt: 41 };
+      const inRange = await people.find({ range, sort: [{ field: 'age', direction: 'desc' }, { field: 'name', direction: 'asc' }] });
+      expect(inRange.map((p) => p.name)).to.deep.equal(['ada', 'dee', 'eve']);
+      const redInRange = await people.find({ where: { team: 'red' }, range, sort: [{ field: 'name', direction: 'asc' }], skip: 1, limit: 1 });
+      expect(redInRange.map((p) => p.name)).to.deep.equal(['eve']);
+      expect((await people.find({ range: { field: 'age', lt: 30 } })).map((p) => p.name)).to.deep.equal(['bob']);
+      expect((await people.find({ range: { field: 'age', gte: 41 } })).map((p) => p.name)).to.deep.equal(['cyd']);
+      expect(await people.count(undefined, range)).to.equal(3);
+      expect(await people.count({ team: 'red' }, range)).to.equal(2);
+      expect(await people.count({ team: 'red' }, { field: 'age' })).to.equal(4);
+    });
+
     it('counts with and without a filter', async function () {
       await seed();
       expect(await people.count()).to.equal(4);

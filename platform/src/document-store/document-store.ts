@@ -8,9 +8,21 @@ export type Document = Record<string, unknown>;
 
 export type Scalar = string | number | boolean | null;
 
+/**
+ * A numeric range on one top-level field (from `gte` inclusive to `lt` exclusive; either may be
+ * left open). Documents whose field is missing or not a number never match.
+ */
+export interface RangeFilter {
+  field: string;
+  gte?: number;
+  lt?: number;
+}
+
 export interface FindOptions {
   /** Equality on top-level fields. */
   where?: Record<string, Scalar>;
+  /** With `where`, e.g. a user's trades (where) of a date range (range on a timestamp in ms). */
+  range?: RangeFilter;
   /** Sort by top-level fields; numbers sort numerically, strings by code point. */
   sort?: Array<{ field: string; direction: 'asc' | 'desc' }>;
   limit?: number;
@@ -42,7 +54,7 @@ export interface Collection<T extends Document = Document> {
   putManyIfNewer(items: Array<{ id: string; doc: T; position: Position }>): Promise<number>;
   delete(id: string): Promise<void>;
   find(options?: FindOptions): Promise<T[]>;
-  count(where?: Record<string, Scalar>): Promise<number>;
+  count(where?: Record<string, Scalar>, range?: RangeFilter): Promise<number>;
   /** Removes every document of the collection (used to drop an old projection generation). */
   drop(): Promise<void>;
 }

@@ -15,7 +15,7 @@
  */
 import { MongoClient, type Collection as MongoCollection, type Db, type Filter, type Sort } from 'mongodb';
 import type { Position } from '../event-store/position';
-import type { Collection, Document, DocumentStore, FindOptions, Scalar, StoredDocument } from './document-store';
+import type { Collection, Document, DocumentStore, FindOptions, RangeFilter, Scalar, StoredDocument } from './document-store';
 
 interface Stored {
   _id: string;
@@ -58,9 +58,20 @@ function checkCollectionName(name: string): string {
   return name;
 }
 
-function whereFilter(where: Record<string, Scalar> | undefined): Filter<Stored> {
+function whereFilter(where: Record<string, Scalar> | undefined, range?: RangeFilter): Filter<Stored> {
   const filter: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(where ?? {})) filter[checkField(field)] = value;
+  if (range && (range.gte !== undefined || range.lt !== undefined)) {
+    // $type keeps strings and missing fields out, as the SQL adapter does.
+    const condition: Record<string, unknown> = { $type: 'number' };
+    for (const [op, bound] of [['$gte', range.gte], ['$lt', range.lt]] as const) {
+      if (bound === undefined) continue;
+      if (!Number.isFinite(bound)) throw new RangeError(`range bound must be a finite number, got ${bound}`);
+      condition[op] = bound;
+    }
+    const key = checkField(range.field);
+    filter[key] = key in filter ? { $eq: filter[key], ...condition } : condition;
+  }
   return filter as Filter<Stored>;
 }
 
@@ -129,16 +140,17 @@ class MongoDbCollection<T extends Document> implements Collection<T> {
     for (const { field, direction } of options.sort ?? []) sort[checkField(field)] = direction === 'desc' ? -1 : 1;
     // The id breaks ties, so pages (skip/limit) are stable.
     if (!('_id' in sort)) sort._id = 1;
-    let cursor = this.coll.find(whereFilter(options.where), { projection: { doc: 1 } }).sort(sort as Sort);
+    let cursor = this.coll.find(whereFilter(options.where, options.range), { projection: { doc: 1 } }).sort(sort as Sort);
     if (skip) cursor = cursor.skip(skip);
     if (limit !== undefined) cursor = cursor.limit(limit);
     const rows = await cursor.toArray();
     return rows.map((row) => row.doc as T);
   }
 
-  async count(where?: Record<string, Scalar>): Promise<number> {
-    if (!where || Object.keys(where).length === 0) return this.coll.countDocuments({});
-    return this.coll.countDocuments(whereFilter(where));
+  async count(where?: Record<string, Scalar>, range?: RangeFilter): Promise<number> {
+    const filter = whereFilter(where, range);
+    if (Object.keys(filter).length === 0) return this.coll.countDocuments({});
+    return this.coll.countDocuments(filter);
   }
 
   async drop(): Promise<void> {

@@ -5,7 +5,7 @@
  */
 import type { Position } from '../event-store/position';
 import { quoteIdent, type Row, type SqlClient } from '../sql/sql-client';
-import type { Collection, Document, DocumentStore, FindOptions, Scalar, StoredDocument } from './document-store';
+import type { Collection, Document, DocumentStore, FindOptions, RangeFilter, Scalar, StoredDocument } from './document-store';
 
 const FIELD = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -113,6 +113,7 @@ class SqlCollection<T extends Document> implements Collection<T> {
       params.push(JSON.stringify(checkedWhere(options.where)));
       text += ` AND doc @> $${params.length}::jsonb`;
     }
+    text += rangeClause(options.range, params);
     const order = (options.sort ?? []).map((s) => `doc->'${field(s.field)}' ${s.direction === 'desc' ? 'DESC' : 'ASC'}`);
     text += ` ORDER BY ${[...order, 'id'].join(', ')}`;
     if (options.limit !== undefined) {
@@ -127,13 +128,14 @@ class SqlCollection<T extends Document> implements Collection<T> {
     return rows.map((r) => r.doc);
   }
 
-  async count(where?: Record<string, Scalar>): Promise<number> {
+  async count(where?: Record<string, Scalar>, range?: RangeFilter): Promise<number> {
     const params: unknown[] = [this.name];
     let text = 'SELECT count(*)::int AS n FROM documents WHERE collection = $1';
     if (where && Object.keys(where).length > 0) {
       params.push(JSON.stringify(checkedWhere(where)));
       text += ` AND doc @> $2::jsonb`;
     }
+    text += rangeClause(range, params);
     const rows = await this.sql.query<{ n: number } & Row>(text, params);
     return Number(rows[0]?.n ?? 0);
   }
@@ -141,6 +143,24 @@ class SqlCollection<T extends Document> implements Collection<T> {
   async drop(): Promise<void> {
     await this.sql.query('DELETE FROM documents WHERE collection = $1', [this.name]);
   }
+}
+
+/**
+ * The range as SQL on the jsonb value, so it compares as the sort does (jsonb numbers numerically);
+ * the type check keeps a string or a missing field out, which jsonb ordering would otherwise rank
+ * against numbers by type.
+ */
+function rangeClause(range: RangeFilter | undefined, params: unknown[]): string {
+  if (!range || (range.gte === undefined && range.lt === undefined)) return '';
+  const value = `doc->'${field(range.field)}'`;
+  let text = ` AND jsonb_typeof(${value}) = 'number'`;
+  for (const [op, bound] of [['>=', range.gte], ['<', range.lt]] as const) {
+    if (bound === undefined) continue;
+    if (!Number.isFinite(bound)) throw new RangeError(`range bound must be a finite number, got ${bound}`);
+    params.push(JSON.stringify(bound));
+    text += ` AND ${value} ${op} $${params.length}::jsonb`;
+  }
+  return text;
 }
 
 function checkedWhere(where: Record<string, Scalar>): Record<string, Scalar> {

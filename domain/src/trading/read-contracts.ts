@@ -1,0 +1,321 @@
+/**
+ * Response (and query) schemas of the trading slice's reads, served by query-api from the
+ * `portfolios`, `trades` and `risk` read models (trading-view.ts) valued at live prices:
+ *
+ * - GET /api/portfolio             the signed-in user's paper portfolio; visitors get the house demo's (demo: true).
+ * - GET /api/trades                one page of the user's trades (the demo's for visitors), newest first,
+ *                                  filtered by coin, status, type and date range, plus the all-time summary.
+ * - GET /api/risk                  the bot settings, today's loss against the daily limit, portfolio risk.
+ * - GET /api/risk/parameters       the risk parameter set (the defaults until the user changes one).
+ * - GET /api/risk/active-trades    premium: each open position with its stop and target.
+ * - GET /api/risk/alerts           premium: the alerts not yet cleared, newest first.
+ *
+ * Money: events and read models hold integer micro-dollars (money.ts). Every dollar figure here is a
+ * whole number of cents, converted once from the exact micros (half away from zero) and sent as
+ * cents / 100; totals are added up from the rounded parts, so totalValue = cash + sum(marketValue)
+ * to the cent, and totalPnl = realisedPnl + unrealisedPnl. Prices (fills, entry, current, stop and
+ * target) are sent unrounded, as the market said them or as averages of them; quantities exactly
+ * (8 decimals). Percentages are rounded to 2 decimals.
+ *
+ * Daily P&L (one UTC day): dailyPnL = realised P&L since 00:00 UTC + unrealised P&L now - unrealised
+ * P&L of the positions held at 00:00 UTC valued at that moment's prices. That is the change of the
+ * portfolio's value since the day began (trades move value between cash and positions, they do not
+ * create it), and dailyPnLPercent is it as a percent of the value at 00:00 UTC. A reset starts the
+ * day over: the figures count from the reset. See trading-view.ts.
+ */
+import { z } from 'zod';
+import { coinIds, coinIdSchema, coinSymbolSchema, coinSymbols } from '../market/coins';
+import { signalCountsSchema } from '../signals/contracts';
+import { alertSeverities, riskParametersSchema, stopLossTypes, tradeSides } from './contracts';
+import { riskAlertKinds } from './risk';
+
+const usd = () => z.number().finite();
+const price = () => z.number().positive().finite();
+const percent = () => z.number().finite();
+const quantity = () => z.number().nonnegative().finite();
+
+// ---------------------------------------------------------------------------------------------
+// GET /api/portfolio
+
+export const portfolioPositionSchema = z.object({
+  /** The id of the BUY that opened the position. */
+  positionId: z.string(),
+  symbol: z.enum(coinSymbols),
+  coinId: z.enum(coinIds),
+  quantity: quantity(),
+  /** Fill prices weighted by quantity, fees excluded. */
+  averageEntryPrice: price(),
+  /** The live price valued at (the average entry price when the market had none: priceKnown false). */
+  price: price(),
+  priceKnown: z.boolean(),
+  /** What the quantity held cost, buying fees included. */
+  costBasis: usd(),
+  marketValue: usd(),
+  /** marketValue - costBasis. */
+  unrealisedPnl: usd(),
+  unrealisedPnlPercent: percent(),
+  openedAt: z.iso.datetime(),
+});
+export type PortfolioPosition = z.infer<typeof portfolioPositionSchema>;
+
+export const latestPriceSchema = z.object({
+  symbol: z.enum(coinSymbols),
+  price: price(),
+  change24h: z.number().finite().nullable(),
+  changePercent24h: z.number().finite().nullable(),
+});
+
+export const portfolioResponseSchema = z.object({
+  /** True for the house demo portfolio shown to visitors. */
+  demo: z.boolean(),
+  startingCash: usd(),
+  /** cash + positionsValue, to the cent. */
+  totalValue: usd(),
+  cash: usd(),
+  positionsValue: usd(),
+  /** See the module comment: the change of value since 00:00 UTC (or since a reset today). */
+  dailyPnL: usd(),
+  /** dailyPnL as a percent of the value at 00:00 UTC. */
+  dailyPnLPercent: percent(),
+  /** Realised today (UTC), net of fees; part of dailyPnL. */
+  realisedPnlToday: usd(),
+  /** totalValue - startingCash = realisedPnl + unrealisedPnl (since opening or the last reset). */
+  totalPnl: usd(),
+  totalPnlPercent: percent(),
+  realisedPnl: usd(),
+  unrealisedPnl: usd(),
+  /** ETH held (coins). */
+  ethHoldings: quantity(),
+  /** ETH's live price and 24-hour change (the dashboard's market comparison). */
+  latestPrice: latestPriceSchema,
+  /** Every signal generated, all coins. */
+  signalCounts: signalCountsSchema,
+  /** Largest market value first. */
+  positions: z.array(portfolioPositionSchema),
+  /** Absent until an ML model exists. */
+  mlStatus: z.object({ accuracy: z.number().finite() }).optional(),
+  /** When the portfolio was valued (the server's clock), ISO-8601. */
+  valuedAt: z.iso.datetime(),
+});
+export type PortfolioResponse = z.infer<typeof portfolioResponseSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// GET /api/trades
+
+export const tradeStatuses = ['OPEN', 'CLOSED'] as const;
+export type TradeStatus = (typeof tradeStatuses)[number];
+/** What ended an open BUY (SELL: a sell took its position to zero), or what a closing SELL was. */
+export const tradeCloseReasons = ['SELL', 'STOP_LOSS', 'TAKE_PROFIT', 'RESET'] as const;
+export type TradeCloseReason = (typeof tradeCloseReasons)[number];
+
+export const TRADES_DEFAULT_PAGE_SIZE = 20;
+export const TRADES_MAX_PAGE_SIZE = 100;
+
+export const tradeSchema = z.object({
+  id: z.string(),
+  type: z.enum(tradeSides),
+  symbol: z.enum(coinSymbols),
+  coinId: z.enum(coinIds),
+  /** Coins traded (the spec's `amount`); equal to quantity. */
+  amount: quantity(),
+  quantity: quantity(),
+  /** The fill price, USD per coin. */
+  price: price(),
+  /** amount x price, to the cent. */
+  value: usd(),
+  /** BUY: its fill price; SELL / stop / target: the average entry price of what it sold. */
+  entryPrice: price(),
+  fee: usd(),
+  /**
+   * SELL (and stop loss / take profit closes): the realised P&L, net of both fees. An OPEN BUY: its
+   * unrealised P&L at the live price (value now - what it cost, fee included). A CLOSED BUY: null,
+   * because its P&L is on the SELL that closed it (summing pnl never counts a gain twice).
+   */
+  pnl: usd().nullable(),
+  pnlRealised: z.boolean(),
+  status: z.enum(tradeStatuses),
+  /** 'Manual', '<TYPE> signal' (e.g. 'BUY signal'), 'Stop loss' or 'Take profit'. */
+  source: z.string(),
+  /** The signal followed (SignalGenerated.data.signalId), else null. */
+  signalId: z.string().nullable(),
+  /** Null while OPEN (and for manual or signal SELLs, closed when placed: 'SELL'). */
+  closeReason: z.enum(tradeCloseReasons).nullable(),
+  closedAt: z.iso.datetime().nullable(),
+  /** When the trade was placed, ISO-8601. */
+  timestamp: z.iso.datetime(),
+});
+export type Trade = z.infer<typeof tradeSchema>;
+
+/** All-time, over every trade of the user (not just the page or the filter): the Trade History cards. */
+export const tradeSummarySchema = z.object({
+  totalTrades: z.number().int().nonnegative(),
+  buys: z.number().int().nonnegative(),
+  sells: z.number().int().nonnegative(),
+  /** Percent of the closing trades (SELLs, stops, targets) with a positive realised P&L; 0 with none. */
+  winRate: percent(),
+  /** Sum of the realised P&L of every closing trade since the account opened (a reset does not erase trade history). */
+  totalPnl: usd(),
+  /** Mean of amount x price over every trade, USD. */
+  avgTradeSize: usd(),
+});
+export type TradeSummary = z.infer<typeof tradeSummarySchema>;
+
+export const tradesResponseSchema = z.object({
+  demo: z.boolean(),
+  trades: z.array(tradeSchema),
+  /** Trades matching the filter. */
+  total: z.number().int().nonnegative(),
+  page: z.number().int().positive(),
+  pageSize: z.number().int().positive(),
+  totalPages: z.number().int().nonnegative(),
+  summary: tradeSummarySchema,
+});
+export type TradesResponse = z.infer<typeof tradesResponseSchema>;
+
+const queryText = () => z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be given once') });
+const positiveIntParam = (max: number | undefined) =>
+  queryText()
+    .regex(/^[1-9][0-9]{0,8}$/, max ? `must be a whole number from 1 to ${max}` : 'must be a whole number from 1')
+    .transform(Number)
+    .pipe(max ? z.number().max(max, `must be a whole number from 1 to ${max}`) : z.number());
+/** An ISO-8601 date-time, or a date (YYYY-MM-DD, UTC): to epoch ms. */
+const instantParam = queryText()
+  .refine((s) => /^\d{4}-\d{2}-\d{2}(T.*)?$/.test(s) && Number.isFinite(Date.parse(s)), 'must be an ISO-8601 date (2026-03-04) or date-time')
+  .transform((s) => ({ text: s, ms: Date.parse(s), dateOnly: !s.includes('T') }));
+
+/**
+ * GET /api/trades query: page (1-based), pageSize (1..TRADES_MAX_PAGE_SIZE), coin (a coinId) or
+ * symbol (any case), status, type, from / to (inclusive; a bare date `to` includes that whole UTC day).
+ */
+export const tradesQuerySchema = z
+  .strictObject({
+    page: positiveIntParam(undefined).optional(),
+    pageSize: positiveIntParam(TRADES_MAX_PAGE_SIZE).optional(),
+    coinId: queryText().pipe(coinIdSchema).optional(),
+    symbol: queryText().pipe(coinSymbolSchema).optional(),
+    status: queryText()
+      .transform((s) => s.toUpperCase())
+      .pipe(z.enum(tradeStatuses, { error: 'must be OPEN or CLOSED' }))
+      .optional(),
+    type: queryText()
+      .transform((s) => s.toUpperCase())
+      .pipe(z.enum(tradeSides, { error: 'must be BUY or SELL' }))
+      .optional(),
+    from: instantParam.optional(),
+    to: instantParam.optional(),
+  })
+  .superRefine((q, ctx) => {
+    if (q.coinId && q.symbol && coinSymbols[coinIds.indexOf(q.coinId)] !== q.symbol) {
+      ctx.addIssue({ code: 'custom', path: ['symbol'], message: `does not match coinId ${q.coinId}` });
+    }
+    if (q.from && q.to && toBound(q.to) < q.from.ms) ctx.addIssue({ code: 'custom', path: ['to'], message: 'must not be before from' });
+  })
+  .transform((q) => ({
+    page: q.page ?? 1,
+    pageSize: q.pageSize ?? TRADES_DEFAULT_PAGE_SIZE,
+    symbol: q.symbol ?? (q.coinId ? coinSymbols[coinIds.indexOf(q.coinId)] : undefined),
+    status: q.status,
+    type: q.type,
+    /** Epoch ms, inclusive. */
+    fromMs: q.from?.ms,
+    /** Epoch ms, exclusive. */
+    toMs: q.to ? toBound(q.to) : undefined,
+  }));
+export type TradesQuery = z.input<typeof tradesQuerySchema>;
+
+const DAY_MS = 86_400_000;
+/** The exclusive upper bound of `to`: the next day's start for a bare date, else just past the instant. */
+function toBound(to: { ms: number; dateOnly: boolean }): number {
+  return to.dateOnly ? to.ms + DAY_MS : to.ms + 1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// GET /api/risk, /api/risk/parameters
+
+export const botSettingsViewSchema = z.object({
+  maxPositionSize: z.number().finite(),
+  stopLossPercent: z.number().finite(),
+  takeProfitPercent: z.number().finite(),
+  dailyLossLimit: z.number().finite(),
+  enableNotifications: z.boolean(),
+  autoRetrain: z.boolean(),
+});
+
+export const riskResponseSchema = z.object({
+  /** The bot settings (the defaults until changed). */
+  settings: botSettingsViewSchema,
+  /** The same four figures flat, as the dashboard's risk card reads them. */
+  maxPositionSize: z.number().finite(),
+  stopLossPercent: z.number().finite(),
+  takeProfitPercent: z.number().finite(),
+  dailyLossLimit: z.number().finite(),
+  /** The portfolio's dailyPnL (see GET /api/portfolio). */
+  dailyPnL: usd(),
+  /** max(0, -dailyPnL): today's loss, USD. */
+  dailyLossUsed: usd(),
+  /** |dailyPnL| / dailyLossLimit as a percent (the spec's bar: red above 80, amber above 50). */
+  dailyLossUsedPercent: percent(),
+  /** What the open positions would lose if every stop were hit, USD, and as a percent of totalValue. */
+  portfolioRiskAmount: usd(),
+  portfolioRiskPercent: percent(),
+  openPositions: z.number().int().nonnegative(),
+});
+export type RiskResponse = z.infer<typeof riskResponseSchema>;
+
+export const riskParametersResponseSchema = riskParametersSchema.extend({
+  stopLossType: z.enum(stopLossTypes),
+  /** False while the defaults are in force. */
+  customised: z.boolean(),
+});
+export type RiskParametersResponse = z.infer<typeof riskParametersResponseSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// GET /api/risk/active-trades (premium)
+
+export const activeRiskTradeSchema = z.object({
+  /** The position's id (the BUY that opened it). */
+  id: z.string(),
+  symbol: z.enum(coinSymbols),
+  coinId: z.enum(coinIds),
+  quantity: quantity(),
+  /** Average entry price. */
+  entryPrice: price(),
+  currentPrice: price(),
+  /** From the average entry and the bot's stopLossPercent / takeProfitPercent (stop-levels.ts). */
+  stopLoss: z.number().finite(),
+  takeProfit: z.number().finite(),
+  /** What selling at the stop would lose against the cost basis (fees included), USD, at least 0. */
+  riskAmount: usd(),
+  /** riskAmount as a percent of the portfolio's totalValue. */
+  riskPercentage: percent(),
+  unrealizedPnL: usd(),
+  /** Seconds since the position opened. */
+  timeInTrade: z.number().int().nonnegative(),
+});
+export type ActiveRiskTrade = z.infer<typeof activeRiskTradeSchema>;
+export const activeRiskTradesResponseSchema = z.object({ trades: z.array(activeRiskTradeSchema) });
+export type ActiveRiskTradesResponse = z.infer<typeof activeRiskTradesResponseSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// GET /api/risk/alerts (premium)
+
+export const riskAlertViewSchema = z.object({
+  id: z.string(),
+  kind: z.enum(riskAlertKinds),
+  severity: z.enum(alertSeverities),
+  symbol: z.string().nullable(),
+  message: z.string(),
+  value: z.number().finite(),
+  threshold: z.number().finite(),
+  acknowledged: z.boolean(),
+  acknowledgedAt: z.iso.datetime().nullable(),
+  /** When it was raised, ISO-8601. */
+  timestamp: z.iso.datetime(),
+});
+export type RiskAlertView = z.infer<typeof riskAlertViewSchema>;
+export const riskAlertsResponseSchema = z.object({
+  /** Newest first; cleared alerts are gone. */
+  alerts: z.array(riskAlertViewSchema),
+  unacknowledged: z.number().int().nonnegative(),
+});
+export type RiskAlertsResponse = z.infer<typeof riskAlertsResponseSchema>;

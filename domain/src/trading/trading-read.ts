@@ -1,0 +1,238 @@
+/**
+ * The trading read models (trading-view.ts) valued at live prices into the responses of
+ * read-contracts.ts. Pure: query-api passes the documents, the prices and the time in.
+ *
+ * Rounding: every dollar figure is a whole number of cents, rounded once (half away from zero) from
+ * exact integer micro-dollars; sums and differences are taken of the rounded cents, so what the
+ * response lists adds up to what it totals (portfolio-valuation.ts does the same for the portfolio).
+ *
+ * Daily P&L: the value now minus the value when the UTC day began (or when a reset today started the
+ * account over): the cash and positions held at 00:00 UTC (recorded by the projection on the day's
+ * first event) valued at the prices of 00:00 UTC. Since trades only move value between cash and
+ * positions (fees aside, which are losses), that is the P&L realised today plus the change of the
+ * unrealised P&L since the day began. When the price at 00:00 UTC of a coin held then is unknown,
+ * today's price is used for it, so its move today counts as zero rather than as a guess.
+ */
+import type { SignalCounts } from '../signals/contracts';
+import type { CoinSymbol } from '../market/coins';
+import { centsToUsd, feeMicros, microsToCents, notionalMicros, quantityToUnits, unitsToQuantity } from './money';
+import { initialPortfolioState } from './portfolio';
+import { valuePortfolio, type PortfolioValuation, type Prices } from './portfolio-valuation';
+import type {
+  ActiveRiskTrade,
+  PortfolioResponse,
+  RiskAlertsResponse,
+  RiskParametersResponse,
+  RiskResponse,
+  Trade,
+  TradeSummary,
+} from './read-contracts';
+import { stopLevels } from './stop-levels';
+import { dayStartAt, portfolioStateOf, type PortfolioView, type RiskView, type TradeSummaryCounts, type TradeView } from './trading-view';
+import { DEFAULT_BOT_SETTINGS, DEFAULT_RISK_PARAMETERS, type BotSettings } from './contracts';
+
+/** A percent rounded to 2 decimals; 0 of a zero whole. */
+export const percentOf = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 100);
+
+export interface DailyPnl {
+  /** When the day (or the reset that started it over) began, ISO-8601. */
+  startedAt: string;
+  startValueCents: number;
+  dailyPnlCents: number;
+  realisedTodayCents: number;
+}
+
+/** The coins whose price at the day's start the daily P&L needs (none when nothing was held then). */
+export function dayStartNeeds(view: PortfolioView | null, now: Date): { startedAt: string; symbols: CoinSymbol[] } | null {
+  if (!view) return null;
+  const start = dayStartAt(view, now);
+  return start.positions.length === 0 ? null : { startedAt: start.startedAt, symbols: start.positions.map((p) => p.symbol) };
+}
+
+export function valueView(view: PortfolioView | null, prices: Prices): PortfolioValuation {
+  return valuePortfolio(view ? portfolioStateOf(view) : initialPortfolioState(), prices);
+}
+
+export function dailyPnl(view: PortfolioView | null, valuation: PortfolioValuation, prices: Prices, dayStartPrices: Prices, now: Date): DailyPnl {
+  const totalCents = Math.round(valuation.totalValue * 100);
+  if (!view) return { startedAt: `${now.toISOString().slice(0, 10)}T00:00:00.000Z`, startValueCents: totalCents, dailyPnlCents: 0, realisedTodayCents: 0 };
+  const start = dayStartAt(view, now);
+  let startValueCents = microsToCents(start.cashMicros);
+  for (const held of start.positions) {
+    const price = knownPrice(dayStartPrices[held.symbol]) ?? knownPrice(prices[held.symbol]);
+    // Neither price known: at cost, as the valuation does for a position without a price.
+    startValueCents += price === undefined ? microsToCents(held.costBasisMicros) : microsToCents(notionalMicros(held.units, price));
+  }
+  return { startedAt: start.startedAt, startValueCents, dailyPnlCents: totalCents - startValueCents, realisedTodayCents: microsToCents(start.realisedPnlMicros) };
+}
+
+const knownPrice = (price: number | undefined) => (price !== undefined && Number.isFinite(price) && price > 0 ? price : undefined);
+
+export interface PortfolioReadInput {
+  view: PortfolioView | null;
+  prices: Prices;
+  dayStartPrices: Prices;
+  latestPrice: PortfolioResponse['latestPrice'];
+  signalCounts: SignalCounts;
+  demo: boolean;
+  now: Date;
+}
+
+export function portfolioResponse(input: PortfolioReadInput): PortfolioResponse {
+  const valuation = valueView(input.view, input.prices);
+  const daily = dailyPnl(input.view, valuation, input.prices, input.dayStartPrices, input.now);
+  const positions = [...valuation.positions].sort((a, b) => b.marketValue - a.marketValue || a.symbol.localeCompare(b.symbol));
+  return {
+    demo: input.demo,
+    startingCash: valuation.startingCash,
+    totalValue: valuation.totalValue,
+    cash: valuation.cash,
+    positionsValue: valuation.positionsValue,
+    dailyPnL: centsToUsd(daily.dailyPnlCents),
+    dailyPnLPercent: percentOf(daily.dailyPnlCents, daily.startValueCents),
+    realisedPnlToday: centsToUsd(daily.realisedTodayCents),
+    totalPnl: valuation.totalPnl,
+    totalPnlPercent: valuation.totalPnlPercent,
+    realisedPnl: valuation.realisedPnl,
+    unrealisedPnl: valuation.unrealisedPnl,
+    ethHoldings: valuation.positions.find((p) => p.symbol === 'ETH')?.quantity ?? 0,
+    latestPrice: input.latestPrice,
+    signalCounts: input.signalCounts,
+    positions: positions.map((p) => ({
+      positionId: p.positionId,
+      symbol: p.symbol,
+      coinId: p.coinId,
+      quantity: p.quantity,
+      averageEntryPrice: p.avgEntryPrice,
+      price: p.currentPrice,
+      priceKnown: p.priceKnown,
+      costBasis: p.costBasis,
+      marketValue: p.marketValue,
+      unrealisedPnl: p.unrealisedPnl,
+      unrealisedPnlPercent: p.unrealisedPnlPercent,
+      openedAt: p.openedAt,
+    })),
+    valuedAt: input.now.toISOString(),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// trades
+
+export function tradeResponse(view: TradeView, prices: Prices): Trade {
+  const quantity = unitsToQuantity(view.units);
+  const price = view.status === 'OPEN' ? knownPrice(prices[view.symbol]) : undefined;
+  let pnl: number | null = null;
+  if (view.realisedPnlMicros !== null) pnl = centsToUsd(microsToCents(view.realisedPnlMicros));
+  else if (price !== undefined) pnl = centsToUsd(microsToCents(notionalMicros(view.units, price)) - microsToCents(view.costMicros));
+  return {
+    id: view.tradeId,
+    type: view.type,
+    symbol: view.symbol,
+    coinId: view.coinId,
+    amount: quantity,
+    quantity,
+    price: view.price,
+    value: centsToUsd(microsToCents(view.notionalMicros)),
+    entryPrice: (view.entryNotionalMicros * 100) / view.units,
+    fee: centsToUsd(microsToCents(view.feeMicros)),
+    pnl,
+    pnlRealised: view.realisedPnlMicros !== null,
+    status: view.status,
+    source: view.source,
+    signalId: view.signalId,
+    closeReason: view.closeReason,
+    closedAt: view.closedAt,
+    timestamp: view.placedAt,
+  };
+}
+
+export function tradeSummary(counts: TradeSummaryCounts | undefined): TradeSummary {
+  const c = counts ?? { trades: 0, buys: 0, sells: 0, closes: 0, wins: 0, realisedPnlMicros: 0, notionalMicros: 0 };
+  return {
+    totalTrades: c.trades,
+    buys: c.buys,
+    sells: c.sells,
+    winRate: percentOf(c.wins, c.closes),
+    totalPnl: centsToUsd(microsToCents(c.realisedPnlMicros)),
+    avgTradeSize: c.trades === 0 ? 0 : centsToUsd(microsToCents(c.notionalMicros / c.trades)),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// risk
+
+export const settingsOf = (risk: RiskView | null): BotSettings => risk?.settings ?? { ...DEFAULT_BOT_SETTINGS };
+
+/** Cents a position would lose if sold at its stop (fee included) against its cost basis; at least 0. */
+function riskCents(units: number, costBasisCents: number, stopPrice: number): number {
+  const notional = notionalMicros(units, Math.max(stopPrice, 0));
+  return Math.max(0, costBasisCents - microsToCents(notional - feeMicros(notional)));
+}
+
+export function activeRiskTrades(valuation: PortfolioValuation, settings: BotSettings, now: Date): ActiveRiskTrade[] {
+  const totalCents = Math.round(valuation.totalValue * 100);
+  return valuation.positions
+    .map((p): ActiveRiskTrade => {
+      const levels = stopLevels(p.avgEntryPrice, settings);
+      const risk = riskCents(quantityToUnits(p.quantity), Math.round(p.costBasis * 100), levels.stopLoss);
+      return {
+        id: p.positionId,
+        symbol: p.symbol,
+        coinId: p.coinId,
+        quantity: p.quantity,
+        entryPrice: p.avgEntryPrice,
+        currentPrice: p.currentPrice,
+        stopLoss: levels.stopLoss,
+        takeProfit: levels.takeProfit,
+        riskAmount: centsToUsd(risk),
+        riskPercentage: percentOf(risk, totalCents),
+        unrealizedPnL: p.unrealisedPnl,
+        timeInTrade: Math.max(0, Math.floor((now.getTime() - Date.parse(p.openedAt)) / 1000)),
+      };
+    })
+    .sort((a, b) => a.timeInTrade - b.timeInTrade || a.symbol.localeCompare(b.symbol));
+}
+
+export function riskResponse(settings: BotSettings, valuation: PortfolioValuation, daily: DailyPnl, now: Date): RiskResponse {
+  const active = activeRiskTrades(valuation, settings, now);
+  const riskTotalCents = active.reduce((sum, t) => sum + Math.round(t.riskAmount * 100), 0);
+  const dailyLimitCents = Math.round(settings.dailyLossLimit * 100);
+  return {
+    settings: { ...settings },
+    maxPositionSize: settings.maxPositionSize,
+    stopLossPercent: settings.stopLossPercent,
+    takeProfitPercent: settings.takeProfitPercent,
+    dailyLossLimit: settings.dailyLossLimit,
+    dailyPnL: centsToUsd(daily.dailyPnlCents),
+    dailyLossUsed: centsToUsd(Math.max(0, -daily.dailyPnlCents)),
+    // The spec's bar reads |dailyPnL| / limit.
+    dailyLossUsedPercent: percentOf(Math.abs(daily.dailyPnlCents), dailyLimitCents),
+    portfolioRiskAmount: centsToUsd(riskTotalCents),
+    portfolioRiskPercent: percentOf(riskTotalCents, Math.round(valuation.totalValue * 100)),
+    openPositions: valuation.positions.length,
+  };
+}
+
+export function riskParametersResponse(risk: RiskView | null): RiskParametersResponse {
+  return { ...(risk?.parameters ?? DEFAULT_RISK_PARAMETERS), customised: risk?.parametersCustomised ?? false };
+}
+
+export function riskAlertsResponse(risk: RiskView | null): RiskAlertsResponse {
+  const alerts = [...(risk?.alerts ?? [])].sort((a, b) => b.raisedAt.localeCompare(a.raisedAt) || a.alertId.localeCompare(b.alertId));
+  return {
+    alerts: alerts.map((a) => ({
+      id: a.alertId,
+      kind: a.kind,
+      severity: a.severity,
+      symbol: a.symbol,
+      message: a.message,
+      value: a.value,
+      threshold: a.threshold,
+      acknowledged: a.acknowledged,
+      acknowledgedAt: a.acknowledgedAt,
+      timestamp: a.raisedAt,
+    })),
+    unacknowledged: alerts.filter((a) => !a.acknowledged).length,
+  };
+}

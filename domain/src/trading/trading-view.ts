@@ -1,0 +1,346 @@
+/**
+ * The trading read models, as pure evolves (the projectors store them; query-api values them at live
+ * prices with trading-read.ts):
+ *
+ * - `portfolios`: one document per user (id: the user id) with the paper account as the portfolio
+ *   stream's own evolve computes it (cash, positions, realised P&L: the same integer micro-dollar
+ *   accounting, reused, not copied), plus the start of the current UTC day (cash and positions held
+ *   at 00:00 UTC, or at a reset, and the P&L realised since) and an all-time trade summary.
+ * - `trades`: one document per trade (id: `{userId}:{tradeId}`), OPEN until a sell, a stop loss, a
+ *   take profit or a reset closes it; stop loss and take profit closes are trades too (SELLs, id
+ *   `{userId}:{positionId}:close`). Listed by userId, newest first, filtered with equality on symbol,
+ *   status and type and a range on placedAtMs.
+ * - `risk`: one document per user (id: the user id): the risk stream's state (bot settings, risk
+ *   parameters, alerts not yet cleared) plus whether the parameters were ever changed.
+ */
+import type { DomainEvent } from '../shared/decider';
+import type { CoinId, CoinSymbol } from '../market/coins';
+import type { TradeCloseReason, TradeStatus } from './read-contracts';
+import type { TradeSide } from './portfolio';
+import { evolvePortfolio, tradeSourceLabel, utcDay, type PortfolioEvent, type PortfolioState, type Position } from './portfolio';
+import { evolveRisk, initialRiskState, type RiskEvent, type RiskState } from './risk';
+import { quantityToUnits } from './money';
+
+export const PORTFOLIOS_PROJECTION = 'portfolios';
+export const TRADES_PROJECTION = 'trades';
+export const RISK_PROJECTION = 'risk';
+
+const portfolioEventTypes: ReadonlySet<string> = new Set(['PortfolioOpened', 'SimulatedTradePlaced', 'PositionClosed', 'PortfolioReset']);
+const riskEventTypes: ReadonlySet<string> = new Set([
+  'BotSettingsChanged',
+  'BotSettingsReset',
+  'RiskParametersChanged',
+  'RiskAlertRaised',
+  'RiskAlertAcknowledged',
+  'AcknowledgedRiskAlertsCleared',
+]);
+export const isPortfolioEvent = (event: DomainEvent): event is PortfolioEvent => portfolioEventTypes.has(event.type);
+export const isRiskEvent = (event: DomainEvent): event is RiskEvent => riskEventTypes.has(event.type);
+
+// ---------------------------------------------------------------------------------------------
+// portfolios
+
+export type HeldAtDayStart = { symbol: CoinSymbol; coinId: CoinId; units: number; costBasisMicros: number };
+
+/** The portfolio as the current UTC day (or a reset during it) began, and what it realised since. */
+export type DayStart = {
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  /** 00:00 UTC of `day`, or the moment of a reset (or of opening) during it, ISO-8601. */
+  startedAt: string;
+  cashMicros: number;
+  positions: HeldAtDayStart[];
+  realisedPnlMicros: number;
+};
+
+export type TradeSummaryCounts = {
+  trades: number;
+  buys: number;
+  sells: number;
+  /** Closing trades: SELLs, stop losses and take profits. */
+  closes: number;
+  /** Closing trades with a realised P&L above zero. */
+  wins: number;
+  realisedPnlMicros: number;
+  /** Sum of every trade's notional (quantity x fill price). */
+  notionalMicros: number;
+};
+
+export type PortfolioView = {
+  userId: string;
+  startingCashMicros: number;
+  cashMicros: number;
+  realisedPnlMicros: number;
+  positions: Partial<Record<CoinSymbol, Position>>;
+  day: DayStart;
+  summary: TradeSummaryCounts;
+  openedAt: string;
+  updatedAt: string;
+};
+
+export const emptyTradeSummary = (): TradeSummaryCounts => ({ trades: 0, buys: 0, sells: 0, closes: 0, wins: 0, realisedPnlMicros: 0, notionalMicros: 0 });
+
+const dayStartOf = (day: string) => `${day}T00:00:00.000Z`;
+
+function eventTime(event: PortfolioEvent): string {
+  switch (event.type) {
+    case 'PortfolioOpened':
+      return event.data.openedAt;
+    case 'SimulatedTradePlaced':
+      return event.data.placedAt;
+    case 'PositionClosed':
+      return event.data.closedAt;
+    case 'PortfolioReset':
+      return event.data.resetAt;
+  }
+}
+
+function heldNow(positions: PortfolioView['positions']): HeldAtDayStart[] {
+  return Object.values(positions)
+    .filter((p): p is Position => p !== undefined)
+    .map((p) => ({ symbol: p.symbol, coinId: p.coinId, units: p.units, costBasisMicros: p.costBasisMicros }));
+}
+
+/**
+ * The day start the read side uses at `now`: the stored one when it is of today, else the portfolio
+ * as it is (nothing happened today, so what it holds now it held at 00:00 UTC).
+ */
+export function dayStartAt(view: PortfolioView, now: Date): DayStart {
+  const today = utcDay(now.toISOString());
+  if (view.day.day === today) return view.day;
+  return { day: today, startedAt: dayStartOf(today), cashMicros: view.cashMicros, positions: heldNow(view.positions), realisedPnlMicros: 0 };
+}
+
+/** The view as the portfolio stream's state, so the stream's own evolve does the accounting. */
+export function portfolioStateOf(view: PortfolioView): PortfolioState {
+  return {
+    status: 'open',
+    startingCashMicros: view.startingCashMicros,
+    cashMicros: view.cashMicros,
+    realisedPnlMicros: view.realisedPnlMicros,
+    positions: view.positions,
+    daily: null,
+    // Idempotency memory is the decider's business; the read model does not need to grow with it.
+    recentTradeIds: [],
+    lastSignalTraded: {},
+  };
+}
+
+function summarise(summary: TradeSummaryCounts, event: PortfolioEvent): TradeSummaryCounts {
+  if (event.type === 'SimulatedTradePlaced') {
+    const d = event.data;
+    const closing = d.side === 'SELL';
+    return {
+      trades: summary.trades + 1,
+      buys: summary.buys + (closing ? 0 : 1),
+      sells: summary.sells + (closing ? 1 : 0),
+      closes: summary.closes + (closing ? 1 : 0),
+      wins: summary.wins + (closing && d.realisedPnlMicros > 0 ? 1 : 0),
+      realisedPnlMicros: summary.realisedPnlMicros + d.realisedPnlMicros,
+      notionalMicros: summary.notionalMicros + d.notionalMicros,
+    };
+  }
+  if (event.type === 'PositionClosed') {
+    const d = event.data;
+    return {
+      trades: summary.trades + 1,
+      buys: summary.buys,
+      sells: summary.sells + 1,
+      closes: summary.closes + 1,
+      wins: summary.wins + (d.realisedPnlMicros > 0 ? 1 : 0),
+      realisedPnlMicros: summary.realisedPnlMicros + d.realisedPnlMicros,
+      notionalMicros: summary.notionalMicros + d.notionalMicros,
+    };
+  }
+  return summary;
+}
+
+export function evolvePortfolioView(doc: PortfolioView | null, event: DomainEvent): PortfolioView | null {
+  if (!isPortfolioEvent(event)) return doc;
+  const at = eventTime(event);
+  const today = utcDay(at);
+  if (event.type === 'PortfolioOpened') {
+    const cash = event.data.startingCashMicros;
+    return {
+      userId: event.data.userId,
+      startingCashMicros: cash,
+      cashMicros: cash,
+      realisedPnlMicros: 0,
+      positions: {},
+      day: { day: today, startedAt: at, cashMicros: cash, positions: [], realisedPnlMicros: 0 },
+      summary: doc?.summary ?? emptyTradeSummary(),
+      openedAt: at,
+      updatedAt: at,
+    };
+  }
+  // Every other event follows PortfolioOpened on the same stream, so there is a document.
+  if (!doc) return doc;
+  // The first event of a new UTC day records what the portfolio held when the day began.
+  const day: DayStart =
+    doc.day.day === today ? doc.day : { day: today, startedAt: dayStartOf(today), cashMicros: doc.cashMicros, positions: heldNow(doc.positions), realisedPnlMicros: 0 };
+  const next = evolvePortfolio(portfolioStateOf(doc), event);
+  if (next.status !== 'open') return doc;
+  const realised = event.type === 'SimulatedTradePlaced' || event.type === 'PositionClosed' ? event.data.realisedPnlMicros : 0;
+  return {
+    ...doc,
+    startingCashMicros: next.startingCashMicros,
+    cashMicros: next.cashMicros,
+    realisedPnlMicros: next.realisedPnlMicros,
+    positions: next.positions,
+    // A reset starts the day over: the daily figures count from it (a fresh start is not a loss).
+    day:
+      event.type === 'PortfolioReset'
+        ? { day: today, startedAt: at, cashMicros: next.cashMicros, positions: [], realisedPnlMicros: 0 }
+        : { ...day, realisedPnlMicros: day.realisedPnlMicros + realised },
+    summary: summarise(doc.summary, event),
+    updatedAt: at,
+  };
+}
+
+export const portfolioViewIds = (event: DomainEvent): string[] => (isPortfolioEvent(event) ? [event.data.userId] : []);
+
+// ---------------------------------------------------------------------------------------------
+// trades
+
+export type TradeView = {
+  userId: string;
+  tradeId: string;
+  type: TradeSide;
+  symbol: CoinSymbol;
+  coinId: CoinId;
+  /** Integer units of 1e-8 coin. */
+  units: number;
+  /** The fill price. */
+  price: number;
+  notionalMicros: number;
+  feeMicros: number;
+  /** BUY: its notional; SELL: the entry notional (fees excluded) of what it sold. */
+  entryNotionalMicros: number;
+  /** BUY: notional + fee; SELL: the cost basis (fees included) it closed. */
+  costMicros: number;
+  /** SELL: realised P&L; BUY: null (see read-contracts.ts). */
+  realisedPnlMicros: number | null;
+  status: TradeStatus;
+  closeReason: TradeCloseReason | null;
+  source: string;
+  signalId: string | null;
+  placedAt: string;
+  /** placedAt in epoch ms: the sort key and the date-range filter. */
+  placedAtMs: number;
+  closedAt: string | null;
+};
+
+export const tradeViewId = (userId: string, tradeId: string) => `${userId}:${tradeId}`;
+/** The trade a stop loss or take profit close is listed as. */
+export const closeTradeId = (positionId: string) => `${positionId}:close`;
+
+export function tradeViewIds(event: DomainEvent): string[] {
+  if (!isPortfolioEvent(event)) return [];
+  switch (event.type) {
+    case 'PortfolioOpened':
+      return [];
+    case 'SimulatedTradePlaced':
+      return [event.data.tradeId, ...event.data.closedTradeIds].map((id) => tradeViewId(event.data.userId, id));
+    case 'PositionClosed':
+      return [closeTradeId(event.data.positionId), ...event.data.closedTradeIds].map((id) => tradeViewId(event.data.userId, id));
+    case 'PortfolioReset':
+      return event.data.closedTradeIds.map((id) => tradeViewId(event.data.userId, id));
+  }
+}
+
+function closed(doc: TradeView, reason: TradeCloseReason, at: string): TradeView {
+  return doc.status === 'CLOSED' ? doc : { ...doc, status: 'CLOSED', closeReason: reason, closedAt: at };
+}
+
+/**
+ * One trade document. An event touches the trade it places (no document yet) and the open BUYs it
+ * closes (their documents exist: their BUY came earlier on the same stream).
+ */
+export function evolveTradeView(doc: TradeView | null, event: DomainEvent): TradeView | null {
+  if (!isPortfolioEvent(event)) return doc;
+  switch (event.type) {
+    case 'PortfolioOpened':
+      return doc;
+    case 'SimulatedTradePlaced': {
+      const d = event.data;
+      if (doc) return doc.tradeId === d.tradeId ? doc : closed(doc, 'SELL', d.placedAt);
+      const buy = d.side === 'BUY';
+      return {
+        userId: d.userId,
+        tradeId: d.tradeId,
+        type: d.side,
+        symbol: d.symbol,
+        coinId: d.coinId,
+        units: quantityToUnits(d.quantity),
+        price: d.price,
+        notionalMicros: d.notionalMicros,
+        feeMicros: d.feeMicros,
+        entryNotionalMicros: buy ? d.notionalMicros : d.entryNotionalClosedMicros,
+        costMicros: buy ? d.notionalMicros + d.feeMicros : d.costBasisClosedMicros,
+        realisedPnlMicros: buy ? null : d.realisedPnlMicros,
+        status: buy ? 'OPEN' : 'CLOSED',
+        closeReason: buy ? null : 'SELL',
+        source: tradeSourceLabel(d.source),
+        signalId: d.source.kind === 'SIGNAL' ? d.source.signalId : null,
+        placedAt: d.placedAt,
+        placedAtMs: Date.parse(d.placedAt),
+        closedAt: buy ? null : d.placedAt,
+      };
+    }
+    case 'PositionClosed': {
+      const d = event.data;
+      const closeId = closeTradeId(d.positionId);
+      if (doc) return doc.tradeId === closeId ? doc : closed(doc, d.reason, d.closedAt);
+      const units = quantityToUnits(d.quantity);
+      return {
+        userId: d.userId,
+        tradeId: closeId,
+        type: 'SELL',
+        symbol: d.symbol,
+        coinId: d.coinId,
+        units,
+        price: d.price,
+        notionalMicros: d.notionalMicros,
+        feeMicros: d.feeMicros,
+        // Events from before entryNotionalClosedMicros existed: the cost basis less the 0.1 % buying
+        // fee is the closest estimate (the exact figure was not recorded).
+        entryNotionalMicros: d.entryNotionalClosedMicros ?? Math.round(d.costBasisClosedMicros / 1.001),
+        costMicros: d.costBasisClosedMicros,
+        realisedPnlMicros: d.realisedPnlMicros,
+        status: 'CLOSED',
+        closeReason: d.reason,
+        source: d.reason === 'STOP_LOSS' ? 'Stop loss' : 'Take profit',
+        signalId: null,
+        placedAt: d.closedAt,
+        placedAtMs: Date.parse(d.closedAt),
+        closedAt: d.closedAt,
+      };
+    }
+    case 'PortfolioReset':
+      return doc ? closed(doc, 'RESET', event.data.resetAt) : doc;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// risk
+
+export type RiskView = RiskState & {
+  userId: string;
+  /** False until the user saves a risk parameter set (GET /api/risk/parameters says so). */
+  parametersCustomised: boolean;
+};
+
+export const emptyRiskView = (userId: string): RiskView => ({ ...initialRiskState(), userId, parametersCustomised: false });
+
+export function evolveRiskView(doc: RiskView | null, event: DomainEvent): RiskView | null {
+  if (!isRiskEvent(event)) return doc;
+  const current = doc ?? emptyRiskView(event.data.userId);
+  const { userId: _userId, parametersCustomised: _customised, ...state } = current;
+  return {
+    ...evolveRisk(state, event),
+    userId: current.userId,
+    parametersCustomised: current.parametersCustomised || event.type === 'RiskParametersChanged',
+  };
+}
+
+export const riskViewIds = (event: DomainEvent): string[] => (isRiskEvent(event) ? [event.data.userId] : []);
