@@ -70,6 +70,7 @@ export function commandApiDeps(rt: Runtime): CommandApiDeps {
     tokens: new TokenService(rt.jwtSecret, rt.clock),
     requestHashKey: `request-hash:${rt.jwtSecret}`,
     logger: rt.logger,
+    marketData: rt.marketData,
     limits: new SignInLimits(rt.infra.limitStore, {
       failuresPerAccountAndAddress: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
       accountAndAddressWindowMs: config.LOGIN_ACCOUNT_WINDOW_MS,

@@ -12,10 +12,11 @@ import { securityHeaders } from '@papertrade/platform/http/security-headers';
 import type { CommandApiDeps } from './deps';
 import { authRoutes } from './auth/auth-routes';
 import { adminRoutes } from './admin/admin-routes';
+import { tradingRoutes } from './trading/trading-routes';
 
 /** The routes alone, for composing into the embedded single-process app. */
 export function commandApiRoutes(deps: CommandApiDeps): Middleware {
-  const routers = [authRoutes(deps), adminRoutes(deps)];
+  const routers = [authRoutes(deps), adminRoutes(deps), tradingRoutes(deps)];
   return compose(routers.map((r) => r.routes() as Middleware));
 }
 

@@ -6,6 +6,7 @@ import type { ReadModels } from '@papertrade/platform/projections/read-models';
 import type { TokenService } from '@papertrade/platform/auth/tokens';
 import type { SignInLimits } from '@papertrade/platform/auth/sign-in-limits';
 import type { HeadPort } from '@papertrade/platform/http/min-position';
+import type { MarketData } from '@papertrade/platform/market/market-data';
 
 export interface CommandApiDeps {
   config: Pick<Config, 'TRUST_PROXY' | 'RESERVATION_ORPHAN_AFTER_MS'>;
@@ -20,4 +21,6 @@ export interface CommandApiDeps {
   logger: Logger;
   /** Sign-in and sign-up attempts, counted where every command-api instance sees them. */
   limits: SignInLimits;
+  /** Where a manual trade's fill price comes from (never the client): the process's one market. */
+  marketData: Pick<MarketData, 'price'>;
 }

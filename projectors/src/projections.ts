@@ -4,5 +4,6 @@ import type { ProjectionDefinition } from '@papertrade/platform/projections/proj
 import { usersProjection } from './users/users.projection';
 import { publicStatsProjection } from './public-stats/public-stats.projection';
 import { signalCountsProjection, signalsProjection } from './signals/signals.projection';
+import { portfoliosProjection, riskProjection, tradesProjection } from './trading/trading.projection';
 
-export const projections = [usersProjection, publicStatsProjection, signalsProjection, signalCountsProjection] as unknown as ProjectionDefinition<Document>[];
+export const projections = [usersProjection, publicStatsProjection, signalsProjection, signalCountsProjection, portfoliosProjection, tradesProjection, riskProjection] as unknown as ProjectionDefinition<Document>[];

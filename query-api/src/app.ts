@@ -13,9 +13,10 @@ import { plansRoutes } from './plans/plans-routes';
 import { publicStatsRoutes } from './public-stats/public-stats-routes';
 import { marketRoutes } from './market/market-routes';
 import { signalsRoutes } from './signals/signals-routes';
+import { tradingRoutes } from './trading/trading-routes';
 
 export function queryApiRoutes(deps: QueryApiDeps): Middleware {
-  const routers = [meRoutes(deps), adminRoutes(deps), plansRoutes(), publicStatsRoutes(deps), marketRoutes(deps), signalsRoutes(deps)];
+  const routers = [meRoutes(deps), adminRoutes(deps), plansRoutes(), publicStatsRoutes(deps), marketRoutes(deps), signalsRoutes(deps), tradingRoutes(deps)];
   const health: Middleware = async (ctx, next) => {
     if (ctx.method === 'GET' && ctx.path === '/api/health') ctx.body = { status: 'ok' };
     else await next();

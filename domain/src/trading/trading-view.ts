@@ -324,7 +324,11 @@ export function evolveTradeView(doc: TradeView | null, event: DomainEvent): Trad
 // ---------------------------------------------------------------------------------------------
 // risk
 
-export type RiskView = RiskState & {
+export type RiskView = {
+  settings: RiskState['settings'];
+  parameters: RiskState['parameters'];
+  /** Raised and not yet cleared, oldest first. */
+  alerts: RiskState['alerts'];
   userId: string;
   /** False until the user saves a risk parameter set (GET /api/risk/parameters says so). */
   parametersCustomised: boolean;

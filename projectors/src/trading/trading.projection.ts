@@ -1,0 +1,39 @@
+/**
+ * The trading read models (domain/src/trading/trading-view.ts holds the evolves):
+ * portfolios: one document per user from the `portfolio-{userId}` stream (cash, positions, the
+ * day's start, the trade summary); trades: one per trade, OPEN until closed; risk: one per user from
+ * the `risk-{userId}` stream (bot settings, risk parameters, alerts not yet cleared).
+ */
+import {
+  PORTFOLIOS_PROJECTION,
+  RISK_PROJECTION,
+  TRADES_PROJECTION,
+  evolvePortfolioView,
+  evolveRiskView,
+  evolveTradeView,
+  portfolioViewIds,
+  riskViewIds,
+  tradeViewIds,
+  type PortfolioView,
+  type RiskView,
+  type TradeView,
+} from '@papertrade/domain/trading/trading-view';
+import type { ProjectionDefinition } from '@papertrade/platform/projections/projection';
+
+export const portfoliosProjection: ProjectionDefinition<PortfolioView> = {
+  name: PORTFOLIOS_PROJECTION,
+  documentIds: (event) => portfolioViewIds(event),
+  evolve: (doc, event) => evolvePortfolioView(doc, event),
+};
+
+export const tradesProjection: ProjectionDefinition<TradeView> = {
+  name: TRADES_PROJECTION,
+  documentIds: (event) => tradeViewIds(event),
+  evolve: (doc, event) => evolveTradeView(doc, event),
+};
+
+export const riskProjection: ProjectionDefinition<RiskView> = {
+  name: RISK_PROJECTION,
+  documentIds: (event) => riskViewIds(event),
+  evolve: (doc, event) => evolveRiskView(doc, event),
+};

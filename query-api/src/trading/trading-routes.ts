@@ -1,0 +1,211 @@
+/**
+ * The trading slice's GETs (issue 8, Endpoints), from the `portfolios`, `trades` and `risk` read
+ * models valued at live prices from the market-data port (domain/src/trading/trading-read.ts):
+ *
+ * - GET /api/portfolio             signed in: the user's paper portfolio (10,000 cash until first used);
+ *                                  visitors (no Authorization header): the house demo's, demo: true.
+ * - GET /api/trades                one page of trades, newest first, the same way (demo: true for visitors);
+ *                                  ?page&pageSize&coinId|symbol&status&type&from&to, filtered in the store.
+ * - GET /api/risk                  signed in: bot settings, today's loss against the limit, portfolio risk.
+ * - GET /api/risk/parameters       signed in: the risk parameter set (the defaults until changed).
+ * - GET /api/risk/active-trades    premium: open positions with their stop and target.
+ * - GET /api/risk/alerts           premium: alerts not yet cleared, newest first.
+ *
+ * A token that is sent but cannot be used is a 401 (never a silent fall back to the demo); 403
+ * 'Premium subscription required' for free users on the premium routes. Unknown or bad query
+ * parameters are a 400. Every route honours X-Min-Position for the read models it reads.
+ * Shapes are domain/src/trading/read-contracts.ts's.
+ */
+import Router from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import { z } from 'zod';
+import { DEFAULT_COIN_SYMBOL, findCoinBySymbol, type CoinSymbol } from '@papertrade/domain/market/coins';
+import { SIGNAL_COUNTS_ALL, SIGNAL_COUNTS_PROJECTION, emptySignalCounts, type SignalCountsView } from '@papertrade/domain/signals/signal-view';
+import { HOUSE_DEMO_USER_ID } from '@papertrade/domain/trading/house-demo';
+import type { Prices } from '@papertrade/domain/trading/portfolio-valuation';
+import {
+  tradesQuerySchema,
+  type ActiveRiskTradesResponse,
+  type PortfolioResponse,
+  type RiskAlertsResponse,
+  type RiskParametersResponse,
+  type RiskResponse,
+  type TradesResponse,
+} from '@papertrade/domain/trading/read-contracts';
+import {
+  activeRiskTrades,
+  dailyPnl,
+  dayStartNeeds,
+  portfolioResponse,
+  riskAlertsResponse,
+  riskParametersResponse,
+  riskResponse,
+  settingsOf,
+  tradeResponse,
+  tradeSummary,
+  valueView,
+} from '@papertrade/domain/trading/trading-read';
+import {
+  PORTFOLIOS_PROJECTION,
+  RISK_PROJECTION,
+  TRADES_PROJECTION,
+  type PortfolioView,
+  type RiskView,
+  type TradeView,
+} from '@papertrade/domain/trading/trading-view';
+import { currentUser, requirePremium, requireUser } from '@papertrade/platform/auth/guards';
+import type { Scalar } from '@papertrade/platform/document-store/document-store';
+import { parseQuery } from '@papertrade/platform/http/body';
+import { readsFrom } from '@papertrade/platform/http/min-position';
+import type { MarketData } from '@papertrade/platform/market/market-data';
+import type { QueryApiDeps } from '../deps';
+
+/** These routes take no query parameters: anything sent is a mistake worth a 400. */
+const noQuery = z.strictObject({});
+
+/** Whose account a read shows: a signed-in user's own, or (no Authorization header) the house demo's. */
+function accountOf(ctx: Context): { userId: string; demo: boolean } {
+  if (!ctx.get('authorization')) return { userId: HOUSE_DEMO_USER_ID, demo: true };
+  return { userId: currentUser(ctx).id, demo: false };
+}
+
+/** Query first: a bad request is refused before anything is read or waited for. */
+const validQuery =
+  (schema: z.ZodType): Middleware =>
+  async (ctx, next) => {
+    ctx.state.query = parseQuery(ctx, schema);
+    await next();
+  };
+
+async function livePrices(marketData: MarketData): Promise<{ prices: Prices; quotes: Awaited<ReturnType<MarketData['prices']>> }> {
+  const quotes = await marketData.prices();
+  const prices: Prices = {};
+  for (const q of quotes) prices[q.symbol] = q.price;
+  return { prices, quotes };
+}
+
+/** Each coin's price at `startedAt` (the open of the candle holding it); omitted when unknown. */
+async function pricesAt(marketData: MarketData, symbols: CoinSymbol[], startedAt: string): Promise<Prices> {
+  const at = Date.parse(startedAt);
+  const prices: Prices = {};
+  await Promise.all(
+    symbols.map(async (symbol) => {
+      const coin = findCoinBySymbol(symbol);
+      if (!coin) return;
+      const series = await marketData.candles(coin.id, 1);
+      const width = series.interval.minutes * 60_000;
+      const candle = series.candles.find((c) => c.time <= at && at < c.time + width);
+      if (candle) prices[symbol] = candle.open;
+    }),
+  );
+  return prices;
+}
+
+export function tradingRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'marketData' | 'clock'>): Router {
+  const router = new Router();
+  const { readModels, marketData } = deps;
+
+  async function portfolioOf(userId: string) {
+    return (await readModels.collection<PortfolioView>(PORTFOLIOS_PROJECTION)).get(userId);
+  }
+  async function riskOf(userId: string) {
+    return (await readModels.collection<RiskView>(RISK_PROJECTION)).get(userId);
+  }
+
+  /** The portfolio valued now, with its daily P&L. */
+  async function valued(view: PortfolioView | null) {
+    const now = deps.clock();
+    const { prices, quotes } = await livePrices(marketData);
+    const needs = dayStartNeeds(view, now);
+    const dayStartPrices = needs ? await pricesAt(marketData, needs.symbols, needs.startedAt) : {};
+    const valuation = valueView(view, prices);
+    return { now, prices, quotes, dayStartPrices, valuation, daily: dailyPnl(view, valuation, prices, dayStartPrices, now) };
+  }
+
+  router.get('/api/portfolio', validQuery(noQuery), readsFrom(readModels, PORTFOLIOS_PROJECTION, SIGNAL_COUNTS_PROJECTION), async (ctx) => {
+    const { userId, demo } = accountOf(ctx);
+    const [view, counts] = await Promise.all([
+      portfolioOf(userId),
+      readModels.collection<SignalCountsView>(SIGNAL_COUNTS_PROJECTION).then((c) => c.get(SIGNAL_COUNTS_ALL)),
+    ]);
+    const { now, prices, quotes, dayStartPrices } = await valued(view);
+    const eth = quotes.find((q) => q.symbol === DEFAULT_COIN_SYMBOL) ?? quotes[0];
+    if (!eth) throw new Error('the market data port listed no coin');
+    const body: PortfolioResponse = portfolioResponse({
+      view,
+      prices,
+      dayStartPrices,
+      latestPrice: { symbol: eth.symbol, price: eth.price, change24h: eth.change24h, changePercent24h: eth.changePercent24h },
+      signalCounts: counts ?? emptySignalCounts(),
+      demo,
+      now,
+    });
+    ctx.body = body;
+  });
+
+  router.get('/api/trades', validQuery(tradesQuerySchema), readsFrom(readModels, TRADES_PROJECTION, PORTFOLIOS_PROJECTION), async (ctx) => {
+    const query = ctx.state.query as z.output<typeof tradesQuerySchema>;
+    const { userId, demo } = accountOf(ctx);
+    const where: Record<string, Scalar> = { userId };
+    if (query.symbol) where.symbol = query.symbol;
+    if (query.status) where.status = query.status;
+    if (query.type) where.type = query.type;
+    const range = query.fromMs !== undefined || query.toMs !== undefined ? { field: 'placedAtMs', gte: query.fromMs, lt: query.toMs } : undefined;
+    const trades = await readModels.collection<TradeView>(TRADES_PROJECTION);
+    const [page, total, portfolio, { prices }] = await Promise.all([
+      trades.find({
+        where,
+        ...(range ? { range } : {}),
+        // Newest first; the trade id orders trades of the same millisecond, so pages are stable.
+        sort: [
+          { field: 'placedAtMs', direction: 'desc' },
+          { field: 'tradeId', direction: 'desc' },
+        ],
+        skip: (query.page - 1) * query.pageSize,
+        limit: query.pageSize,
+      }),
+      trades.count(where, range),
+      portfolioOf(userId),
+      livePrices(marketData),
+    ]);
+    const body: TradesResponse = {
+      demo,
+      trades: page.map((t) => tradeResponse(t, prices)),
+      total,
+      page: query.page,
+      pageSize: query.pageSize,
+      totalPages: Math.ceil(total / query.pageSize),
+      summary: tradeSummary(portfolio?.summary),
+    };
+    ctx.body = body;
+  });
+
+  router.get('/api/risk', requireUser, validQuery(noQuery), readsFrom(readModels, RISK_PROJECTION, PORTFOLIOS_PROJECTION), async (ctx) => {
+    const userId = currentUser(ctx).id;
+    const [risk, view] = await Promise.all([riskOf(userId), portfolioOf(userId)]);
+    const { now, valuation, daily } = await valued(view);
+    const body: RiskResponse = riskResponse(settingsOf(risk), valuation, daily, now);
+    ctx.body = body;
+  });
+
+  router.get('/api/risk/parameters', requireUser, validQuery(noQuery), readsFrom(readModels, RISK_PROJECTION), async (ctx) => {
+    const body: RiskParametersResponse = riskParametersResponse(await riskOf(currentUser(ctx).id));
+    ctx.body = body;
+  });
+
+  router.get('/api/risk/active-trades', requirePremium, validQuery(noQuery), readsFrom(readModels, RISK_PROJECTION, PORTFOLIOS_PROJECTION), async (ctx) => {
+    const userId = currentUser(ctx).id;
+    const [risk, view] = await Promise.all([riskOf(userId), portfolioOf(userId)]);
+    const now = deps.clock();
+    const { prices } = await livePrices(marketData);
+    const body: ActiveRiskTradesResponse = { trades: activeRiskTrades(valueView(view, prices), settingsOf(risk), now) };
+    ctx.body = body;
+  });
+
+  router.get('/api/risk/alerts', requirePremium, validQuery(noQuery), readsFrom(readModels, RISK_PROJECTION), async (ctx) => {
+    const body: RiskAlertsResponse = riskAlertsResponse(await riskOf(currentUser(ctx).id));
+    ctx.body = body;
+  });
+
+  return router;
+}
