@@ -96,6 +96,9 @@ describe('trading commands API (HTTP, embedded)', function () {
           const forged = await call('not.a.token');
           expect(forged.status).to.equal(401);
           expect(forged.body.detail).to.equal(INVALID_TOKEN);
+          // Who comes before what: a visitor learns nothing about the body's rules.
+          const malformed = await h.request(row.method, row.path, { raw: '{"amount": ' });
+          expect(malformed.status, JSON.stringify(malformed.body)).to.equal(401);
         });
         expect(events).to.deep.equal([]);
       });
@@ -280,6 +283,46 @@ describe('trading commands API (HTTP, embedded)', function () {
     });
   });
 
+  describe('concurrent requests', function () {
+    it('buys racing for the same cash: never more than the cash covers, the others refused with 409 (or 412 after the retries)', async function () {
+      const me = await account();
+      const restore = fixPrice(1000);
+      let answers: Res[] = [];
+      let events: RecordedEvent[];
+      try {
+        // Each buy costs 3,003 USD with the fee: 10,000 USD covers three of the eight.
+        events = await h.appendedBy(async () => {
+          answers = await Promise.all(Array.from({ length: 8 }, () => h.request('POST', '/api/trades', { token: me.token, body: { symbol: 'ETH', type: 'BUY', amount: 3 } })));
+        });
+      } finally {
+        restore();
+      }
+      const placed = events.filter((e) => e.type === 'SimulatedTradePlaced');
+      const statuses = answers.map((a) => a.status);
+      expect(statuses.filter((s) => s === 201).length).to.equal(placed.length);
+      expect(placed.length).to.be.within(1, 3);
+      for (const a of answers.filter((a) => a.status !== 201)) {
+        expect([409, 412], JSON.stringify(a.body)).to.include(a.status);
+        if (a.status === 409) expect(a.body.detail).to.match(/Insufficient paper cash/);
+      }
+      const spent = placed.reduce((sum, e) => sum + (e.data.notionalMicros as number) + (e.data.feeMicros as number), 0);
+      expect(spent).to.be.at.most(10_000_000_000);
+      expect(events.filter((e) => e.type === 'PortfolioOpened')).to.have.length(1);
+    });
+
+    it('the same Idempotency-Key sent twice at once appends once; both answer the same trade', async function () {
+      const me = await account();
+      const headers = { 'idempotency-key': `race-${unique()}` };
+      let answers: Res[] = [];
+      const events = await h.appendedBy(async () => {
+        answers = await Promise.all([0, 1].map(() => h.request('POST', '/api/trades', { token: me.token, body: { symbol: 'BTC', type: 'BUY', amount: 0.001 }, headers })));
+      });
+      expect(answers.map((a) => a.status)).to.deep.equal([201, 201]);
+      expect(answers[1]!.body).to.deep.equal(answers[0]!.body);
+      expect(events.filter((e) => e.type === 'SimulatedTradePlaced')).to.have.length(1);
+    });
+  });
+
   describe('bad input answers 4xx with a clear message and appends nothing', function () {
     const hugeBody = JSON.stringify({ symbol: 'ETH', type: 'BUY', amount: 1, pad: 'x'.repeat(200 * 1024) });
     type Case = { name: string; body?: unknown; raw?: string; headers?: Record<string, string>; status: number; detail: RegExp };
@@ -287,6 +330,7 @@ describe('trading commands API (HTTP, embedded)', function () {
     const common: Case[] = [
       { name: 'malformed JSON', raw: '{"symbol": "ETH",', status: 400, detail: /not valid JSON/ },
       { name: 'a __proto__ key', raw: '{"__proto__": {"isAdmin": true}}', status: 400, detail: /__proto__/ },
+      { name: 'a __proto__ key nested and spelled with JSON escapes', raw: '{"x": [{"\\u005f_proto__": {"isAdmin": true}}]}', status: 400, detail: /__proto__/ },
       { name: 'a constructor.prototype key', body: { constructor: { prototype: { x: 1 } } }, status: 400, detail: /constructor/ },
       { name: 'a body over 100 kB', raw: hugeBody, status: 413, detail: /100 kB/ },
       { name: 'a body that is not JSON', raw: 'symbol=ETH', headers: { 'content-type': 'text/plain' }, status: 400, detail: /must be JSON/ },
@@ -312,6 +356,7 @@ describe('trading commands API (HTTP, embedded)', function () {
       { name: 'an unknown coinId', body: { coinId: 'dogecoin', type: 'BUY', amount: 1 }, status: 400, detail: /unknown coin id "dogecoin"/ },
       { name: 'a coinId and a symbol that disagree', body: { coinId: 'bitcoin', symbol: 'ETH', type: 'BUY', amount: 1 }, status: 400, detail: /does not match coinId bitcoin/ },
       { name: 'a NUL in the symbol', body: { symbol: 'ETH\u0000', type: 'BUY', amount: 1 }, status: 400, detail: /symbol/ },
+      { name: 'a lone surrogate in the symbol', raw: '{"symbol":"ETH\\ud800","type":"BUY","amount":1}', status: 400, detail: /symbol/ },
       { name: 'a price from the client', body: { symbol: 'ETH', type: 'BUY', amount: 1, price: 1 }, status: 400, detail: /unknown field: price/ },
       { name: 'a symbol as a number', body: { symbol: 42, type: 'BUY', amount: 1 }, status: 400, detail: /symbol/ },
     ];
@@ -376,11 +421,22 @@ describe('trading commands API (HTTP, embedded)', function () {
     }
 
     it('an alert id that is not an id (a NUL, too long) is a 404 that does not echo it', async function () {
-      for (const id of ['%00', 'a'.repeat(201), 'x%20y']) {
+      for (const id of ['%00', `${randomUUID()}%00`, 'a'.repeat(201), 'x%20y']) {
         const events = await h.appendedBy(async () => {
           const res = await h.request('POST', `/api/risk/alerts/${id}/acknowledge`, { token: premium.token });
           expect(res.status, id).to.equal(404);
           expect(res.body.detail).to.equal('Risk alert not found');
+        });
+        expect(events).to.deep.equal([]);
+      }
+    });
+
+    it('an alert id that does not decode (invalid UTF-8, a broken escape) is a 4xx problem, appending nothing', async function () {
+      for (const id of ['%ED%A0%80', '%E0%A4%A']) {
+        const events = await h.appendedBy(async () => {
+          const res = await h.request('POST', `/api/risk/alerts/${id}/acknowledge`, { token: premium.token });
+          expect(res.status, `${id}: ${JSON.stringify(res.body)}`).to.be.oneOf([400, 404]);
+          expect(res.headers.get('content-type')).to.include('application/problem+json');
         });
         expect(events).to.deep.equal([]);
       }
@@ -404,8 +460,10 @@ describe('trading commands API (HTTP, embedded)', function () {
       expect(res.body.position).to.equal(null);
       expect(again).to.deep.equal([]);
       const stopped = await h.appendedBy(async () => {
-        res = await h.request('POST', '/api/bot/stop', { token: me.token });
+        // As a client that declares JSON and sends nothing.
+        res = await h.request('POST', '/api/bot/stop', { token: me.token, raw: '' });
       });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(eventsOf(stopped)).to.deep.equal([['BotStopped', `bot-${me.userId}`]]);
       expect(res.body.position).to.equal(stopped[0]!.position);
     });
@@ -427,6 +485,8 @@ describe('trading commands API (HTTP, embedded)', function () {
         ['BotSettingsReset', `risk-${me.userId}`],
         ['PortfolioReset', `portfolio-${me.userId}`],
       ]);
+      expect(events.map((e) => e.data.userId)).to.deep.equal([me.userId, me.userId, me.userId]);
+      expect(events.map((e) => e.metadata.userId)).to.deep.equal([me.userId, me.userId, me.userId]);
       expect(events[0]!.data).to.include({ wasActive: true });
       expect(events[1]!.data.settings).to.deep.equal(DEFAULT_BOT_SETTINGS);
       expect(events[2]!.data.closedTradeIds).to.deep.equal([buy.body.id]);

@@ -208,7 +208,7 @@ export const tradesQuerySchema = z
     if (q.coinId && q.symbol && coinSymbols[coinIds.indexOf(q.coinId)] !== q.symbol) {
       ctx.addIssue({ code: 'custom', path: ['symbol'], message: `does not match coinId ${q.coinId}` });
     }
-    if (q.from && q.to && toBound(q.to) < q.from.ms) ctx.addIssue({ code: 'custom', path: ['to'], message: 'must not be before from' });
+    if (q.from && q.to && q.to.ms < q.from.ms) ctx.addIssue({ code: 'custom', path: ['to'], message: 'must not be before from' });
   })
   .transform((q) => ({
     page: q.page ?? 1,

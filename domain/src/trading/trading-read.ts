@@ -219,7 +219,9 @@ export function riskParametersResponse(risk: RiskView | null): RiskParametersRes
 }
 
 export function riskAlertsResponse(risk: RiskView | null): RiskAlertsResponse {
-  const alerts = [...(risk?.alerts ?? [])].sort((a, b) => b.raisedAt.localeCompare(a.raisedAt) || a.alertId.localeCompare(b.alertId));
+  // Stored oldest raised first: reversed, then a stable sort on the time, so alerts raised at the same
+  // moment stay newest (last raised) first.
+  const alerts = [...(risk?.alerts ?? [])].reverse().sort((a, b) => Date.parse(b.raisedAt) - Date.parse(a.raisedAt));
   return {
     alerts: alerts.map((a) => ({
       id: a.alertId,

@@ -98,7 +98,9 @@ function eventTime(event: PortfolioEvent): string {
 function heldNow(positions: PortfolioView['positions']): HeldAtDayStart[] {
   return Object.values(positions)
     .filter((p): p is Position => p !== undefined)
-    .map((p) => ({ symbol: p.symbol, coinId: p.coinId, units: p.units, costBasisMicros: p.costBasisMicros }));
+    .map((p) => ({ symbol: p.symbol, coinId: p.coinId, units: p.units, costBasisMicros: p.costBasisMicros }))
+    // By symbol: a document read back from JSONB has its keys in another order than one built in memory.
+    .sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
 }
 
 /**

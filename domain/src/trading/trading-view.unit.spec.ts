@@ -1,0 +1,285 @@
+/**
+ * The trading read models (given events from the deciders, the documents) and their valuation at
+ * given prices: cash and positions as the portfolio stream computes them, the day's start recorded
+ * on the first event of a UTC day, trades OPEN until closed (sell, stop loss, reset), the risk
+ * document; then the exact response figures (cents add up, daily P&L since 00:00 UTC).
+ */
+import { expect } from 'chai';
+import type { DomainEvent } from '../shared/decider';
+import { DEFAULT_BOT_SETTINGS, DEFAULT_RISK_PARAMETERS } from './contracts';
+import type { PortfolioEvent, TradeSource } from './portfolio';
+import { portfolioDecider, type PortfolioCommand } from './portfolio.decider';
+import type { RiskEvent } from './risk';
+import { riskDecider, type RiskCommand } from './risk.decider';
+import {
+  activeRiskTrades,
+  dailyPnl,
+  portfolioResponse,
+  riskAlertsResponse,
+  riskParametersResponse,
+  riskResponse,
+  tradeResponse,
+  tradeSummary,
+  valueView,
+} from './trading-read';
+import {
+  closeTradeId,
+  evolvePortfolioView,
+  evolveRiskView,
+  evolveTradeView,
+  tradeViewId,
+  tradeViewIds,
+  type PortfolioView,
+  type RiskView,
+  type TradeView,
+} from './trading-view';
+
+const DAY1 = '2026-03-04T05:06:07.000Z';
+const DAY2 = '2026-03-05T09:00:00.000Z';
+const DAY2_LATER = '2026-03-05T10:00:00.000Z';
+const DAY2_NOW = new Date('2026-03-05T12:00:00.000Z');
+const MANUAL: TradeSource = { kind: 'MANUAL' };
+const SIGNAL: TradeSource = { kind: 'SIGNAL', eventId: 'e1', signalId: 'sig-1', signalType: 'BUY', candleTime: '2026-03-04T05:00:00.000Z' };
+
+const place = (tradeId: string, side: 'BUY' | 'SELL', amount: number, price: number, now: string, symbol = 'ETH', source: TradeSource = MANUAL): PortfolioCommand => ({
+  type: 'PlaceSimulatedTrade',
+  data: { userId: 'u1', tradeId, symbol, side, amount, price, source },
+  metadata: { now },
+});
+
+/** The events the decider appends for these commands, in order. */
+function run(...commands: PortfolioCommand[]): PortfolioEvent[] {
+  const events: PortfolioEvent[] = [];
+  let state = portfolioDecider.initialState();
+  for (const command of commands) {
+    const appended = portfolioDecider.decide(command, state);
+    state = appended.reduce(portfolioDecider.evolve, state);
+    events.push(...appended);
+  }
+  return events;
+}
+
+const portfolioOf = (events: DomainEvent[]) => events.reduce<PortfolioView | null>(evolvePortfolioView, null);
+/** Every trade document, as the projector keeps them (one evolve per document an event names). */
+function tradesOf(events: DomainEvent[]): Map<string, TradeView> {
+  const docs = new Map<string, TradeView>();
+  for (const event of events) {
+    for (const id of tradeViewIds(event)) {
+      const next = evolveTradeView(docs.get(id) ?? null, event);
+      if (next) docs.set(id, next);
+    }
+  }
+  return docs;
+}
+
+/** Day 1: 0.5 ETH at 3,000 (cost 1,501.50). Day 2: sell 0.2 at 3,300, buy 0.01 BTC at 60,000 following a signal. */
+const dayOneAndTwo = () =>
+  run(place('t1', 'BUY', 0.5, 3000, DAY1), place('t2', 'SELL', 0.2, 3300, DAY2), place('t3', 'BUY', 0.01, 60_000, DAY2_LATER, 'BTC', SIGNAL));
+
+describe('trading read models', function () {
+  describe('portfolios', function () {
+    it('holds the cash and positions the portfolio stream computes, and the first day starts at opening', function () {
+      const view = portfolioOf(run(place('t1', 'BUY', 0.5, 3000, DAY1)))!;
+      expect(view.cashMicros).to.equal(8_498_500_000); // 10,000 - 1,500 - 1.50 fee
+      expect(view.positions.ETH).to.deep.include({ units: 50_000_000, costBasisMicros: 1_501_500_000, entryNotionalMicros: 1_500_000_000, openTradeIds: ['t1'] });
+      expect(view.day).to.deep.equal({ day: '2026-03-04', startedAt: DAY1, cashMicros: 10_000_000_000, positions: [], realisedPnlMicros: 0 });
+      expect(view.summary).to.deep.equal({ trades: 1, buys: 1, sells: 0, closes: 0, wins: 0, realisedPnlMicros: 0, notionalMicros: 1_500_000_000 });
+    });
+
+    it("records on a day's first event what was held at 00:00 UTC, and adds up what is realised that day", function () {
+      const view = portfolioOf(dayOneAndTwo())!;
+      // SELL 0.2 at 3,300: 660 - 0.66 fee - 600.60 basis = 58.74 realised.
+      expect(view.day).to.deep.equal({
+        day: '2026-03-05',
+        startedAt: '2026-03-05T00:00:00.000Z',
+        cashMicros: 8_498_500_000,
+        positions: [{ symbol: 'ETH', coinId: 'ethereum', units: 50_000_000, costBasisMicros: 1_501_500_000 }],
+        realisedPnlMicros: 58_740_000,
+      });
+      expect(view.realisedPnlMicros).to.equal(58_740_000);
+      expect(view.cashMicros).to.equal(8_498_500_000 + 659_340_000 - 600_600_000);
+      expect(view.summary).to.deep.equal({ trades: 3, buys: 2, sells: 1, closes: 1, wins: 1, realisedPnlMicros: 58_740_000, notionalMicros: 2_760_000_000 });
+    });
+
+    it('a reset starts the day over at the starting cash; events of other streams change nothing', function () {
+      const events = [...dayOneAndTwo(), ...run(place('t1', 'BUY', 0.5, 3000, DAY1), { type: 'ResetPortfolio', data: { userId: 'u1' }, metadata: { now: DAY2_LATER } }).slice(2)];
+      const view = portfolioOf(events)!;
+      expect(view.cashMicros).to.equal(10_000_000_000);
+      expect(view.positions).to.deep.equal({});
+      expect(view.day).to.deep.equal({ day: '2026-03-05', startedAt: DAY2_LATER, cashMicros: 10_000_000_000, positions: [], realisedPnlMicros: 0 });
+      expect(evolvePortfolioView(view, { type: 'UserRegistered', data: {} })).to.equal(view);
+    });
+  });
+
+  describe('trades', function () {
+    it('a BUY is OPEN while its position is, a SELL is CLOSED with its P&L and the entry price of what it sold', function () {
+      const docs = tradesOf(dayOneAndTwo());
+      expect(docs.get(tradeViewId('u1', 't1'))).to.deep.include({ type: 'BUY', status: 'OPEN', closeReason: null, realisedPnlMicros: null, source: 'Manual' });
+      const sell = docs.get(tradeViewId('u1', 't2'))!;
+      expect(sell).to.deep.include({ type: 'SELL', status: 'CLOSED', closeReason: 'SELL', realisedPnlMicros: 58_740_000, entryNotionalMicros: 600_000_000, placedAtMs: Date.parse(DAY2) });
+      expect(docs.get(tradeViewId('u1', 't3'))).to.deep.include({ symbol: 'BTC', source: 'BUY signal', signalId: 'sig-1', status: 'OPEN' });
+      const shown = tradeResponse(sell, {});
+      expect(shown).to.deep.include({ id: 't2', amount: 0.2, quantity: 0.2, price: 3300, value: 660, entryPrice: 3000, fee: 0.66, pnl: 58.74, pnlRealised: true, timestamp: DAY2 });
+    });
+
+    it('a sell of the rest, a stop loss and a reset close the open BUYs with their reason; a stop loss is a SELL trade', function () {
+      const events = run(
+        place('t1', 'BUY', 0.5, 3000, DAY1),
+        place('t2', 'BUY', 0.01, 60_000, DAY1, 'BTC'),
+        place('t3', 'BUY', 1, 150, DAY1, 'SOL'),
+        place('t4', 'SELL', 0.5, 2900, DAY2),
+        { type: 'ClosePosition', data: { userId: 'u1', positionId: 't2', symbol: 'BTC', reason: 'STOP_LOSS', price: 58_800 }, metadata: { now: DAY2_LATER } },
+        { type: 'ResetPortfolio', data: { userId: 'u1' }, metadata: { now: DAY2_LATER } },
+      );
+      const docs = tradesOf(events);
+      expect(docs.get(tradeViewId('u1', 't1'))).to.deep.include({ status: 'CLOSED', closeReason: 'SELL', closedAt: DAY2 });
+      expect(docs.get(tradeViewId('u1', 't2'))).to.deep.include({ status: 'CLOSED', closeReason: 'STOP_LOSS', closedAt: DAY2_LATER });
+      expect(docs.get(tradeViewId('u1', 't3'))).to.deep.include({ status: 'CLOSED', closeReason: 'RESET', closedAt: DAY2_LATER });
+      // 0.01 BTC at 58,800: 588 - 0.588 fee - 600.60 basis = -13.188.
+      const stop = docs.get(tradeViewId('u1', closeTradeId('t2')))!;
+      expect(stop).to.deep.include({ type: 'SELL', symbol: 'BTC', status: 'CLOSED', closeReason: 'STOP_LOSS', source: 'Stop loss', realisedPnlMicros: -13_188_000 });
+      expect(tradeResponse(stop, {})).to.deep.include({ entryPrice: 60_000, pnl: -13.19, price: 58_800 });
+      expect(docs.size).to.equal(5);
+    });
+
+    it('an OPEN BUY shows its P&L at the live price (fee included), none without a price; a CLOSED BUY none', function () {
+      const docs = tradesOf(dayOneAndTwo());
+      const t1 = docs.get(tradeViewId('u1', 't1'))!;
+      // 0.5 ETH at 3,210.01 = 1,605.005 -> 1,605.01 (half away from zero); cost 1,501.50.
+      expect(tradeResponse(t1, { ETH: 3210.01 })).to.deep.include({ pnl: 103.51, pnlRealised: false, status: 'OPEN', entryPrice: 3000 });
+      expect(tradeResponse(t1, {}).pnl).to.equal(null);
+      expect(tradeResponse({ ...t1, status: 'CLOSED', closeReason: 'SELL' }, { ETH: 3300 }).pnl).to.equal(null);
+    });
+
+    it('summarises every trade: win rate over closing trades, realised P&L, average size', function () {
+      const view = portfolioOf(dayOneAndTwo())!;
+      expect(tradeSummary(view.summary)).to.deep.equal({ totalTrades: 3, buys: 2, sells: 1, winRate: 100, totalPnl: 58.74, avgTradeSize: 920 });
+      expect(tradeSummary(undefined)).to.deep.equal({ totalTrades: 0, buys: 0, sells: 0, winRate: 0, totalPnl: 0, avgTradeSize: 0 });
+    });
+  });
+
+  describe('valued at live prices', function () {
+    const view = () => portfolioOf(run(place('t1', 'BUY', 0.5, 3000, DAY1), place('t2', 'SELL', 0.2, 3300, DAY2)))!;
+    const input = (overrides: Partial<Parameters<typeof portfolioResponse>[0]> = {}) => ({
+      view: view(),
+      prices: { ETH: 3200 },
+      dayStartPrices: { ETH: 3100 },
+      latestPrice: { symbol: 'ETH' as const, price: 3200, change24h: 50, changePercent24h: 1.59 },
+      signalCounts: { total: 0, buy: 0, sell: 0, hold: 0 },
+      demo: false,
+      now: DAY2_NOW,
+      ...overrides,
+    });
+
+    it('totalValue is cash plus the positions at market to the cent; dailyPnL is the change since 00:00 UTC', function () {
+      const body = portfolioResponse(input());
+      // cash 8,498.50 + 659.34 - 0 = 9,157.84; 0.3 ETH at 3,200 = 960; day start 8,498.50 + 0.5 x 3,100 = 10,048.50.
+      expect(body).to.deep.include({ cash: 9157.84, positionsValue: 960, totalValue: 10_117.84, totalPnl: 117.84, realisedPnl: 58.74, unrealisedPnl: 59.1 });
+      expect(body.dailyPnL).to.equal(69.34); // = 58.74 realised today + 59.10 unrealised now - 48.50 unrealised at 00:00
+      expect(body.dailyPnLPercent).to.equal(0.69);
+      expect(body.realisedPnlToday).to.equal(58.74);
+      expect(body.ethHoldings).to.equal(0.3);
+      expect(body.positions).to.deep.equal([
+        {
+          positionId: 't1',
+          symbol: 'ETH',
+          coinId: 'ethereum',
+          quantity: 0.3,
+          averageEntryPrice: 3000,
+          price: 3200,
+          priceKnown: true,
+          costBasis: 900.9,
+          marketValue: 960,
+          unrealisedPnl: 59.1,
+          unrealisedPnlPercent: 6.56,
+          openedAt: DAY1,
+        },
+      ]);
+    });
+
+    it('the next day, with nothing traded yet, counts from what is held now at the prices of 00:00 UTC', function () {
+      const body = portfolioResponse(input({ now: new Date('2026-03-06T08:00:00.000Z'), dayStartPrices: { ETH: 3250 } }));
+      expect(body.dailyPnL).to.equal(-15); // 0.3 x (3,200 - 3,250)
+      expect(body.realisedPnlToday).to.equal(0);
+    });
+
+    it("without a price of 00:00 UTC, today's price is used: the move counts as zero, trades still count", function () {
+      expect(portfolioResponse(input({ dayStartPrices: {} })).dailyPnL).to.equal(19.34); // 10,117.84 - (8,498.50 + 0.5 x 3,200)
+    });
+
+    it('an unused portfolio is the starting cash, nothing else', function () {
+      const body = portfolioResponse(input({ view: null }));
+      expect(body).to.deep.include({ totalValue: 10_000, cash: 10_000, positionsValue: 0, dailyPnL: 0, dailyPnLPercent: 0, totalPnl: 0, ethHoldings: 0, positions: [] });
+    });
+
+    it('active trades: stop and target from the bot settings, the risk to the stop (fee included) against the total', function () {
+      const valuation = valueView(view(), { ETH: 3200 });
+      const [trade] = activeRiskTrades(valuation, { ...DEFAULT_BOT_SETTINGS }, DAY2_NOW);
+      // Stop 2,940: 0.3 x 2,940 = 882 - 0.882 fee = 881.12 against 900.90 -> 19.78, 0.2 % of 10,117.84.
+      expect(trade).to.deep.equal({
+        id: 't1',
+        symbol: 'ETH',
+        coinId: 'ethereum',
+        quantity: 0.3,
+        entryPrice: 3000,
+        currentPrice: 3200,
+        stopLoss: 2940,
+        takeProfit: 3150,
+        riskAmount: 19.78,
+        riskPercentage: 0.2,
+        unrealizedPnL: 59.1,
+        timeInTrade: (DAY2_NOW.getTime() - Date.parse(DAY1)) / 1000,
+      });
+      const daily = dailyPnl(view(), valuation, { ETH: 3200 }, { ETH: 3100 }, DAY2_NOW);
+      const risk = riskResponse({ ...DEFAULT_BOT_SETTINGS, dailyLossLimit: 100 }, valuation, daily, DAY2_NOW);
+      expect(risk).to.deep.include({ dailyPnL: 69.34, dailyLossUsed: 0, dailyLossUsedPercent: 69.34, portfolioRiskAmount: 19.78, portfolioRiskPercent: 0.2, openPositions: 1 });
+    });
+  });
+
+  describe('risk', function () {
+    function riskOf(...commands: RiskCommand[]): RiskView | null {
+      const events: RiskEvent[] = [];
+      let state = riskDecider.initialState();
+      for (const command of commands) {
+        const appended = riskDecider.decide(command, state);
+        state = appended.reduce(riskDecider.evolve, state);
+        events.push(...appended);
+      }
+      return events.reduce<RiskView | null>(evolveRiskView, null);
+    }
+    const raise = (alertId: string, now: string): RiskCommand => ({
+      type: 'RaiseRiskAlert',
+      data: { userId: 'u1', alertId, conditionKey: `K-${alertId}`, kind: 'DRAWDOWN', severity: 'high', symbol: null, message: `m ${alertId}`, value: 16, threshold: 15 },
+      metadata: { now },
+    });
+
+    it('holds the settings and parameters, defaults until changed, and says whether the parameters were customised', function () {
+      const settingsOnly = riskOf({ type: 'ChangeBotSettings', data: { userId: 'u1', changes: { stopLossPercent: 3 } }, metadata: { now: DAY1 } })!;
+      expect(settingsOnly.settings.stopLossPercent).to.equal(3);
+      expect(riskParametersResponse(settingsOnly)).to.deep.equal({ ...DEFAULT_RISK_PARAMETERS, customised: false });
+      expect(riskParametersResponse(null)).to.deep.equal({ ...DEFAULT_RISK_PARAMETERS, customised: false });
+      const changed = riskOf({ type: 'ChangeRiskParameters', data: { userId: 'u1', parameters: { ...DEFAULT_RISK_PARAMETERS, maxDrawdown: 20 } }, metadata: { now: DAY1 } });
+      expect(riskParametersResponse(changed)).to.deep.equal({ ...DEFAULT_RISK_PARAMETERS, maxDrawdown: 20, customised: true });
+    });
+
+    it('lists alerts newest first with the acknowledged flag; cleared ones are gone', function () {
+      const view = riskOf(
+        raise('a1', DAY1),
+        raise('a2', DAY2),
+        raise('a3', DAY2_LATER),
+        { type: 'AcknowledgeRiskAlert', data: { userId: 'u1', alertId: 'a1' }, metadata: { now: DAY2 } },
+        { type: 'AcknowledgeRiskAlert', data: { userId: 'u1', alertId: 'a2' }, metadata: { now: DAY2 } },
+        { type: 'ClearAcknowledgedRiskAlerts', data: { userId: 'u1' }, metadata: { now: DAY2_LATER } },
+        raise('a4', DAY2_LATER),
+        { type: 'AcknowledgeRiskAlert', data: { userId: 'u1', alertId: 'a4' }, metadata: { now: DAY2_LATER } },
+      );
+      const body = riskAlertsResponse(view);
+      expect(body.alerts.map((a) => [a.id, a.acknowledged])).to.deep.equal([
+        ['a4', true],
+        ['a3', false],
+      ]);
+      expect(body.unacknowledged).to.equal(1);
+      expect(body.alerts[1]).to.deep.equal({ id: 'a3', kind: 'DRAWDOWN', severity: 'high', symbol: null, message: 'm a3', value: 16, threshold: 15, acknowledged: false, acknowledgedAt: null, timestamp: DAY2_LATER });
+    });
+  });
+});

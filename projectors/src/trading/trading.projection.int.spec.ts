@@ -1,0 +1,140 @@
+/**
+ * The trading projections through the real projector runtime (PGlite): events appended with the
+ * portfolio and risk deciders become the portfolios, trades and risk documents; a redelivery from a
+ * lost checkpoint doubles nothing (the trade summary counts each trade once), and a rebuild equals
+ * the live generation.
+ */
+import { expect } from 'chai';
+import { portfolioStreamId } from '@papertrade/domain/trading/portfolio';
+import { portfolioDecider, type PortfolioCommand } from '@papertrade/domain/trading/portfolio.decider';
+import { riskStreamId } from '@papertrade/domain/trading/risk';
+import { riskDecider } from '@papertrade/domain/trading/risk.decider';
+import {
+  PORTFOLIOS_PROJECTION,
+  RISK_PROJECTION,
+  TRADES_PROJECTION,
+  closeTradeId,
+  tradeViewId,
+  type PortfolioView,
+  type RiskView,
+  type TradeView,
+} from '@papertrade/domain/trading/trading-view';
+import { CommandHandler } from '@papertrade/platform/commands/command-handler';
+import type { DocumentStore } from '@papertrade/platform/document-store/document-store';
+import type { EventStore } from '@papertrade/platform/event-store/event-store';
+import { MemoryBus } from '@papertrade/platform/bus/memory-bus';
+import { MemoryLeaseProvider } from '@papertrade/platform/projections/lease';
+import { Projector } from '@papertrade/platform/projections/projector';
+import { CHECKPOINT_COLLECTION, ReadModels, checkpointId } from '@papertrade/platform/projections/read-models';
+import { silentLogger } from '@papertrade/platform/config/logger';
+import { projections } from '../projections';
+import { pgliteStores } from '../../../test/pglite-stores';
+
+const DAY1 = '2026-03-04T05:00:00.000Z';
+const DAY2 = '2026-03-05T06:00:00.000Z';
+const DAY2_LATER = '2026-03-05T07:00:00.000Z';
+
+describe('trading projections (projector runtime, PGlite)', function () {
+  this.timeout(60_000);
+  let eventStore: EventStore;
+  let documents: DocumentStore;
+  let cleanup: () => Promise<void>;
+  const deps = () => ({ eventStore, documents, bus: new MemoryBus(), leases: new MemoryLeaseProvider(), logger: silentLogger });
+
+  beforeEach(async function () {
+    ({ eventStore, documents, cleanup } = await pgliteStores());
+  });
+  afterEach(async function () {
+    await cleanup();
+  });
+
+  async function portfolio(command: PortfolioCommand) {
+    await new CommandHandler(eventStore, () => new Date()).handle(portfolioDecider, portfolioStreamId(command.data.userId), command, { actor: 'test', correlationId: 'c' });
+  }
+  const place = (userId: string, tradeId: string, side: 'BUY' | 'SELL', amount: number, price: number, now: string, symbol = 'ETH'): PortfolioCommand => ({
+    type: 'PlaceSimulatedTrade',
+    data: { userId, tradeId, symbol, side, amount, price, source: { kind: 'MANUAL' } },
+    metadata: { now },
+  });
+
+  async function seed() {
+    await portfolio(place('u1', 't1', 'BUY', 0.5, 3000, DAY1));
+    await portfolio(place('u1', 't2', 'BUY', 0.01, 60_000, DAY1, 'BTC'));
+    await portfolio(place('u1', 't3', 'SELL', 0.2, 3300, DAY2));
+    await portfolio({ type: 'ClosePosition', data: { userId: 'u1', positionId: 't2', symbol: 'BTC', reason: 'TAKE_PROFIT', price: 63_000 }, metadata: { now: DAY2_LATER } });
+    await portfolio(place('u2', 'x1', 'BUY', 1, 150, DAY2, 'SOL'));
+    await new CommandHandler(eventStore, () => new Date()).handle(
+      riskDecider,
+      riskStreamId('u1'),
+      { type: 'ChangeBotSettings', data: { userId: 'u1', changes: { takeProfitPercent: 8 } }, metadata: { now: DAY1 } },
+      { actor: 'test', correlationId: 'c' },
+    );
+  }
+
+  async function read() {
+    const readModels = new ReadModels(documents);
+    const portfolios = await readModels.collection<PortfolioView>(PORTFOLIOS_PROJECTION);
+    const trades = await readModels.collection<TradeView>(TRADES_PROJECTION);
+    const risk = await readModels.collection<RiskView>(RISK_PROJECTION);
+    return { readModels, portfolios, trades, risk };
+  }
+
+  it('projects portfolios, trades and risk per user', async function () {
+    const projector = new Projector(deps(), projections);
+    await projector.start();
+    await seed();
+    await projector.caughtUp();
+    const { portfolios, trades, risk } = await read();
+
+    const u1 = (await portfolios.get('u1'))!;
+    // 10,000 - 1,501.50 - 600.60 + (660 - 0.66) + (630 - 0.63) = 9,186.61
+    expect(u1.cashMicros).to.equal(9_186_610_000);
+    expect(Object.keys(u1.positions)).to.deep.equal(['ETH']);
+    expect(u1.day).to.deep.include({ day: '2026-03-05', startedAt: '2026-03-05T00:00:00.000Z', cashMicros: 7_897_900_000 });
+    // 58.74 on the sell + (630 - 0.63 - 600.60) = 28.77 on the take profit
+    expect(u1.day.realisedPnlMicros).to.equal(87_510_000);
+    expect(u1.summary).to.deep.include({ trades: 4, buys: 2, sells: 2, closes: 2, wins: 2 });
+    expect((await portfolios.get('u2'))!.summary.trades).to.equal(1);
+
+    const u1Trades = await trades.find({ where: { userId: 'u1' }, sort: [{ field: 'placedAtMs', direction: 'desc' }, { field: 'tradeId', direction: 'desc' }] });
+    expect(u1Trades.map((t) => [t.tradeId, t.type, t.status, t.closeReason])).to.deep.equal([
+      [closeTradeId('t2'), 'SELL', 'CLOSED', 'TAKE_PROFIT'],
+      ['t3', 'SELL', 'CLOSED', 'SELL'],
+      ['t2', 'BUY', 'CLOSED', 'TAKE_PROFIT'],
+      ['t1', 'BUY', 'OPEN', null],
+    ]);
+    expect(await trades.count({ userId: 'u2' })).to.equal(1);
+    expect(await trades.get(tradeViewId('u2', 'x1'))).to.deep.include({ symbol: 'SOL', status: 'OPEN' });
+
+    expect((await risk.get('u1'))!.settings.takeProfitPercent).to.equal(8);
+    expect(await risk.get('u2')).to.equal(null);
+    await projector.stop();
+  });
+
+  it('a redelivery from a lost checkpoint doubles nothing, and a rebuild equals the live generation', async function () {
+    let projector = new Projector(deps(), projections);
+    await projector.start();
+    await seed();
+    await projector.caughtUp();
+    await projector.stop();
+    const before = await read();
+    const livePortfolio = await before.portfolios.get('u1');
+    const liveTrades = await before.trades.find({ sort: [{ field: 'tradeId', direction: 'asc' }] });
+
+    for (const name of [PORTFOLIOS_PROJECTION, TRADES_PROJECTION]) await documents.collection(CHECKPOINT_COLLECTION).delete(checkpointId(name, 1));
+    projector = new Projector(deps(), projections);
+    await projector.start();
+    await projector.caughtUp();
+    const after = await read();
+    expect(await after.portfolios.get('u1')).to.deep.equal(livePortfolio);
+    expect(await after.trades.find({ sort: [{ field: 'tradeId', direction: 'asc' }] })).to.deep.equal(liveTrades);
+
+    await projector.rebuild(PORTFOLIOS_PROJECTION);
+    await projector.rebuild(TRADES_PROJECTION);
+    const rebuilt = await read();
+    expect(await rebuilt.readModels.liveGeneration(TRADES_PROJECTION)).to.equal(2);
+    expect(await rebuilt.portfolios.get('u1')).to.deep.equal(livePortfolio);
+    expect(await rebuilt.trades.find({ sort: [{ field: 'tradeId', direction: 'asc' }] })).to.deep.equal(liveTrades);
+    await projector.stop();
+  });
+});

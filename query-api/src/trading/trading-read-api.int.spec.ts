@@ -1,0 +1,309 @@
+/**
+ * The trading reads through HTTP on the embedded app (PGlite, the simulated market at the real
+ * clock): events appended with the portfolio and risk deciders through the command handler, then
+ * read with X-Min-Position. Cash exact, totalValue = cash + positions to the cent at the price the
+ * response names, daily P&L since 00:00 UTC at the price of that moment, trades paged and filtered
+ * in the store, the demo portfolio for visitors, premium gating (visitor, free, premium, admin) and
+ * 400 for bad query parameters.
+ */
+import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import { coinBySymbol } from '../market/coin-params';
+import { HOUSE_DEMO_USER_ID } from '@papertrade/domain/trading/house-demo';
+import { portfolioStreamId, type TradeSource } from '@papertrade/domain/trading/portfolio';
+import { portfolioDecider, type PortfolioCommand } from '@papertrade/domain/trading/portfolio.decider';
+import {
+  activeRiskTradesResponseSchema,
+  portfolioResponseSchema,
+  riskAlertsResponseSchema,
+  riskParametersResponseSchema,
+  riskResponseSchema,
+  tradesResponseSchema,
+  type Trade,
+} from '@papertrade/domain/trading/read-contracts';
+import { riskStreamId } from '@papertrade/domain/trading/risk';
+import { riskDecider, type RiskCommand } from '@papertrade/domain/trading/risk.decider';
+import { DEFAULT_BOT_SETTINGS, DEFAULT_RISK_PARAMETERS } from '@papertrade/domain/trading/contracts';
+import { CommandHandler } from '@papertrade/platform/commands/command-handler';
+import { useHarness } from '../../../test/api-harness';
+
+const HOUR = 3_600_000;
+const cents = (usd: number) => Math.round(usd * 100);
+const MANUAL: TradeSource = { kind: 'MANUAL' };
+
+describe('trading read API (HTTP, embedded)', function () {
+  this.timeout(120_000);
+  const harness = useHarness();
+  let position = '';
+
+  const handler = () => new CommandHandler(harness().rt.infra.eventStore, () => new Date());
+  const meta = { actor: 'test', correlationId: 'test' };
+
+  async function portfolio(userId: string, command: Omit<PortfolioCommand, 'metadata'> & { now: string }) {
+    const { now, ...rest } = command;
+    const result = await handler().handle(portfolioDecider, portfolioStreamId(userId), { ...rest, metadata: { now } } as PortfolioCommand, meta);
+    if (result.position) position = result.position;
+    return result;
+  }
+  const trade = (userId: string, tradeId: string, side: 'BUY' | 'SELL', amount: number, price: number, now: Date, symbol = 'ETH', source: TradeSource = MANUAL) =>
+    portfolio(userId, { type: 'PlaceSimulatedTrade', data: { userId, tradeId, symbol, side, amount, price, source }, now: now.toISOString() });
+  async function risk(userId: string, command: RiskCommand) {
+    const result = await handler().handle(riskDecider, riskStreamId(userId), command, meta);
+    if (result.position) position = result.position;
+  }
+
+  async function get(path: string, token?: string) {
+    return harness().request('GET', path, { ...(token ? { token } : {}), headers: position ? { 'x-min-position': position } : {} });
+  }
+
+  async function user(tier: 'FREE' | 'PREMIUM' | 'ADMIN'): Promise<{ userId: string; token: string }> {
+    if (tier === 'ADMIN') {
+      const admin = await harness().admin();
+      return { userId: admin.id, token: admin.token };
+    }
+    const id = randomUUID().slice(0, 8);
+    const { userId } = await harness().signup({ email: `t.${id}@example.com`, username: `t_${id}` });
+    const token = await harness().login(`t.${id}@example.com`, 'secret1');
+    if (tier === 'PREMIUM') {
+      const admin = await harness().admin();
+      const res = await harness().request('PUT', `/api/admin/users/${userId}`, { token: admin.token, body: { subscriptionTier: 'PREMIUM', subscriptionStatus: 'ACTIVE' } });
+      expect(res.status).to.equal(200);
+      position = res.body.position;
+    }
+    return { userId, token };
+  }
+
+  /** The market's price range over the request, to check the price the response valued at. */
+  async function priceRange(symbol: string, during: () => Promise<unknown>): Promise<[number, number]> {
+    const coin = coinBySymbol(symbol);
+    const before = (await harness().rt.marketData.price(coin.id)).price;
+    await during();
+    const after = (await harness().rt.marketData.price(coin.id)).price;
+    return [Math.min(before, after), Math.max(before, after)];
+  }
+
+  describe('GET /api/portfolio', function () {
+    it('an unused portfolio is 10,000 cash; visitors get the house demo with demo: true', async function () {
+      const { token } = await user('FREE');
+      const mine = portfolioResponseSchema.parse((await get('/api/portfolio', token)).body);
+      expect(mine).to.deep.include({ demo: false, totalValue: 10_000, cash: 10_000, positionsValue: 0, dailyPnL: 0, totalPnl: 0, ethHoldings: 0, positions: [] });
+      expect(mine.latestPrice.symbol).to.equal('ETH');
+      expect(mine).not.to.have.property('mlStatus');
+
+      await trade(HOUSE_DEMO_USER_ID, randomUUID(), 'BUY', 1.5, 3000, new Date());
+      const res = await get('/api/portfolio');
+      expect(res.status).to.equal(200);
+      const demo = portfolioResponseSchema.parse(res.body);
+      expect(demo.demo).to.equal(true);
+      expect(demo.ethHoldings).to.equal(1.5);
+      expect(demo.cash).to.equal(5495.5); // 10,000 - 4,500 - 4.50 fee
+    });
+
+    it('cash is exact and totalValue = cash + positions at the market price to the cent; dailyPnL since the opening today', async function () {
+      const { userId, token } = await user('FREE');
+      const now = new Date();
+      await trade(userId, 'b1', 'BUY', 0.123456, 3012.34, now);
+      await trade(userId, 'b2', 'BUY', 0.01, 61_000, now, 'BTC');
+      await trade(userId, 's1', 'SELL', 0.023456, 3100, now);
+      let res: Awaited<ReturnType<typeof get>> | undefined;
+      const ethRange = await priceRange('ETH', async () => (res = await get('/api/portfolio', token)));
+      const body = portfolioResponseSchema.parse(res!.body);
+      // 10,000 - (371.891447 + 0.371891 fee) - (610 + 0.61) + (72.7136 - 0.072714): micros rounded once per fill, shown in cents.
+      const cashMicros = 10_000_000_000 - 371_891_447 - 371_891 - 610_000_000 - 610_000 + 72_713_600 - 72_714;
+      expect(body.cash).to.equal(Math.round(cashMicros / 10_000) / 100);
+      expect(body.positions.map((p) => [p.symbol, p.quantity])).to.have.deep.members([
+        ['ETH', 0.1],
+        ['BTC', 0.01],
+      ]);
+      for (const p of body.positions) expect(p.marketValue).to.equal(Math.round(p.quantity * p.price * 100) / 100);
+      const eth = body.positions.find((p) => p.symbol === 'ETH')!;
+      expect(eth.price).to.be.within(ethRange[0], ethRange[1]);
+      expect(eth.averageEntryPrice).to.be.closeTo(3012.34, 1e-9);
+      expect(cents(body.totalValue)).to.equal(cents(body.cash) + body.positions.reduce((s, p) => s + cents(p.marketValue), 0));
+      expect(cents(body.positionsValue)).to.equal(body.positions.reduce((s, p) => s + cents(p.marketValue), 0));
+      expect(cents(body.totalPnl)).to.equal(cents(body.totalValue) - 1_000_000);
+      expect(cents(body.totalPnl)).to.equal(cents(body.realisedPnl) + cents(body.unrealisedPnl));
+      // Opened today: the day began at 10,000 cash.
+      expect(cents(body.dailyPnL)).to.equal(cents(body.totalValue) - 1_000_000);
+      expect(body.ethHoldings).to.equal(0.1);
+    });
+
+    it('dailyPnL counts from what was held at 00:00 UTC, valued at the price of that moment', async function () {
+      const { userId, token } = await user('FREE');
+      const now = new Date();
+      const yesterday = new Date(now.getTime() - 24 * HOUR);
+      await trade(userId, 'y1', 'BUY', 1, 3000, yesterday);
+      await trade(userId, 't1', 'SELL', 0.25, 3300, now);
+      const body = portfolioResponseSchema.parse((await get('/api/portfolio', token)).body);
+      const midnight = Date.parse(`${now.toISOString().slice(0, 10)}T00:00:00.000Z`);
+      const series = await harness().rt.marketData.candles('ethereum', 1);
+      const atMidnight = series.candles.find((c) => c.time === midnight)!.open;
+      // Cash at 00:00: 10,000 - 3,000 - 3 = 6,997; 1 ETH at the midnight price.
+      const startCents = 699_700 + Math.round(atMidnight * 100);
+      expect(cents(body.dailyPnL)).to.equal(cents(body.totalValue) - startCents);
+      expect(body.dailyPnLPercent).to.equal(Math.round(((cents(body.totalValue) - startCents) / startCents) * 10_000) / 100);
+      // 0.25 x 3,300 = 825 - 0.825 fee - 750.75 basis = 73.425 -> 73.43
+      expect(body.realisedPnlToday).to.equal(73.43);
+    });
+
+    it('a sent but unusable token is a 401, not the demo; a query parameter is a 400', async function () {
+      const bad = await harness().request('GET', '/api/portfolio', { token: 'not-a-token' });
+      expect(bad.status).to.equal(401);
+      const query = await get('/api/portfolio?symbol=ETH');
+      expect(query.status).to.equal(400);
+      expect(query.body.detail).to.match(/symbol/);
+    });
+  });
+
+  describe('GET /api/trades', function () {
+    /** 60 trades over 60 hours ending an hour ago: ETH and BTC buys, and sells of half of each. */
+    async function history(userId: string) {
+      const start = Date.now() - 61 * HOUR;
+      const placed: Array<{ id: string; symbol: string; side: 'BUY' | 'SELL'; at: number }> = [];
+      for (let i = 0; i < 60; i++) {
+        const symbol = i % 4 < 2 ? 'ETH' : 'BTC';
+        const side = i % 2 === 0 ? 'BUY' : 'SELL';
+        const at = start + i * HOUR;
+        const id = `tr-${String(i).padStart(3, '0')}`;
+        await trade(userId, id, side, symbol === 'ETH' ? 0.2 : 0.002, symbol === 'ETH' ? 3000 + i : 60_000 + i, new Date(at), symbol);
+        placed.push({ id, symbol, side, at });
+      }
+      return placed;
+    }
+
+    it('pages the trades newest first, with the total and the all-time summary; filters by coin, type, status and dates in the store', async function () {
+      const { userId, token } = await user('FREE');
+      const placed = await history(userId);
+      // The last ETH BUY (tr-056) sold half by tr-057 stays OPEN; every other BUY was sold out by the next SELL of its coin.
+      const first = tradesResponseSchema.parse((await get('/api/trades?pageSize=25', token)).body);
+      expect(first).to.deep.include({ demo: false, total: 60, page: 1, pageSize: 25, totalPages: 3 });
+      expect(first.trades.map((t) => t.id)).to.deep.equal(placed.slice(35).reverse().map((p) => p.id));
+      const last = tradesResponseSchema.parse((await get('/api/trades?pageSize=25&page=3', token)).body);
+      expect(last.trades.map((t) => t.id)).to.deep.equal(placed.slice(0, 10).reverse().map((p) => p.id));
+      expect(first.summary).to.deep.include({ totalTrades: 60, buys: 30, sells: 30 });
+
+      const sell = first.trades.find((t) => t.id === 'tr-057')!;
+      // Sold all 0.2 ETH bought at 3,056 for 3,057: 611.40 - 0.6114 fee - (611.20 + 0.6112) = -1.0226 -> -1.02.
+      expect(sell).to.deep.include({ type: 'SELL', symbol: 'ETH', coinId: 'ethereum', amount: 0.2, price: 3057, entryPrice: 3056, fee: 0.61, pnl: -1.02, status: 'CLOSED', closeReason: 'SELL', source: 'Manual' });
+      expect(first.trades.find((t) => t.id === 'tr-056')).to.deep.include({ status: 'CLOSED', closeReason: 'SELL' });
+
+      const expectIds = async (query: string, keep: (p: (typeof placed)[number]) => boolean) => {
+        const body = tradesResponseSchema.parse((await get(`/api/trades?pageSize=100&${query}`, token)).body);
+        const want = placed.filter(keep).reverse().map((p) => p.id);
+        expect(body.trades.map((t: Trade) => t.id), query).to.deep.equal(want);
+        expect(body.total, query).to.equal(want.length);
+      };
+      await expectIds('symbol=btc', (p) => p.symbol === 'BTC');
+      await expectIds('coinId=bitcoin&type=sell', (p) => p.symbol === 'BTC' && p.side === 'SELL');
+      await expectIds('type=BUY&status=CLOSED', (p) => p.side === 'BUY');
+      await expectIds('status=OPEN', () => false);
+      const from = new Date(placed[10]!.at).toISOString();
+      const to = new Date(placed[20]!.at).toISOString();
+      await expectIds(`from=${from}&to=${to}`, (p) => p.at >= placed[10]!.at && p.at <= placed[20]!.at);
+      const day = new Date(placed[30]!.at).toISOString().slice(0, 10);
+      await expectIds(`from=${day}&to=${day}&symbol=ETH`, (p) => p.symbol === 'ETH' && new Date(p.at).toISOString().slice(0, 10) === day);
+      const beyond = tradesResponseSchema.parse((await get('/api/trades?page=9', token)).body);
+      expect(beyond).to.deep.include({ trades: [], total: 60, page: 9 });
+    });
+
+    it('an OPEN BUY, and the demo trades for visitors', async function () {
+      const { userId, token } = await user('FREE');
+      await trade(userId, 'open-1', 'BUY', 0.5, 3000, new Date());
+      const [open] = tradesResponseSchema.parse((await get('/api/trades', token)).body).trades;
+      expect(open).to.deep.include({ id: 'open-1', type: 'BUY', status: 'OPEN', closeReason: null, pnlRealised: false, value: 1500, fee: 1.5, entryPrice: 3000 });
+      const demo = tradesResponseSchema.parse((await get('/api/trades')).body);
+      expect(demo.demo).to.equal(true);
+      expect(demo.total).to.be.greaterThan(0);
+      expect(demo.trades.every((t) => t.status === 'OPEN' || t.status === 'CLOSED')).to.equal(true);
+    });
+
+    const bad: Array<[string, RegExp]> = [
+      ['page=0', /page/],
+      ['page=abc', /page/],
+      ['pageSize=101', /pageSize: must be a whole number from 1 to 100/],
+      ['status=PENDING', /status: must be OPEN or CLOSED/],
+      ['type=HOLD', /type: must be BUY or SELL/],
+      ['symbol=DOGE', /symbol/],
+      ['coinId=dogecoin', /coinId/],
+      ['coinId=bitcoin&symbol=ETH', /does not match coinId bitcoin/],
+      ['from=yesterday', /from/],
+      ['from=2026-03-05&to=2026-03-04', /to: must not be before from/],
+      ['page=1&page=2', /page: must be given once/],
+      ['sort=asc', /sort/],
+    ];
+    for (const [query, message] of bad) {
+      it(`400 for ${query}`, async function () {
+        const res = await get(`/api/trades?${query}`);
+        expect(res.status).to.equal(400);
+        expect(res.body.detail).to.match(message);
+      });
+    }
+  });
+
+  describe('GET /api/risk and /api/risk/parameters', function () {
+    it('the bot settings and parameters (defaults until changed); 401 for visitors', async function () {
+      const { userId, token } = await user('FREE');
+      const fresh = riskResponseSchema.parse((await get('/api/risk', token)).body);
+      expect(fresh.settings).to.deep.equal(DEFAULT_BOT_SETTINGS);
+      expect(fresh).to.deep.include({ maxPositionSize: 5, stopLossPercent: 2, takeProfitPercent: 5, dailyLossLimit: 500, dailyPnL: 0, dailyLossUsed: 0, portfolioRiskAmount: 0, openPositions: 0 });
+      expect(riskParametersResponseSchema.parse((await get('/api/risk/parameters', token)).body)).to.deep.equal({ ...DEFAULT_RISK_PARAMETERS, customised: false });
+
+      const now = new Date().toISOString();
+      await risk(userId, { type: 'ChangeBotSettings', data: { userId, changes: { stopLossPercent: 4, dailyLossLimit: 1000 } }, metadata: { now } });
+      await risk(userId, { type: 'ChangeRiskParameters', data: { userId, parameters: { ...DEFAULT_RISK_PARAMETERS, maxConcurrentTrades: 3 } }, metadata: { now } });
+      await trade(userId, 'r1', 'BUY', 1, 3000, new Date());
+      const changed = riskResponseSchema.parse((await get('/api/risk', token)).body);
+      expect(changed).to.deep.include({ stopLossPercent: 4, dailyLossLimit: 1000, openPositions: 1 });
+      // Stop at 2,880: 2,880 - 2.88 fee = 2,877.12 against 3,003 -> 125.88.
+      expect(changed.portfolioRiskAmount).to.equal(125.88);
+      expect(changed.dailyLossUsedPercent).to.equal(Math.round((Math.abs(cents(changed.dailyPnL)) / 100_000) * 10_000) / 100);
+      expect(riskParametersResponseSchema.parse((await get('/api/risk/parameters', token)).body)).to.deep.equal({ ...DEFAULT_RISK_PARAMETERS, maxConcurrentTrades: 3, customised: true });
+
+      for (const path of ['/api/risk', '/api/risk/parameters']) expect((await get(path)).status, path).to.equal(401);
+      expect((await get('/api/risk/parameters?x=1', token)).status).to.equal(400);
+    });
+  });
+
+  describe('premium: GET /api/risk/active-trades and /api/risk/alerts', function () {
+    it('401 for visitors, 403 for free users (and a free admin), 200 for premium users', async function () {
+      const free = await user('FREE');
+      const admin = await user('ADMIN');
+      for (const path of ['/api/risk/active-trades', '/api/risk/alerts']) {
+        expect((await get(path)).status, path).to.equal(401);
+        for (const who of [free, admin]) {
+          const res = await get(path, who.token);
+          expect(res.status, path).to.equal(403);
+          expect(res.body.detail).to.equal('Premium subscription required');
+        }
+      }
+    });
+
+    it('lists open positions with stop and target, and the alerts newest first with the acknowledged flag', async function () {
+      const { userId, token } = await user('PREMIUM');
+      expect(activeRiskTradesResponseSchema.parse((await get('/api/risk/active-trades', token)).body)).to.deep.equal({ trades: [] });
+      await trade(userId, 'p1', 'BUY', 2, 100, new Date(), 'SOL');
+      const { trades } = activeRiskTradesResponseSchema.parse((await get('/api/risk/active-trades', token)).body);
+      expect(trades).to.have.length(1);
+      // Stop 98 (2 %), target 105 (5 %); at the stop: 196 - 0.196 fee = 195.80 against 200.20 -> 4.40.
+      expect(trades[0]).to.deep.include({ id: 'p1', symbol: 'SOL', quantity: 2, entryPrice: 100, stopLoss: 98, takeProfit: 105, riskAmount: 4.4 });
+
+      const raise = (alertId: string, now: string): RiskCommand => ({
+        type: 'RaiseRiskAlert',
+        data: { userId, alertId, conditionKey: alertId, kind: 'POSITION_SIZE', severity: 'medium', symbol: 'SOL', message: `too big ${alertId}`, value: 6, threshold: 5 },
+        metadata: { now },
+      });
+      await risk(userId, raise('al-1', '2026-03-04T01:00:00.000Z'));
+      await risk(userId, raise('al-2', '2026-03-04T02:00:00.000Z'));
+      await risk(userId, { type: 'AcknowledgeRiskAlert', data: { userId, alertId: 'al-1' }, metadata: { now: '2026-03-04T03:00:00.000Z' } });
+      const alerts = riskAlertsResponseSchema.parse((await get('/api/risk/alerts', token)).body);
+      expect(alerts.alerts.map((a) => [a.id, a.acknowledged])).to.deep.equal([
+        ['al-2', false],
+        ['al-1', true],
+      ]);
+      expect(alerts.unacknowledged).to.equal(1);
+      await risk(userId, { type: 'ClearAcknowledgedRiskAlerts', data: { userId }, metadata: { now: '2026-03-04T04:00:00.000Z' } });
+      expect(riskAlertsResponseSchema.parse((await get('/api/risk/alerts', token)).body).alerts.map((a) => a.id)).to.deep.equal(['al-2']);
+      expect((await get('/api/risk/alerts?all=1', token)).status).to.equal(400);
+    });
+  });
+});
