@@ -20,6 +20,9 @@ import type { QueryApiDeps } from '@papertrade/query-api/deps';
 import { projections } from '@papertrade/projectors/projections';
 import type { RegistrationDeps } from '@papertrade/command-api/auth/register-account';
 import { MarketFeed, marketTickSource } from '@papertrade/workers/market-feed';
+import { SignalEngine } from '@papertrade/workers/signal-engine';
+import { TradingBot } from '@papertrade/workers/trading-bot';
+import { RiskMonitor } from '@papertrade/workers/risk-monitor';
 
 export interface Runtime {
   config: Config;
@@ -110,4 +113,40 @@ export function createMarketFeed(rt: Runtime): MarketFeed {
 export function createProjector(rt: Runtime): Projector {
   const { eventStore, documents, bus, leases } = rt.infra;
   return new Projector({ eventStore, documents, bus, leases, logger: rt.logger }, projections);
+}
+
+/** Every worker of the workers service (and of the embedded process), started and stopped together. */
+export interface Workers {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** One status per worker, for GET /api/health. */
+  statuses(): unknown[];
+  tradingBot: TradingBot;
+  riskMonitor: RiskMonitor;
+}
+
+export function createWorkers(rt: Runtime): Workers {
+  const { eventStore, documents, leases, bus, readModels } = rt.infra;
+  const handler = new CommandHandler(eventStore, rt.clock);
+  const feed = createMarketFeed(rt);
+  const signals = new SignalEngine({ marketData: rt.marketData, handler, clock: rt.clock, logger: rt.logger });
+  const tradingBot = new TradingBot({ eventStore, documents, leases, readModels, handler, marketData: rt.marketData, clock: rt.clock, logger: rt.logger });
+  const riskMonitor = new RiskMonitor({ bus, readModels, handler, marketData: rt.marketData, clock: rt.clock, logger: rt.logger });
+  return {
+    tradingBot,
+    riskMonitor,
+    async start() {
+      await riskMonitor.start(); // listening before the first tick goes out
+      feed.start();
+      signals.start();
+      await tradingBot.start();
+    },
+    async stop() {
+      await feed.stop();
+      await signals.stop();
+      await tradingBot.stop();
+      await riskMonitor.stop();
+    },
+    statuses: () => [feed.status(), signals.status(), tradingBot.status(), riskMonitor.status()],
+  };
 }

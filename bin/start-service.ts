@@ -8,10 +8,8 @@ import { createCommandApi } from '@papertrade/command-api/app';
 import { createQueryApi } from '@papertrade/query-api/app';
 import { RealtimeRelay } from '@papertrade/query-api/realtime/relay';
 import { AdminBootstrapRefused, ensureAdmin } from '@papertrade/command-api/bootstrap';
-import { commandApiDeps, createMarketFeed, createProjector, createRuntime, queryApiDeps, registrationDeps } from './compose';
+import { commandApiDeps, createProjector, createWorkers, createRuntime, queryApiDeps, registrationDeps } from './compose';
 import { announcePort, onShutdown, runMain } from './lifecycle';
-import { CommandHandler } from '@papertrade/platform/commands/command-handler';
-import { SignalEngine } from '@papertrade/workers/signal-engine';
 
 const services = ['command-api', 'query-api', 'projectors', 'workers'] as const;
 type Service = (typeof services)[number];
@@ -65,14 +63,11 @@ async function main() {
       break;
     }
     case 'workers': {
-      // The market feed and the signal engine; the bot and risk monitor arrive with their issues.
-      const feed = createMarketFeed(rt);
-      feed.start();
-      closers.push(() => feed.stop());
-      const signals = new SignalEngine({ marketData: rt.marketData, handler: new CommandHandler(rt.infra.eventStore, rt.clock), clock: rt.clock, logger });
-      signals.start();
-      closers.push(() => signals.stop());
-      server = healthServer(config.PORT, () => ({ workers: [feed.status(), signals.status()] }));
+      // The market feed, the signal engine, the trading bot and the risk monitor (bin/compose.ts).
+      const workers = createWorkers(rt);
+      await workers.start();
+      closers.push(() => workers.stop());
+      server = healthServer(config.PORT, () => ({ workers: workers.statuses() }));
       break;
     }
   }

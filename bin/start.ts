@@ -10,11 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { TokenService } from '@papertrade/platform/auth/tokens';
 import { RealtimeRelay } from '@papertrade/query-api/realtime/relay';
 import { AdminBootstrapRefused, ensureAdmin, seedDemoAccounts } from '@papertrade/command-api/bootstrap';
-import { createMarketFeed, createProjector, createRuntime, registrationDeps } from './compose';
+import { createProjector, createRuntime, createWorkers, registrationDeps } from './compose';
 import { createEmbeddedApp } from './embedded-app';
 import { announcePort, onShutdown, runMain } from './lifecycle';
-import { CommandHandler } from '@papertrade/platform/commands/command-handler';
-import { SignalEngine } from '@papertrade/workers/signal-engine';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -29,10 +27,8 @@ async function main() {
 
   const projector = createProjector(rt);
   await projector.start();
-  const marketFeed = createMarketFeed(rt);
-  marketFeed.start();
-  const signalEngine = new SignalEngine({ marketData: rt.marketData, handler: new CommandHandler(rt.infra.eventStore, rt.clock), clock: rt.clock, logger });
-  signalEngine.start();
+  const workers = createWorkers(rt);
+  await workers.start();
   const registration = registrationDeps(rt);
   if (config.DEMO_SEED === 'on') await seedDemoAccounts(registration, config.DATA_DIR, logger);
   if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
@@ -62,8 +58,7 @@ async function main() {
   onShutdown(async () => {
     server.close();
     await relay.close();
-    await marketFeed.stop();
-    await signalEngine.stop();
+    await workers.stop();
     await projector.stop();
     await rt.infra.close();
   });

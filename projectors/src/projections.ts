@@ -5,5 +5,17 @@ import { usersProjection } from './users/users.projection';
 import { publicStatsProjection } from './public-stats/public-stats.projection';
 import { signalCountsProjection, signalsProjection } from './signals/signals.projection';
 import { portfoliosProjection, riskProjection, tradesProjection } from './trading/trading.projection';
+import { tradingBotsProjection } from './trading-bots/trading-bots.projection';
+import { openPositionsProjection } from './open-positions/open-positions.projection';
 
-export const projections = [usersProjection, publicStatsProjection, signalsProjection, signalCountsProjection, portfoliosProjection, tradesProjection, riskProjection] as unknown as ProjectionDefinition<Document>[];
+export const projections = [
+  usersProjection,
+  publicStatsProjection,
+  signalsProjection,
+  signalCountsProjection,
+  portfoliosProjection,
+  tradesProjection,
+  riskProjection,
+  tradingBotsProjection,
+  openPositionsProjection,
+] as unknown as ProjectionDefinition<Document>[];

@@ -44,6 +44,8 @@ class GenerationRunner {
   private turn: Promise<void> = Promise.resolve();
   private stopped = false;
   private restartTimer?: NodeJS.Timeout;
+  /** Whether this generation is the one served (afterWrite runs only then, not while a rebuild replays). */
+  live = false;
   readonly collection: Collection<Document>;
   private readonly checkpoints: Collection<Checkpoint>;
 
@@ -89,7 +91,7 @@ class GenerationRunner {
       let entry = this.cache.get(id);
       if (!entry) {
         const stored = await this.collection.getWithPosition(id);
-        entry = { doc: stored?.doc ?? null, dirty: false, existed: stored !== null };
+        entry = { doc: stored?.doc ?? null, dirty: false, existed: stored !== null, eventTypes: [] };
         if (stored?.position) entry.position = stored.position;
         this.cache.set(id, entry);
       }
@@ -97,6 +99,7 @@ class GenerationRunner {
       entry.doc = this.definition.evolve(entry.doc, { type: event.type, data: event.data }, event);
       entry.position = event.position;
       entry.dirty = true;
+      if (!entry.eventTypes.includes(event.type)) entry.eventTypes.push(event.type);
     }
     this.applied = event.position;
     this.pending++;
@@ -124,6 +127,12 @@ class GenerationRunner {
     this.flushed = position;
     const ids = dirty.map(([id]) => id);
     await this.deps.bus.publish(changeSubject(this.definition.name), { position, generation: this.generation, ids: ids.slice(0, 100) }).catch(() => {});
+    if (this.live && this.definition.afterWrite && dirty.length > 0) {
+      const written = dirty.map(([id, e]) => ({ id, doc: e.doc, eventTypes: e.eventTypes }));
+      await this.definition.afterWrite(written, { bus: this.deps.bus }).catch((error: unknown) => {
+        this.deps.logger.warn('projection afterWrite failed', { projection: this.definition.name, error: String(error) });
+      });
+    }
   }
 
   async waitUntil(position: Position | undefined): Promise<void> {
@@ -146,6 +155,8 @@ interface CachedDocument {
   dirty: boolean;
   /** Whether the store held it when it was read (a delete is only sent for those). */
   existed: boolean;
+  /** Types of the events applied to it since the last flush (for afterWrite). */
+  eventTypes: string[];
 }
 
 export interface ProjectorDeps {
@@ -192,6 +203,7 @@ export class Projector {
     const generation = meta?.liveGeneration ?? 1;
     if (!meta) await this.meta.put(definition.name, { liveGeneration: generation });
     const runner = new GenerationRunner(definition, generation, this.deps);
+    runner.live = true;
     await runner.start();
     this.live.set(definition.name, { runner, lease });
     this.deps.logger.info('projection started', { projection: definition.name, generation, from: runner.position ?? 'start' });
@@ -228,6 +240,7 @@ export class Projector {
     await current.runner.stop();
     await next.waitUntil(await this.deps.eventStore.headPosition());
     await this.meta.put(name, { liveGeneration: to });
+    next.live = true;
     this.live.set(name, { runner: next, lease: current.lease });
     await current.runner.collection.drop();
     await this.deps.documents.collection(CHECKPOINT_COLLECTION).delete(checkpointId(name, from));

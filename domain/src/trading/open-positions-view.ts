@@ -1,0 +1,90 @@
+/**
+ * The `open-positions` read model, as a pure evolve: one document per user who ever traded, with
+ * what the risk monitor needs on every tick without reading the write side: the portfolio (cash,
+ * positions, today's realised P&L, folded by the portfolio's own evolve), the bot settings (stop
+ * loss and take profit percents) and risk parameters, and the condition keys of the alerts not yet
+ * cleared (so a condition that holds for a thousand ticks is not re-issued a thousand times).
+ *
+ * `holds_{SYMBOL}: true` is set for each coin with an open position, so the monitor finds the
+ * holders of a ticked coin with one equality query on the document store's index.
+ *
+ * The portfolio's trade-id memory is not kept (the monitor does not need it; the decider keeps it).
+ */
+import { coins, type CoinSymbol } from '../market/coins';
+import type { DomainEvent } from '../shared/decider';
+import { DEFAULT_BOT_SETTINGS, DEFAULT_RISK_PARAMETERS, type BotSettings, type RiskParameters } from './contracts';
+import { evolvePortfolio, initialPortfolioState, type PortfolioEvent, type PortfolioState } from './portfolio';
+import { evolveRisk, type RiskEvent } from './risk';
+
+export const OPEN_POSITIONS_PROJECTION = 'open-positions';
+
+const PORTFOLIO_EVENT_TYPES: ReadonlySet<string> = new Set(['PortfolioOpened', 'SimulatedTradePlaced', 'PositionClosed', 'PortfolioReset']);
+const RISK_EVENT_TYPES: ReadonlySet<string> = new Set([
+  'BotSettingsChanged',
+  'BotSettingsReset',
+  'RiskParametersChanged',
+  'RiskAlertRaised',
+  'RiskAlertAcknowledged',
+  'AcknowledgedRiskAlertsCleared',
+]);
+
+/** The field naming the holders of a coin (an equality query finds them). */
+export const holdsField = (symbol: CoinSymbol | string) => `holds_${symbol.toUpperCase()}`;
+
+export type OpenPositionsView = {
+  userId: string;
+  portfolio: PortfolioState;
+  settings: BotSettings;
+  parameters: RiskParameters;
+  /** Condition key -> alert id of the alerts raised and not cleared. */
+  alertKeys: Record<string, string>;
+  updatedAt: string;
+} & { [holds: `holds_${string}`]: true | undefined };
+
+export function openPositionsDocumentId(event: { type: string; data: unknown }): string | null {
+  if (!PORTFOLIO_EVENT_TYPES.has(event.type) && !RISK_EVENT_TYPES.has(event.type)) return null;
+  const userId = (event.data as { userId?: unknown }).userId;
+  return typeof userId === 'string' ? userId : null;
+}
+
+function eventTime(event: PortfolioEvent | RiskEvent): string {
+  const d = event.data as Record<string, unknown>;
+  for (const key of ['placedAt', 'closedAt', 'resetAt', 'openedAt', 'changedAt', 'raisedAt', 'acknowledgedAt', 'clearedAt']) {
+    if (typeof d[key] === 'string') return d[key];
+  }
+  return '';
+}
+
+export function evolveOpenPositionsView(doc: OpenPositionsView | null, event: DomainEvent): OpenPositionsView | null {
+  const isPortfolio = PORTFOLIO_EVENT_TYPES.has(event.type);
+  if (!isPortfolio && !RISK_EVENT_TYPES.has(event.type)) return doc;
+  const e = event as PortfolioEvent | RiskEvent;
+  const current: OpenPositionsView = doc ?? {
+    userId: e.data.userId,
+    portfolio: initialPortfolioState(),
+    settings: { ...DEFAULT_BOT_SETTINGS },
+    parameters: { ...DEFAULT_RISK_PARAMETERS },
+    alertKeys: {},
+    updatedAt: '',
+  };
+  const next: OpenPositionsView = { ...current, updatedAt: eventTime(e) || current.updatedAt };
+  if (isPortfolio) {
+    const portfolio = evolvePortfolio(current.portfolio, e as PortfolioEvent);
+    next.portfolio = portfolio.status === 'open' ? { ...portfolio, recentTradeIds: [] } : portfolio;
+    for (const coin of coins) {
+      if (portfolio.status === 'open' && portfolio.positions[coin.symbol]) next[holdsField(coin.symbol) as `holds_${string}`] = true;
+      else delete next[holdsField(coin.symbol) as `holds_${string}`];
+    }
+    return next;
+  }
+  const risk = evolveRisk({ settings: current.settings, parameters: current.parameters, alerts: [] }, e as RiskEvent);
+  next.settings = risk.settings;
+  next.parameters = risk.parameters;
+  const r = e as RiskEvent;
+  if (r.type === 'RiskAlertRaised') next.alertKeys = { ...current.alertKeys, [r.data.conditionKey]: r.data.alertId };
+  if (r.type === 'AcknowledgedRiskAlertsCleared') {
+    const cleared = new Set(r.data.alertIds);
+    next.alertKeys = Object.fromEntries(Object.entries(current.alertKeys).filter(([, id]) => !cleared.has(id)));
+  }
+  return next;
+}

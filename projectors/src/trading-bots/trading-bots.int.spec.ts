@@ -1,0 +1,83 @@
+/**
+ * The trading-bots projection (PGlite, the projector and the real-time relay on the in-process bus):
+ * one document per user with the bot's status and premium; a BotStarted reaches the sockets of that
+ * user only, as BOT_STATUS, once the document says ACTIVE; a subscription change alone pushes nothing.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import { subscriptionDecider, subscriptionStreamId } from '@papertrade/domain/auth/subscription';
+import { botStreamId } from '@papertrade/domain/trading/bot';
+import { botDecider } from '@papertrade/domain/trading/bot.decider';
+import { TRADING_BOTS_PROJECTION, type TradingBotView } from '@papertrade/domain/trading/bot-view';
+import { TokenService } from '@papertrade/platform/auth/tokens';
+import { CommandHandler } from '@papertrade/platform/commands/command-handler';
+import { silentLogger } from '@papertrade/platform/config/logger';
+import { RealtimeRelay } from '@papertrade/query-api/realtime/relay';
+import { RecordingClient } from '@papertrade/query-api/realtime/relay-test-client';
+import { startHarness, type Harness } from '../../../test/api-harness';
+import { waitUntil } from '../../../test/wait';
+
+describe('trading-bots projection and BOT_STATUS (PGlite, in-process bus)', function () {
+  this.timeout(60_000);
+  let harness: Harness;
+  let relay: RealtimeRelay;
+  let server: http.Server;
+  let port: number;
+  const clients: RecordingClient[] = [];
+  const tokens = new TokenService('test-secret-test-secret-test-secret!!', () => new Date());
+
+  before(async function () {
+    harness = await startHarness();
+    server = http.createServer((_req, res) => res.writeHead(404).end());
+    relay = new RealtimeRelay({ bus: harness.rt.infra.bus, tokens, logger: silentLogger }).attach(server);
+    await relay.start();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  after(async function () {
+    for (const c of clients) c.close();
+    await relay?.close();
+    await new Promise((resolve) => server?.close(resolve));
+    await harness?.stop();
+  });
+
+  async function socketOf(userId: string): Promise<RecordingClient> {
+    const client = await RecordingClient.open(`ws://127.0.0.1:${port}/ws`, ['papertrade', `bearer.${tokens.issue(userId)}`]);
+    clients.push(client);
+    await waitUntil(() => client.of('AUTHENTICATED').length === 1, { message: 'AUTHENTICATED' });
+    return client;
+  }
+
+  it('pushes BOT_STATUS to the bot owner only, after the document is written', async function () {
+    const handler = new CommandHandler(harness.rt.infra.eventStore, () => new Date());
+    const alice = randomUUID();
+    const bob = randomUUID();
+    const aliceSocket = await socketOf(alice);
+    const bobSocket = await socketOf(bob);
+    const visitor = await RecordingClient.open(`ws://127.0.0.1:${port}/ws`);
+    clients.push(visitor);
+    const meta = { actor: 'test', correlationId: randomUUID() };
+    const now = new Date().toISOString();
+    await handler.handle(subscriptionDecider, subscriptionStreamId(alice), { type: 'ChangeSubscriptionByAdmin', data: { userId: alice, tier: 'PREMIUM', adminId: 'admin' }, metadata: { now } }, meta);
+    await handler.handle(subscriptionDecider, subscriptionStreamId(bob), { type: 'ChangeSubscriptionByAdmin', data: { userId: bob, tier: 'PREMIUM', adminId: 'admin' }, metadata: { now } }, meta);
+    await harness.projector.caughtUp();
+    await handler.handle(botDecider, botStreamId(alice), { type: 'StartBot', data: { userId: alice, premium: true }, metadata: { now } }, meta);
+
+    const pushed = await waitUntil(() => aliceSocket.of('BOT_STATUS')[0], { message: "BOT_STATUS on alice's socket" });
+    expect(pushed.data).to.deep.equal({ status: 'ACTIVE' });
+    // The read model already says so when the push arrives.
+    const bots = await harness.rt.infra.readModels.collection<TradingBotView>(TRADING_BOTS_PROJECTION);
+    expect(await bots.get(alice)).to.include({ userId: alice, status: 'ACTIVE', premium: true, tier: 'PREMIUM' });
+    expect(await bots.get(bob)).to.include({ status: 'STOPPED', premium: true });
+
+    // Bob's stop of a stopped bot appends nothing; alice's stop is the next push, to her only.
+    await handler.handle(botDecider, botStreamId(alice), { type: 'StopBot', data: { userId: alice }, metadata: { now } }, meta);
+    await waitUntil(() => aliceSocket.of('BOT_STATUS').length === 2, { message: 'the second BOT_STATUS' });
+    expect(aliceSocket.of('BOT_STATUS').map((m) => m.data)).to.deep.equal([{ status: 'ACTIVE' }, { status: 'STOPPED' }]);
+    expect(bobSocket.of('BOT_STATUS'), 'subscription changes push nothing, and nothing of alice reaches bob').to.deep.equal([]);
+    expect(visitor.of('BOT_STATUS')).to.deep.equal([]);
+    expect(await bots.find({ where: { status: 'ACTIVE', premium: true } })).to.deep.equal([]);
+  });
+});

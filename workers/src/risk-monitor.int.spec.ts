@@ -1,0 +1,181 @@
+/**
+ * The risk monitor on the embedded stores (PGlite) with the projector running, fed ticks on the bus
+ * (or handed them directly) and minute candles the test controls: stop loss and take profit close
+ * at the level's price on the tick whose range reaches it (and not on a candle older than the
+ * position), and every alert condition fires once, also for a monitor started afresh.
+ */
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import { findCoinById, type CoinId, type Candle } from '@papertrade/domain/market/coins';
+import { marketTickSubject, type MarketTick } from '@papertrade/domain/market/contracts';
+import { DEFAULT_RISK_PARAMETERS, type BotSettings, type RiskParameters } from '@papertrade/domain/trading/contracts';
+import { portfolioStreamId, type PositionClosed } from '@papertrade/domain/trading/portfolio';
+import { portfolioDecider } from '@papertrade/domain/trading/portfolio.decider';
+import { riskStreamId, type RiskAlertRaised } from '@papertrade/domain/trading/risk';
+import { riskDecider } from '@papertrade/domain/trading/risk.decider';
+import { CommandHandler } from '@papertrade/platform/commands/command-handler';
+import { silentLogger } from '@papertrade/platform/config/logger';
+import type { CandleSeries } from '@papertrade/platform/market/market-data';
+import { startHarness, type Harness } from '../../test/api-harness';
+import { waitUntil } from '../../test/wait';
+import { RiskMonitor } from './risk-monitor';
+
+const MINUTE = 60_000;
+
+describe('risk monitor (PGlite)', function () {
+  this.timeout(120_000);
+  let harness: Harness;
+  let handler: CommandHandler;
+  let now = Date.now();
+  /** The minute candle the market answers for each coin (null: none). */
+  const candles = new Map<CoinId, Candle>();
+  const monitors: RiskMonitor[] = [];
+
+  before(async function () {
+    harness = await startHarness();
+    handler = new CommandHandler(harness.rt.infra.eventStore, () => new Date(now));
+  });
+  afterEach(async function () {
+    for (const m of monitors.splice(0)) await m.stop();
+  });
+  after(async function () {
+    await harness?.stop();
+  });
+
+  function newMonitor() {
+    const monitor = new RiskMonitor({
+      bus: harness.rt.infra.bus,
+      readModels: harness.rt.infra.readModels,
+      handler,
+      marketData: {
+        async candles(coinId: CoinId): Promise<CandleSeries> {
+          const candle = candles.get(coinId);
+          return { coinId, interval: { label: '1m', minutes: 1 }, candles: candle ? [candle] : [] };
+        },
+      },
+      clock: () => new Date(now),
+      logger: silentLogger,
+    });
+    monitors.push(monitor);
+    return monitor;
+  }
+
+  const meta = () => ({ actor: 'test', correlationId: randomUUID() });
+  const iso = () => new Date(now).toISOString();
+
+  async function trade(userId: string, symbol: string, side: 'BUY' | 'SELL', amount: number, price: number): Promise<string> {
+    const tradeId = randomUUID();
+    await handler.handle(portfolioDecider, portfolioStreamId(userId), { type: 'PlaceSimulatedTrade', data: { userId, tradeId, symbol, side, amount, price, source: { kind: 'MANUAL' } }, metadata: { now: iso() } }, meta());
+    return tradeId;
+  }
+  async function settings(userId: string, changes: Partial<BotSettings>) {
+    await handler.handle(riskDecider, riskStreamId(userId), { type: 'ChangeBotSettings', data: { userId, changes }, metadata: { now: iso() } }, meta());
+  }
+  async function parameters(userId: string, changes: Partial<RiskParameters>) {
+    await handler.handle(riskDecider, riskStreamId(userId), { type: 'ChangeRiskParameters', data: { userId, parameters: { ...DEFAULT_RISK_PARAMETERS, ...changes } }, metadata: { now: iso() } }, meta());
+  }
+  function tick(coinId: CoinId, price: number, changePercent24h = 1): MarketTick {
+    return { coinId, symbol: findCoinById(coinId)!.symbol, price, changePercent24h, at: iso() } as MarketTick;
+  }
+  /** The candle of the current minute. */
+  function candle(coinId: CoinId, low: number, high: number, time = Math.floor(now / MINUTE) * MINUTE) {
+    candles.set(coinId, { time, open: low, high, low, close: high, volume: 1 });
+  }
+  async function closes(userId: string): Promise<PositionClosed['data'][]> {
+    return (await harness.rt.infra.eventStore.readStream(portfolioStreamId(userId))).filter((e) => e.type === 'PositionClosed').map((e) => e.data as PositionClosed['data']);
+  }
+  async function alerts(userId: string): Promise<RiskAlertRaised['data'][]> {
+    return (await harness.rt.infra.eventStore.readStream(riskStreamId(userId))).filter((e) => e.type === 'RiskAlertRaised').map((e) => e.data as RiskAlertRaised['data']);
+  }
+
+  it('closes at the stop loss price on the tick whose minute candle reaches it (ticks from the bus)', async function () {
+    const user = randomUUID();
+    now = Date.UTC(2026, 0, 5, 10, 0, 30);
+    await trade(user, 'ETH', 'BUY', 1, 3000); // stop loss 2 % -> 2940, take profit 5 % -> 3150
+    await harness.projector.caughtUp();
+    const monitor = newMonitor();
+    await monitor.start();
+
+    // A candle that began before the position opened does not count, whatever its low.
+    candle('ethereum', 2000, 3010, Math.floor(now / MINUTE) * MINUTE);
+    now += 5000;
+    await harness.rt.infra.bus.publish(marketTickSubject('ethereum'), tick('ethereum', 2990));
+    await waitUntil(() => monitor.status().ticks === 1, { message: 'the first tick' });
+    await monitor.idle();
+    expect(await closes(user)).to.deep.equal([]);
+
+    // The next minute: the tick stays above the stop, the candle's low does not.
+    now += MINUTE;
+    candle('ethereum', 2960, 3010);
+    await harness.rt.infra.bus.publish(marketTickSubject('ethereum'), tick('ethereum', 2990));
+    await waitUntil(() => monitor.status().ticks === 2, { message: 'the second tick' });
+    await monitor.idle();
+    expect(await closes(user), 'the low 2960 is above the stop 2940').to.deep.equal([]);
+
+    now += 5000;
+    candle('ethereum', 2930, 3010);
+    await harness.rt.infra.bus.publish(marketTickSubject('ethereum'), tick('ethereum', 2975));
+    const closed = await waitUntil(async () => (await closes(user))[0], { message: 'the stop loss' });
+    expect(closed).to.include({ reason: 'STOP_LOSS', price: 2940, symbol: 'ETH', quantity: 1 });
+
+    // Later ticks below the stop close nothing more.
+    now += 5000;
+    await monitor.onTick(tick('ethereum', 2800));
+    await harness.projector.caughtUp();
+    await monitor.onTick(tick('ethereum', 2700));
+    expect(await closes(user)).to.have.length(1);
+  });
+
+  it('closes at the take profit price when the candle high reaches it', async function () {
+    const user = randomUUID();
+    now = Date.UTC(2026, 0, 5, 11, 0, 30);
+    await trade(user, 'BTC', 'BUY', 0.01, 60_000); // take profit 5 % -> 63,000
+    await settings(user, { stopLossPercent: 3 }); // stop 58,200
+    await harness.projector.caughtUp();
+    const monitor = newMonitor();
+    now += MINUTE;
+    candle('bitcoin', 59_000, 62_900);
+    await monitor.onTick(tick('bitcoin', 62_000));
+    expect(await closes(user)).to.deep.equal([]);
+    now += 5000;
+    candle('bitcoin', 58_300, 63_500);
+    await monitor.onTick(tick('bitcoin', 62_000));
+    const closed = await closes(user);
+    expect(closed).to.have.length(1);
+    expect(closed[0]).to.include({ reason: 'TAKE_PROFIT', price: 63_000 });
+  });
+
+  it('raises each alert condition once, also for a monitor started afresh', async function () {
+    const user = randomUUID();
+    now = Date.UTC(2026, 0, 5, 12, 0, 30);
+    await settings(user, { stopLossPercent: 20, takeProfitPercent: 100 });
+    await parameters(user, { maxPositionSize: 10, maxConcurrentTrades: 1, maxDailyLoss: 50, maxDrawdown: 5, volatilityThreshold: 10 });
+    await trade(user, 'BTC', 'BUY', 0.01, 50_000);
+    await trade(user, 'BTC', 'SELL', 0.01, 45_000); // a realised loss of 50 + fees: 100 % of the daily limit
+    const eth = await trade(user, 'ETH', 'BUY', 2, 3000);
+    await trade(user, 'BNB', 'BUY', 1, 600); // 6.7 % of the portfolio: under the maximum
+    await harness.projector.caughtUp();
+    candles.delete('ethereum');
+
+    const monitor = newMonitor();
+    now += MINUTE;
+    // ETH at 2500: value about 8,950 (a drawdown above 5 %), ETH 56 % of it, two positions, ETH down 15 % in 24 h.
+    await monitor.onTick(tick('ethereum', 2500, -15));
+    const raised = await alerts(user);
+    expect(raised.map((a) => a.conditionKey).sort()).to.deep.equal(
+      ['CONCURRENT_TRADES', 'DAILY_LOSS_50@2026-01-05', 'DAILY_LOSS_80@2026-01-05', 'DRAWDOWN', `POSITION_SIZE:${eth}`, 'VOLATILITY:ETH@2026-01-05'].sort(),
+    );
+    expect(raised.find((a) => a.kind === 'DRAWDOWN')).to.include({ severity: 'critical', threshold: 5 });
+    expect(raised.find((a) => a.conditionKey.startsWith('DAILY_LOSS_80'))).to.include({ severity: 'high', threshold: 40 });
+
+    // The same conditions on the next ticks, before and after the read model has the alerts, and for a new monitor.
+    now += 5000;
+    await monitor.onTick(tick('ethereum', 2490, -15));
+    await harness.projector.caughtUp();
+    now += 5000;
+    await monitor.onTick(tick('ethereum', 2480, -15));
+    now += 2 * MINUTE;
+    await newMonitor().onTick(tick('ethereum', 2470, -16));
+    expect(await alerts(user)).to.have.length(6);
+  });
+});

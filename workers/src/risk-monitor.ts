@@ -1,0 +1,212 @@
+/**
+ * The risk monitor worker: on every market tick (`market.tick.*` on the bus) it finds the users
+ * holding the ticked coin (one indexed query on the `open-positions` read model, `holds_{SYMBOL}`),
+ * closes the positions whose stop loss or take profit the tick reached (ClosePosition at the level's
+ * price) and raises the risk alerts whose condition holds (RaiseRiskAlert, one per condition key);
+ * the rules are domain/src/trading/risk-watch.ts.
+ *
+ * The range of a tick is widened by the high and low of the minute candle it falls in (market-data
+ * `candles` over MINUTE_CANDLE_DAYS, 1-minute candles on the simulated market), so a stop reached
+ * between two ticks is not missed.
+ *
+ * Once: ClosePosition names the position (its opening trade's id), so a close issued again (the
+ * read model not yet caught up, a restart) appends nothing; the risk decider raises a condition key
+ * once until its alert is cleared, and the monitor does not even ask again while the key stands in
+ * the read model or was issued in the last RECENT_MS. Ticks are notices (at most once): a lost tick
+ * is made up by the next one, whose candle covers the minute.
+ *
+ * A coin's ticks never overlap: while one is handled, only the newest next tick waits (older ones
+ * are superseded), so a slow round cannot pile up work behind the feed.
+ */
+import { findCoinById, type CoinId, type CoinSymbol } from '@papertrade/domain/market/coins';
+import { MARKET_TICK_SUBJECTS, marketTickSchema, type MarketTick } from '@papertrade/domain/market/contracts';
+import { OPEN_POSITIONS_PROJECTION, holdsField, type OpenPositionsView } from '@papertrade/domain/trading/open-positions-view';
+import { evolvePortfolio, portfolioStreamId, type PortfolioEvent } from '@papertrade/domain/trading/portfolio';
+import { portfolioDecider } from '@papertrade/domain/trading/portfolio.decider';
+import { riskStreamId } from '@papertrade/domain/trading/risk';
+import { riskDecider } from '@papertrade/domain/trading/risk.decider';
+import { alertsRaised, stopsReached, type TickRange } from '@papertrade/domain/trading/risk-watch';
+import type { Bus } from '@papertrade/platform/bus/bus';
+import type { CommandHandler } from '@papertrade/platform/commands/command-handler';
+import type { Logger } from '@papertrade/platform/config/logger';
+import type { MarketData } from '@papertrade/platform/market/market-data';
+import type { ReadModels } from '@papertrade/platform/projections/read-models';
+import { forEachLimited } from './concurrency';
+
+export const RISK_MONITOR_ACTOR = 'risk-monitor';
+/** The chart range whose candles are one minute wide (the candle ladder's narrowest rung). */
+export const MINUTE_CANDLE_DAYS = 0.04;
+/** How long a command issued is not issued again, while the read model catches up. */
+export const RECENT_MS = 60_000;
+
+export interface RiskMonitorDeps {
+  bus: Bus;
+  readModels: ReadModels;
+  handler: CommandHandler;
+  marketData: Pick<MarketData, 'candles'>;
+  clock: () => Date;
+  logger: Logger;
+  concurrency?: number;
+}
+
+export interface RiskMonitorStatus {
+  name: 'risk-monitor';
+  running: boolean;
+  ticks: number;
+  usersChecked: number;
+  positionsClosed: number;
+  alertsRaised: number;
+  failures: number;
+  lastTickAt: string | null;
+  lastError: string | null;
+}
+
+export class RiskMonitor {
+  private unsubscribe: (() => void) | undefined;
+  private readonly prices: Partial<Record<CoinSymbol, number>> = {};
+  /** Per coin: the tick in hand and the newest one waiting. */
+  private readonly lanes = new Map<string, { busy: Promise<void>; next: MarketTick | null }>();
+  /** Commands issued recently (`user|key` -> when), not issued again while the read model catches up. */
+  private readonly recent = new Map<string, number>();
+  private ticks = 0;
+  private usersChecked = 0;
+  private positionsClosed = 0;
+  private alerts = 0;
+  private failures = 0;
+  private lastTickAt: string | null = null;
+  private lastError: string | null = null;
+
+  constructor(private readonly deps: RiskMonitorDeps) {}
+
+  async start(): Promise<void> {
+    if (this.unsubscribe) return;
+    this.unsubscribe = await this.deps.bus.subscribe(MARKET_TICK_SUBJECTS, (_subject, payload) => {
+      const parsed = marketTickSchema.safeParse(payload);
+      if (parsed.success) this.enqueue(parsed.data);
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    await this.idle();
+  }
+
+  /** Resolves when no tick is in hand or waiting (tests). */
+  async idle(): Promise<void> {
+    while ([...this.lanes.values()].length > 0) await Promise.all([...this.lanes.values()].map((l) => l.busy));
+  }
+
+  status(): RiskMonitorStatus {
+    return {
+      name: 'risk-monitor',
+      running: this.unsubscribe !== undefined,
+      ticks: this.ticks,
+      usersChecked: this.usersChecked,
+      positionsClosed: this.positionsClosed,
+      alertsRaised: this.alerts,
+      failures: this.failures,
+      lastTickAt: this.lastTickAt,
+      lastError: this.lastError,
+    };
+  }
+
+  private enqueue(tick: MarketTick): void {
+    const lane = this.lanes.get(tick.coinId);
+    if (lane) {
+      lane.next = tick;
+      return;
+    }
+    const entry: { busy: Promise<void>; next: MarketTick | null } = { busy: Promise.resolve(), next: null };
+    const run = async (first: MarketTick) => {
+      let current: MarketTick | null = first;
+      while (current) {
+        await this.onTick(current);
+        current = entry.next;
+        entry.next = null;
+      }
+      this.lanes.delete(tick.coinId);
+    };
+    entry.busy = run(tick);
+    this.lanes.set(tick.coinId, entry);
+  }
+
+  /** Closes what the tick stopped out and raises what it breached, for every holder of its coin. */
+  async onTick(tick: MarketTick): Promise<void> {
+    this.ticks += 1;
+    this.lastTickAt = tick.at;
+    const coin = findCoinById(tick.coinId);
+    if (!coin) return;
+    this.prices[coin.symbol] = tick.price;
+    try {
+      const collection = await this.deps.readModels.collection<OpenPositionsView>(OPEN_POSITIONS_PROJECTION);
+      const holders = await collection.find({ where: { [holdsField(coin.symbol)]: true } });
+      if (holders.length === 0) return;
+      const range: TickRange & { changePercent24h: number | null } = {
+        symbol: coin.symbol,
+        price: tick.price,
+        at: tick.at,
+        candle: await this.minuteCandle(coin.id, Date.parse(tick.at)),
+        changePercent24h: tick.changePercent24h,
+      };
+      this.forgetOld();
+      const failures = await forEachLimited(holders, this.deps.concurrency ?? 16, (view) => this.watch(view, range));
+      for (const error of failures) this.failed(error);
+    } catch (error) {
+      this.failed(error);
+    }
+  }
+
+  private failed(error: unknown): void {
+    this.failures += 1;
+    this.lastError = error instanceof Error ? error.message : String(error);
+    this.deps.logger.warn('risk monitor round failed; the next tick tries again', { error: this.lastError });
+  }
+
+  /** The candle of the tick's minute, when the source has one (a failure only narrows the range to the tick). */
+  private async minuteCandle(coinId: CoinId, atMs: number): Promise<TickRange['candle']> {
+    try {
+      const series = await this.deps.marketData.candles(coinId, MINUTE_CANDLE_DAYS);
+      const width = series.interval.minutes * 60_000;
+      const candle = series.candles.find((c) => c.time <= atMs && atMs < c.time + width);
+      return candle ? { time: candle.time, high: candle.high, low: candle.low } : null;
+    } catch {
+      return null;
+    }
+  }
+
+  private issuedRecently(key: string): boolean {
+    const at = this.recent.get(key);
+    return at !== undefined && this.deps.clock().getTime() - at < RECENT_MS;
+  }
+
+  private forgetOld(): void {
+    const now = this.deps.clock().getTime();
+    for (const [key, at] of this.recent) if (now - at >= RECENT_MS) this.recent.delete(key);
+  }
+
+  private async watch(view: OpenPositionsView, range: TickRange & { changePercent24h: number | null }): Promise<void> {
+    this.usersChecked += 1;
+    const { handler } = this.deps;
+    let portfolio = view.portfolio;
+    for (const close of stopsReached(view, range)) {
+      const key = `${view.userId}|close|${close.data.positionId}`;
+      if (this.issuedRecently(key)) continue;
+      this.recent.set(key, this.deps.clock().getTime());
+      const result = await handler.handle(portfolioDecider, portfolioStreamId(view.userId), close, {
+        actor: RISK_MONITOR_ACTOR,
+        correlationId: close.data.positionId,
+      });
+      this.positionsClosed += result.events.filter((e) => e.type === 'PositionClosed').length;
+      // The alerts below see the portfolio after the close (a stop that realised a loss may breach the daily limit).
+      for (const event of result.events) portfolio = evolvePortfolio(portfolio, event as PortfolioEvent);
+    }
+    for (const alert of alertsRaised({ ...view, portfolio }, range, this.prices)) {
+      const key = `${view.userId}|alert|${alert.data.conditionKey}`;
+      if (this.issuedRecently(key)) continue;
+      this.recent.set(key, this.deps.clock().getTime());
+      const result = await handler.handle(riskDecider, riskStreamId(view.userId), alert, { actor: RISK_MONITOR_ACTOR, correlationId: alert.data.alertId });
+      this.alerts += result.events.length;
+    }
+  }
+}

@@ -1,0 +1,195 @@
+/**
+ * The trading bot worker, a process manager: follows SignalGenerated from its own checkpoint
+ * (EventFollower, `_process-checkpoints/trading-bot`) and, for each bot that should trade, decides
+ * under that user's risk rules (domain decideBotTrade) and issues PlaceSimulatedTrade on
+ * `portfolio-{userId}` through the command handler.
+ *
+ * Which bots: one indexed query per signal on the `trading-bots` read model (`status: 'ACTIVE',
+ * premium: true`), plus the house demo bot (HOUSE_DEMO_USER_ID), which is active by definition: it
+ * is the system's own account with no user or subscription stream to seed, so it is simply always in
+ * the list (the same code path as any premium user's bot from there on). HOLD signals (most of them)
+ * trade nothing and skip the query.
+ *
+ * Per bot: the risk settings and the portfolio are read through the command handler's fold (the
+ * write side, snapshot + tail, so the cost does not grow with the stream), then decideBotTrade with
+ * the current prices of the market-data port. Bots run with bounded concurrency (`concurrency`,
+ * default 16), so a thousand bots neither flood the stores nor hold the feed: the feed and the
+ * signal engine do not wait for the bot, which follows the event store on its own.
+ *
+ * Never twice: the trade id derives from signal and user (tradeIdFor), and is also the command's
+ * idempotency key (scope `trading-bot`), so the event ids are derived too: a replayed signal (a
+ * restart before the checkpoint moved, a crash midway through the bots) finds the earlier trade
+ * and appends nothing; the portfolio decider also refuses a signal at or before the newest one
+ * traded on that coin. The checkpoint moves only when every bot has had the signal; a failure that
+ * may pass (the store, a conflict) makes the follower retry the whole signal.
+ *
+ * Stale signals (older than MAX_SIGNAL_AGE_MS when they reach the bot, e.g. a first deployment
+ * replaying the history, or a worker down for an hour) trade nothing: their price is no longer the
+ * market's.
+ */
+import { HOUSE_DEMO_USER_ID } from '@papertrade/domain/trading/house-demo';
+import { TRADING_BOTS_PROJECTION, type TradingBotView } from '@papertrade/domain/trading/bot-view';
+import { decideBotTrade, tradeIdFor, type BotSignal, type BotSkipReason } from '@papertrade/domain/trading/bot-trade-decision';
+import { portfolioStreamId } from '@papertrade/domain/trading/portfolio';
+import { portfolioDecider } from '@papertrade/domain/trading/portfolio.decider';
+import type { Prices } from '@papertrade/domain/trading/portfolio-valuation';
+import { riskStreamId } from '@papertrade/domain/trading/risk';
+import { riskDecider } from '@papertrade/domain/trading/risk.decider';
+import type { SignalGenerated } from '@papertrade/domain/signals/signal';
+import { ConcurrencyError, DomainError, ServiceUnavailableError } from '@papertrade/domain/shared/errors';
+import type { CommandHandler, Idempotency } from '@papertrade/platform/commands/command-handler';
+import type { Logger } from '@papertrade/platform/config/logger';
+import type { RecordedEvent } from '@papertrade/platform/event-store/event-store';
+import type { MarketData } from '@papertrade/platform/market/market-data';
+import type { ReadModels } from '@papertrade/platform/projections/read-models';
+import { forEachLimited } from './concurrency';
+import { EventFollower, type EventFollowerDeps, type EventFollowerStatus } from './event-follower';
+
+export const TRADING_BOT_ACTOR = 'trading-bot';
+/** A signal older than this when the bot reaches it trades nothing (three 5-minute candles). */
+export const MAX_SIGNAL_AGE_MS = 15 * 60_000;
+export const DEFAULT_BOT_CONCURRENCY = 16;
+
+export interface TradingBotDeps extends EventFollowerDeps {
+  readModels: ReadModels;
+  handler: CommandHandler;
+  marketData: Pick<MarketData, 'prices'>;
+  clock: () => Date;
+  logger: Logger;
+  concurrency?: number;
+  /** Whether the house demo bot runs (default true). */
+  houseDemo?: boolean;
+}
+
+export interface TradingBotStatus extends EventFollowerStatus {
+  name: 'trading-bot';
+  running: boolean;
+  signals: number;
+  botsConsidered: number;
+  tradesPlaced: number;
+  /** Trades found already placed (a replayed signal). */
+  tradesReplayed: number;
+  skipped: Partial<Record<BotSkipReason | 'STALE_SIGNAL', number>>;
+  /** Commands the domain refused (counted, not retried). */
+  refused: number;
+  lastSignalAt: string | null;
+}
+
+/** The idempotency of one bot trade: keyed by the derived trade id. */
+export function botTradeIdempotency(tradeId: string): Idempotency {
+  return { scope: TRADING_BOT_ACTOR, key: tradeId, requestHash: tradeId };
+}
+
+/** Failures that may pass on a retry (the store, a race): the signal is handled again. */
+function isTransient(error: unknown): boolean {
+  return !(error instanceof DomainError) || error instanceof ConcurrencyError || error instanceof ServiceUnavailableError;
+}
+
+export class TradingBot {
+  readonly follower: EventFollower;
+  private running = false;
+  private signals = 0;
+  private botsConsidered = 0;
+  private tradesPlaced = 0;
+  private tradesReplayed = 0;
+  private refused = 0;
+  private readonly skipped: TradingBotStatus['skipped'] = {};
+  private lastSignalAt: string | null = null;
+
+  constructor(private readonly deps: TradingBotDeps) {
+    this.follower = new EventFollower('trading-bot', deps, (e) => e.type === 'SignalGenerated', (e) => this.onSignal(e));
+  }
+
+  async start(): Promise<void> {
+    this.running = true;
+    await this.follower.start();
+  }
+
+  /** Stops after the signal in hand (its bots all handled), saving the checkpoint. */
+  async stop(): Promise<void> {
+    this.running = false;
+    await this.follower.stop();
+  }
+
+  status(): TradingBotStatus {
+    return {
+      name: 'trading-bot',
+      running: this.running,
+      ...this.follower.status(),
+      signals: this.signals,
+      botsConsidered: this.botsConsidered,
+      tradesPlaced: this.tradesPlaced,
+      tradesReplayed: this.tradesReplayed,
+      skipped: { ...this.skipped },
+      refused: this.refused,
+      lastSignalAt: this.lastSignalAt,
+    };
+  }
+
+  private skip(reason: BotSkipReason | 'STALE_SIGNAL', count = 1): void {
+    this.skipped[reason] = (this.skipped[reason] ?? 0) + count;
+  }
+
+  /** Every bot that should trade on `event`, each at most once (the handler of the follower). */
+  async onSignal(event: RecordedEvent): Promise<void> {
+    const data = event.data as SignalGenerated['data'];
+    const signal: BotSignal = {
+      eventId: event.id,
+      signalId: data.signalId,
+      type: data.type,
+      symbol: data.symbol,
+      price: data.price,
+      confidence: data.confidence,
+      candleTime: data.candleTime,
+    };
+    this.signals += 1;
+    this.lastSignalAt = signal.candleTime;
+    if (signal.type === 'HOLD') return void this.skip('HOLD_SIGNAL');
+    const now = this.deps.clock();
+    const signalAt = Date.parse(String(event.metadata.at ?? signal.candleTime));
+    if (now.getTime() - signalAt > MAX_SIGNAL_AGE_MS) return void this.skip('STALE_SIGNAL');
+
+    const bots = await (await this.deps.readModels.collection<TradingBotView>(TRADING_BOTS_PROJECTION)).find({ where: { status: 'ACTIVE', premium: true } });
+    const users = new Set(bots.map((b) => b.userId));
+    if (this.deps.houseDemo !== false) users.add(HOUSE_DEMO_USER_ID);
+    const prices = await this.prices();
+    this.botsConsidered += users.size;
+
+    const failures = await forEachLimited([...users], this.deps.concurrency ?? DEFAULT_BOT_CONCURRENCY, (userId) => this.tradeFor(userId, signal, prices, now.toISOString()));
+    const transient = failures.filter(isTransient);
+    for (const error of failures.filter((e) => !isTransient(e))) {
+      this.refused += 1;
+      this.deps.logger.warn('bot trade refused', { signalId: signal.signalId, error: error instanceof Error ? error.message : String(error) });
+    }
+    // The bots that traded are not traded again (derived ids): the retry only reaches the others.
+    if (transient.length > 0) throw transient[0];
+  }
+
+  private async prices(): Promise<Prices> {
+    try {
+      return Object.fromEntries((await this.deps.marketData.prices()).map((p) => [p.symbol, p.price]));
+    } catch (error) {
+      // Without prices, positions are valued at their entry prices (portfolio-valuation): a sizing
+      // approximation, better than not trading the signal at all.
+      this.deps.logger.warn('prices unavailable to the trading bot; valuing positions at entry', { error: String(error) });
+      return {};
+    }
+  }
+
+  private async tradeFor(userId: string, signal: BotSignal, prices: Prices, now: string): Promise<void> {
+    const { handler } = this.deps;
+    const tradeId = tradeIdFor(signal.signalId, userId);
+    const idempotency = botTradeIdempotency(tradeId);
+    const streamId = portfolioStreamId(userId);
+    const [risk, portfolio] = await Promise.all([handler.load(riskDecider, riskStreamId(userId)), handler.load(portfolioDecider, streamId, { idempotency })]);
+    if (portfolio.previous.length > 0) {
+      this.tradesReplayed += 1;
+      return;
+    }
+    const decision = decideBotTrade({ userId, signal, settings: risk.state.settings, parameters: risk.state.parameters, portfolio: portfolio.state, prices, now });
+    if (decision.action === 'SKIP') return this.skip(decision.reason);
+    const result = await handler.handle(portfolioDecider, streamId, decision.command, { actor: TRADING_BOT_ACTOR, correlationId: signal.signalId, causationId: signal.eventId, idempotency }, portfolio);
+    if (result.replayed) this.tradesReplayed += 1;
+    else if (result.events.some((e) => e.type === 'SimulatedTradePlaced')) this.tradesPlaced += 1;
+  }
+}
