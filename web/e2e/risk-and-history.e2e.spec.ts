@@ -128,33 +128,37 @@ describe('web: risk management and trade history (e2e)', function () {
     const parameters = (await callAs(app.url, premium.token, 'GET', '/api/risk/parameters')) as Record<string, unknown>;
     delete parameters.customised;
     await callAs(app.url, premium.token, 'PUT', '/api/risk/parameters', { ...parameters, maxPositionSize: 0.1, maxConcurrentTrades: 1 });
-    await callAs(app.url, premium.token, 'POST', '/api/settings/bot', { maxPositionSize: 0.1 });
     await callAs(app.url, premium.token, 'POST', '/api/trades', { symbol: 'ETH', type: 'BUY', amount: 0.5 });
     await callAs(app.url, premium.token, 'POST', '/api/trades', { symbol: 'BTC', type: 'BUY', amount: 0.01 });
 
     await arrive(premium.token, '/risk-management');
     await page.getByRole('tab', { name: 'Risk Alerts' }).click();
+    // Three conditions hold: the ETH and the BTC position sizes, and two positions open. The monitor
+    // sees them on the coins' next ticks.
     const alerts = page.getByTestId('risk-alert');
-    await alerts.first().waitFor({ timeout: 60_000 });
-    const before = await alerts.count();
+    await waitUntil(async () => (await alerts.count()) === 3, { timeoutMs: 60_000, message: 'three alerts from the risk monitor' });
     expect(await page.getByRole('button', { name: /^Clear Acknowledged/ }).isDisabled()).to.equal(true);
 
-    const first = alerts.first();
-    const message = await first.getByTestId('risk-alert-message').textContent();
-    await first.getByRole('button', { name: 'Acknowledge' }).click();
-    const acknowledged = page.locator('[data-testid="risk-alert"][data-acknowledged="true"]');
-    await acknowledged.first().waitFor();
-    expect(await acknowledged.first().getByTestId('risk-alert-message').textContent()).to.equal(message);
-    expect(await acknowledged.first().evaluate((el) => getComputedStyle(el).opacity)).to.equal('0.5');
+    const concurrent = alerts.filter({ hasText: '2 positions are open, above the maximum of 1' });
+    expect(await concurrent.getAttribute('data-severity')).to.equal('high');
+    const alertId = (await concurrent.getAttribute('data-alert-id'))!;
+    const byId = page.locator(`[data-alert-id="${alertId}"]`);
+    await concurrent.getByRole('button', { name: 'Acknowledge' }).click();
+    await page.locator(`[data-alert-id="${alertId}"][data-acknowledged="true"]`).waitFor();
+    expect(await byId.evaluate((el) => getComputedStyle(el).opacity)).to.equal('0.5');
+    // Only that one: the others stay bright and can still be acknowledged.
+    expect(await page.locator('[data-testid="risk-alert"][data-acknowledged="false"]').count()).to.equal(2);
+    expect(await page.locator('[data-testid="risk-alert"][data-acknowledged="false"]').first().evaluate((el) => getComputedStyle(el).opacity)).to.equal('1');
     await screenshot(page, 'risk-alerts-acknowledged');
 
     await page.getByRole('button', { name: 'Clear Acknowledged (1)' }).click();
-    await acknowledged.first().waitFor({ state: 'detached' });
-    // Only the acknowledged one went (the monitor raises a condition again only after it is cleared,
-    // so the count may come back; never with the cleared alert still acknowledged).
-    const server = (await callAs(app.url, premium.token, 'GET', '/api/risk/alerts')) as { alerts: Array<{ acknowledged: boolean }> };
+    await byId.waitFor({ state: 'detached' });
+    // The server no longer lists it; the two unacknowledged ones stay. (The condition still holds, so
+    // the monitor may raise it again as a new alert: a different id, unacknowledged.)
+    const server = (await callAs(app.url, premium.token, 'GET', '/api/risk/alerts')) as { alerts: Array<{ id: string; acknowledged: boolean; message: string }> };
+    expect(server.alerts.map((a) => a.id)).to.not.include(alertId);
     expect(server.alerts.filter((a) => a.acknowledged)).to.have.length(0);
-    expect(server.alerts.length).to.be.at.least(before - 1);
+    expect(server.alerts.filter((a) => a.message.includes('position is'))).to.have.length(2);
   });
 
   it('Trade History lists trades placed via POST /api/trades; tabs and the filter narrow them on the server; export downloads a CSV', async () => {

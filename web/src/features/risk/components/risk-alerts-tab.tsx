@@ -54,7 +54,7 @@ function AlertItem({ alert }: { alert: RiskAlertView }) {
   const acknowledge = useAcknowledgeRiskAlert();
   const toast = useToast();
   return (
-    <li className="risk-alert" data-testid="risk-alert" data-acknowledged={alert.acknowledged} data-severity={alert.severity}>
+    <li className="risk-alert" data-testid="risk-alert" data-alert-id={alert.id} data-acknowledged={alert.acknowledged} data-severity={alert.severity}>
       <div className="risk-alert__head">
         <span className={`badge severity--${alert.severity}`}>{alert.severity.toUpperCase()}</span>
         {alert.acknowledged ? (
