@@ -97,6 +97,16 @@ describe('web: risk management and trade history (e2e)', function () {
     expect(await param('stopLossType').inputValue()).to.equal('trailing');
     expect(await param('kellyCriterionEnabled').isChecked()).to.equal(true);
     expect(await param('dynamicPositionSizing').isChecked()).to.equal(false);
+
+    // A refused change: the error toast of section 8, and the input shows the stored value again.
+    await page.route('**/api/risk/parameters', (route) =>
+      route.request().method() === 'PUT'
+        ? route.fulfill({ status: 403, contentType: 'application/problem+json', body: JSON.stringify({ type: 'about:blank', title: 'Forbidden', status: 403, detail: 'Premium subscription required' }) })
+        : route.continue(),
+    );
+    await param('maxDrawdown').fill('20');
+    await expectToast(page, 'Error', 'Failed to update risk parameters: Premium subscription required');
+    await page.waitForFunction(() => (document.querySelector('[data-testid="risk-param-maxDrawdown"]') as HTMLInputElement | null)?.value === '15');
   });
 
   it('a free user sees the parameters read-only with a Basic badge, and Premium Required on the premium tabs', async () => {
@@ -213,6 +223,17 @@ describe('web: risk management and trade history (e2e)', function () {
     expect(csv).to.have.length(2);
     expect(csv[1]).to.include(',BUY,BTC,0.01,');
     expect(csv[1]).to.include(',Manual,');
+
+    // Status and date range: the closed trades (the SELL) of every coin; nothing from tomorrow on.
+    await page.getByLabel('Coin').selectOption('');
+    await page.getByLabel('Status').selectOption('CLOSED');
+    await waitUntil(async () => (await rows.count()) === 1 && (await rows.first().getAttribute('data-type')) === 'SELL', { message: 'the closed SELL only' });
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    await page.getByLabel('Status').selectOption('');
+    await page.getByLabel('From (UTC)').fill(tomorrow);
+    await page.getByTestId('no-trades').filter({ hasText: 'No trades match' }).waitFor();
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await waitUntil(async () => (await rows.count()) === 3, { message: 'all rows after Clear' });
   });
 
   it('pages through many trades, one server page at a time', async () => {

@@ -13,10 +13,13 @@ import type { RiskParametersResponse } from '@papertrade/domain/trading/read-con
 import { FetchError } from '../../../components/ui/fetch-error';
 import { Panel } from '../../../components/ui/panel';
 import { useToast } from '../../../components/ui/toast/use-toast';
-import { describeError } from '../../../lib/api-client';
+import { ApiError } from '../../../lib/api-client';
 import { useRiskParameters } from '../api/get-risk-parameters';
 import { useUpdateRiskParameters } from '../api/update-risk-parameters';
 import { numericParameterFields, parseParameterInput, type NumericParameter } from '../parameter-fields';
+
+/** Spec section 8: 'Error: Failed to update risk parameters' (the server's reason after it, when it gave one). */
+const UPDATE_ERROR = 'Failed to update risk parameters';
 
 const stopLossTypeLabels: Record<StopLossType, string> = { fixed: 'Fixed', trailing: 'Trailing', atr: 'ATR', volatility: 'Volatility' };
 
@@ -38,18 +41,22 @@ export function ParametersTab({ premium }: { premium: boolean }) {
   const server = parametersOf(query.data);
   const current: RiskParameters = { ...server, ...(update.isPending && sent ? sent : {}) };
 
-  function send(next: RiskParameters) {
+  function send(next: RiskParameters, field?: NumericParameter) {
     setSent(next);
     update.mutate(next, {
       onSuccess: () => toast({ title: 'Success', description: 'Risk parameters updated' }),
-      onError: (error) => toast({ title: 'Error', description: describeError(error, 'Failed to update risk parameters'), variant: 'destructive' }),
+      onError: (error) => {
+        // The server kept the old value: show it again rather than the refused text.
+        if (field) setDrafts(({ [field]: _refused, ...rest }) => rest);
+        toast({ title: 'Error', description: UPDATE_ERROR + (error instanceof ApiError && error.problem?.detail ? `: ${error.problem.detail}` : ''), variant: 'destructive' });
+      },
     });
   }
 
   function onNumber(name: NumericParameter, text: string, bounds: (typeof numericParameterFields)[number]['bounds']) {
     setDrafts((d) => ({ ...d, [name]: text }));
     const parsed = parseParameterInput(text, bounds);
-    if (parsed.ok && parsed.value !== current[name]) send({ ...current, [name]: parsed.value });
+    if (parsed.ok && parsed.value !== current[name]) send({ ...current, [name]: parsed.value }, name);
   }
 
   function onBlur(name: NumericParameter) {
