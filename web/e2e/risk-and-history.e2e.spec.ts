@@ -142,6 +142,16 @@ describe('web: risk management and trade history (e2e)', function () {
     await callAs(app.url, premium.token, 'POST', '/api/trades', { symbol: 'BTC', type: 'BUY', amount: 0.01 });
 
     await arrive(premium.token, '/risk-management');
+    // Active Trades: the two open positions, with the stop and target of the bot settings (2 and 5 percent).
+    await page.getByRole('tab', { name: 'Active Trades' }).click();
+    await waitUntil(async () => (await page.getByTestId('active-trade-row').count()) === 2, { message: 'two open positions' });
+    const open = (await callAs(app.url, premium.token, 'GET', '/api/risk/active-trades')) as { trades: Array<{ symbol: string; entryPrice: number; stopLoss: number }> };
+    const eth = open.trades.find((t) => t.symbol === 'ETH')!;
+    expect(eth.stopLoss).to.be.closeTo(eth.entryPrice * 0.98, 0.01);
+    const ethRow = page.getByTestId('active-trade-row').filter({ hasText: 'ETH' });
+    expect(await ethRow.locator('td').nth(4).textContent()).to.equal(eth.stopLoss.toLocaleString('en-US', { style: 'currency', currency: 'USD' }));
+    await screenshot(page, 'risk-active-trades');
+
     await page.getByRole('tab', { name: 'Risk Alerts' }).click();
     // Three conditions hold: the ETH and the BTC position sizes, and two positions open. The monitor
     // sees them on the coins' next ticks.

@@ -31,14 +31,14 @@ export function ActiveTradesTab() {
             <thead>
               <tr>
                 <th>Symbol</th>
-                <th>Quantity</th>
-                <th>Entry</th>
-                <th>Current</th>
-                <th>Stop Loss</th>
-                <th>Take Profit</th>
-                <th>Risk</th>
-                <th>Unrealized P&amp;L</th>
-                <th>Time in Trade</th>
+                <th className="num">Quantity</th>
+                <th className="num">Entry</th>
+                <th className="num">Current</th>
+                <th className="num">Stop Loss</th>
+                <th className="num">Take Profit</th>
+                <th className="num">Risk</th>
+                <th className="num">Unrealized P&amp;L</th>
+                <th className="num">Time in Trade</th>
               </tr>
             </thead>
             <tbody>
