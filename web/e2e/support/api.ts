@@ -44,3 +44,8 @@ export async function logInViaApi(base: string, email: string, password: string)
 export async function getViaApi(base: string, path: string, headers: Record<string, string> = {}): Promise<unknown> {
   return call(base, 'GET', path, undefined, headers);
 }
+
+/** Any call as a signed-in user (bearer token); the answer's position is remembered like the others. */
+export async function callAs(base: string, token: string, method: string, path: string, body?: unknown): Promise<unknown> {
+  return call(base, method, path, body, { Authorization: `Bearer ${token}`, ...(lastPosition ? { 'X-Min-Position': lastPosition } : {}) });
+}

@@ -13,14 +13,14 @@ const signup = lazyRoute(() => import('./routes/signup'));
 const shell = lazyRoute(() => import('./shell/app-shell'));
 const dashboard = lazyRoute(() => import('./routes/dashboard'));
 const placeholder = lazyRoute(() => import('./routes/placeholder'));
+const tradeHistory = lazyRoute(() => import('./routes/trade-history'));
+const riskManagement = lazyRoute(() => import('./routes/risk-management'));
 const notFound = lazyRoute(() => import('./routes/not-found'));
 
 /** Titles as the premium spec names the screens (premium-and-account.md section 2). */
 export const plannedScreens = [
   { path: '/ai-signals', title: 'AI Trading Strategies' },
-  { path: '/trade-history', title: 'Trade History' },
   { path: '/backtesting', title: 'Strategy Backtesting' },
-  { path: '/risk-management', title: 'Risk Management' },
   { path: '/settings', title: 'Settings' },
   { path: '/api-integration', title: 'Exchange API Integration' },
   { path: '/subscription', title: 'Subscription and Billing' },
@@ -47,6 +47,8 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: <dashboard.Component />, ...screen(dashboard) },
           { path: '/dashboard', element: <dashboard.Component />, ...screen(dashboard) },
+          { path: '/trade-history', element: <tradeHistory.Component />, ...screen(tradeHistory) },
+          { path: '/risk-management', element: <riskManagement.Component />, ...screen(riskManagement) },
           ...plannedScreens.map(({ path, title }) => ({ path, element: <placeholder.Component title={title} />, ...screen(placeholder) })),
           { path: '*', element: <notFound.Component />, ...screen(notFound) },
         ],

@@ -1,0 +1,44 @@
+/**
+ * PUT /api/risk/parameters with the full parameter set (spec section 7; premium only, the server
+ * checks the bounds of section 5 and answers 400 naming the field). Every change on the Parameters
+ * tab is sent at once; the requests go out one after another (each waits for the previous answer),
+ * so a quick series of edits cannot land on the server out of order.
+ */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { riskParametersSchema, type RiskParameters } from '@papertrade/domain/trading/contracts';
+import type { RiskParametersResponse } from '@papertrade/domain/trading/read-contracts';
+import { sendJson } from '../../../lib/api-client';
+import { RISK_PARAMETERS_PATH } from './get-risk-parameters';
+
+export const updateRiskParametersResponseSchema = z.object({
+  userId: z.string(),
+  parameters: riskParametersSchema,
+  position: z.string().nullable(),
+});
+export type UpdateRiskParametersResponse = z.infer<typeof updateRiskParametersResponseSchema>;
+
+export function updateRiskParameters(parameters: RiskParameters): Promise<UpdateRiskParametersResponse> {
+  return sendJson('PUT', RISK_PARAMETERS_PATH, parameters, updateRiskParametersResponseSchema);
+}
+
+let queue: Promise<unknown> = Promise.resolve();
+
+/** Sends after every earlier request of this kind has been answered (whatever the answer). */
+function inOrder<T>(send: () => Promise<T>): Promise<T> {
+  const next = queue.then(send, send);
+  queue = next.catch(() => undefined);
+  return next;
+}
+
+export function useUpdateRiskParameters() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (parameters: RiskParameters) => inOrder(() => updateRiskParameters(parameters)),
+    onSuccess: ({ parameters }) => {
+      // The command's answer is the set now in force: show it without waiting for the next poll.
+      queryClient.setQueryData<RiskParametersResponse>([RISK_PARAMETERS_PATH], { ...parameters, customised: true });
+      void queryClient.invalidateQueries({ queryKey: [RISK_PARAMETERS_PATH] });
+    },
+  });
+}

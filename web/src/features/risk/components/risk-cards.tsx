@@ -1,0 +1,168 @@
+/**
+ * The dashboard's risk cards (dashboard-and-sign-in.md sections 2, 4 and 9), mounted by the dashboard:
+ *
+ * - `RiskManagementCard`: the bot's risk settings (position size, stop loss, take profit, daily loss
+ *   limit) and today's loss against the limit; visitors see the defaults of section 9 (their own
+ *   settings need an account). View Details goes to /risk-management.
+ * - `RiskOverviewCard`: three states. Logged out: a Login link. Logged in but not premium: Upgrade to
+ *   Premium (/subscription). Premium: the portfolio risk badge and bar, the daily loss bar and the
+ *   most severe unacknowledged alert, with Manage Risk (/risk-management).
+ */
+import { Link } from 'react-router-dom';
+import { isPremium } from '@papertrade/domain/auth/contracts';
+import { DEFAULT_BOT_SETTINGS } from '@papertrade/domain/trading/contracts';
+import type { RiskResponse } from '@papertrade/domain/trading/read-contracts';
+import '../../../components/ui/badge-variants.css';
+import { FetchError } from '../../../components/ui/fetch-error';
+import { Panel } from '../../../components/ui/panel';
+import { useAuth } from '../../../lib/auth/auth-context';
+import { formatUsd } from '../../../lib/number-format';
+import { useRisk } from '../api/get-risk';
+import { useRiskAlerts } from '../api/get-risk-alerts';
+import { barWidth, dailyLossTone, mostSevereAlert, portfolioRiskBadge, PORTFOLIO_RISK_BAR_MAX } from '../risk-rules';
+import './risk.css';
+
+const RISK_ERROR = 'Failed to fetch risk data';
+
+export function RiskManagementCard() {
+  const { user } = useAuth();
+  const risk = useRisk({ enabled: user !== null });
+  const settings = user === null ? DEFAULT_BOT_SETTINGS : risk.data?.settings;
+  return (
+    <Panel
+      title="Risk Management"
+      testId="risk-management-card"
+      actions={
+        <Link to="/risk-management" className="btn btn--ghost btn--sm">
+          View Details
+        </Link>
+      }
+    >
+      {risk.isError ? (
+        <FetchError text={RISK_ERROR} error={risk.error} />
+      ) : (
+        <>
+          <dl className="kv">
+            <div>
+              <dt>Max Position Size</dt>
+              <dd data-testid="risk-max-position">{settings ? `${settings.maxPositionSize}%` : '—'}</dd>
+            </div>
+            <div>
+              <dt>Stop Loss</dt>
+              <dd data-testid="risk-stop-loss">{settings ? `${settings.stopLossPercent}%` : '—'}</dd>
+            </div>
+            <div>
+              <dt>Take Profit</dt>
+              <dd data-testid="risk-take-profit">{settings ? `${settings.takeProfitPercent}%` : '—'}</dd>
+            </div>
+            <div>
+              <dt>Daily Loss Limit</dt>
+              <dd data-testid="risk-daily-limit">{settings ? formatUsd(settings.dailyLossLimit) : '—'}</dd>
+            </div>
+          </dl>
+          {user === null ? (
+            <p className="empty-text">
+              Defaults shown. <Link to="/login">Login</Link> to set your own.
+            </p>
+          ) : (
+            risk.data && <DailyLossMeter risk={risk.data} />
+          )}
+        </>
+      )}
+    </Panel>
+  );
+}
+
+function DailyLossMeter({ risk }: { risk: RiskResponse }) {
+  const tone = dailyLossTone(risk.dailyLossUsedPercent);
+  return (
+    <div className="risk-meter" data-testid="daily-loss-meter">
+      <div className="risk-meter__head">
+        <span>Daily Loss Used</span>
+        <span className="num">
+          {formatUsd(risk.dailyLossUsed)} / {formatUsd(risk.dailyLossLimit)} ({risk.dailyLossUsedPercent.toFixed(1)}%)
+        </span>
+      </div>
+      <div className="risk-bar">
+        <div className={`risk-bar__fill risk-bar__fill--${tone}`} data-testid="daily-loss-bar" data-tone={tone} style={{ width: `${barWidth(risk.dailyLossUsedPercent, 100)}%` }} />
+      </div>
+    </div>
+  );
+}
+
+export function RiskOverviewCard() {
+  const { user } = useAuth();
+  const state = user === null ? 'visitor' : isPremium(user) ? 'premium' : 'free';
+  return (
+    <Panel title="Risk Overview" testId="risk-overview-card" actions={state === 'premium' ? <ManageRiskLink /> : undefined}>
+      {state === 'visitor' && (
+        <>
+          <p className="empty-text">Log in to see the risk of your paper portfolio.</p>
+          <Link to="/login" className="btn btn--sm">
+            Login
+          </Link>
+        </>
+      )}
+      {state === 'free' && (
+        <>
+          <p className="empty-text">Portfolio risk and risk alerts are premium features.</p>
+          <Link to="/subscription" className="btn btn--primary btn--sm">
+            Upgrade to Premium
+          </Link>
+        </>
+      )}
+      {state === 'premium' && <PremiumRiskOverview />}
+    </Panel>
+  );
+}
+
+function ManageRiskLink() {
+  return (
+    <Link to="/risk-management" className="btn btn--ghost btn--sm">
+      Manage Risk
+    </Link>
+  );
+}
+
+function PremiumRiskOverview() {
+  const risk = useRisk({ enabled: true });
+  const alerts = useRiskAlerts({ enabled: true });
+  if (risk.isError) return <FetchError text={RISK_ERROR} error={risk.error} />;
+  if (!risk.data) return <p className="empty-text">Loading…</p>;
+  const variant = portfolioRiskBadge(risk.data.portfolioRiskPercent);
+  const alert = alerts.data ? mostSevereAlert(alerts.data.alerts) : null;
+  return (
+    <>
+      <div className="risk-meter">
+        <div className="risk-meter__head">
+          <span>Portfolio Risk</span>
+          <span className={`badge badge--${variant}`} data-testid="portfolio-risk-badge" data-variant={variant}>
+            {risk.data.portfolioRiskPercent.toFixed(2)}%
+          </span>
+        </div>
+        <div className="risk-bar">
+          <div className="risk-bar__fill risk-bar__fill--accent" data-testid="portfolio-risk-bar" style={{ width: `${barWidth(risk.data.portfolioRiskPercent, PORTFOLIO_RISK_BAR_MAX)}%` }} />
+        </div>
+        <span className="risk-alert__meta">
+          {formatUsd(risk.data.portfolioRiskAmount)} at risk over {risk.data.openPositions} open position{risk.data.openPositions === 1 ? '' : 's'}
+        </span>
+      </div>
+      <DailyLossMeter risk={risk.data} />
+      <div className="risk-meter" data-testid="risk-overview-alert">
+        {alerts.isError ? (
+          <FetchError text="Failed to fetch risk alerts" error={alerts.error} />
+        ) : alert ? (
+          <div className="risk-alert">
+            <div className="risk-alert__head">
+              <span className={`badge severity--${alert.severity}`}>{alert.severity.toUpperCase()}</span>
+              <span className="risk-alert__meta">{alerts.data?.unacknowledged} unacknowledged</span>
+            </div>
+            <span>{alert.message}</span>
+          </div>
+        ) : (
+          <p className="empty-text">No active risk alerts</p>
+        )}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,28 @@
+import { expect } from 'chai';
+import type { AlertSeverity } from '@papertrade/domain/trading/contracts';
+import { barWidth, dailyLossTone, mostSevereAlert, portfolioRiskBadge, PORTFOLIO_RISK_BAR_MAX } from './risk-rules';
+
+describe('risk display rules (dashboard section 9)', () => {
+  it('colours the daily loss bar red above 80, amber above 50, else green (the bounds themselves one step down)', () => {
+    expect([0, 50, 50.01, 80, 80.01, 150].map(dailyLossTone)).to.deep.equal(['green', 'green', 'amber', 'amber', 'red', 'red']);
+  });
+
+  it('badges portfolio risk destructive above 15, default above 10, else secondary', () => {
+    expect([0, 10, 10.5, 15, 15.01, 40].map(portfolioRiskBadge)).to.deep.equal(['secondary', 'secondary', 'default', 'default', 'destructive', 'destructive']);
+  });
+
+  it('fills the portfolio risk bar at 20 percent and clamps every bar to 0..100', () => {
+    expect(barWidth(10, PORTFOLIO_RISK_BAR_MAX)).to.equal(50);
+    expect(barWidth(35, PORTFOLIO_RISK_BAR_MAX)).to.equal(100);
+    expect(barWidth(-3, 100)).to.equal(0);
+    expect(barWidth(Number.NaN, 100)).to.equal(0);
+  });
+
+  it('shows the most severe unacknowledged alert, the newest among equals, none when all are acknowledged', () => {
+    const alert = (id: string, severity: AlertSeverity, acknowledged: boolean, minute: number) => ({ id, severity, acknowledged, timestamp: `2026-03-04T10:${String(minute).padStart(2, '0')}:00.000Z` });
+    const alerts = [alert('a', 'medium', false, 5), alert('b', 'critical', true, 4), alert('c', 'high', false, 1), alert('d', 'high', false, 3), alert('e', 'low', false, 9)];
+    expect(mostSevereAlert(alerts)?.id).to.equal('d');
+    expect(mostSevereAlert(alerts.map((a) => ({ ...a, acknowledged: true })))).to.equal(null);
+    expect(mostSevereAlert([alert('x', 'low', false, 1), alert('y', 'critical', false, 0)])?.id).to.equal('y');
+  });
+});

@@ -1,0 +1,53 @@
+import { expect } from 'chai';
+import Papa from 'papaparse';
+import type { Trade } from '@papertrade/domain/trading/read-contracts';
+import { csvFileName, TRADE_CSV_COLUMNS, tradesToCsv } from './trades-csv';
+
+const trade = (over: Partial<Trade>): Trade => ({
+  id: 't1',
+  type: 'BUY',
+  symbol: 'ETH',
+  coinId: 'ethereum',
+  amount: 0.5,
+  quantity: 0.5,
+  price: 3000,
+  value: 1500,
+  entryPrice: 3000,
+  fee: 1.5,
+  pnl: -12.34,
+  pnlRealised: false,
+  status: 'OPEN',
+  source: 'Manual',
+  signalId: null,
+  closeReason: null,
+  closedAt: null,
+  timestamp: '2026-03-04T10:00:00.000Z',
+  ...over,
+});
+
+describe('trade history CSV', () => {
+  it('writes the header and one row per trade, values at each trade\'s own price, negative P&L as a number', () => {
+    const csv = tradesToCsv([trade({}), trade({ id: 't2', type: 'SELL', symbol: 'BTC', coinId: 'bitcoin', amount: 0.01, quantity: 0.01, price: 60000, value: 600, pnl: null, status: 'CLOSED', source: 'SELL signal' })]);
+    const rows = Papa.parse<string[]>(csv, { skipEmptyLines: true }).data;
+    expect(rows[0]).to.deep.equal([...TRADE_CSV_COLUMNS]);
+    expect(rows[1]).to.deep.equal(['2026-03-04T10:00:00.000Z', 'BUY', 'ETH', '0.5', '3000', '1500', '1.5', 'Manual', '-12.34', 'OPEN']);
+    expect(rows[2]).to.deep.equal(['2026-03-04T10:00:00.000Z', 'SELL', 'BTC', '0.01', '60000', '600', '1.5', 'SELL signal', '', 'CLOSED']);
+  });
+
+  it('reads a blank signal source as Manual', () => {
+    const rows = Papa.parse<string[]>(tradesToCsv([trade({ source: ' ' })]), { skipEmptyLines: true }).data;
+    expect(rows[1]![7]).to.equal('Manual');
+  });
+
+  it('defuses text a spreadsheet would run as a formula (CSV injection), and quotes commas and quotes', () => {
+    const csv = tradesToCsv([trade({ source: '=HYPERLINK("http://x","y")' }), trade({ source: '@SUM(A1)' }), trade({ source: 'a, "b"' })]);
+    const rows = Papa.parse<string[]>(csv, { skipEmptyLines: true }).data;
+    expect(rows[1]![7]).to.equal(`'=HYPERLINK("http://x","y")`);
+    expect(rows[2]![7]).to.equal(`'@SUM(A1)`);
+    expect(rows[3]![7]).to.equal('a, "b"');
+  });
+
+  it('names the file with the date', () => {
+    expect(csvFileName(new Date(2026, 2, 4, 23, 59))).to.equal('trade-history-2026-03-04.csv');
+  });
+});
