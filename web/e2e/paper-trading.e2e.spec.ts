@@ -137,6 +137,15 @@ describe('web: paper trading on the dashboard (e2e)', function () {
 
     // The manual trade form is a link to log in.
     expect(await page.getByTestId('trade-form').getByRole('link', { name: 'Login' }).getAttribute('href')).to.equal('/login');
+
+    // Risk cards, logged out: the default settings, and a prompt to log in instead of the overview.
+    const management = page.getByTestId('risk-management-card');
+    await management.getByTestId('risk-max-position').filter({ hasText: '5%' }).waitFor();
+    expect(await management.getByTestId('risk-daily-limit').textContent()).to.equal('$500.00');
+    expect(await management.getByRole('link', { name: 'View Details' }).getAttribute('href')).to.equal('/risk-management');
+    const overview = page.getByTestId('risk-overview-card');
+    expect(await overview.getByRole('link', { name: 'Login' }).getAttribute('href')).to.equal('/login');
+    expect(await overview.getByTestId('portfolio-risk-badge').count()).to.equal(0);
     await screenshot(page, 'paper-trading-visitor', { fullPage: true });
   });
 
@@ -153,6 +162,10 @@ describe('web: paper trading on the dashboard (e2e)', function () {
     // A free user still has a paper portfolio of their own: no demo badge.
     await sidebar().getByTestId('portfolio-total-value').filter({ hasText: /^\$[\d,]+\.\d{2}$/ }).waitFor();
     expect(await sidebar().getByText('Demo', { exact: true }).count()).to.equal(0);
+    // Risk overview, free: an upgrade link, no premium figures (and no premium calls made for them).
+    const overview = page.getByTestId('risk-overview-card');
+    expect(await overview.getByRole('link', { name: 'Upgrade to Premium' }).getAttribute('href')).to.equal('/subscription');
+    expect(await overview.getByTestId('portfolio-risk-badge').count()).to.equal(0);
     await screenshot(page, 'paper-trading-free');
   });
 
@@ -188,6 +201,14 @@ describe('web: paper trading on the dashboard (e2e)', function () {
     await openDashboard();
     await page.getByTestId('connection-status').filter({ hasText: 'Live Data' }).waitFor();
     expect(await page.getByTestId('bot-status').textContent()).to.equal('STOPPED');
+    // Risk overview, premium: the portfolio risk badge (nothing held yet: 0.00%, the calm variant),
+    // the daily loss meter, no alert, and Manage Risk.
+    const overview = page.getByTestId('risk-overview-card');
+    await overview.getByTestId('portfolio-risk-badge').filter({ hasText: '0.00%' }).waitFor();
+    expect(await overview.getByTestId('portfolio-risk-badge').getAttribute('data-variant')).to.equal('secondary');
+    await overview.getByTestId('daily-loss-bar').waitFor({ state: 'attached' });
+    await overview.getByText('No active risk alerts', { exact: true }).waitFor();
+    expect(await overview.getByRole('link', { name: 'Manage Risk' }).getAttribute('href')).to.equal('/risk-management');
 
     // The button reads Starting... while the call is out (held until we have seen it).
     await clickHeld('**/api/bot/start', toggle(), 'Starting...');

@@ -15,8 +15,8 @@ import { IndicatorsPanel } from '../../features/indicators-panel/components/indi
 import { CoinSelector } from '../../features/market/components/coin-selector';
 import { PerformanceCard, PriceCard } from '../../features/market/components/market-cards';
 import { selectSelectedCoin, type StateWithSelectedCoin } from '../../features/market/stores/selected-coin-slice';
+import { RiskManagementCard, RiskOverviewCard } from '../../features/risk/components/risk-cards';
 import { MlStatusPanel } from '../../features/ml-status/components/ml-status-panel';
-import { RiskManagementPanel, RiskOverviewPanel } from '../../features/paper-trading/components/paper-trading-panels';
 import { QuickActionsPanel } from '../../features/paper-trading/components/quick-actions-panel';
 import { RecentTradesPanel } from '../../features/paper-trading/components/recent-trades-panel';
 import { TradeForm } from '../../features/paper-trading/components/trade-form';
@@ -80,8 +80,8 @@ export default function DashboardRoute() {
         </div>
 
         <div className="dashboard__row dashboard__row--quarters">
-          <RiskManagementPanel />
-          <RiskOverviewPanel />
+          <RiskManagementCard />
+          <RiskOverviewCard />
           <MlStatusPanel />
           <QuickActionsPanel resetInvalidates={afterResetInvalidates} exportReady={exportReady}>
             {/* Keyed by coin: another coin's last fill or error is not this one's. */}
