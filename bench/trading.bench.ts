@@ -13,7 +13,7 @@
  *     the projection checkpoint has passed the trade's event. The read model is `open-positions`
  *     (this branch's; the `trades` projection of GET /api/trades is another branch's, so not here):
  *     both are written by the same projector from the same events, so the figure is the same path.
- * Nothing is asserted: it prints numbers. CONCURRENCY (env BOT_CONCURRENCY) is the worker's.
+ * Nothing is asserted: it prints numbers. BOT_CONCURRENCY (default 2, as embedded) and BOTS are env.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -28,12 +28,13 @@ import { CommandHandler } from '@papertrade/platform/commands/command-handler';
 import { comparePositions, type Position } from '@papertrade/platform/event-store/position';
 import { OPEN_POSITIONS_PROJECTION } from '@papertrade/domain/trading/open-positions-view';
 import { createProjector, createRuntime } from '../bin/compose';
-import { TradingBot, DEFAULT_BOT_CONCURRENCY } from '../workers/src/trading-bot';
+import { TradingBot } from '../workers/src/trading-bot';
 import { preparePgliteDir } from '../test/pglite';
 import { fmtCount, fmtMs, fmtRate, loadAverage, perSecond, runConcurrent, table } from './support/measure';
 
 const BOTS = Number(process.env.BOTS ?? 1000);
-const CONCURRENCY = Number(process.env.BOT_CONCURRENCY ?? DEFAULT_BOT_CONCURRENCY);
+// As bin/compose.ts runs the bot on PGlite (the embedded mode).
+const CONCURRENCY = Number(process.env.BOT_CONCURRENCY ?? 2);
 const COINS = ['ETH', 'BTC', 'BNB', 'SOL', 'ADA'] as const;
 const PRICE: Record<(typeof COINS)[number], number> = { ETH: 3000, BTC: 60_000, BNB: 600, SOL: 150, ADA: 0.45 };
 
