@@ -21,7 +21,7 @@ import { projections } from '@papertrade/projectors/projections';
 import type { RegistrationDeps } from '@papertrade/command-api/auth/register-account';
 import { MarketFeed, marketTickSource } from '@papertrade/workers/market-feed';
 import { SignalEngine } from '@papertrade/workers/signal-engine';
-import { TradingBot } from '@papertrade/workers/trading-bot';
+import { DEFAULT_BOT_CONCURRENCY, TradingBot } from '@papertrade/workers/trading-bot';
 import { RiskMonitor } from '@papertrade/workers/risk-monitor';
 
 export interface Runtime {
@@ -130,7 +130,10 @@ export function createWorkers(rt: Runtime): Workers {
   const handler = new CommandHandler(eventStore, rt.clock);
   const feed = createMarketFeed(rt);
   const signals = new SignalEngine({ marketData: rt.marketData, handler, clock: rt.clock, logger: rt.logger });
-  const tradingBot = new TradingBot({ eventStore, documents, leases, readModels, handler, marketData: rt.marketData, clock: rt.clock, logger: rt.logger });
+  // PGlite runs one query at a time: more bots in flight only queue ahead of the projector and the
+  // APIs sharing it (bench:trading measured no gain from 16 over 1-2 there); a server pool gains from them.
+  const concurrency = rt.config.EVENT_STORE === 'pglite' ? 2 : DEFAULT_BOT_CONCURRENCY;
+  const tradingBot = new TradingBot({ eventStore, documents, leases, readModels, handler, marketData: rt.marketData, clock: rt.clock, logger: rt.logger, concurrency });
   const riskMonitor = new RiskMonitor({ bus, readModels, handler, marketData: rt.marketData, clock: rt.clock, logger: rt.logger });
   return {
     tradingBot,

@@ -79,5 +79,12 @@ describe('trading-bots projection and BOT_STATUS (PGlite, in-process bus)', func
     expect(bobSocket.of('BOT_STATUS'), 'subscription changes push nothing, and nothing of alice reaches bob').to.deep.equal([]);
     expect(visitor.of('BOT_STATUS')).to.deep.equal([]);
     expect(await bots.find({ where: { status: 'ACTIVE', premium: true } })).to.deep.equal([]);
+
+    // A rebuild replays history into a new generation without pushing it again; the new generation pushes once live.
+    await harness.projector.rebuild(TRADING_BOTS_PROJECTION);
+    await handler.handle(botDecider, botStreamId(bob), { type: 'StartBot', data: { userId: bob, premium: true }, metadata: { now } }, meta);
+    await waitUntil(() => bobSocket.of('BOT_STATUS').length === 1, { message: "BOT_STATUS on bob's socket after the rebuild" });
+    expect(bobSocket.of('BOT_STATUS').map((m) => m.data)).to.deep.equal([{ status: 'ACTIVE' }]);
+    expect(aliceSocket.of('BOT_STATUS'), 'nothing replayed to alice').to.have.length(2);
   });
 });
