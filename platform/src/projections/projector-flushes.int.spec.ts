@@ -237,6 +237,45 @@ describe('projector runtime: batching, redelivery, restarts', function () {
     expect(await readModels.checkpoint(name)).to.not.equal(await eventStore.headPosition());
   });
 
+  it('stays stopped when it is stopped while the restart after a failing event reads its checkpoint', async function () {
+    const key = 'racing';
+    const failing = event(key);
+    // The restart's checkpoint read (the second one) waits until the projector has been stopped.
+    let checkpointReads = 0;
+    let restartReading!: () => void;
+    const reading = new Promise<void>((resolve) => (restartReading = resolve));
+    let releaseRead!: () => void;
+    const released = new Promise<void>((resolve) => (releaseRead = resolve));
+    const gated: DocumentStore = {
+      close: () => documents.close(),
+      collection<T extends Document = Document>(collectionName: string): Collection<T> {
+        const inner = documents.collection<T>(collectionName);
+        if (collectionName !== CHECKPOINT_COLLECTION) return inner;
+        return {
+          ...bind(inner),
+          get: async (id) => {
+            if (++checkpointReads === 2) {
+              restartReading();
+              await released;
+            }
+            return inner.get(id);
+          },
+        };
+      },
+    };
+    const delivered: RecordedEvent[] = [];
+    const p = projector(tallies(name, new Set([failing.id])), { documents: gated, events: countingEvents(eventStore, delivered) });
+    await p.start();
+    await append([event(key), failing]);
+    await reading;
+    await p.stop();
+    releaseRead();
+    // Had it subscribed, the failed event would be handed over again at once; give it time to.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(delivered.map((e) => e.id).filter((id) => id === failing.id)).to.have.length(1);
+    expect(await tally(key)).to.deep.equal({ count: 1 });
+  });
+
   it('projects again when started after a stop', async function () {
     const key = 'again';
     const p = projector(tallies(name));

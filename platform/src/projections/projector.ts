@@ -62,6 +62,9 @@ class GenerationRunner {
 
   async start(): Promise<void> {
     const stored = await this.checkpoints.get(checkpointId(this.definition.name, this.generation));
+    // A restart after a failure may still be reading its checkpoint when stop() comes: stop() has no
+    // subscription of this attempt to end, so this attempt must not open one.
+    if (this.stopped) return;
     this.applied = this.flushed = stored?.position as Position | undefined;
     this.cache.clear();
     this.pending = 0;
@@ -72,9 +75,7 @@ class GenerationRunner {
     subscription.done.catch((error: unknown) => {
       if (this.stopped) return;
       this.deps.logger.error('projection failed; resuming from its checkpoint in 1 s', { projection: this.definition.name, error: String(error) });
-      this.restartTimer = setTimeout(() => {
-        if (!this.stopped) void this.start().catch(() => {});
-      }, 1000);
+      this.restartTimer = setTimeout(() => void this.start().catch(() => {}), 1000);
     });
   }
 
