@@ -168,6 +168,27 @@ describe('projector runtime: batching, redelivery, restarts', function () {
     for (const batch of writes.documentBatches) expect(batch.length).to.be.at.most(keys.length);
   });
 
+  it('keeps batching when the document store is slow: a slow read is not a pause in the stream', async function () {
+    const keys = Array.from({ length: 10 }, (_, i) => `slow${i}`);
+    await append(Array.from({ length: 600 }, (_, i) => event(keys[i % keys.length]!)));
+    const writes: Writes = { documentBatches: [], checkpoints: [] };
+    const counting = countingDocuments(documents, writes);
+    // Every document read takes 10 ms, twice the pause after which the projector flushes.
+    const slow: DocumentStore = {
+      close: () => counting.close(),
+      collection<T extends Document = Document>(collectionName: string): Collection<T> {
+        const inner = counting.collection<T>(collectionName);
+        return { ...inner, getWithPosition: async (id) => (await new Promise((r) => setTimeout(r, 10)), inner.getWithPosition(id)) };
+      },
+    };
+    const p = projector(tallies(name), { documents: slow, events: countingEvents(eventStore, [], 5_000) });
+    await p.start();
+    await p.caughtUp();
+    for (const key of keys) expect(await tally(key)).to.deep.equal({ count: 60 });
+    // 500 events, then the last 100 when the stream goes quiet.
+    expect(writes.checkpoints).to.have.length(2);
+  });
+
   it('after a crash between the document write and the checkpoint, rewrites and announces only the documents the redelivery changes', async function () {
     const [changed, unchanged] = ['changed', 'unchanged'];
     const first = await append([event(changed)]);

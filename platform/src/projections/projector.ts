@@ -86,6 +86,9 @@ class GenerationRunner {
   }
 
   private async apply(event: RecordedEvent): Promise<void> {
+    // An event has arrived, so the stream is not quiet: a document read that takes longer than
+    // FLUSH_AFTER_MS (a busy store) must not count as a pause, or every such read ends a batch.
+    clearTimeout(this.timer);
     for (const id of this.definition.documentIds(event)) {
       let entry = this.cache.get(id);
       if (!entry) {
@@ -101,7 +104,6 @@ class GenerationRunner {
     }
     this.applied = event.position;
     this.pending++;
-    clearTimeout(this.timer);
     if (this.pending >= FLUSH_EVERY) await this.write();
     else this.timer = setTimeout(() => void this.flush().catch(() => {}), FLUSH_AFTER_MS);
   }
