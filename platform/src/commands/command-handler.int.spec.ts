@@ -104,11 +104,39 @@ describe('command helper', function () {
     let error: unknown;
     await handler.handle(account, stream, { type: 'Deposit', amount: 6 }, { ...meta(), idempotency: { ...idempotency, requestHash: 'h2' } }).catch((e: unknown) => (error = e));
     expect(error).to.be.instanceOf(IdempotencyConflictError);
+    expect((error as Error).message).to.equal('This Idempotency-Key was already used with a different request body');
     // the same key from another actor or path is another request
     const other = await handler.handle(account, stream, { type: 'Deposit', amount: 5 }, { ...meta(), idempotency: { ...idempotency, scope: 'someone|POST|/deposit' } });
     expect(other.replayed).to.equal(false);
     expect(other.eventIds).to.not.deep.equal(first.eventIds);
   });
+  it('replays a key when the caller passes a state it loaded without that key', async function () {
+    const stream = `acct-${randomUUID()}`;
+    const idempotency = { scope: 'tester|POST|/deposit', key: 'k-reload', requestHash: 'h' };
+    const first = await handler.handle(account, stream, { type: 'Deposit', amount: 5 }, { ...meta(), idempotency });
+    const loadedWithoutKey = await handler.load(account, stream);
+    const again = await handler.handle(account, stream, { type: 'Deposit', amount: 5 }, { ...meta(), idempotency }, loadedWithoutKey);
+    expect(again).to.deep.include({ eventIds: first.eventIds, replayed: true });
+    expect(await store.readStream(stream)).to.have.length(1);
+  });
+
+  it('lets one idempotent request append 16 events to a stream, and refuses 17 appending nothing', async function () {
+    const burst: Decider<State, { type: 'Burst'; n: number }, Deposited> = {
+      ...account,
+      name: 'burst',
+      decide: (c) => Array.from({ length: c.n }, () => ({ type: 'Deposited' as const, data: { amount: 1, currency: 'USD' } })),
+    };
+    const stream = `acct-${randomUUID()}`;
+    const idempotency = (key: string) => ({ scope: 'tester|POST|/burst', key, requestHash: 'h' });
+    const sixteen = await handler.handle(burst, stream, { type: 'Burst', n: 16 }, { ...meta(), idempotency: idempotency('16') });
+    expect(sixteen.eventIds).to.have.length(16);
+    let error: unknown;
+    await handler.handle(burst, stream, { type: 'Burst', n: 17 }, { ...meta(), idempotency: idempotency('17') }).catch((e: unknown) => (error = e));
+    expect(error).to.be.instanceOf(RangeError);
+    expect((error as Error).message).to.equal('an idempotent command may append at most 16 events to one stream');
+    expect(await store.readStream(stream)).to.have.length(16);
+  });
+
   describe('snapshots', function () {
     /** A decider without the deposit limit, so streams can grow long. */
     const ledger: Decider<State, Cmd, Deposited> = { ...account, name: 'ledger', decide: (c) => [{ type: 'Deposited', data: { amount: c.amount, currency: 'USD' } }] };
@@ -154,6 +182,41 @@ describe('command helper', function () {
       await store.saveSnapshot(stream, ledger.name, { revision: 0n, schemaVersion: 2, state: { balance: 1000, currencies: ['USD'] } });
       await deposit(stream, 1);
       expect((await handler.load(ledger, stream)).state.balance).to.equal(1001);
+    });
+
+    const appendRaw = (stream: string, n: number) =>
+      store.append(
+        stream,
+        Array.from({ length: n }, () => ({ id: randomUUID(), type: 'Deposited', data: { amount: 1, currency: 'USD' }, metadata: { userId: 'x', correlationId: 'c', causationId: 'c', at: 'now', schemaVersion: 2 } })),
+        'any',
+      );
+
+    it('saves a snapshot when a load folds SNAPSHOT_EVERY events or more, so reads of a long stream stay cheap too', async function () {
+      const [short, long] = [`ledger-${randomUUID()}`, `ledger-${randomUUID()}`];
+      await appendRaw(short, SNAPSHOT_EVERY - 1);
+      await appendRaw(long, SNAPSHOT_EVERY + 5);
+      expect((await handler.load(ledger, short)).snapshotRevision).to.equal(undefined);
+      const first = await handler.load(ledger, long);
+      expect(first).to.deep.include({ snapshotRevision: BigInt(SNAPSHOT_EVERY + 4), revision: BigInt(SNAPSHOT_EVERY + 4) });
+      const loads = spyLoads();
+      const second = await handler.load(ledger, long);
+      expect(loads[0]!.events).to.have.length(0);
+      expect(loads[0]!.snapshot).to.deep.include({ revision: BigInt(SNAPSHOT_EVERY + 4), schemaVersion: 2 });
+      expect(second.state).to.deep.equal(first.state).and.deep.equal({ balance: SNAPSHOT_EVERY + 5, currencies: ['USD'] });
+      expect((await handler.load(ledger, short)).snapshotRevision).to.equal(undefined);
+    });
+
+    it('answers a load whose snapshot could not be saved, and saves one with the next command instead', async function () {
+      const stream = `ledger-${randomUUID()}`;
+      await appendRaw(stream, SNAPSHOT_EVERY + 5);
+      const save = store.saveSnapshot.bind(store);
+      store.saveSnapshot = () => Promise.reject(new Error('disk full'));
+      const loaded = await handler.load(ledger, stream);
+      expect(loaded).to.deep.include({ snapshotRevision: undefined, state: { balance: SNAPSHOT_EVERY + 5, currencies: ['USD'] } });
+      store.saveSnapshot = save;
+      await handler.handle(ledger, stream, { type: 'Deposit', amount: 1 }, meta(), loaded);
+      const stored = await store.loadStream(stream, { snapshot: { name: ledger.name, schemaVersion: ledger.schemaVersion } });
+      expect(stored.snapshot).to.deep.include({ revision: BigInt(SNAPSHOT_EVERY + 5), state: { balance: SNAPSHOT_EVERY + 6, currencies: ['USD'] } });
     });
 
     it('recognises a replayed Idempotency-Key whose events lie before the snapshot', async function () {

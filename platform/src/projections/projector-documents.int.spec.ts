@@ -131,7 +131,7 @@ describe('projector runtime: documents, checkpoints and notices', function () {
     const notices: Array<{ position: Position; ids: string[] }> = [];
     await bus.subscribe('projection.>', (_subject, payload) => notices.push(payload as (typeof notices)[number]));
     // 500 events for 500 documents, all there at start: the runner flushes after its 500th event,
-    // or earlier when its reads leave the stream quiet for a moment.
+    // or earlier when the event store's page reads leave the stream quiet for a moment.
     const { position } = await append(`s-${name}`, Array.from({ length: 500 }, (_, i) => event('Added', `b${i}-${name}`)));
     const p = projector(tallies(name));
     await p.start();

@@ -64,6 +64,9 @@ class GenerationRunner {
 
   async start(): Promise<void> {
     const stored = await this.checkpoints.get(checkpointId(this.definition.name, this.generation));
+    // A restart after a failure may still be reading its checkpoint when stop() comes: stop() has no
+    // subscription of this attempt to end, so this attempt must not open one.
+    if (this.stopped) return;
     this.applied = this.flushed = stored?.position as Position | undefined;
     this.cache.clear();
     this.pending = 0;
@@ -74,9 +77,7 @@ class GenerationRunner {
     subscription.done.catch((error: unknown) => {
       if (this.stopped) return;
       this.deps.logger.error('projection failed; resuming from its checkpoint in 1 s', { projection: this.definition.name, error: String(error) });
-      this.restartTimer = setTimeout(() => {
-        if (!this.stopped) void this.start().catch(() => {});
-      }, 1000);
+      this.restartTimer = setTimeout(() => void this.start().catch(() => {}), 1000);
     });
   }
 
@@ -87,6 +88,9 @@ class GenerationRunner {
   }
 
   private async apply(event: RecordedEvent): Promise<void> {
+    // An event has arrived, so the stream is not quiet: a document read that takes longer than
+    // FLUSH_AFTER_MS (a busy store) must not count as a pause, or every such read ends a batch.
+    clearTimeout(this.timer);
     for (const id of this.definition.documentIds(event)) {
       let entry = this.cache.get(id);
       if (!entry) {
@@ -103,7 +107,6 @@ class GenerationRunner {
     }
     this.applied = event.position;
     this.pending++;
-    clearTimeout(this.timer);
     if (this.pending >= FLUSH_EVERY) await this.write();
     else this.timer = setTimeout(() => void this.flush().catch(() => {}), FLUSH_AFTER_MS);
   }
