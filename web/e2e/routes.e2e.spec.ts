@@ -13,7 +13,6 @@ const planned = [
   ['/settings', 'Settings'],
   ['/api-integration', 'Exchange API Integration'],
   ['/subscription', 'Subscription and Billing'],
-  ['/admin', 'Admin Panel'],
   ['/payment-success', 'Payment Confirmation'],
 ] as const;
 

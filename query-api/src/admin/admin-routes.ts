@@ -24,6 +24,17 @@ async function indexed(users: Collection<UserView>): Promise<void> {
 
 export function adminRoutes(deps: QueryApiDeps): Router {
   const router = new Router();
+
+  /**
+   * The unfiltered list's total is the counters document's totalUsers (one read) rather than a count
+   * of every user on each page turn; both projections count the same UserRegistered events. Before
+   * the counters exist (a fresh rebuild), the users are counted.
+   */
+  const unfilteredTotal = async (users: Collection<UserView>) => {
+    const counters = await (await deps.readModels.collection<AdminStatsView>(ADMIN_STATS_PROJECTION)).get(ADMIN_STATS_ID);
+    return counters ? counters.totalUsers : users.count();
+  };
+
   router.get('/api/admin/users', requireAdminOrAuditor, readsFrom(deps.readModels, USERS_PROJECTION), async (ctx) => {
     const query = adminUsersQuerySchema.safeParse(ctx.query);
     if (!query.success) throw new ValidationError(describeZodError(query.error));
@@ -37,7 +48,7 @@ export function adminRoutes(deps: QueryApiDeps): Router {
     const prefix: PrefixFilter | undefined = term ? { fields: [...USER_SEARCH_FIELDS], value: term } : undefined;
     const [list, total] = await Promise.all([
       users.find({ where, ...(prefix ? { prefix } : {}), sort: [{ field: 'createdAt', direction: 'desc' }], limit: pageSize, skip: (page - 1) * pageSize }),
-      users.count(where, undefined, prefix),
+      prefix || tier || status ? users.count(where, undefined, prefix) : unfilteredTotal(users),
     ]);
     ctx.set('X-Total-Count', String(total));
     ctx.body = list.map(toMe);

@@ -13,6 +13,7 @@ const signup = lazyRoute(() => import('./routes/signup'));
 const shell = lazyRoute(() => import('./shell/app-shell'));
 const dashboard = lazyRoute(() => import('./routes/dashboard'));
 const placeholder = lazyRoute(() => import('./routes/placeholder'));
+const admin = lazyRoute(() => import('./routes/admin'));
 const notFound = lazyRoute(() => import('./routes/not-found'));
 
 /** Titles as the premium spec names the screens (premium-and-account.md section 2). */
@@ -24,7 +25,6 @@ export const plannedScreens = [
   { path: '/settings', title: 'Settings' },
   { path: '/api-integration', title: 'Exchange API Integration' },
   { path: '/subscription', title: 'Subscription and Billing' },
-  { path: '/admin', title: 'Admin Panel' },
   { path: '/payment-success', title: 'Payment Confirmation' },
 ] as const;
 
@@ -47,6 +47,7 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: <dashboard.Component />, ...screen(dashboard) },
           { path: '/dashboard', element: <dashboard.Component />, ...screen(dashboard) },
+          { path: '/admin', element: <admin.Component />, ...screen(admin) },
           ...plannedScreens.map(({ path, title }) => ({ path, element: <placeholder.Component title={title} />, ...screen(placeholder) })),
           { path: '*', element: <notFound.Component />, ...screen(notFound) },
         ],
