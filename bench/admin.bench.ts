@@ -23,7 +23,7 @@ import { startHarness, type Harness } from '../test/api-harness';
 import { fmtCount, fmtMs, loadAverage, ratio, table } from './support/measure';
 
 const SIZES = [10_000, 100_000];
-const WARMUP = 20;
+const WARMUP = 50;
 const SAMPLES = 120;
 const SEED_CHUNK = 2_000;
 const LAST_NAMES = 400;
