@@ -11,7 +11,6 @@ const planned = [
   ['/settings', 'Settings'],
   ['/api-integration', 'Exchange API Integration'],
   ['/subscription', 'Subscription and Billing'],
-  ['/admin', 'Admin Panel'],
   ['/payment-success', 'Payment Confirmation'],
 ] as const;
 /** Built screens (their own specs test them): here only their route and title. */

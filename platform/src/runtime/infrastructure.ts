@@ -21,6 +21,9 @@ import { prepareLimitStore, type LimitStore } from '../auth/sign-in-limits';
 import { lockDataDir } from './data-dir-lock';
 import { ensurePrivateDir, octal, restrictTree } from './private-dir';
 
+/** Documents written between two ANALYZEs of the PGlite read models (SqlDocumentStoreOptions). */
+export const PGLITE_ANALYZE_EVERY_WRITES = 5_000;
+
 export interface Infrastructure {
   eventStore: EventStore;
   documents: DocumentStore;
@@ -64,7 +67,8 @@ export async function createInfrastructure(config: Config, options: { service: s
   }
 
   let documents: DocumentStore;
-  if (config.READ_STORE === 'pglite') documents = await SqlDocumentStore.create(pglite!);
+  // PGlite has no autovacuum: the store refreshes the planner's statistics itself (see the option).
+  if (config.READ_STORE === 'pglite') documents = await SqlDocumentStore.create(pglite!, { analyzeEveryWrites: PGLITE_ANALYZE_EVERY_WRITES });
   else if (config.READ_STORE === 'postgres') documents = await SqlDocumentStore.create(postgres(), schema ? { schema } : {});
   else {
     const { MongoDbDocumentStore } = await import('../document-store/mongodb-document-store');

@@ -15,6 +15,7 @@ const dashboard = lazyRoute(() => import('./routes/dashboard'));
 const placeholder = lazyRoute(() => import('./routes/placeholder'));
 const tradeHistory = lazyRoute(() => import('./routes/trade-history'));
 const riskManagement = lazyRoute(() => import('./routes/risk-management'));
+const admin = lazyRoute(() => import('./routes/admin'));
 const notFound = lazyRoute(() => import('./routes/not-found'));
 
 /** Titles as the premium spec names the screens (premium-and-account.md section 2). */
@@ -24,7 +25,6 @@ export const plannedScreens = [
   { path: '/settings', title: 'Settings' },
   { path: '/api-integration', title: 'Exchange API Integration' },
   { path: '/subscription', title: 'Subscription and Billing' },
-  { path: '/admin', title: 'Admin Panel' },
   { path: '/payment-success', title: 'Payment Confirmation' },
 ] as const;
 
@@ -49,6 +49,7 @@ export const routes: RouteObject[] = [
           { path: '/dashboard', element: <dashboard.Component />, ...screen(dashboard) },
           { path: '/trade-history', element: <tradeHistory.Component />, ...screen(tradeHistory) },
           { path: '/risk-management', element: <riskManagement.Component />, ...screen(riskManagement) },
+          { path: '/admin', element: <admin.Component />, ...screen(admin) },
           ...plannedScreens.map(({ path, title }) => ({ path, element: <placeholder.Component title={title} />, ...screen(placeholder) })),
           { path: '*', element: <notFound.Component />, ...screen(notFound) },
         ],

@@ -48,7 +48,8 @@ function VisitorActions() {
 export function Sidebar({ open, onNavigate }: { open: boolean; onNavigate: () => void }) {
   const { user, isAdmin } = useAuth();
   const { pathname } = useLocation();
-  const entries = visibleNavEntries({ isLoggedIn: user !== null, isAdmin });
+  // Auditors see the Admin Panel too (read-only): the entry is for whoever may read it.
+  const entries = visibleNavEntries({ isLoggedIn: user !== null, isAdmin: isAdmin || user?.isAuditor === true });
 
   return (
     <aside className={`sidebar${open ? ' sidebar--open' : ''}`} id="app-sidebar" aria-label="Sidebar">

@@ -1,0 +1,193 @@
+/**
+ * The Admin Panel for admins and auditors (spec section 2): the four stat cards, then a tab bar with
+ * Users (search, the user table, pages) and Audit. Auditors get the same reading view without any
+ * action that changes something (the server refuses those to them anyway).
+ */
+import { useEffect, useState } from 'react';
+import type { AdminUser } from '@papertrade/domain/admin/contracts';
+import { describeError } from '../../../lib/api-client';
+import { useToast } from '../../../components/ui/toast/use-toast';
+import { useAdminStats } from '../api/get-admin-stats';
+import { ADMIN_USERS_PAGE_SIZE, useAdminUsers } from '../api/get-admin-users';
+import { useSetAuditor } from '../api/set-auditor';
+import { EditUserDialog } from './edit-user-dialog';
+import './admin.css';
+
+/** How long typing must pause before the search is sent (one request per word, not per key). */
+const SEARCH_DEBOUNCE_MS = 250;
+
+type Tab = 'users' | 'audit';
+
+export function AdminPanel({ canEdit }: { canEdit: boolean }) {
+  const [tab, setTab] = useState<Tab>('users');
+  return (
+    <div className="admin-panel">
+      <StatCards />
+      <div className="admin-tabs" role="tablist" aria-label="Admin sections">
+        {(
+          [
+            ['users', 'Users'],
+            ['audit', 'Audit'],
+          ] as const
+        ).map(([id, label]) => (
+          <button key={id} type="button" role="tab" aria-selected={tab === id} className={`admin-tabs__tab${tab === id ? ' admin-tabs__tab--active' : ''}`} onClick={() => setTab(id)}>
+            {label}
+          </button>
+        ))}
+      </div>
+      {tab === 'users' ? (
+        <UsersTab canEdit={canEdit} />
+      ) : (
+        <section role="tabpanel" aria-label="Audit" data-testid="audit-tab-panel">
+          {/* AuditTab slot */}
+        </section>
+      )}
+    </div>
+  );
+}
+
+function StatCards() {
+  const stats = useAdminStats(true);
+  const value = (n: number | undefined) => (n === undefined ? '—' : n.toLocaleString('en-US'));
+  const cards = [
+    ['Total Users', stats.data?.totalUsers],
+    ['Premium Users', stats.data?.premiumUsers],
+    ['Active Subscriptions', stats.data?.activeSubscriptions],
+    ['New This Month', stats.data?.newThisMonth],
+  ] as const;
+  return (
+    <div className="admin-stats" data-testid="admin-stats">
+      {cards.map(([label, n]) => (
+        <div key={label} className="admin-stats__card card" data-testid={`stat-${label.toLowerCase().replace(/ /g, '-')}`}>
+          <span className="admin-stats__label">{label}</span>
+          <strong className="admin-stats__value">{value(n)}</strong>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function UsersTab({ canEdit }: { canEdit: boolean }) {
+  const [typed, setTyped] = useState('');
+  const [q, setQ] = useState('');
+  const [page, setPage] = useState(1);
+  const [editing, setEditing] = useState<AdminUser | null>(null);
+  const users = useAdminUsers({ q, page }, true);
+
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      setQ(typed);
+      setPage(1);
+    }, SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [typed]);
+
+  const total = users.data?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / ADMIN_USERS_PAGE_SIZE));
+  const list = users.data?.users ?? [];
+
+  return (
+    <section role="tabpanel" aria-label="Users" className="admin-users card">
+      <div className="admin-users__toolbar">
+        <input
+          className="input admin-users__search"
+          type="search"
+          placeholder="Search by email, username or name"
+          aria-label="Search users"
+          value={typed}
+          onChange={(e) => setTyped(e.target.value)}
+        />
+        <span className="admin-users__count" data-testid="admin-users-total">
+          {users.data ? `${total.toLocaleString('en-US')} users` : ''}
+        </span>
+      </div>
+      {users.isError && <p className="admin-users__error">{describeError(users.error, 'Failed to load users')}</p>}
+      <table className="admin-table" data-testid="admin-users-table">
+        <thead>
+          <tr>
+            <th>User</th>
+            <th>Email</th>
+            <th>Subscription</th>
+            <th>Status</th>
+            <th>Created</th>
+            <th>Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {users.data && list.length === 0 && (
+            <tr>
+              <td colSpan={6} className="admin-table__empty">
+                No users found
+              </td>
+            </tr>
+          )}
+          {list.map((user) => (
+            <UserRow key={user.id} user={user} canEdit={canEdit} onEdit={() => setEditing(user)} />
+          ))}
+        </tbody>
+      </table>
+      <nav className="admin-users__pages" aria-label="Pages">
+        <button type="button" className="btn btn--sm" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
+          Previous
+        </button>
+        <span data-testid="admin-users-page">
+          Page {Math.min(page, pages)} of {pages}
+        </span>
+        <button type="button" className="btn btn--sm" disabled={page >= pages} onClick={() => setPage((p) => p + 1)}>
+          Next
+        </button>
+      </nav>
+      {editing && canEdit && <EditUserDialog user={editing} onClose={() => setEditing(null)} />}
+    </section>
+  );
+}
+
+function UserRow({ user, canEdit, onEdit }: { user: AdminUser; canEdit: boolean; onEdit: () => void }) {
+  const toast = useToast();
+  const setAuditor = useSetAuditor();
+  const fullName = [user.firstName, user.lastName].filter(Boolean).join(' ');
+  const toggleAuditor = () =>
+    setAuditor.mutate(
+      { id: user.id, auditor: !user.isAuditor },
+      {
+        onSuccess: (res) => toast({ title: 'Success', description: res.isAuditor ? 'Auditor role granted' : 'Auditor role revoked', variant: 'success' }),
+        onError: (error) => toast({ title: 'Error', description: describeError(error, 'Failed to change the auditor role'), variant: 'destructive' }),
+      },
+    );
+  return (
+    <tr data-testid="admin-user-row" data-user-id={user.id}>
+      <td>
+        <div className="admin-table__user">
+          <span className="admin-table__username">{user.username}</span>
+          {fullName && <span className="admin-table__name">{fullName}</span>}
+          <span className="admin-table__roles">
+            {user.isAdmin && <span className="badge badge--accent">Admin</span>}
+            {user.isAuditor && <span className="badge">Auditor</span>}
+          </span>
+        </div>
+      </td>
+      <td>{user.email}</td>
+      <td>
+        <span className={user.subscriptionTier === 'PREMIUM' ? 'badge badge--premium' : 'badge'}>{user.subscriptionTier}</span>
+      </td>
+      <td>
+        <span className={user.subscriptionStatus === 'ACTIVE' ? 'badge badge--up' : 'badge'}>{user.subscriptionStatus}</span>
+      </td>
+      <td>{new Date(user.createdAt).toLocaleDateString('en-US')}</td>
+      <td>
+        {canEdit ? (
+          <div className="admin-table__actions">
+            <button type="button" className="btn btn--sm" onClick={onEdit}>
+              Edit
+            </button>
+            <button type="button" className="btn btn--sm btn--ghost" onClick={toggleAuditor} disabled={setAuditor.isPending}>
+              {user.isAuditor ? 'Revoke Auditor' : 'Make Auditor'}
+            </button>
+          </div>
+        ) : (
+          <span className="admin-table__readonly">Read-only</span>
+        )}
+      </td>
+    </tr>
+  );
+}
