@@ -2,6 +2,7 @@
 import type { Document } from '@papertrade/platform/document-store/document-store';
 import type { ProjectionDefinition } from '@papertrade/platform/projections/projection';
 import { usersProjection } from './users/users.projection';
+import { adminStatsProjection } from './admin-stats/admin-stats.projection';
 import { publicStatsProjection } from './public-stats/public-stats.projection';
 import { signalCountsProjection, signalsProjection } from './signals/signals.projection';
 import { portfoliosProjection, riskProjection, tradesProjection } from './trading/trading.projection';
@@ -10,6 +11,7 @@ import { openPositionsProjection } from './open-positions/open-positions.project
 
 export const projections = [
   usersProjection,
+  adminStatsProjection,
   publicStatsProjection,
   signalsProjection,
   signalCountsProjection,

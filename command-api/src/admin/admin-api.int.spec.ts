@@ -34,6 +34,17 @@ describe('admin API (HTTP, embedded)', function () {
 
   const appendedBy = (fn: () => Promise<unknown>) => h.appendedBy(fn);
 
+  /** Every user, page by page (the list answers at most 100 a page). */
+  async function allUsers(): Promise<Array<Record<string, string>>> {
+    const all: Array<Record<string, string>> = [];
+    for (let page = 1; ; page++) {
+      const res = await h.request('GET', `/api/admin/users?pageSize=100&page=${page}`, { token: admin.token });
+      expect(res.status).to.equal(200);
+      all.push(...res.body);
+      if (all.length >= Number(res.headers.get('x-total-count'))) return all;
+    }
+  }
+
   describe('roles', function () {
     for (const [method, path] of [
       ['GET', '/api/admin/users'],
@@ -46,7 +57,7 @@ describe('admin API (HTTP, embedded)', function () {
           expect(anonymous.status).to.equal(401);
           const free = await h.request(method, path, { token: freeToken, ...(method === 'PUT' ? { body: { firstName: 'X' } } : {}) });
           expect(free.status).to.equal(403);
-          expect(free.body.detail).to.equal('Administrator access required');
+          expect(free.body.detail).to.equal(method === 'PUT' ? 'Administrator access required' : 'Administrator or auditor access required');
         });
         expect(events).to.deep.equal([]);
       });
@@ -56,13 +67,13 @@ describe('admin API (HTTP, embedded)', function () {
   it('lists users newest first in the me shape', async function () {
     const res = await h.request('GET', '/api/admin/users', { token: admin.token });
     expect(res.status).to.equal(200);
-    expect(res.body[0]).to.have.all.keys('id', 'email', 'username', 'firstName', 'lastName', 'subscriptionTier', 'subscriptionStatus', 'isAdmin', 'createdAt');
+    expect(res.body[0]).to.have.all.keys('id', 'email', 'username', 'firstName', 'lastName', 'subscriptionTier', 'subscriptionStatus', 'isAdmin', 'isAuditor', 'createdAt');
     const created = res.body.map((u: { createdAt: string }) => u.createdAt);
     expect(created).to.deep.equal([...created].sort().reverse());
     expect(res.body.map((u: { id: string }) => u.id)).to.include(target.userId);
-    const bad = await h.request('GET', '/api/admin/users?limit=0', { token: admin.token });
+    const bad = await h.request('GET', '/api/admin/users?pageSize=0', { token: admin.token });
     expect(bad.status).to.equal(400);
-    expect(bad.body.detail).to.match(/limit/);
+    expect(bad.body.detail).to.match(/pageSize/);
   });
 
   it('edits the profile on user-{id} and tier/status on subscription-{id}; me and stats follow', async function () {
@@ -108,7 +119,7 @@ describe('admin API (HTTP, embedded)', function () {
     expect(upgrade.status).to.equal(200);
     const res = await h.request('GET', '/api/admin/stats', { token: admin.token, headers: { 'x-min-position': upgrade.body.position } });
     expect(res.status).to.equal(200);
-    const users = (await h.request('GET', '/api/admin/users', { token: admin.token })).body as Array<Record<string, string>>;
+    const users = await allUsers();
     const month = new Date().toISOString().slice(0, 7);
     expect(res.body).to.deep.equal({
       totalUsers: users.length,

@@ -1,7 +1,11 @@
-/** PUT /api/admin/users/{id}: profile on user-{id}, tier and status on subscription-{userId}. */
+/**
+ * PUT /api/admin/users/{id}: profile on user-{id}, tier and status on subscription-{userId}.
+ * PUT /api/admin/users/{id}/auditor {auditor}: grants or revokes the auditor role on user-{id}.
+ * Admins only: an auditor reads (query-api) but changes nothing.
+ */
 import Router from '@koa/router';
 import { z } from 'zod';
-import { adminUpdateUserRequestSchema } from '@papertrade/domain/admin/contracts';
+import { adminSetAuditorRequestSchema, adminUpdateUserRequestSchema } from '@papertrade/domain/admin/contracts';
 import { userStreamId, type ProfileChanges } from '@papertrade/domain/auth/user';
 import { userDecider } from '@papertrade/domain/auth/user.decider';
 import { subscriptionDecider, subscriptionStreamId } from '@papertrade/domain/auth/subscription';
@@ -83,6 +87,26 @@ export function adminRoutes(deps: CommandApiDeps): Router {
     }
     deps.logger.info('user updated by admin', { userId: id, adminId: admin.id });
     ctx.body = { id, position: latest(...positions) ?? null };
+  });
+
+  router.put('/api/admin/users/:id/auditor', requireAdmin, jsonBody, async (ctx) => {
+    const admin = currentUser(ctx);
+    const parsedId = idSchema.safeParse(ctx.params.id);
+    if (!parsedId.success) throw new NotFoundError('User not found');
+    const id = parsedId.data;
+    const body = parseBody(ctx, adminSetAuditorRequestSchema);
+    const meta = commandMeta(ctx, admin.id, deps.requestHashKey, body);
+    const now = deps.handler.now();
+    const result = await deps.handler.handle(
+      userDecider,
+      userStreamId(id),
+      body.auditor
+        ? { type: 'GrantAuditorRole', data: { userId: id, grantedBy: admin.id }, metadata: { now } }
+        : { type: 'RevokeAuditorRole', data: { userId: id, revokedBy: admin.id }, metadata: { now } },
+      meta,
+    );
+    deps.logger.info(body.auditor ? 'auditor role granted' : 'auditor role revoked', { userId: id, adminId: admin.id });
+    ctx.body = { id, isAuditor: body.auditor, position: result.position ?? null };
   });
 
   return router;

@@ -6,6 +6,28 @@ export const adminUserSchema = meSchema;
 export type AdminUser = z.infer<typeof adminUserSchema>;
 export const adminUsersResponseSchema = z.array(adminUserSchema);
 
+/** The most a page of GET /api/admin/users holds. */
+export const ADMIN_USERS_MAX_PAGE_SIZE = 100;
+
+/** GET /api/admin/users query: a search (prefix of email, username or name), filters and a page (from 1). */
+export const adminUsersQuerySchema = z.strictObject({
+  q: z.string().max(100, 'must be at most 100 characters').optional(),
+  page: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(100_000, 'must be at most 100000').default(1),
+  pageSize: z.coerce
+    .number()
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(ADMIN_USERS_MAX_PAGE_SIZE, `must be at most ${ADMIN_USERS_MAX_PAGE_SIZE}`)
+    .default(20),
+  tier: subscriptionTierSchema.optional(),
+  status: subscriptionStatusSchema.optional(),
+});
+export type AdminUsersQuery = z.input<typeof adminUsersQuerySchema>;
+
+/** PUT /api/admin/users/{id}/auditor: grant (true) or revoke (false) the auditor role. */
+export const adminSetAuditorRequestSchema = z.strictObject({ auditor: z.boolean() });
+export type AdminSetAuditorRequest = z.infer<typeof adminSetAuditorRequestSchema>;
+
 export const adminStatsSchema = z.object({
   totalUsers: z.number().int(),
   premiumUsers: z.number().int(),

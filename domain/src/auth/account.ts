@@ -27,6 +27,10 @@ export const accountFold: Fold<AccountState, UserEvent> = {
       }
       case 'UserPromotedToAdmin':
         return state.status === 'registered' ? { ...state, isAdmin: true } : state;
+      case 'AuditorRoleGranted':
+      case 'AuditorRoleRevoked':
+        // Roles are read from the users view; a sign-in only needs the email and hash.
+        return state;
     }
   },
 };

@@ -66,6 +66,9 @@ export const meSchema = z.strictObject({
   subscriptionTier: subscriptionTierSchema,
   subscriptionStatus: subscriptionStatusSchema,
   isAdmin: z.boolean(),
+  /** Read-only access to the Admin Panel's list and stats and to the audit endpoints. Optional so
+   *  that clients and fixtures written before the role still parse; the server always sends it. */
+  isAuditor: z.boolean().optional(),
   createdAt: z.string(),
 });
 export type Me = z.infer<typeof meSchema>;

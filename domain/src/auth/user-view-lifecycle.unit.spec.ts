@@ -29,9 +29,12 @@ describe('users read model lifecycle', function () {
       subscriptionTier: 'FREE',
       subscriptionStatus: 'ACTIVE',
       isAdmin: false,
+      isAuditor: false,
       createdAt: at,
       emailNormalised: 'ann@example.com',
       usernameNormalised: 'ann_1',
+      fullNameNormalised: 'ann lee',
+      lastNameNormalised: 'lee',
       createdMonth: '2026-11',
       premium: false,
     });

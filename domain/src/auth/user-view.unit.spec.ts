@@ -28,6 +28,7 @@ describe('users read model', function () {
       subscriptionTier: 'PREMIUM',
       subscriptionStatus: 'ACTIVE',
       isAdmin: true,
+      isAuditor: false,
       createdAt: at,
     });
   });
@@ -42,5 +43,19 @@ describe('users read model', function () {
       data: { userId: 'u1', tier: 'PREMIUM', status: 'CANCELLED', previousTier: 'FREE', previousStatus: 'ACTIVE', changedBy: 'a', changedAt: at },
     });
     expect(cancelled?.premium).to.equal(false);
+  });
+
+  it('carries the auditor role and the name search keys', function () {
+    let doc = evolveUserView(null, {
+      type: 'UserRegistered',
+      data: { userId: 'u1', email: 'a@b.co', username: 'abc', firstName: 'Ann', lastName: 'Van  Dyke', passwordHash: 'x', registeredAt: at },
+    });
+    expect(doc).to.include({ isAuditor: false, fullNameNormalised: 'ann van dyke', lastNameNormalised: 'van dyke' });
+    doc = evolveUserView(doc, { type: 'AuditorRoleGranted', data: { userId: 'u1', grantedBy: 'a', grantedAt: at } });
+    expect(toMe(doc!).isAuditor).to.equal(true);
+    doc = evolveUserView(doc, { type: 'UserProfileUpdated', data: { userId: 'u1', changes: { firstName: null }, updatedBy: 'a', updatedAt: at } });
+    expect(doc).to.include({ fullNameNormalised: 'van dyke' });
+    doc = evolveUserView(doc, { type: 'AuditorRoleRevoked', data: { userId: 'u1', revokedBy: 'a', revokedAt: at } });
+    expect(toMe(doc!).isAuditor).to.equal(false);
   });
 });

@@ -25,7 +25,10 @@ export type UpdateUserProfile = {
 };
 export type PromoteToAdmin = { type: 'PromoteToAdmin'; data: { userId: string; promotedBy: string }; metadata: { now: string } };
 
-export type UserCommand = RegisterUser | UpdateUserProfile | PromoteToAdmin;
+export type GrantAuditorRole = { type: 'GrantAuditorRole'; data: { userId: string; grantedBy: string }; metadata: { now: string } };
+export type RevokeAuditorRole = { type: 'RevokeAuditorRole'; data: { userId: string; revokedBy: string }; metadata: { now: string } };
+
+export type UserCommand = RegisterUser | UpdateUserProfile | PromoteToAdmin | GrantAuditorRole | RevokeAuditorRole;
 
 /**
  * A sign-up whose reservations are older than half their orphan grace may already have lost them to
@@ -60,8 +63,27 @@ export function promoteToAdmin(command: PromoteToAdmin, state: UserState): UserE
   return [{ type: 'UserPromotedToAdmin', data: { userId: state.userId, promotedBy: command.data.promotedBy, promotedAt: command.metadata.now } }];
 }
 
+/**
+ * Granting a role the user holds (or revoking one they lack) appends nothing, so a repeated click or
+ * a retried request leaves one event in the history. An admin already sees everything an auditor
+ * does, but may still hold the role: revoking their admin flag is not a thing here, and the role
+ * says what they keep if it ever is.
+ */
+export function grantAuditorRole(command: GrantAuditorRole, state: UserState): UserEvent[] {
+  if (state.status !== 'registered') throw new NotFoundError('User not found');
+  if (state.isAuditor) return [];
+  return [{ type: 'AuditorRoleGranted', data: { userId: state.userId, grantedBy: command.data.grantedBy, grantedAt: command.metadata.now } }];
+}
+
+export function revokeAuditorRole(command: RevokeAuditorRole, state: UserState): UserEvent[] {
+  if (state.status !== 'registered') throw new NotFoundError('User not found');
+  if (!state.isAuditor) return [];
+  return [{ type: 'AuditorRoleRevoked', data: { userId: state.userId, revokedBy: command.data.revokedBy, revokedAt: command.metadata.now } }];
+}
+
 export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
-  schemaVersion: 1,
+  // 2: the state gained isAuditor; snapshots of version 1 lack it and are folded again.
+  schemaVersion: 2,
   name: 'user',
   initialState: initialUserState,
   evolve: evolveUser,
@@ -73,6 +95,10 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
         return updateUserProfile(command, state);
       case 'PromoteToAdmin':
         return promoteToAdmin(command, state);
+      case 'GrantAuditorRole':
+        return grantAuditorRole(command, state);
+      case 'RevokeAuditorRole':
+        return revokeAuditorRole(command, state);
       default:
         return assertNever(command);
     }

@@ -50,4 +50,31 @@ describe('user decider', function () {
     spec.given([registered, promoted]).when({ type: 'PromoteToAdmin', data: { userId: 'u1', promotedBy: 'system' }, metadata: { now } }).then([]);
     spec.given([]).when({ type: 'PromoteToAdmin', data: { userId: 'u1', promotedBy: 'system' }, metadata: { now } }).thenThrows(NotFoundError);
   });
+
+  describe('auditor role', function () {
+    const granted: UserEvent = { type: 'AuditorRoleGranted', data: { userId: 'u1', grantedBy: 'admin', grantedAt: now } };
+    const revoked: UserEvent = { type: 'AuditorRoleRevoked', data: { userId: 'u1', revokedBy: 'admin', revokedAt: now } };
+    const grant = { type: 'GrantAuditorRole', data: { userId: 'u1', grantedBy: 'admin' }, metadata: { now } } as const;
+    const revoke = { type: 'RevokeAuditorRole', data: { userId: 'u1', revokedBy: 'admin' }, metadata: { now } } as const;
+
+    it('grants the role once; a second grant appends nothing', function () {
+      spec.given([registered]).when(grant).then([granted]);
+      spec.given([registered, granted]).when(grant).then([]);
+    });
+
+    it('revokes a held role once; revoking a role not held appends nothing', function () {
+      spec.given([registered, granted]).when(revoke).then([revoked]);
+      spec.given([registered]).when(revoke).then([]);
+      spec.given([registered, granted, revoked]).when(revoke).then([]);
+    });
+
+    it('grants again after a revoke', function () {
+      spec.given([registered, granted, revoked]).when(grant).then([granted]);
+    });
+
+    it('cannot grant or revoke for an unknown user', function () {
+      spec.given([]).when(grant).thenThrows(NotFoundError, 'User not found');
+      spec.given([]).when(revoke).thenThrows(NotFoundError, 'User not found');
+    });
+  });
 });

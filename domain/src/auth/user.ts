@@ -1,4 +1,4 @@
-/** The `user-{id}` stream: registration, profile edits, admin flag. */
+/** The `user-{id}` stream: registration, profile edits, admin flag, auditor role. */
 import type { DomainEvent } from '../shared/decider';
 
 export type UserRegistered = DomainEvent<
@@ -26,7 +26,11 @@ export type UserProfileUpdated = DomainEvent<'UserProfileUpdated', { userId: str
 
 export type UserPromotedToAdmin = DomainEvent<'UserPromotedToAdmin', { userId: string; promotedBy: string; promotedAt: string }>;
 
-export type UserEvent = UserRegistered | UserProfileUpdated | UserPromotedToAdmin;
+/** The auditor role: read-only access to the user list, the stats and the audit endpoints. */
+export type AuditorRoleGranted = DomainEvent<'AuditorRoleGranted', { userId: string; grantedBy: string; grantedAt: string }>;
+export type AuditorRoleRevoked = DomainEvent<'AuditorRoleRevoked', { userId: string; revokedBy: string; revokedAt: string }>;
+
+export type UserEvent = UserRegistered | UserProfileUpdated | UserPromotedToAdmin | AuditorRoleGranted | AuditorRoleRevoked;
 
 export type UserState =
   | { status: 'unregistered' }
@@ -38,6 +42,7 @@ export type UserState =
       firstName: string | null;
       lastName: string | null;
       isAdmin: boolean;
+      isAuditor: boolean;
     };
 
 export const initialUserState = (): UserState => ({ status: 'unregistered' });
@@ -46,12 +51,16 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
   switch (event.type) {
     case 'UserRegistered': {
       const { userId, email, username, firstName, lastName } = event.data;
-      return { status: 'registered', userId, email, username, firstName, lastName, isAdmin: false };
+      return { status: 'registered', userId, email, username, firstName, lastName, isAdmin: false, isAuditor: false };
     }
     case 'UserProfileUpdated':
       return state.status === 'registered' ? { ...state, ...event.data.changes } : state;
     case 'UserPromotedToAdmin':
       return state.status === 'registered' ? { ...state, isAdmin: true } : state;
+    case 'AuditorRoleGranted':
+      return state.status === 'registered' ? { ...state, isAuditor: true } : state;
+    case 'AuditorRoleRevoked':
+      return state.status === 'registered' ? { ...state, isAuditor: false } : state;
   }
 }
 

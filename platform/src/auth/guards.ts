@@ -128,3 +128,13 @@ export const requireAdmin: Middleware = async (ctx, next) => {
   if (!currentUser(ctx).isAdmin) throw new ForbiddenError('Administrator access required');
   await next();
 };
+
+/**
+ * Read-only admin endpoints (the user list, the stats, the audit endpoints): an admin or an auditor.
+ * Anything that changes state keeps `requireAdmin`, so an auditor gets 403 there.
+ */
+export const requireAdminOrAuditor: Middleware = async (ctx, next) => {
+  const user = currentUser(ctx);
+  if (!user.isAdmin && !user.isAuditor) throw new ForbiddenError('Administrator or auditor access required');
+  await next();
+};

@@ -120,6 +120,31 @@ export function documentStoreConformance(adapterName: string, makeStore: Documen
       expect(await people.count({ admin: true })).to.equal(1);
     });
 
+    it('finds and counts by a prefix of any of several string fields, with equality, sort and paging', async function () {
+      await people.ensureIndex('name', 'prefix');
+      await people.ensureIndex('team', 'prefix');
+      await people.ensureIndex('age', 'sort');
+      await people.ensureIndex('name', 'prefix'); // again: harmless
+      await seed();
+      await people.put('e', { name: 'reed', age: 22, team: 'blue' });
+      await people.put('n', { name: 'red', age: 7 as number, team: 12 as unknown as string }); // a number never matches
+      await people.put('u', { name: 'ré\u{10FFFF}x', age: 50, team: 'z' });
+      const re = await people.find({ prefix: { fields: ['name', 'team'], value: 're' }, sort: [{ field: 'age', direction: 'asc' }] });
+      // ada and cyd by team "red", reed and red by name; the code point after "e" is not "e".
+      expect(re.map((p) => p.name)).to.deep.equal(['red', 'reed', 'ada', 'cyd']);
+      expect(await people.count(undefined, undefined, { fields: ['name', 'team'], value: 're' })).to.equal(4);
+      expect(await people.count({ team: 'red' }, undefined, { fields: ['name'], value: 'c' })).to.equal(1);
+      const paged = await people.find({ prefix: { fields: ['team'], value: 'b' }, sort: [{ field: 'age', direction: 'desc' }], skip: 1, limit: 2 });
+      expect(paged.map((p) => p.name)).to.deep.equal(['bob', 'reed']);
+      // The highest code point has no successor: the prefix itself is checked.
+      expect((await people.find({ prefix: { fields: ['name'], value: 'ré\u{10FFFF}' } })).map((p) => p.name)).to.deep.equal(['ré\u{10FFFF}x']);
+      // Case and characters that mean something to LIKE or a regular expression are plain text.
+      expect(await people.count(undefined, undefined, { fields: ['name'], value: 'A' })).to.equal(0);
+      expect(await people.count(undefined, undefined, { fields: ['name'], value: '%' })).to.equal(0);
+      expect(await people.count(undefined, undefined, { fields: ['name'], value: '.' })).to.equal(0);
+      expect(await people.count(undefined, undefined, { fields: ['name'], value: '' })).to.equal(7);
+    });
+
     it('keeps collections apart and drops one without touching another', async function () {
       const other = store.collection<Person>(`other_${randomUUID().replace(/-/g, '').slice(0, 10)}`);
       await people.put('same', { name: 'here', age: 1, team: 't' });

@@ -15,7 +15,18 @@
  */
 import { MongoClient, type Collection as MongoCollection, type Db, type Filter, type Sort } from 'mongodb';
 import type { Position } from '../event-store/position';
-import type { Collection, Document, DocumentStore, FindOptions, RangeFilter, Scalar, StoredDocument } from './document-store';
+import {
+  prefixUpperBound,
+  type Collection,
+  type Document,
+  type DocumentStore,
+  type FindOptions,
+  type IndexKind,
+  type PrefixFilter,
+  type RangeFilter,
+  type Scalar,
+  type StoredDocument,
+} from './document-store';
 
 interface Stored {
   _id: string;
@@ -58,8 +69,21 @@ function checkCollectionName(name: string): string {
   return name;
 }
 
-function whereFilter(where: Record<string, Scalar> | undefined, range?: RangeFilter): Filter<Stored> {
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function whereFilter(where: Record<string, Scalar> | undefined, range?: RangeFilter, prefix?: PrefixFilter): Filter<Stored> {
   const filter: Record<string, unknown> = {};
+  if (prefix && prefix.value !== '' && prefix.fields.length > 0) {
+    // A string range per field (MongoDB compares strings by their UTF-8 bytes, i.e. code points
+    // without a collation), so each reads only its matches on the 'prefix' index.
+    const upper = prefixUpperBound(prefix.value);
+    filter.$or = prefix.fields.map((field) => ({
+      [checkField(field)]:
+        upper === undefined ? { $type: 'string', $regex: `^${escapeRegExp(prefix.value)}` } : { $type: 'string', $gte: prefix.value, $lt: upper },
+    }));
+  }
   for (const [field, value] of Object.entries(where ?? {})) filter[checkField(field)] = value;
   if (range && (range.gte !== undefined || range.lt !== undefined)) {
     // $type keeps strings and missing fields out, as the SQL adapter does.
@@ -80,7 +104,23 @@ function jsonImage<T extends Document>(doc: T): T {
 }
 
 class MongoDbCollection<T extends Document> implements Collection<T> {
-  constructor(private readonly coll: MongoCollection<Stored>) {}
+  constructor(
+    private readonly coll: MongoCollection<Stored>,
+    private readonly indexes: Map<string, Promise<void>>,
+  ) {}
+
+  /** Per MongoDB collection; a sort index ends with the id, which breaks ties in `find`. */
+  ensureIndex(field: string, kind: IndexKind): Promise<void> {
+    const key = `${this.coll.collectionName}:${kind}:${field}`;
+    let made = this.indexes.get(key);
+    if (!made) {
+      const spec: Record<string, 1> = kind === 'prefix' ? { [checkField(field)]: 1 } : { [checkField(field)]: 1, _id: 1 };
+      made = this.coll.createIndex(spec).then(() => undefined);
+      made.catch(() => this.indexes.delete(key));
+      this.indexes.set(key, made);
+    }
+    return made;
+  }
 
   async get(id: string): Promise<T | null> {
     const found = await this.coll.findOne({ _id: id }, { projection: { doc: 1 } });
@@ -140,15 +180,15 @@ class MongoDbCollection<T extends Document> implements Collection<T> {
     for (const { field, direction } of options.sort ?? []) sort[checkField(field)] = direction === 'desc' ? -1 : 1;
     // The id breaks ties, so pages (skip/limit) are stable.
     if (!('_id' in sort)) sort._id = 1;
-    let cursor = this.coll.find(whereFilter(options.where, options.range), { projection: { doc: 1 } }).sort(sort as Sort);
+    let cursor = this.coll.find(whereFilter(options.where, options.range, options.prefix), { projection: { doc: 1 } }).sort(sort as Sort);
     if (skip) cursor = cursor.skip(skip);
     if (limit !== undefined) cursor = cursor.limit(limit);
     const rows = await cursor.toArray();
     return rows.map((row) => row.doc as T);
   }
 
-  async count(where?: Record<string, Scalar>, range?: RangeFilter): Promise<number> {
-    const filter = whereFilter(where, range);
+  async count(where?: Record<string, Scalar>, range?: RangeFilter, prefix?: PrefixFilter): Promise<number> {
+    const filter = whereFilter(where, range, prefix);
     if (Object.keys(filter).length === 0) return this.coll.countDocuments({});
     return this.coll.countDocuments(filter);
   }
@@ -163,6 +203,8 @@ export class MongoDbDocumentStore implements DocumentStore {
   private readonly db: Db;
   private readonly collectionPrefix: string;
   private readonly closeClient: boolean;
+  /** Indexes made by this store, so ensureIndex asks the server once per collection, field and kind. */
+  private readonly indexes = new Map<string, Promise<void>>();
 
   /** Connects with a mongodb:// connection string (e.g. `mongodb://mongodb:27017/papertrade`); owns the client. */
   static async connect(url: string, options: Omit<MongoDocumentStoreOptions, 'closeClient'> = {}): Promise<MongoDbDocumentStore> {
@@ -186,7 +228,7 @@ export class MongoDbDocumentStore implements DocumentStore {
   }
 
   collection<T extends Document = Document>(name: string): Collection<T> {
-    return new MongoDbCollection<T>(this.db.collection<Stored>(checkCollectionName(this.collectionPrefix + name)));
+    return new MongoDbCollection<T>(this.db.collection<Stored>(checkCollectionName(this.collectionPrefix + name)), this.indexes);
   }
 
   async close(): Promise<void> {

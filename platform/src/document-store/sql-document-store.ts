@@ -5,7 +5,18 @@
  */
 import type { Position } from '../event-store/position';
 import { quoteIdent, type Row, type SqlClient } from '../sql/sql-client';
-import type { Collection, Document, DocumentStore, FindOptions, RangeFilter, Scalar, StoredDocument } from './document-store';
+import {
+  prefixUpperBound,
+  type Collection,
+  type Document,
+  type DocumentStore,
+  type FindOptions,
+  type IndexKind,
+  type PrefixFilter,
+  type RangeFilter,
+  type Scalar,
+  type StoredDocument,
+} from './document-store';
 
 const FIELD = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -31,8 +42,31 @@ export class SqlDocumentStore implements DocumentStore {
     return new SqlDocumentStore(sql);
   }
 
+  /** Indexes made (or found) by this store: ensureIndex costs a statement once per field and kind. */
+  private readonly indexes = new Map<string, Promise<void>>();
+
   collection<T extends Document = Document>(name: string): Collection<T> {
-    return new SqlCollection<T>(this.sql, name);
+    return new SqlCollection<T>(this.sql, name, (f, kind) => this.ensureIndex(f, kind));
+  }
+
+  /**
+   * One table holds every collection, so an index on a field serves every collection (and every
+   * projection generation) that has it; rows without the field index as null and cost nothing.
+   * The expressions are exactly those `find` and `count` write, or the planner would not use them.
+   */
+  private ensureIndex(name: string, kind: IndexKind): Promise<void> {
+    const key = `${kind}:${field(name)}`;
+    let made = this.indexes.get(key);
+    if (!made) {
+      const expression = kind === 'prefix' ? prefixExpression(name) : `doc->'${name}'`;
+      made = this.sql
+        .exec(`CREATE INDEX IF NOT EXISTS ${quoteIdent(`documents_${kind}_${name}`.toLowerCase())} ON documents (collection, (${expression}))`)
+        .then(() => undefined);
+      // A failure (e.g. a concurrent CREATE INDEX) is tried again by the next call.
+      made.catch(() => this.indexes.delete(key));
+      this.indexes.set(key, made);
+    }
+    return made;
   }
 
   async close(): Promise<void> {
@@ -44,7 +78,12 @@ class SqlCollection<T extends Document> implements Collection<T> {
   constructor(
     private readonly sql: SqlClient,
     private readonly name: string,
+    private readonly makeIndex: (field: string, kind: IndexKind) => Promise<void>,
   ) {}
+
+  ensureIndex(name: string, kind: IndexKind): Promise<void> {
+    return this.makeIndex(name, kind);
+  }
 
   async get(id: string): Promise<T | null> {
     return (await this.getWithPosition(id))?.doc ?? null;
@@ -114,6 +153,7 @@ class SqlCollection<T extends Document> implements Collection<T> {
       text += ` AND doc @> $${params.length}::jsonb`;
     }
     text += rangeClause(options.range, params);
+    text += prefixClause(options.prefix, params);
     const order = (options.sort ?? []).map((s) => `doc->'${field(s.field)}' ${s.direction === 'desc' ? 'DESC' : 'ASC'}`);
     text += ` ORDER BY ${[...order, 'id'].join(', ')}`;
     if (options.limit !== undefined) {
@@ -128,7 +168,7 @@ class SqlCollection<T extends Document> implements Collection<T> {
     return rows.map((r) => r.doc);
   }
 
-  async count(where?: Record<string, Scalar>, range?: RangeFilter): Promise<number> {
+  async count(where?: Record<string, Scalar>, range?: RangeFilter, prefix?: PrefixFilter): Promise<number> {
     const params: unknown[] = [this.name];
     let text = 'SELECT count(*)::int AS n FROM documents WHERE collection = $1';
     if (where && Object.keys(where).length > 0) {
@@ -136,6 +176,7 @@ class SqlCollection<T extends Document> implements Collection<T> {
       text += ` AND doc @> $2::jsonb`;
     }
     text += rangeClause(range, params);
+    text += prefixClause(prefix, params);
     const rows = await this.sql.query<{ n: number } & Row>(text, params);
     return Number(rows[0]?.n ?? 0);
   }
@@ -161,6 +202,36 @@ function rangeClause(range: RangeFilter | undefined, params: unknown[]): string 
     text += ` AND ${value} ${op} $${params.length}::jsonb`;
   }
   return text;
+}
+
+/** The text of a field in byte (code point) order: what the prefix index holds. */
+function prefixExpression(name: string): string {
+  return `(doc->>'${field(name)}') COLLATE "C"`;
+}
+
+/**
+ * Any of the fields in [value, upper bound): a range per field, so that with the 'prefix' indexes the
+ * planner reads only the matches of each (a bitmap OR) instead of every document of the collection.
+ */
+function prefixClause(prefix: PrefixFilter | undefined, params: unknown[]): string {
+  if (!prefix || prefix.value === '' || prefix.fields.length === 0) return '';
+  params.push(prefix.value);
+  const lower = params.length;
+  const upperValue = prefixUpperBound(prefix.value);
+  let upper: number | undefined;
+  if (upperValue !== undefined) {
+    params.push(upperValue);
+    upper = params.length;
+  }
+  const each = prefix.fields.map((name) => {
+    const expression = prefixExpression(name);
+    // jsonb_typeof keeps numbers and booleans (whose ->> text could match) out, as MongoDB does.
+    const typed = `jsonb_typeof(doc->'${name}') = 'string'`;
+    return upper === undefined
+      ? `(${expression} >= $${lower} AND starts_with(doc->>'${name}', $${lower}) AND ${typed})`
+      : `(${expression} >= $${lower} AND ${expression} < $${upper} AND ${typed})`;
+  });
+  return ` AND (${each.join(' OR ')})`;
 }
 
 function checkedWhere(where: Record<string, Scalar>): Record<string, Scalar> {

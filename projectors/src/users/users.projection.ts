@@ -7,7 +7,7 @@ import type { UserEvent } from '@papertrade/domain/auth/user';
 import { USERS_PROJECTION, evolveUserView, type UserView } from '@papertrade/domain/auth/user-view';
 import type { ProjectionDefinition } from '@papertrade/platform/projections/projection';
 
-const USER_EVENTS = new Set(['UserRegistered', 'UserProfileUpdated', 'UserPromotedToAdmin']);
+const USER_EVENTS = new Set(['UserRegistered', 'UserProfileUpdated', 'UserPromotedToAdmin', 'AuditorRoleGranted', 'AuditorRoleRevoked']);
 const SUBSCRIPTION_EVENTS = new Set(['SubscriptionChangedByAdmin']);
 
 export const usersProjection: ProjectionDefinition<UserView> = {

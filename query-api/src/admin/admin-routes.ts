@@ -1,40 +1,51 @@
-/** GET /api/admin/users, GET /api/admin/stats (admins only). */
+/**
+ * GET /api/admin/users (search and pages) and GET /api/admin/stats: admins and auditors (read-only).
+ *
+ * The list is answered by indexed queries on the users read model: a search is a prefix of the
+ * normalised email, username, full name or last name (one index range each), newest first by the
+ * createdAt index, so a page costs about the same with 10,000 or 100,000 users (bench/admin.bench.ts).
+ * The body stays the spec's array of users; the total of matches is in X-Total-Count.
+ */
 import Router from '@koa/router';
-import { z } from 'zod';
-import type { AdminStats } from '@papertrade/domain/admin/contracts';
-import { USERS_PROJECTION, toMe, type UserView } from '@papertrade/domain/auth/user-view';
+import { adminUsersQuerySchema } from '@papertrade/domain/admin/contracts';
+import { ADMIN_STATS_ID, ADMIN_STATS_PROJECTION, adminStatsAt, type AdminStatsView } from '@papertrade/domain/admin/admin-stats-view';
+import { USERS_PROJECTION, USER_SEARCH_FIELDS, normaliseSearch, toMe, type UserView } from '@papertrade/domain/auth/user-view';
 import { ValidationError } from '@papertrade/domain/shared/errors';
-import { requireAdmin } from '@papertrade/platform/auth/guards';
+import type { Collection, PrefixFilter, Scalar } from '@papertrade/platform/document-store/document-store';
+import { requireAdminOrAuditor } from '@papertrade/platform/auth/guards';
 import { readsFrom } from '@papertrade/platform/http/min-position';
 import { describeZodError } from '@papertrade/platform/http/problem-middleware';
 import type { QueryApiDeps } from '../deps';
 
-const listQuerySchema = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(1000).default(500),
-  skip: z.coerce.number().int().min(0).default(0),
-});
+/** Indexes the list needs; ensureIndex is a no-op after the first call per store. */
+async function indexed(users: Collection<UserView>): Promise<void> {
+  await Promise.all([...USER_SEARCH_FIELDS.map((field) => users.ensureIndex(field, 'prefix')), users.ensureIndex('createdAt', 'sort')]);
+}
 
 export function adminRoutes(deps: QueryApiDeps): Router {
   const router = new Router();
-  router.get('/api/admin/users', requireAdmin, readsFrom(deps.readModels, USERS_PROJECTION), async (ctx) => {
-    const query = listQuerySchema.safeParse(ctx.query);
+  router.get('/api/admin/users', requireAdminOrAuditor, readsFrom(deps.readModels, USERS_PROJECTION), async (ctx) => {
+    const query = adminUsersQuerySchema.safeParse(ctx.query);
     if (!query.success) throw new ValidationError(describeZodError(query.error));
+    const { q, page, pageSize, tier, status } = query.data;
     const users = await deps.readModels.collection<UserView>(USERS_PROJECTION);
-    const list = await users.find({ sort: [{ field: 'createdAt', direction: 'desc' }], limit: query.data.limit, skip: query.data.skip });
+    await indexed(users);
+    const where: Record<string, Scalar> = {};
+    if (tier) where.subscriptionTier = tier;
+    if (status) where.subscriptionStatus = status;
+    const term = normaliseSearch(q ?? '');
+    const prefix: PrefixFilter | undefined = term ? { fields: [...USER_SEARCH_FIELDS], value: term } : undefined;
+    const [list, total] = await Promise.all([
+      users.find({ where, ...(prefix ? { prefix } : {}), sort: [{ field: 'createdAt', direction: 'desc' }], limit: pageSize, skip: (page - 1) * pageSize }),
+      users.count(where, undefined, prefix),
+    ]);
+    ctx.set('X-Total-Count', String(total));
     ctx.body = list.map(toMe);
   });
 
-  router.get('/api/admin/stats', requireAdmin, readsFrom(deps.readModels, USERS_PROJECTION), async (ctx) => {
-    const users = await deps.readModels.collection<UserView>(USERS_PROJECTION);
-    const month = deps.clock().toISOString().slice(0, 7);
-    const [totalUsers, premiumUsers, activeSubscriptions, newThisMonth] = await Promise.all([
-      users.count(),
-      users.count({ premium: true }),
-      users.count({ subscriptionStatus: 'ACTIVE' }),
-      users.count({ createdMonth: month }),
-    ]);
-    const stats: AdminStats = { totalUsers, premiumUsers, activeSubscriptions, newThisMonth };
-    ctx.body = stats;
+  router.get('/api/admin/stats', requireAdminOrAuditor, readsFrom(deps.readModels, ADMIN_STATS_PROJECTION), async (ctx) => {
+    const stats = await deps.readModels.collection<AdminStatsView>(ADMIN_STATS_PROJECTION);
+    ctx.body = adminStatsAt(await stats.get(ADMIN_STATS_ID), deps.clock());
   });
   return router;
 }
