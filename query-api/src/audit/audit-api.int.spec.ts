@@ -1,6 +1,6 @@
 /**
  * The audit API through HTTP on the embedded app (PGlite, the simulated market): who may read it
- * (visitor, free, premium, admin), bad input (4xx with a message, nothing appended), redaction of the
+ * (visitor, free, premium, admin, auditor), bad input (4xx with a message, nothing appended), redaction of the
  * password hash, the timeline in global order with paging and CSV, and the as-of replay: trades placed
  * at t1 < t2 < t3 through the portfolio decider and the command handler (with a clock at those
  * times), the portfolios read model captured after each, and the audit's portfolio as of a time
@@ -61,10 +61,14 @@ describe('audit API (HTTP, embedded)', function () {
   }
 
   describe('permissions', function () {
-    it('visitors get 401, free and premium users 403, admins 200, on every audit route', async function () {
+    it('visitors get 401, free and premium users 403, admins and auditors 200, on every audit route', async function () {
       const free = await user('FREE');
       const premium = await user('PREMIUM');
       const admin = await harness().admin();
+      const auditor = await user('FREE');
+      const grant = await harness().request('PUT', `/api/admin/users/${auditor.userId}/auditor`, { token: admin.token, body: { auditor: true } });
+      expect(grant.status).to.equal(200);
+      await harness().projector.caughtUp();
       const asOf = encodeURIComponent(new Date().toISOString());
       const paths = [
         `/api/audit/streams/user-${free.userId}`,
@@ -79,6 +83,7 @@ describe('audit API (HTTP, embedded)', function () {
         expect(forFree.body.detail).to.match(/Administrator or auditor access required/);
         expect((await get(path, premium.token)).status, `premium ${path}`).to.equal(403);
         expect((await get(path, admin.token)).status, `admin ${path}`).to.equal(200);
+        expect((await get(path, auditor.token, { 'x-min-position': grant.body.position })).status, `auditor ${path}`).to.equal(200);
       }
     });
   });

@@ -4,30 +4,21 @@
  *   GET /api/audit/users/{id}/timeline?page&pageSize&format   trades, bot, risk, subscription events (JSON or CSV)
  *   GET /api/audit/users/{id}/portfolio?asOf=ISO              the portfolio rebuilt by replay up to asOf, valued at the market then
  *   GET /api/audit/users/{id}/subscription?asOf=ISO           the subscription rebuilt by replay up to asOf
+ * Admins and auditors (requireAdminOrAuditor): nothing here changes anything.
  * Reads go to the event store (audit-reads.ts), never the read models, so X-Min-Position has
  * nothing to wait for: the store is always current.
  */
 import Router from '@koa/router';
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
 import Papa from 'papaparse';
 import type { z } from 'zod';
-import { ForbiddenError, NotFoundError, ValidationError } from '@papertrade/domain/shared/errors';
+import { NotFoundError, ValidationError } from '@papertrade/domain/shared/errors';
 import { USERS_PROJECTION, type UserView } from '@papertrade/domain/auth/user-view';
 import { asOfQuerySchema, streamNameSchema, streamQuerySchema, timelineQuerySchema, userIdSchema, type TimelineEntry } from '@papertrade/domain/audit/contracts';
-import { currentUser } from '@papertrade/platform/auth/guards';
+import { requireAdminOrAuditor } from '@papertrade/platform/auth/guards';
 import { describeZodError } from '@papertrade/platform/http/problem-middleware';
 import type { QueryApiDeps } from '../deps';
 import { portfolioAsOfResponse, readAuditStream, readTimeline, subscriptionAsOfResponse, timelineEvents, type AuditReadDeps } from './audit-reads';
-
-/**
- * Admins, and auditors (a read-only role an admin grants). `isAuditor` is read off the identity
- * when the users read model has it, so this guard needs no change when the role arrives.
- */
-export const requireAuditAccess: Middleware = async (ctx, next) => {
-  const user = currentUser(ctx) as UserView & { isAuditor?: unknown };
-  if (!(user.isAdmin || user.isAuditor === true)) throw new ForbiddenError('Administrator or auditor access required');
-  await next();
-};
 
 function parse<S extends z.ZodType>(schema: S, value: unknown, field?: string): z.infer<S> {
   const parsed = schema.safeParse(value);
@@ -74,7 +65,7 @@ export function auditRoutes(deps: QueryApiDeps): Router {
     throw new NotFoundError(`No user with id ${userId}`);
   }
 
-  router.get('/streams/:stream', requireAuditAccess, async (ctx) => {
+  router.get('/streams/:stream', requireAdminOrAuditor, async (ctx) => {
     const stream = parse(streamNameSchema, ctx.params.stream, 'stream');
     const paging = parse(streamQuerySchema, ctx.query);
     const answer = await readAuditStream(reads, stream, paging);
@@ -82,7 +73,7 @@ export function auditRoutes(deps: QueryApiDeps): Router {
     ctx.body = answer;
   });
 
-  router.get('/users/:id/timeline', requireAuditAccess, async (ctx) => {
+  router.get('/users/:id/timeline', requireAdminOrAuditor, async (ctx) => {
     const userId = parse(userIdSchema, ctx.params.id, 'id');
     const { format, ...paging } = parse(timelineQuerySchema, ctx.query);
     await knownUser(userId);
@@ -97,14 +88,14 @@ export function auditRoutes(deps: QueryApiDeps): Router {
     ctx.body = timeline;
   });
 
-  router.get('/users/:id/portfolio', requireAuditAccess, async (ctx) => {
+  router.get('/users/:id/portfolio', requireAdminOrAuditor, async (ctx) => {
     const userId = parse(userIdSchema, ctx.params.id, 'id');
     const asOf = asOfFrom(ctx, deps.clock());
     await knownUser(userId);
     ctx.body = await portfolioAsOfResponse(reads, userId, asOf);
   });
 
-  router.get('/users/:id/subscription', requireAuditAccess, async (ctx) => {
+  router.get('/users/:id/subscription', requireAdminOrAuditor, async (ctx) => {
     const userId = parse(userIdSchema, ctx.params.id, 'id');
     const asOf = asOfFrom(ctx, deps.clock());
     await knownUser(userId);
