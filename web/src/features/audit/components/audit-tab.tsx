@@ -1,3 +1,5 @@
+/** @jsxRuntime automatic @jsxImportSource react */
+// (The pragma: tests run through tsx with the root tsconfig, which has no jsx setting; Vite does not need it.)
 /**
  * The Audit tab of the Admin Panel (admins and auditors): a user id, that user's timeline (trades,
  * bot, risk and subscription events in the global order, paged, downloadable as CSV), and an as-of
@@ -27,11 +29,11 @@ function EventList({ events, label }: { events: AuditEvent[]; label: string }) {
   );
 }
 
-export function AuditTab({ initialUserId = '' }: { initialUserId?: string }) {
+export function AuditTab({ initialUserId = '', initialAsOf }: { initialUserId?: string; initialAsOf?: string }) {
   const [draft, setDraft] = useState(initialUserId);
   const [userId, setUserId] = useState(initialUserId);
   const [page, setPage] = useState(1);
-  const [asOfInput, setAsOfInput] = useState(() => isoToLocalInput(new Date().toISOString()));
+  const [asOfInput, setAsOfInput] = useState(() => isoToLocalInput(initialAsOf ?? new Date().toISOString()));
   const asOf = localInputToIso(asOfInput);
 
   const timeline = useTimeline(userId, page);
