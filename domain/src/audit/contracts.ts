@@ -108,7 +108,8 @@ export type PortfolioAsOfResponse = z.infer<typeof portfolioAsOfResponseSchema>;
 export const subscriptionAsOfResponseSchema = z.object({
   userId: z.string(),
   asOf: z.string(),
-  state: z.object({ tier: z.string(), status: z.string() }),
+  /** The subscription decider's folded state: tier and status, and what else it keeps (end date, ...), redacted. */
+  state: z.looseObject({ tier: z.string(), status: z.string() }),
   events: z.array(auditEventSchema),
   laterEvents: z.number().int(),
 });

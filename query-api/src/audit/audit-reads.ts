@@ -21,6 +21,7 @@ import {
   type TimelineEntry,
   type TimelineResponse,
 } from '@papertrade/domain/audit/contracts';
+import { redactSecrets } from '@papertrade/domain/audit/redaction';
 import { portfolioStreamId } from '@papertrade/domain/trading/portfolio';
 import { subscriptionStreamId } from '@papertrade/domain/auth/subscription';
 import { STARTING_CASH_MICROS } from '@papertrade/domain/trading/money';
@@ -117,5 +118,6 @@ export async function portfolioAsOfResponse(deps: AuditReadDeps, userId: string,
 export async function subscriptionAsOfResponse(deps: Pick<AuditReadDeps, 'events'>, userId: string, asOf: Date): Promise<SubscriptionAsOfResponse> {
   const events: RecordedEvent[] = await deps.events.readStream(subscriptionStreamId(userId));
   const { state, applied, later } = subscriptionAsOf(events, asOf);
-  return { userId, asOf: asOf.toISOString(), state, events: applied.map(toAuditEvent), laterEvents: later };
+  // The whole folded state (tier and status, and whatever else the decider keeps), redacted like the events.
+  return { userId, asOf: asOf.toISOString(), state: redactSecrets(state), events: applied.map(toAuditEvent), laterEvents: later };
 }

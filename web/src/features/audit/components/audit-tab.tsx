@@ -142,6 +142,7 @@ export function AuditTab({ initialUserId = '', initialAsOf }: { initialUserId?: 
             <div aria-label="Subscription as of">
               <h4>Subscription</h4>
               <p>{`${subscription.data.state.tier} (${subscription.data.state.status})`}</p>
+              {typeof subscription.data.state.endsAt === 'string' && <p>{`Access ends ${subscription.data.state.endsAt}`}</p>}
               <EventList events={subscription.data.events} label="Subscription events" />
             </div>
           )}
