@@ -3,7 +3,9 @@
  * healthy read models (exit 0), and reports a document corrupted in the live read model (exit 1),
  * naming the projection, the document and the field; a document deleted from the live read model is
  * reported missing. `stream` and `user --as-of` print redacted events and the rebuilt state; bad
- * arguments are usage errors.
+ * arguments are usage errors. Then the program itself (`node --import tsx bin/audit.ts verify`) on a
+ * PostgreSQL schema: exit 1 and the DIFFERENCE line for a corrupted document, exit 0 once repaired,
+ * exit 2 for a usage error.
  */
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
@@ -13,7 +15,11 @@ import { PORTFOLIOS_PROJECTION, type PortfolioView } from '@papertrade/domain/tr
 import { USERS_PROJECTION } from '@papertrade/domain/auth/user-view';
 import { REDACTED } from '@papertrade/domain/audit/redaction';
 import { CommandHandler } from '@papertrade/platform/commands/command-handler';
+import { spawn } from 'node:child_process';
 import { useHarness } from '../test/api-harness';
+import { requireServices, POSTGRES_URL } from '../test/services';
+import { dropSchema, uniqueSchema } from '../test/postgres';
+import { createProjector, createRuntime } from './compose';
 import { runAudit, UsageError } from './audit';
 
 describe('npm run audit (embedded stores)', function () {
@@ -109,5 +115,80 @@ describe('npm run audit (embedded stores)', function () {
       await audit(...argv).catch((e: unknown) => (error = e));
       expect(error, argv.join(' ')).to.be.instanceOf(UsageError);
     }
+  });
+});
+
+/** The program as `npm run audit --` runs it, with its exit status and output. */
+function runProgram(args: string[], env: NodeJS.ProcessEnv): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/audit.ts', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.once('error', reject);
+    child.once('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+describe('npm run audit -- verify (the program, PostgreSQL)', function () {
+  this.timeout(120_000);
+  const schema = uniqueSchema('audit');
+  const env = {
+    ...process.env,
+    EVENT_STORE: 'postgres',
+    READ_STORE: 'postgres',
+    BUS: 'memory',
+    DATABASE_URL: POSTGRES_URL,
+    DATABASE_SCHEMA: schema,
+    JWT_SECRET: 'audit-secret-audit-secret-audit-secret!',
+    DEMO_SEED: 'off',
+    LOG: 'off',
+  };
+  const userId = randomUUID();
+  let original: PortfolioView;
+
+  before(async function () {
+    await requireServices(this, 'postgres');
+    const rt = await createRuntime('test', { embedded: false, env });
+    try {
+      const at = new Date(Date.now() - 60_000);
+      const command = { type: 'PlaceSimulatedTrade', data: { userId, tradeId: 'p1', symbol: 'BTC', side: 'BUY', amount: 0.01, price: 60_000, source: { kind: 'MANUAL' } }, metadata: { now: at.toISOString() } } as PortfolioCommand;
+      await new CommandHandler(rt.infra.eventStore, () => at).handle(portfolioDecider, portfolioStreamId(userId), command, { actor: 'test', correlationId: 'test' });
+      const projector = createProjector(rt);
+      await projector.start();
+      await projector.caughtUp();
+      await projector.stop();
+      const portfolios = await rt.infra.readModels.collection<PortfolioView>(PORTFOLIOS_PROJECTION);
+      original = (await portfolios.get(userId))!;
+      await portfolios.put(userId, { ...original, realisedPnlMicros: 42 });
+    } finally {
+      await rt.infra.close();
+    }
+  });
+  after(async function () {
+    await dropSchema(schema).catch(() => undefined);
+  });
+
+  it('exits 1 naming the corrupted document, 0 once it is repaired, 2 on a usage error', async function () {
+    const corrupted = await runProgram(['verify'], env);
+    expect(corrupted.stderr).to.equal('');
+    expect(corrupted.status).to.equal(1);
+    expect(corrupted.stdout).to.contain(`DIFFERENCE {"projection":"portfolios","id":"${userId}","kind":"different","path":"realisedPnlMicros","expected":0,"actual":42}`);
+    expect(corrupted.stdout.trim().split('\n').at(-1)).to.equal('1 difference(s)');
+
+    const rt = await createRuntime('test', { embedded: false, env });
+    try {
+      await (await rt.infra.readModels.collection<PortfolioView>(PORTFOLIOS_PROJECTION)).put(userId, original);
+    } finally {
+      await rt.infra.close();
+    }
+    const repaired = await runProgram(['verify'], env);
+    expect(repaired.status).to.equal(0);
+    expect(repaired.stdout.trim().split('\n').at(-1)).to.equal('0 difference(s)');
+
+    const bad = await runProgram(['stream'], env);
+    expect(bad.status).to.equal(2);
+    expect(bad.stderr).to.contain('usage: npm run audit --');
   });
 });
