@@ -133,6 +133,7 @@ describe('audit API (HTTP, embedded)', function () {
       expect(hash).to.be.a('string').and.have.length.above(10);
       const res = await get(`/api/audit/streams/user-${userId}`, admin.token);
       expect(res.status).to.equal(200);
+      expect(res.headers.get('cache-control')).to.equal('no-store');
       const body = streamResponseSchema.parse(res.body);
       expect(JSON.stringify(res.body)).not.to.contain(hash as string);
       const registered = body.events[0]!;

@@ -56,6 +56,11 @@ export function timelineCsv(entries: readonly TimelineEntry[]): string {
 export function auditRoutes(deps: QueryApiDeps): Router {
   const reads: AuditReadDeps = { events: deps.events, marketData: deps.marketData, clock: deps.clock };
   const router = new Router({ prefix: '/api/audit' });
+  // What an audit shows is about one person's account: no shared cache may keep it.
+  router.use(async (ctx, next) => {
+    ctx.set('Cache-Control', 'no-store');
+    await next();
+  });
 
   /** 404 for an id that is neither a user nor has any event (the house demo has events, no account). */
   async function knownUser(userId: string): Promise<void> {
