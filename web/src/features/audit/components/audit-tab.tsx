@@ -8,7 +8,7 @@
  */
 import { useState, type FormEvent } from 'react';
 import type { AuditEvent } from '@papertrade/domain/audit/contracts';
-import { usePortfolioAsOf, useSubscriptionAsOf, useTimeline, timelineCsvUrl } from '../api/get-audit';
+import { downloadTimelineCsv, usePortfolioAsOf, useSubscriptionAsOf, useTimeline } from '../api/get-audit';
 import { isoToLocalInput, localInputToIso, pageLabel, summariseEvent } from '../audit-view';
 
 const usd = (n: number) => n.toLocaleString('en-US', { style: 'currency', currency: 'USD' });
@@ -33,6 +33,7 @@ export function AuditTab({ initialUserId = '', initialAsOf }: { initialUserId?: 
   const [draft, setDraft] = useState(initialUserId);
   const [userId, setUserId] = useState(initialUserId);
   const [page, setPage] = useState(1);
+  const [csvError, setCsvError] = useState<string | null>(null);
   const [asOfInput, setAsOfInput] = useState(() => isoToLocalInput(initialAsOf ?? new Date().toISOString()));
   const asOf = localInputToIso(asOfInput);
 
@@ -99,7 +100,10 @@ export function AuditTab({ initialUserId = '', initialAsOf }: { initialUserId?: 
                 <button type="button" disabled={page >= timeline.data.totalPages} onClick={() => setPage(page + 1)}>
                   Next
                 </button>
-                <a href={timelineCsvUrl(userId, page)}>CSV</a>
+                <button type="button" onClick={() => void downloadTimelineCsv(userId, page).then(() => setCsvError(null), (e: unknown) => setCsvError(e instanceof Error ? e.message : String(e)))}>
+                  Download CSV
+                </button>
+                {csvError && <span role="alert">{csvError}</span>}
               </nav>
             </>
           )}

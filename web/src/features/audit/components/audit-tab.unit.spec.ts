@@ -9,7 +9,7 @@ import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { portfolioAsOfResponseSchema, subscriptionAsOfResponseSchema, timelineResponseSchema, type AuditEvent } from '@papertrade/domain/audit/contracts';
-import { portfolioAsOfQueryOptions, subscriptionAsOfQueryOptions, timelineQueryOptions } from '../api/get-audit';
+import { portfolioAsOfQueryOptions, subscriptionAsOfQueryOptions, timelineCsvUrl, timelineQueryOptions } from '../api/get-audit';
 import { localInputToIso, isoToLocalInput } from '../audit-view';
 import { AuditTab } from './audit-tab';
 
@@ -68,7 +68,8 @@ describe('AuditTab', function () {
     expect(html).to.contain('Portfolio events: built from 2 events');
     expect(html).to.contain('PREMIUM (ACTIVE)');
     expect(html).to.contain('Subscription events: built from 1 event<');
-    expect(html).to.contain('/api/audit/users/u1/timeline?page=1&amp;pageSize=25&amp;format=csv');
+    expect(html).to.contain('Download CSV');
+    expect(timelineCsvUrl(userId, 2)).to.equal('/api/audit/users/u1/timeline?page=2&pageSize=25&format=csv');
   });
 
   it('asks for a user first', function () {
