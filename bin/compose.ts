@@ -97,6 +97,7 @@ export function queryApiDeps(rt: Runtime): QueryApiDeps {
     clock: rt.clock,
     trustProxy: rt.config.TRUST_PROXY,
     marketData: rt.marketData,
+    events: rt.infra.eventStore,
   };
 }
 

@@ -1,4 +1,7 @@
-/** query-api: every GET, served from read models only (never event streams, never deciders). */
+/**
+ * query-api: every GET, served from read models only, except the audit routes (src/audit), which
+ * replay event streams through the domain's evolve functions by design.
+ */
 import Koa from 'koa';
 import type { Middleware } from 'koa';
 import compose from 'koa-compose';
@@ -14,9 +17,10 @@ import { publicStatsRoutes } from './public-stats/public-stats-routes';
 import { marketRoutes } from './market/market-routes';
 import { signalsRoutes } from './signals/signals-routes';
 import { tradingRoutes } from './trading/trading-routes';
+import { auditRoutes } from './audit/audit-routes';
 
 export function queryApiRoutes(deps: QueryApiDeps): Middleware {
-  const routers = [meRoutes(deps), adminRoutes(deps), plansRoutes(), publicStatsRoutes(deps), marketRoutes(deps), signalsRoutes(deps), tradingRoutes(deps)];
+  const routers = [meRoutes(deps), adminRoutes(deps), plansRoutes(), publicStatsRoutes(deps), marketRoutes(deps), signalsRoutes(deps), tradingRoutes(deps), auditRoutes(deps)];
   const health: Middleware = async (ctx, next) => {
     if (ctx.method === 'GET' && ctx.path === '/api/health') ctx.body = { status: 'ok' };
     else await next();

@@ -3,6 +3,7 @@ import type { ReadModels } from '@papertrade/platform/projections/read-models';
 import type { TokenService } from '@papertrade/platform/auth/tokens';
 import type { HeadPort } from '@papertrade/platform/http/min-position';
 import type { MarketData } from '@papertrade/platform/market/market-data';
+import type { EventStore } from '@papertrade/platform/event-store/event-store';
 
 export interface QueryApiDeps {
   readModels: ReadModels;
@@ -14,4 +15,6 @@ export interface QueryApiDeps {
   /** Prices and candles (simulated or CoinGecko): one per process, since it caches what it computes or fetches. */
   marketData: MarketData;
   trustProxy: boolean;
+  /** Read-only access to the event streams, for the audit routes only (src/audit): every other route reads read models. */
+  events: Pick<EventStore, 'readStream'>;
 }

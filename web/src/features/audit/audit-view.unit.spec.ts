@@ -1,0 +1,22 @@
+import { expect } from 'chai';
+import { isoToLocalInput, localInputToIso, pageLabel, summariseEvent } from './audit-view';
+
+describe('audit tab helpers', function () {
+  it('turns a datetime-local value into an ISO instant and back', function () {
+    const iso = localInputToIso('2026-03-04T05:06:07');
+    expect(iso).to.equal(new Date(2026, 2, 4, 5, 6, 7).toISOString());
+    expect(isoToLocalInput(iso!)).to.equal('2026-03-04T05:06:07');
+    expect(localInputToIso('2026-03-04T05:06')).to.equal(new Date(2026, 2, 4, 5, 6).toISOString());
+  });
+
+  it('refuses what is not a date-time', function () {
+    for (const bad of ['', 'yesterday', '2026-03-04', '2026-13-40T99:99', '2026-03-04T05:06Z']) expect(localInputToIso(bad), bad).to.equal(null);
+  });
+
+  it('summarises trades, subscription changes and other events', function () {
+    expect(summariseEvent({ type: 'SimulatedTradePlaced', data: { side: 'BUY', quantity: 0.5, symbol: 'ETH', price: 3000 } })).to.equal('BUY 0.5 ETH @ 3000');
+    expect(summariseEvent({ type: 'SubscriptionChangedByAdmin', data: { previousTier: 'FREE', previousStatus: 'ACTIVE', tier: 'PREMIUM', status: 'ACTIVE' } })).to.equal('FREE/ACTIVE -> PREMIUM/ACTIVE');
+    expect(summariseEvent({ type: 'BotSettingsChanged', data: { userId: 'u', changes: { stopLossPercent: 3 } } })).to.equal('changes: {"stopLossPercent":3}');
+    expect(pageLabel(2, 5, 101)).to.equal('Page 2 of 5 (101 events)');
+  });
+});
