@@ -78,6 +78,7 @@ function bind<T extends Document>(c: Collection<T>): Collection<T> {
     delete: (id) => c.delete(id),
     find: (options) => c.find(options),
     count: (where) => c.count(where),
+    ensureIndex: (field, kind) => c.ensureIndex(field, kind),
     drop: () => c.drop(),
   };
 }

@@ -6,6 +6,7 @@ import { PageHeader } from '../../components/layouts/page-header';
 import { Icon } from '../../components/ui/icon';
 import { useAuth } from '../../lib/auth/auth-context';
 import { AdminPanel } from '../../features/admin/components/admin-panel';
+import { AuditTab } from '../../features/audit/components/audit-tab';
 import './screens.css';
 
 export default function AdminRoute() {
@@ -16,7 +17,7 @@ export default function AdminRoute() {
       <title>Admin Panel · AI Trading Assistant</title>
       <PageHeader title="Admin Panel" subtitle={isAdmin ? 'Manage users and subscriptions' : isAuditor ? 'Read-only access (auditor)' : undefined} />
       {isAdmin || isAuditor ? (
-        <AdminPanel canEdit={isAdmin} />
+        <AdminPanel canEdit={isAdmin} audit={<AuditTab />} />
       ) : (
         <section className="screen-empty card" data-testid="admin-access-restricted">
           <span className="screen-empty__icon">

@@ -3,6 +3,7 @@
  * Users (search, the user table, pages) and Audit. Auditors get the same reading view without any
  * action that changes something (the server refuses those to them anyway).
  */
+import type { ReactNode } from 'react';
 import { useEffect, useState } from 'react';
 import type { AdminUser } from '@papertrade/domain/admin/contracts';
 import { describeError } from '../../../lib/api-client';
@@ -18,7 +19,8 @@ const SEARCH_DEBOUNCE_MS = 250;
 
 type Tab = 'users' | 'audit';
 
-export function AdminPanel({ canEdit }: { canEdit: boolean }) {
+/** `audit` is the Audit tab's content, composed by the route (features do not import each other). */
+export function AdminPanel({ canEdit, audit }: { canEdit: boolean; audit: ReactNode }) {
   const [tab, setTab] = useState<Tab>('users');
   return (
     <div className="admin-panel">
@@ -39,7 +41,7 @@ export function AdminPanel({ canEdit }: { canEdit: boolean }) {
         <UsersTab canEdit={canEdit} />
       ) : (
         <section role="tabpanel" aria-label="Audit" data-testid="audit-tab-panel">
-          {/* AuditTab slot */}
+          {audit}
         </section>
       )}
     </div>
