@@ -16,6 +16,7 @@ import type { MarketData } from '@papertrade/platform/market/market-data';
 import { Projector } from '@papertrade/platform/projections/projector';
 import { createInfrastructure, type Infrastructure } from '@papertrade/platform/runtime/infrastructure';
 import type { CommandApiDeps } from '@papertrade/command-api/deps';
+import { StripeCheckout, TestCheckout, type CheckoutProvider } from '@papertrade/command-api/subscription/checkout-provider';
 import type { QueryApiDeps } from '@papertrade/query-api/deps';
 import { projections } from '@papertrade/projectors/projections';
 import type { RegistrationDeps } from '@papertrade/command-api/auth/register-account';
@@ -23,6 +24,7 @@ import { MarketFeed, marketTickSource } from '@papertrade/workers/market-feed';
 import { SignalEngine } from '@papertrade/workers/signal-engine';
 import { DEFAULT_BOT_CONCURRENCY, TradingBot } from '@papertrade/workers/trading-bot';
 import { RiskMonitor } from '@papertrade/workers/risk-monitor';
+import { SubscriptionExpiry } from '@papertrade/workers/subscription-expiry';
 
 export interface Runtime {
   config: Config;
@@ -62,12 +64,19 @@ export function registrationDeps(rt: Runtime): RegistrationDeps {
   return { eventStore: rt.infra.eventStore, handler: new CommandHandler(rt.infra.eventStore, rt.clock), orphanAfterMs: rt.config.RESERVATION_ORPHAN_AFTER_MS };
 }
 
+/** Stripe when STRIPE_SECRET_KEY is set; otherwise the built-in test checkout (no real money). */
+export function checkoutProvider(config: Config, handler: CommandHandler): CheckoutProvider {
+  return config.STRIPE_SECRET_KEY ? StripeCheckout.fromConfig(config.STRIPE_SECRET_KEY, config.STRIPE_API_URL) : new TestCheckout(handler);
+}
+
 export function commandApiDeps(rt: Runtime): CommandApiDeps {
   const { config } = rt;
+  const handler = new CommandHandler(rt.infra.eventStore, rt.clock);
   return {
     config,
     eventStore: rt.infra.eventStore,
-    handler: new CommandHandler(rt.infra.eventStore, rt.clock),
+    handler,
+    checkout: checkoutProvider(config, handler),
     readModels: rt.infra.readModels,
     head: rt.head,
     tokens: new TokenService(rt.jwtSecret, rt.clock),
@@ -124,6 +133,7 @@ export interface Workers {
   statuses(): unknown[];
   tradingBot: TradingBot;
   riskMonitor: RiskMonitor;
+  subscriptionExpiry: SubscriptionExpiry;
 }
 
 export function createWorkers(rt: Runtime): Workers {
@@ -136,21 +146,25 @@ export function createWorkers(rt: Runtime): Workers {
   const concurrency = rt.config.EVENT_STORE === 'pglite' ? 2 : DEFAULT_BOT_CONCURRENCY;
   const tradingBot = new TradingBot({ eventStore, documents, leases, readModels, handler, marketData: rt.marketData, clock: rt.clock, logger: rt.logger, concurrency });
   const riskMonitor = new RiskMonitor({ bus, readModels, handler, marketData: rt.marketData, clock: rt.clock, logger: rt.logger });
+  const subscriptionExpiry = new SubscriptionExpiry({ readModels, handler, clock: rt.clock, logger: rt.logger });
   return {
     tradingBot,
     riskMonitor,
+    subscriptionExpiry,
     async start() {
       await riskMonitor.start(); // listening before the first tick goes out
       feed.start();
       signals.start();
       await tradingBot.start();
+      subscriptionExpiry.start();
     },
     async stop() {
       await feed.stop();
       await signals.stop();
       await tradingBot.stop();
       await riskMonitor.stop();
+      await subscriptionExpiry.stop();
     },
-    statuses: () => [feed.status(), signals.status(), tradingBot.status(), riskMonitor.status()],
+    statuses: () => [feed.status(), signals.status(), tradingBot.status(), riskMonitor.status(), subscriptionExpiry.status()],
   };
 }

@@ -18,9 +18,10 @@ import { marketRoutes } from './market/market-routes';
 import { signalsRoutes } from './signals/signals-routes';
 import { tradingRoutes } from './trading/trading-routes';
 import { auditRoutes } from './audit/audit-routes';
+import { subscriptionRoutes } from './subscription/subscription-routes';
 
 export function queryApiRoutes(deps: QueryApiDeps): Middleware {
-  const routers = [meRoutes(deps), adminRoutes(deps), plansRoutes(), publicStatsRoutes(deps), marketRoutes(deps), signalsRoutes(deps), tradingRoutes(deps), auditRoutes(deps)];
+  const routers = [meRoutes(deps), adminRoutes(deps), plansRoutes(), publicStatsRoutes(deps), marketRoutes(deps), signalsRoutes(deps), tradingRoutes(deps), subscriptionRoutes(deps), auditRoutes(deps)];
   const health: Middleware = async (ctx, next) => {
     if (ctx.method === 'GET' && ctx.path === '/api/health') ctx.body = { status: 'ok' };
     else await next();

@@ -270,13 +270,14 @@ describe('the workers service process runs the market feed (NATS)', function () 
       await waitUntil(() => coinIds.every((id) => (seen.get(id) ?? 0) >= 2), { timeoutMs: 30_000, message: 'two ticks of every coin over NATS' });
       const health = (await (await fetch(`${service.url}/api/health`)).json()) as { status: string; workers: Array<Record<string, unknown>> };
       expect(health.status).to.equal('ok');
-      expect(health.workers.map((w) => w.name)).to.deep.equal(['market-feed', 'signal-engine', 'trading-bot', 'risk-monitor']);
+      expect(health.workers.map((w) => w.name)).to.deep.equal(['market-feed', 'signal-engine', 'trading-bot', 'risk-monitor', 'subscription-expiry']);
       expect(health.workers[0]).to.include({ name: 'market-feed', running: true, intervalMs: 50, failedRounds: 0 });
       expect(health.workers[0]!.ticksPublished).to.be.at.least(20);
       expect(health.workers[1]).to.include({ name: 'signal-engine', running: true, candleMinutes: 5 });
       expect(health.workers[2]).to.include({ name: 'trading-bot', running: true, following: true });
       expect(health.workers[3]).to.include({ name: 'risk-monitor', running: true });
       expect(health.workers[3]!.ticks, 'the risk monitor hears the ticks').to.be.greaterThan(0);
+      expect(health.workers[4]).to.include({ name: 'subscription-expiry', running: true, failures: 0 });
 
       await service.stop();
       expect(service.child.exitCode).to.equal(0);

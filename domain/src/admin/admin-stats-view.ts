@@ -41,8 +41,14 @@ export function evolveAdminStats(doc: AdminStatsView | null, event: UserEvent | 
         createdByMonth: { ...stats.createdByMonth, [month]: (stats.createdByMonth[month] ?? 0) + 1 },
       };
     }
-    case 'SubscriptionChangedByAdmin': {
-      const { tier, status, previousTier, previousStatus } = event.data;
+    // Every event that changes tier or status (an admin's edit, a paid checkout, a plan change, an
+    // expiry) carries what it replaced.
+    case 'SubscriptionChangedByAdmin':
+    case 'SubscriptionActivated':
+    case 'SubscriptionPlanChanged':
+    case 'SubscriptionExpired': {
+      const { tier, status, previousTier } = event.data;
+      const previousStatus = event.data.previousStatus ?? 'ACTIVE';
       return {
         ...stats,
         premiumUsers: stats.premiumUsers + flag(isPremium(tier, status)) - flag(isPremium(previousTier, previousStatus)),

@@ -42,6 +42,25 @@ describe('admin stats counters', function () {
     expect(doc).to.include({ premiumUsers: 0, activeSubscriptions: 1, totalUsers: 1 });
   });
 
+  it('counts a paid checkout, a plan change and an expiry like an admin edit', function () {
+    let doc: AdminStatsView | null = evolveAdminStats(null, registered('a', '2026-11-01T00:00:00.000Z'));
+    doc = evolveAdminStats(doc, {
+      type: 'SubscriptionActivated',
+      data: { userId: 'a', sessionId: 's', planId: 'premium', tier: 'PREMIUM', status: 'ACTIVE', previousTier: 'FREE', previousStatus: 'ACTIVE', stripeSubscriptionId: null, stripeCustomerId: null, via: 'success', activatedAt: '2026-11-02T00:00:00.000Z' },
+    });
+    expect(doc).to.include({ premiumUsers: 1, activeSubscriptions: 1 });
+    doc = evolveAdminStats(doc, {
+      type: 'SubscriptionExpired',
+      data: { userId: 'a', tier: 'FREE', status: 'EXPIRED', previousTier: 'PREMIUM', previousStatus: 'ACTIVE', endsAt: '2026-12-02T00:00:00.000Z', reason: 'cancellation-ended', expiredAt: '2026-12-02T00:00:01.000Z' },
+    });
+    expect(doc).to.include({ premiumUsers: 0, activeSubscriptions: 0 });
+    doc = evolveAdminStats(doc, {
+      type: 'SubscriptionPlanChanged',
+      data: { userId: 'a', tier: 'FREE', status: 'ACTIVE', previousTier: 'FREE', previousStatus: 'EXPIRED', changedAt: '2026-12-03T00:00:00.000Z' },
+    });
+    expect(doc).to.include({ premiumUsers: 0, activeSubscriptions: 1, totalUsers: 1 });
+  });
+
   it('answers zeros before any sign-up', function () {
     expect(adminStatsAt(null, new Date())).to.deep.equal({ totalUsers: 0, premiumUsers: 0, activeSubscriptions: 0, newThisMonth: 0 });
   });

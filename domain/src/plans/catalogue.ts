@@ -18,6 +18,8 @@ export const plans: readonly Plan[] = [
       '30 days of historical data',
       'Community support',
     ],
+    // The features line says 3 strategies; paper trades are the free product, so they are unlimited.
+    limits: { tradingStrategies: 3, exchanges: 1, apiCalls: 1000, trades: null },
   },
   {
     id: 'premium',
@@ -34,6 +36,7 @@ export const plans: readonly Plan[] = [
       'Priority support',
       'Custom indicators',
     ],
+    limits: { tradingStrategies: null, exchanges: null, apiCalls: null, trades: null },
   },
 ];
 
@@ -41,4 +44,8 @@ export function planForTier(tier: Plan['tier']): Plan {
   const plan = plans.find((p) => p.tier === tier);
   if (!plan) throw new Error(`no plan for tier ${tier}`);
   return plan;
+}
+
+export function planById(id: string): Plan | undefined {
+  return plans.find((p) => p.id === id);
 }
