@@ -12,9 +12,7 @@ const planned = [
   ['/risk-management', 'Risk Management'],
   ['/settings', 'Settings'],
   ['/api-integration', 'Exchange API Integration'],
-  ['/subscription', 'Subscription and Billing'],
   ['/admin', 'Admin Panel'],
-  ['/payment-success', 'Payment Confirmation'],
 ] as const;
 
 describe('web: routes and shell (e2e)', function () {

@@ -12,6 +12,8 @@ const login = lazyRoute(() => import('./routes/login'));
 const signup = lazyRoute(() => import('./routes/signup'));
 const shell = lazyRoute(() => import('./shell/app-shell'));
 const dashboard = lazyRoute(() => import('./routes/dashboard'));
+const subscription = lazyRoute(() => import('./routes/subscription'));
+const paymentSuccess = lazyRoute(() => import('./routes/payment-success'));
 const placeholder = lazyRoute(() => import('./routes/placeholder'));
 const notFound = lazyRoute(() => import('./routes/not-found'));
 
@@ -23,9 +25,7 @@ export const plannedScreens = [
   { path: '/risk-management', title: 'Risk Management' },
   { path: '/settings', title: 'Settings' },
   { path: '/api-integration', title: 'Exchange API Integration' },
-  { path: '/subscription', title: 'Subscription and Billing' },
   { path: '/admin', title: 'Admin Panel' },
-  { path: '/payment-success', title: 'Payment Confirmation' },
 ] as const;
 
 interface RouteHandle {
@@ -47,6 +47,8 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: <dashboard.Component />, ...screen(dashboard) },
           { path: '/dashboard', element: <dashboard.Component />, ...screen(dashboard) },
+          { path: '/subscription', element: <subscription.Component />, ...screen(subscription) },
+          { path: '/payment-success', element: <paymentSuccess.Component />, ...screen(paymentSuccess) },
           ...plannedScreens.map(({ path, title }) => ({ path, element: <placeholder.Component title={title} />, ...screen(placeholder) })),
           { path: '*', element: <notFound.Component />, ...screen(notFound) },
         ],
