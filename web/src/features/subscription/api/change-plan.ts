@@ -1,17 +1,17 @@
 /** POST /api/subscription/upgrade {tier}: a tier that needs no payment ('Plan Changed'). */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { SubscriptionTier } from '@papertrade/domain/auth/contracts';
-import { subscriptionResponseSchema, type SubscriptionResponse } from '@papertrade/domain/subscription/contracts';
+import { subscriptionChangeSchema, type SubscriptionChange } from './subscription-change-response';
 import { sendJson } from '../../../lib/api-client';
 import { subscriptionChanged } from '../subscription-changed';
 
 export const CHANGE_PLAN_PATH = '/api/subscription/upgrade';
 
-export function changePlan(tier: SubscriptionTier): Promise<SubscriptionResponse> {
-  return sendJson('POST', CHANGE_PLAN_PATH, { tier }, subscriptionResponseSchema);
+export function changePlan(tier: SubscriptionTier): Promise<SubscriptionChange> {
+  return sendJson('POST', CHANGE_PLAN_PATH, { tier }, subscriptionChangeSchema);
 }
 
 export function useChangePlan() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: changePlan, onSuccess: (next) => subscriptionChanged(queryClient, next) });
+  return useMutation({ mutationFn: changePlan, onSuccess: () => subscriptionChanged(queryClient) });
 }

@@ -30,7 +30,7 @@ export function useReportPaymentSuccess(sessionId: string | null): PaymentReport
     reportOnce(sessionId).then(
       async (data) => {
         // The new tier shows in the sidebar and on /subscription without a reload.
-        await subscriptionChanged(queryClient, null);
+        await subscriptionChanged(queryClient);
         if (current) setReport({ sessionId, state: { status: 'success', data } });
       },
       (error: unknown) => {

@@ -1,9 +1,5 @@
 import { useEffect, useRef } from 'react';
-
-/** The spec's cancel dialog text (section 2): 30 more days of access, then Free; reactivation possible until then. */
-export const CANCEL_DIALOG_TITLE = 'Cancel Subscription';
-export const CANCEL_DIALOG_TEXT =
-  'Are you sure you want to cancel your Premium subscription? You will keep access to all Premium features for 30 more days, after which your account will be downgraded to the Free plan. You can reactivate your subscription at any time before the end date.';
+import { CANCEL_DIALOG_TEXT, CANCEL_DIALOG_TITLE } from '../cancel-text';
 
 /** A modal <dialog> (focus kept inside, Escape closes): Keep Subscription, or confirm the cancellation. */
 export function CancelDialog({ open, pending, onConfirm, onClose }: { open: boolean; pending: boolean; onConfirm: () => void; onClose: () => void }) {

@@ -73,7 +73,7 @@ export function SubscriptionBilling({ plans, plansError }: { plans: readonly Pla
   const onChange = (plan: Plan) => {
     setBusyPlan(plan.id);
     changePlan.mutate(plan.tier, {
-      onSuccess: (next) => toast(planChangedToast(next.plan.name)),
+      onSuccess: () => toast(planChangedToast(plan.name)),
       onError: (error) => toast(planChangeFailedToast(error)),
       onSettled: () => setBusyPlan(null),
     });
