@@ -7,6 +7,7 @@ import { signalCountsProjection, signalsProjection } from './signals/signals.pro
 import { portfoliosProjection, riskProjection, tradesProjection } from './trading/trading.projection';
 import { tradingBotsProjection } from './trading-bots/trading-bots.projection';
 import { openPositionsProjection } from './open-positions/open-positions.projection';
+import { subscriptionsProjection } from './subscriptions/subscriptions.projection';
 
 export const projections = [
   usersProjection,
@@ -18,4 +19,5 @@ export const projections = [
   riskProjection,
   tradingBotsProjection,
   openPositionsProjection,
+  subscriptionsProjection,
 ] as unknown as ProjectionDefinition<Document>[];

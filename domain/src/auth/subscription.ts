@@ -1,6 +1,21 @@
-/** The `subscription-{userId}` stream: tier and status changes, one history per user. */
+/**
+ * The `subscription-{userId}` stream: tier and status changes, one history per user (DESIGN.md
+ * section 6): an admin's edit, checkout and activation, plan changes, cancel / reactivate / expiry,
+ * and the payments that make up the billing history.
+ *
+ * Once-only rules live here, keyed by what the outside world names: a checkout session activates
+ * once (the success call and the webhook may both arrive, in either order), an invoice is recorded
+ * paid once, a failed-payment notice once per Stripe event, and expiry once per cancellation.
+ */
 import { assertNever, type Decider, type DomainEvent } from '../shared/decider';
+import { IllegalStateError } from '../shared/errors';
 import type { SubscriptionStatus, SubscriptionTier } from './contracts';
+
+/** A cancelled subscription keeps its access this long (spec: "access continues 30 more days"). */
+export const CANCELLATION_GRACE_DAYS = 30;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export type PaymentSource = 'stripe' | 'test';
 
 export type SubscriptionChangedByAdmin = DomainEvent<
   'SubscriptionChangedByAdmin',
@@ -14,19 +29,180 @@ export type SubscriptionChangedByAdmin = DomainEvent<
     changedAt: string;
   }
 >;
-export type SubscriptionEvent = SubscriptionChangedByAdmin;
 
-export type SubscriptionState = { tier: SubscriptionTier; status: SubscriptionStatus };
+export type CheckoutStarted = DomainEvent<
+  'CheckoutStarted',
+  { userId: string; sessionId: string; planId: string; tier: SubscriptionTier; amountUsd: number; source: PaymentSource; startedAt: string }
+>;
+
+export type SubscriptionActivated = DomainEvent<
+  'SubscriptionActivated',
+  {
+    userId: string;
+    sessionId: string;
+    planId: string;
+    tier: SubscriptionTier;
+    status: 'ACTIVE';
+    previousTier: SubscriptionTier;
+    previousStatus: SubscriptionStatus;
+    /** Stripe's subscription and customer, when Stripe ran the checkout. */
+    stripeSubscriptionId: string | null;
+    stripeCustomerId: string | null;
+    /** Which confirmation arrived first: the payment page's success call or Stripe's webhook. */
+    via: 'success' | 'webhook';
+    activatedAt: string;
+  }
+>;
+
+export type SubscriptionPlanChanged = DomainEvent<
+  'SubscriptionPlanChanged',
+  { userId: string; tier: SubscriptionTier; status: 'ACTIVE'; previousTier: SubscriptionTier; previousStatus: SubscriptionStatus; changedAt: string }
+>;
+
+export type SubscriptionCancelled = DomainEvent<'SubscriptionCancelled', { userId: string; tier: SubscriptionTier; endsAt: string; cancelledAt: string }>;
+
+export type SubscriptionReactivated = DomainEvent<'SubscriptionReactivated', { userId: string; tier: SubscriptionTier; reactivatedAt: string }>;
+
+export type SubscriptionExpired = DomainEvent<
+  'SubscriptionExpired',
+  {
+    userId: string;
+    tier: 'FREE';
+    status: 'EXPIRED';
+    previousTier: SubscriptionTier;
+    /** The cancellation's end date, or null when Stripe ended the subscription. */
+    endsAt: string | null;
+    reason: 'cancellation-ended' | 'stripe-subscription-deleted';
+    expiredAt: string;
+  }
+>;
+
+export type PaymentRecorded = DomainEvent<
+  'PaymentRecorded',
+  {
+    userId: string;
+    /** The Stripe invoice id, or the test checkout's session id. */
+    paymentId: string;
+    invoiceId: string | null;
+    sessionId: string | null;
+    amountUsd: number;
+    description: string;
+    source: PaymentSource;
+    paidAt: string;
+  }
+>;
+
+export type PaymentFailed = DomainEvent<
+  'PaymentFailed',
+  {
+    userId: string;
+    /** The Stripe event that reported it (one invoice may fail several times). */
+    failureId: string;
+    invoiceId: string | null;
+    amountUsd: number;
+    description: string;
+    reason: string;
+    failedAt: string;
+  }
+>;
+
+export type SubscriptionEvent =
+  | SubscriptionChangedByAdmin
+  | CheckoutStarted
+  | SubscriptionActivated
+  | SubscriptionPlanChanged
+  | SubscriptionCancelled
+  | SubscriptionReactivated
+  | SubscriptionExpired
+  | PaymentRecorded
+  | PaymentFailed;
+
+export type StartedCheckout = { sessionId: string; planId: string; tier: SubscriptionTier; amountUsd: number; source: PaymentSource };
+
+export type SubscriptionState = {
+  tier: SubscriptionTier;
+  status: SubscriptionStatus;
+  /** ISO end of access of a cancelled subscription; null when not cancelled. */
+  endsAt: string | null;
+  stripeSubscriptionId: string | null;
+  stripeCustomerId: string | null;
+  /** Checkout sessions started (the test checkout reads its sessions from here). */
+  checkouts: StartedCheckout[];
+  /** Sessions (and Stripe subscriptions) that already activated: never again. */
+  activated: string[];
+  /** Payment ids recorded paid, failure ids recorded failed. */
+  paid: string[];
+  failed: string[];
+};
 
 export type ChangeSubscriptionByAdmin = {
   type: 'ChangeSubscriptionByAdmin';
   data: { userId: string; tier?: SubscriptionTier; status?: SubscriptionStatus; adminId: string };
   metadata: { now: string };
 };
-export type SubscriptionCommand = ChangeSubscriptionByAdmin;
+export type StartCheckout = {
+  type: 'StartCheckout';
+  data: { userId: string; sessionId: string; planId: string; tier: SubscriptionTier; amountUsd: number; source: PaymentSource };
+  metadata: { now: string };
+};
+/** The caller has checked that the session is paid and belongs to the user (Stripe or the test store). */
+export type ActivateSubscription = {
+  type: 'ActivateSubscription';
+  data: {
+    userId: string;
+    sessionId: string;
+    planId: string;
+    tier: SubscriptionTier;
+    stripeSubscriptionId: string | null;
+    stripeCustomerId: string | null;
+    via: 'success' | 'webhook';
+  };
+  metadata: { now: string };
+};
+export type ChangePlan = { type: 'ChangePlan'; data: { userId: string; tier: SubscriptionTier }; metadata: { now: string } };
+export type CancelSubscription = { type: 'CancelSubscription'; data: { userId: string }; metadata: { now: string } };
+export type ReactivateSubscription = { type: 'ReactivateSubscription'; data: { userId: string }; metadata: { now: string } };
+/** The expiry worker's command: expires a cancellation whose end has passed, else nothing. */
+export type ExpireSubscription = { type: 'ExpireSubscription'; data: { userId: string }; metadata: { now: string } };
+/** Stripe's customer.subscription.deleted: the subscription it names ended. */
+export type EndStripeSubscription = { type: 'EndStripeSubscription'; data: { userId: string; stripeSubscriptionId: string }; metadata: { now: string } };
+export type RecordPayment = {
+  type: 'RecordPayment';
+  data: Omit<PaymentRecorded['data'], 'paidAt'>;
+  metadata: { now: string };
+};
+export type RecordPaymentFailure = {
+  type: 'RecordPaymentFailure';
+  data: Omit<PaymentFailed['data'], 'failedAt'>;
+  metadata: { now: string };
+};
+export type SubscriptionCommand =
+  | ChangeSubscriptionByAdmin
+  | StartCheckout
+  | ActivateSubscription
+  | ChangePlan
+  | CancelSubscription
+  | ReactivateSubscription
+  | ExpireSubscription
+  | EndStripeSubscription
+  | RecordPayment
+  | RecordPaymentFailure;
 
 /** Every account starts on the free plan, active. */
-export const initialSubscriptionState = (): SubscriptionState => ({ tier: 'FREE', status: 'ACTIVE' });
+export const initialSubscriptionState = (): SubscriptionState => ({
+  tier: 'FREE',
+  status: 'ACTIVE',
+  endsAt: null,
+  stripeSubscriptionId: null,
+  stripeCustomerId: null,
+  checkouts: [],
+  activated: [],
+  paid: [],
+  failed: [],
+});
+
+export const isCancelled = (state: Pick<SubscriptionState, 'endsAt'>) => state.endsAt !== null;
+const premiumActive = (state: SubscriptionState) => state.tier === 'PREMIUM' && state.status === 'ACTIVE';
 
 export function changeSubscriptionByAdmin(command: ChangeSubscriptionByAdmin, state: SubscriptionState): SubscriptionEvent[] {
   const tier = command.data.tier ?? state.tier;
@@ -48,24 +224,211 @@ export function changeSubscriptionByAdmin(command: ChangeSubscriptionByAdmin, st
   ];
 }
 
+function startCheckout(command: StartCheckout, state: SubscriptionState): SubscriptionEvent[] {
+  if (command.data.tier === 'FREE') throw new IllegalStateError('The Free Starter plan needs no payment');
+  if (premiumActive(state) && isCancelled(state)) {
+    throw new IllegalStateError('Your Premium Pro subscription is cancelled but still running: reactivate it instead of paying again');
+  }
+  if (premiumActive(state)) throw new IllegalStateError('You already have an active Premium Pro subscription');
+  if (state.checkouts.some((c) => c.sessionId === command.data.sessionId)) return [];
+  return [{ type: 'CheckoutStarted', data: { ...command.data, startedAt: command.metadata.now } }];
+}
+
+function activate(command: ActivateSubscription, state: SubscriptionState): SubscriptionEvent[] {
+  const { sessionId, stripeSubscriptionId } = command.data;
+  if (state.activated.includes(sessionId)) return [];
+  if (stripeSubscriptionId !== null && state.activated.includes(stripeSubscriptionId)) return [];
+  return [
+    {
+      type: 'SubscriptionActivated',
+      data: {
+        ...command.data,
+        status: 'ACTIVE',
+        previousTier: state.tier,
+        previousStatus: state.status,
+        activatedAt: command.metadata.now,
+      },
+    },
+  ];
+}
+
+function changePlan(command: ChangePlan, state: SubscriptionState): SubscriptionEvent[] {
+  const { tier } = command.data;
+  if (tier === 'PREMIUM' && !premiumActive(state)) {
+    throw new IllegalStateError('Premium Pro is bought through checkout (POST /api/subscription/checkout)');
+  }
+  if (tier === state.tier && state.status === 'ACTIVE') {
+    throw new IllegalStateError(`You are already on the ${tier} plan`);
+  }
+  return [
+    {
+      type: 'SubscriptionPlanChanged',
+      data: { userId: command.data.userId, tier, status: 'ACTIVE', previousTier: state.tier, previousStatus: state.status, changedAt: command.metadata.now },
+    },
+  ];
+}
+
+function cancel(command: CancelSubscription, state: SubscriptionState): SubscriptionEvent[] {
+  if (!premiumActive(state)) throw new IllegalStateError('Only an active Premium subscription can be cancelled');
+  if (isCancelled(state)) throw new IllegalStateError(`The subscription is already cancelled; access ends ${state.endsAt}`);
+  const endsAt = new Date(Date.parse(command.metadata.now) + CANCELLATION_GRACE_DAYS * DAY_MS).toISOString();
+  return [{ type: 'SubscriptionCancelled', data: { userId: command.data.userId, tier: state.tier, endsAt, cancelledAt: command.metadata.now } }];
+}
+
+function reactivate(command: ReactivateSubscription, state: SubscriptionState): SubscriptionEvent[] {
+  if (!isCancelled(state) || !premiumActive(state)) throw new IllegalStateError('Only a cancelled Premium subscription can be reactivated');
+  if (Date.parse(command.metadata.now) >= Date.parse(state.endsAt!)) {
+    throw new IllegalStateError('The subscription has already ended; subscribe again through checkout');
+  }
+  return [{ type: 'SubscriptionReactivated', data: { userId: command.data.userId, tier: state.tier, reactivatedAt: command.metadata.now } }];
+}
+
+function expire(command: ExpireSubscription, state: SubscriptionState): SubscriptionEvent[] {
+  if (!isCancelled(state) || Date.parse(command.metadata.now) < Date.parse(state.endsAt!)) return [];
+  return [
+    {
+      type: 'SubscriptionExpired',
+      data: {
+        userId: command.data.userId,
+        tier: 'FREE',
+        status: 'EXPIRED',
+        previousTier: state.tier,
+        endsAt: state.endsAt,
+        reason: 'cancellation-ended',
+        expiredAt: command.metadata.now,
+      },
+    },
+  ];
+}
+
+function endStripeSubscription(command: EndStripeSubscription, state: SubscriptionState): SubscriptionEvent[] {
+  // Only the subscription that gave the current access can take it away (an old one ending later does not).
+  if (state.stripeSubscriptionId !== command.data.stripeSubscriptionId || state.tier !== 'PREMIUM') return [];
+  return [
+    {
+      type: 'SubscriptionExpired',
+      data: {
+        userId: command.data.userId,
+        tier: 'FREE',
+        status: 'EXPIRED',
+        previousTier: state.tier,
+        endsAt: state.endsAt,
+        reason: 'stripe-subscription-deleted',
+        expiredAt: command.metadata.now,
+      },
+    },
+  ];
+}
+
+function recordPayment(command: RecordPayment, state: SubscriptionState): SubscriptionEvent[] {
+  if (state.paid.includes(command.data.paymentId)) return [];
+  return [{ type: 'PaymentRecorded', data: { ...command.data, paidAt: command.metadata.now } }];
+}
+
+function recordPaymentFailure(command: RecordPaymentFailure, state: SubscriptionState): SubscriptionEvent[] {
+  if (state.failed.includes(command.data.failureId)) return [];
+  return [{ type: 'PaymentFailed', data: { ...command.data, failedAt: command.metadata.now } }];
+}
+
+export function evolveSubscription(state: SubscriptionState, event: SubscriptionEvent): SubscriptionState {
+  switch (event.type) {
+    case 'SubscriptionChangedByAdmin':
+      // An admin's explicit tier and status win over a running cancellation.
+      return { ...state, tier: event.data.tier, status: event.data.status, endsAt: null };
+    case 'CheckoutStarted': {
+      const { sessionId, planId, tier, amountUsd, source } = event.data;
+      return { ...state, checkouts: [...state.checkouts, { sessionId, planId, tier, amountUsd, source }] };
+    }
+    case 'SubscriptionActivated': {
+      const { sessionId, stripeSubscriptionId, stripeCustomerId } = event.data;
+      return {
+        ...state,
+        tier: event.data.tier,
+        status: 'ACTIVE',
+        endsAt: null,
+        stripeSubscriptionId: stripeSubscriptionId ?? state.stripeSubscriptionId,
+        stripeCustomerId: stripeCustomerId ?? state.stripeCustomerId,
+        activated: [...state.activated, sessionId, ...(stripeSubscriptionId ? [stripeSubscriptionId] : [])],
+      };
+    }
+    case 'SubscriptionPlanChanged':
+      return { ...state, tier: event.data.tier, status: 'ACTIVE', endsAt: null };
+    case 'SubscriptionCancelled':
+      return { ...state, endsAt: event.data.endsAt };
+    case 'SubscriptionReactivated':
+      return { ...state, endsAt: null };
+    case 'SubscriptionExpired':
+      return { ...state, tier: 'FREE', status: 'EXPIRED', endsAt: null };
+    case 'PaymentRecorded':
+      return { ...state, paid: [...state.paid, event.data.paymentId] };
+    case 'PaymentFailed':
+      return { ...state, failed: [...state.failed, event.data.failureId] };
+    default:
+      return assertNever(event);
+  }
+}
+
 export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand, SubscriptionEvent> = {
-  schemaVersion: 1,
+  // 2: the state grew (cancellation, checkouts, once-only keys); snapshots of version 1 are rebuilt.
+  schemaVersion: 2,
   name: 'subscription',
   initialState: initialSubscriptionState,
-  evolve(_state, event) {
-    switch (event.type) {
-      case 'SubscriptionChangedByAdmin':
-        return { tier: event.data.tier, status: event.data.status };
-    }
-  },
+  evolve: evolveSubscription,
   decide(command, state) {
     switch (command.type) {
       case 'ChangeSubscriptionByAdmin':
         return changeSubscriptionByAdmin(command, state);
+      case 'StartCheckout':
+        return startCheckout(command, state);
+      case 'ActivateSubscription':
+        return activate(command, state);
+      case 'ChangePlan':
+        return changePlan(command, state);
+      case 'CancelSubscription':
+        return cancel(command, state);
+      case 'ReactivateSubscription':
+        return reactivate(command, state);
+      case 'ExpireSubscription':
+        return expire(command, state);
+      case 'EndStripeSubscription':
+        return endStripeSubscription(command, state);
+      case 'RecordPayment':
+        return recordPayment(command, state);
+      case 'RecordPaymentFailure':
+        return recordPaymentFailure(command, state);
       default:
-        return assertNever(command.type);
+        return assertNever(command);
     }
   },
 };
 
 export const subscriptionStreamId = (userId: string) => `subscription-${userId}`;
+
+/**
+ * The tier and status an event leaves the subscription in, or null when it does not change them
+ * (checkout started, payments, cancel and reactivate: a cancelled Premium stays PREMIUM / ACTIVE
+ * until it expires). The read models that keep tier and status (users, trading-bots) fold with this.
+ */
+export function tierAndStatusAfter(event: { type: string; data: Record<string, unknown> }): { tier: SubscriptionTier; status: SubscriptionStatus; at: string } | null {
+  const e = event as SubscriptionEvent;
+  switch (e.type) {
+    case 'SubscriptionChangedByAdmin':
+      return { tier: e.data.tier, status: e.data.status, at: e.data.changedAt };
+    case 'SubscriptionActivated':
+      return { tier: e.data.tier, status: e.data.status, at: e.data.activatedAt };
+    case 'SubscriptionPlanChanged':
+      return { tier: e.data.tier, status: e.data.status, at: e.data.changedAt };
+    case 'SubscriptionExpired':
+      return { tier: e.data.tier, status: e.data.status, at: e.data.expiredAt };
+    default:
+      return null;
+  }
+}
+
+/** Event types after which tier or status may differ. */
+export const TIER_CHANGING_EVENT_TYPES: ReadonlySet<string> = new Set([
+  'SubscriptionChangedByAdmin',
+  'SubscriptionActivated',
+  'SubscriptionPlanChanged',
+  'SubscriptionExpired',
+]);

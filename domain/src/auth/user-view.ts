@@ -3,7 +3,7 @@
  * the guards read them. No read model holds a password hash (sign-in checks it on the write side).
  */
 import type { Me } from './contracts';
-import type { SubscriptionEvent } from './subscription';
+import { tierAndStatusAfter, type SubscriptionEvent } from './subscription';
 import { normaliseEmail, normaliseUsername, type UserEvent } from './user';
 
 export const USERS_PROJECTION = 'users';
@@ -44,11 +44,21 @@ export function evolveUserView(doc: UserView | null, event: UserEvent | Subscrip
     }
     case 'UserPromotedToAdmin':
       return doc ? { ...doc, isAdmin: true } : doc;
-    case 'SubscriptionChangedByAdmin': {
+    case 'SubscriptionChangedByAdmin':
+    case 'SubscriptionActivated':
+    case 'SubscriptionPlanChanged':
+    case 'SubscriptionExpired': {
       if (!doc) return doc;
-      const { tier, status } = event.data;
+      const { tier, status } = tierAndStatusAfter(event)!;
       return { ...doc, subscriptionTier: tier, subscriptionStatus: status, premium: tier === 'PREMIUM' && status === 'ACTIVE' };
     }
+    // Checkout, payments, cancel and reactivate leave tier and status as they are.
+    case 'CheckoutStarted':
+    case 'SubscriptionCancelled':
+    case 'SubscriptionReactivated':
+    case 'PaymentRecorded':
+    case 'PaymentFailed':
+      return doc;
   }
 }
 

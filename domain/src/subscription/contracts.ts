@@ -50,6 +50,8 @@ export const paymentSuccessResponseSchema = z.object({
   activatedNow: z.boolean(),
   tier: subscriptionTierSchema,
   subscriptionStatus: subscriptionStatusSchema,
+  /** Global position of the event appended (or null when nothing was), for X-Min-Position. */
+  position: z.string().nullable(),
 });
 export type PaymentSuccessResponse = z.infer<typeof paymentSuccessResponseSchema>;
 
@@ -85,15 +87,33 @@ export const usageItemSchema = z.object({
 });
 export type UsageItem = z.infer<typeof usageItemSchema>;
 
-/** GET /api/subscription; also the answer of upgrade, cancel and reactivate. */
-export const subscriptionResponseSchema = z.object({
+const subscriptionCore = {
   tier: subscriptionTierSchema,
+  /**
+   * A cancelled Premium stays ACTIVE (with isCancelled) until endsAt: access continues. Expiry then
+   * moves it to FREE / EXPIRED.
+   */
   subscriptionStatus: subscriptionStatusSchema,
   isCancelled: z.boolean(),
   /** When a cancelled subscription's access ends; null when not cancelled. */
   endsAt: subscriptionEndsAtSchema.nullable(),
   /** Whole days until endsAt (rounded up, 0 once passed); null when not cancelled. */
   daysRemaining: z.number().int().nonnegative().nullable(),
+};
+
+/**
+ * The answer of POST /api/subscription/upgrade, /cancel and /reactivate: the subscription as the
+ * command left it (from the stream, not a read model) and the position of the event appended.
+ */
+export const subscriptionChangeResponseSchema = z.object({
+  ...subscriptionCore,
+  position: z.string().nullable(),
+});
+export type SubscriptionChangeResponse = z.infer<typeof subscriptionChangeResponseSchema>;
+
+/** GET /api/subscription. */
+export const subscriptionResponseSchema = z.object({
+  ...subscriptionCore,
   usage: z.object({
     tradingStrategies: usageItemSchema,
     exchanges: usageItemSchema,

@@ -8,14 +8,15 @@
  * A bot stays ACTIVE when its user loses premium (only the user stops it, spec: stopping never
  * needs premium), but the worker does not trade for it while `premium` is false.
  */
-import type { SubscriptionEvent } from '../auth/subscription';
+import { TIER_CHANGING_EVENT_TYPES, tierAndStatusAfter, type SubscriptionEvent } from '../auth/subscription';
 import type { SubscriptionStatus, SubscriptionTier } from '../auth/contracts';
 import type { DomainEvent } from '../shared/decider';
 import type { BotEvent, BotStatus } from './bot';
 
 export const TRADING_BOTS_PROJECTION = 'trading-bots';
 export const BOT_EVENT_TYPES: ReadonlySet<string> = new Set(['BotStarted', 'BotStopped', 'BotReset']);
-const SUBSCRIPTION_EVENT_TYPES: ReadonlySet<string> = new Set(['SubscriptionChangedByAdmin']);
+/** Only the subscription events that change tier or status matter here (premium switches on and off). */
+const SUBSCRIPTION_EVENT_TYPES = TIER_CHANGING_EVENT_TYPES;
 
 export type TradingBotView = {
   userId: string;
@@ -56,12 +57,13 @@ export function evolveTradingBotView(doc: TradingBotView | null, event: DomainEv
     case 'BotReset':
       return { ...current, status: 'STOPPED', startedAt: null, updatedAt: e.data.resetAt };
     case 'SubscriptionChangedByAdmin':
-      return {
-        ...current,
-        tier: e.data.tier,
-        subscriptionStatus: e.data.status,
-        premium: e.data.tier === 'PREMIUM' && e.data.status === 'ACTIVE',
-        updatedAt: e.data.changedAt,
-      };
+    case 'SubscriptionActivated':
+    case 'SubscriptionPlanChanged':
+    case 'SubscriptionExpired': {
+      const { tier, status, at } = tierAndStatusAfter(e)!;
+      return { ...current, tier, subscriptionStatus: status, premium: tier === 'PREMIUM' && status === 'ACTIVE', updatedAt: at };
+    }
+    default:
+      return doc;
   }
 }
