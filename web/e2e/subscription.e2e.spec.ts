@@ -8,7 +8,7 @@
  */
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { subscriptionResponseSchema } from '@papertrade/domain/subscription/contracts';
+import { subscriptionResponseSchema, type SubscriptionResponse } from '@papertrade/domain/subscription/contracts';
 import { CANCEL_DIALOG_TEXT } from '../src/features/subscription/cancel-text';
 import type { StartedApp } from '../../test/app-process';
 import { getViaApi, logInViaApi, signUpViaApi, uniqueUser } from './support/api';
@@ -200,5 +200,45 @@ describe('web: subscription and billing (e2e)', function () {
     expect(toast.variant).to.equal('destructive');
     await screenshot(page, 'subscription-cancellation-failed');
     expect((await authToken(page)) !== null, 'a refusal does not sign out').to.equal(true);
+  });
+
+  it('colours the usage bars from the counts: 90 percent or more red, 70 percent or more amber', async () => {
+    const token = await signInFree();
+    // Real counts this high need features that do not exist yet (strategies, exchanges): the
+    // server's own answer for this user, with only the counts raised, stands in for it.
+    const real = await subscriptionOf(token);
+    const answer: SubscriptionResponse = subscriptionResponseSchema.parse({
+      ...real,
+      usage: {
+        tradingStrategies: { used: 9, limit: 10, tracked: true },
+        exchanges: { used: 7, limit: 10, tracked: true },
+        apiCalls: { used: 699, limit: 1000, tracked: true },
+        trades: { used: 4, limit: null, tracked: true },
+      },
+    });
+    await page.route('**/api/subscription', (route) => route.fulfill({ json: answer }));
+    await openSubscription();
+    await tab('Usage').click();
+    const fill = (id: string) => page.getByTestId(`usage-${id}`).locator('.usage-bar__fill');
+    const colour = (id: string) => fill(id).evaluate((el) => getComputedStyle(el).backgroundColor);
+    const cssVar = (name: string) =>
+      page.evaluate((n) => {
+        const probe = document.createElement('div');
+        probe.style.backgroundColor = `var(${n})`;
+        document.body.append(probe);
+        const value = getComputedStyle(probe).backgroundColor;
+        probe.remove();
+        return value;
+      }, name);
+    expect(await page.getByTestId('usage-tradingStrategies').getAttribute('data-level')).to.equal('danger');
+    expect(await colour('tradingStrategies')).to.equal(await cssVar('--down'));
+    expect(await page.getByTestId('usage-exchanges').getAttribute('data-level')).to.equal('warn');
+    expect(await colour('exchanges')).to.equal(await cssVar('--warn'));
+    expect(await page.getByTestId('usage-apiCalls').getAttribute('data-level')).to.equal('ok');
+    expect(await colour('apiCalls')).to.equal(await cssVar('--accent'));
+    expect(await fill('tradingStrategies').evaluate((el) => el.style.width)).to.equal('90%');
+    expect(await page.getByTestId('usage-trades-value').textContent()).to.equal('4 · Unlimited');
+    expect(await fill('trades').count(), 'no bar without a limit').to.equal(0);
+    await screenshot(page, 'subscription-usage', { fullPage: true });
   });
 });

@@ -1,13 +1,13 @@
 /** POST /api/subscription/reactivate: undoes a cancellation before its end date. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { subscriptionChangeSchema, type SubscriptionChange } from './subscription-change-response';
+import { subscriptionChangeResponseSchema, type SubscriptionChangeResponse } from '@papertrade/domain/subscription/contracts';
 import { sendJson } from '../../../lib/api-client';
 import { subscriptionChanged } from '../subscription-changed';
 
 export const REACTIVATE_SUBSCRIPTION_PATH = '/api/subscription/reactivate';
 
-export function reactivateSubscription(): Promise<SubscriptionChange> {
-  return sendJson('POST', REACTIVATE_SUBSCRIPTION_PATH, undefined, subscriptionChangeSchema);
+export function reactivateSubscription(): Promise<SubscriptionChangeResponse> {
+  return sendJson('POST', REACTIVATE_SUBSCRIPTION_PATH, undefined, subscriptionChangeResponseSchema);
 }
 
 export function useReactivateSubscription() {
