@@ -137,7 +137,13 @@ describe('web: subscription and billing (e2e)', function () {
     expect(await row.count()).to.equal(1);
     expect(await row.first().textContent()).to.include('$29.00').and.include('Paid');
     await screenshot(page, 'subscription-premium-billing', { fullPage: true });
-    expect(successCalls, 'no second report after leaving the page').to.have.length(1);
+
+    // Back to the confirmation in the same page: it mounts again (as StrictMode's second effect run
+    // would) and shows the same answer without reporting the session a second time.
+    await page.goBack();
+    await page.getByTestId('payment-success').getByRole('heading', { name: 'Payment Successful!' }).waitFor();
+    expect(await page.getByTestId('payment-plan').textContent()).to.equal('Your Premium Pro subscription is now active.');
+    expect(successCalls, 'one report per session for the life of the page').to.have.length(1);
   });
 
   it('cancels with the dialog, shows the end date and days remaining, and reactivation restores Premium', async () => {
