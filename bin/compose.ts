@@ -16,6 +16,7 @@ import type { MarketData } from '@papertrade/platform/market/market-data';
 import { Projector } from '@papertrade/platform/projections/projector';
 import { createInfrastructure, type Infrastructure } from '@papertrade/platform/runtime/infrastructure';
 import type { CommandApiDeps } from '@papertrade/command-api/deps';
+import { StripeCheckout, TestCheckout, type CheckoutProvider } from '@papertrade/command-api/subscription/checkout-provider';
 import type { QueryApiDeps } from '@papertrade/query-api/deps';
 import { projections } from '@papertrade/projectors/projections';
 import type { RegistrationDeps } from '@papertrade/command-api/auth/register-account';
@@ -62,12 +63,19 @@ export function registrationDeps(rt: Runtime): RegistrationDeps {
   return { eventStore: rt.infra.eventStore, handler: new CommandHandler(rt.infra.eventStore, rt.clock), orphanAfterMs: rt.config.RESERVATION_ORPHAN_AFTER_MS };
 }
 
+/** Stripe when STRIPE_SECRET_KEY is set; otherwise the built-in test checkout (no real money). */
+export function checkoutProvider(config: Config, handler: CommandHandler): CheckoutProvider {
+  return config.STRIPE_SECRET_KEY ? StripeCheckout.fromConfig(config.STRIPE_SECRET_KEY, config.STRIPE_API_URL) : new TestCheckout(handler);
+}
+
 export function commandApiDeps(rt: Runtime): CommandApiDeps {
   const { config } = rt;
+  const handler = new CommandHandler(rt.infra.eventStore, rt.clock);
   return {
     config,
     eventStore: rt.infra.eventStore,
-    handler: new CommandHandler(rt.infra.eventStore, rt.clock),
+    handler,
+    checkout: checkoutProvider(config, handler),
     readModels: rt.infra.readModels,
     head: rt.head,
     tokens: new TokenService(rt.jwtSecret, rt.clock),

@@ -13,10 +13,13 @@ import type { CommandApiDeps } from './deps';
 import { authRoutes } from './auth/auth-routes';
 import { adminRoutes } from './admin/admin-routes';
 import { tradingRoutes } from './trading/trading-routes';
+import { subscriptionRoutes } from './subscription/subscription-routes';
+import { stripeWebhookRoutes } from './subscription/stripe-webhook-routes';
+import { testCheckoutRoutes } from './subscription/test-checkout-routes';
 
 /** The routes alone, for composing into the embedded single-process app. */
 export function commandApiRoutes(deps: CommandApiDeps): Middleware {
-  const routers = [authRoutes(deps), adminRoutes(deps), tradingRoutes(deps)];
+  const routers = [authRoutes(deps), adminRoutes(deps), tradingRoutes(deps), subscriptionRoutes(deps), stripeWebhookRoutes(deps), testCheckoutRoutes(deps)];
   return compose(routers.map((r) => r.routes() as Middleware));
 }
 

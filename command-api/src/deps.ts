@@ -7,9 +7,10 @@ import type { TokenService } from '@papertrade/platform/auth/tokens';
 import type { SignInLimits } from '@papertrade/platform/auth/sign-in-limits';
 import type { HeadPort } from '@papertrade/platform/http/min-position';
 import type { MarketData } from '@papertrade/platform/market/market-data';
+import type { CheckoutProvider } from './subscription/checkout-provider';
 
 export interface CommandApiDeps {
-  config: Pick<Config, 'TRUST_PROXY' | 'RESERVATION_ORPHAN_AFTER_MS'>;
+  config: Pick<Config, 'TRUST_PROXY' | 'RESERVATION_ORPHAN_AFTER_MS' | 'PUBLIC_URL' | 'STRIPE_WEBHOOK_SECRET'>;
   eventStore: EventStore;
   handler: CommandHandler;
   readModels: ReadModels;
@@ -23,4 +24,6 @@ export interface CommandApiDeps {
   limits: SignInLimits;
   /** Where a manual trade's fill price comes from (never the client): the process's one market. */
   marketData: Pick<MarketData, 'price'>;
+  /** Stripe (STRIPE_SECRET_KEY) or the built-in test checkout (command-api/src/subscription). */
+  checkout: CheckoutProvider;
 }

@@ -14,9 +14,10 @@ import { publicStatsRoutes } from './public-stats/public-stats-routes';
 import { marketRoutes } from './market/market-routes';
 import { signalsRoutes } from './signals/signals-routes';
 import { tradingRoutes } from './trading/trading-routes';
+import { subscriptionRoutes } from './subscription/subscription-routes';
 
 export function queryApiRoutes(deps: QueryApiDeps): Middleware {
-  const routers = [meRoutes(deps), adminRoutes(deps), plansRoutes(), publicStatsRoutes(deps), marketRoutes(deps), signalsRoutes(deps), tradingRoutes(deps)];
+  const routers = [meRoutes(deps), adminRoutes(deps), plansRoutes(), publicStatsRoutes(deps), marketRoutes(deps), signalsRoutes(deps), tradingRoutes(deps), subscriptionRoutes(deps)];
   const health: Middleware = async (ctx, next) => {
     if (ctx.method === 'GET' && ctx.path === '/api/health') ctx.body = { status: 'ok' };
     else await next();

@@ -47,6 +47,17 @@ export const configSchema = z.object({
   /** How often the market feed worker publishes every coin's price on the bus (workers/src/market-feed.ts). */
   MARKET_TICK_MS: count(5000),
   WEB_DIST: z.string().optional(),
+  /**
+   * Stripe (command-api/src/subscription): with a secret key checkout goes to Stripe; without one
+   * (the embedded default) a built-in test checkout page stands in ("Test payment — no real money").
+   */
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  /** The webhook endpoint's signing secret (whsec_...); without it POST /api/stripe/webhook answers 503. */
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  /** Another Stripe API base URL (a local fake in tests, stripe-mock); default Stripe's own. */
+  STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** The public origin of the web app, for checkout's return URLs; default the request's own origin. */
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   LOG: z.enum(['on', 'off']).default('on'),
 });
 

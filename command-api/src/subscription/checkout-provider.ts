@@ -1,0 +1,176 @@
+/**
+ * Where checkout happens: Stripe (STRIPE_SECRET_KEY set) or the built-in test checkout (the embedded
+ * default). Both answer the same two questions, so POST /api/subscription/success and the webhook
+ * take one path: "start a session for this user and plan" and "what is this session: whose, which
+ * plan, paid or not".
+ */
+import { randomBytes } from 'node:crypto';
+import Stripe from 'stripe';
+import { z } from 'zod';
+import { subscriptionDecider, subscriptionStreamId } from '@papertrade/domain/auth/subscription';
+import type { Plan } from '@papertrade/domain/plans/contracts';
+import { NotFoundError, ServiceUnavailableError } from '@papertrade/domain/shared/errors';
+import type { CommandHandler } from '@papertrade/platform/commands/command-handler';
+
+export interface CheckoutSessionInfo {
+  id: string;
+  /** The user the session was opened for (Stripe: client_reference_id). */
+  userId: string | null;
+  planId: string | null;
+  paid: boolean;
+  /** Stripe's payment_status ('paid', 'unpaid', ...), or the test checkout's. */
+  paymentStatus: string;
+  stripeSubscriptionId: string | null;
+  stripeCustomerId: string | null;
+}
+
+export interface CheckoutProvider {
+  readonly kind: 'stripe' | 'test';
+  createSession(input: { userId: string; email: string; plan: Plan; successUrl: string; cancelUrl: string }): Promise<{ id: string; url: string }>;
+  /** NotFoundError when no such session exists. */
+  retrieveSession(sessionId: string): Promise<CheckoutSessionInfo>;
+  /**
+   * Keeps the provider's billing in step with a cancel (stop renewing), a reactivation (renew again)
+   * or a move to Free (end now). The test checkout bills nothing, so it has nothing to do.
+   */
+  updateRenewal(stripeSubscriptionId: string, change: 'stop-renewing' | 'renew' | 'end-now'): Promise<void>;
+}
+
+/** The `{CHECKOUT_SESSION_ID}` template Stripe fills in; the test checkout fills it in the same way. */
+export const SESSION_ID_TEMPLATE = '{CHECKOUT_SESSION_ID}';
+
+const idOrObject = z.union([z.string(), z.object({ id: z.string() })]).nullish().transform((v) => (v == null ? null : typeof v === 'string' ? v : v.id));
+
+/** The fields of a Checkout Session we rely on, checked rather than trusted. */
+export const stripeSessionSchema = z.object({
+  id: z.string(),
+  client_reference_id: z.string().nullish().transform((v) => v ?? null),
+  payment_status: z.string(),
+  status: z.string().nullish(),
+  metadata: z.record(z.string(), z.string()).nullish(),
+  subscription: idOrObject,
+  customer: idOrObject,
+});
+
+export function sessionInfoFromStripe(raw: unknown): CheckoutSessionInfo {
+  const s = stripeSessionSchema.parse(raw);
+  return {
+    id: s.id,
+    userId: s.client_reference_id,
+    planId: s.metadata?.planId ?? null,
+    // "paid" for a charged subscription, "no_payment_required" for a 100% coupon: both mean access is bought.
+    paid: s.payment_status === 'paid' || s.payment_status === 'no_payment_required',
+    paymentStatus: s.payment_status,
+    stripeSubscriptionId: s.subscription,
+    stripeCustomerId: s.customer,
+  };
+}
+
+export class StripeCheckout implements CheckoutProvider {
+  readonly kind = 'stripe';
+  constructor(private readonly stripe: Stripe) {}
+
+  static fromConfig(secretKey: string, apiUrl?: string): StripeCheckout {
+    const options: ConstructorParameters<typeof Stripe>[1] = { maxNetworkRetries: 1, timeout: 15_000, telemetry: false };
+    if (apiUrl) {
+      const url = new URL(apiUrl);
+      Object.assign(options!, { host: url.hostname, port: url.port || (url.protocol === 'https:' ? 443 : 80), protocol: url.protocol.slice(0, -1) as 'http' | 'https' });
+    }
+    return new StripeCheckout(new Stripe(secretKey, options));
+  }
+
+  async createSession(input: { userId: string; email: string; plan: Plan; successUrl: string; cancelUrl: string }) {
+    const metadata = { userId: input.userId, planId: input.plan.id };
+    try {
+      const session = await this.stripe.checkout.sessions.create({
+        mode: 'subscription',
+        client_reference_id: input.userId,
+        customer_email: input.email,
+        success_url: input.successUrl,
+        cancel_url: input.cancelUrl,
+        metadata,
+        // Copied onto the subscription, and by Stripe onto its invoices: how webhooks find the user.
+        subscription_data: { metadata },
+        line_items: [
+          {
+            quantity: 1,
+            price_data: {
+              currency: 'usd',
+              unit_amount: Math.round(input.plan.priceUsdPerMonth * 100),
+              recurring: { interval: 'month' },
+              product_data: { name: input.plan.name },
+            },
+          },
+        ],
+      });
+      if (!session.url) throw new ServiceUnavailableError('Stripe did not return a checkout URL; please try again');
+      return { id: session.id, url: session.url };
+    } catch (error) {
+      throw stripeFailure(error);
+    }
+  }
+
+  async retrieveSession(sessionId: string): Promise<CheckoutSessionInfo> {
+    try {
+      return sessionInfoFromStripe(await this.stripe.checkout.sessions.retrieve(sessionId));
+    } catch (error) {
+      throw stripeFailure(error);
+    }
+  }
+
+  async updateRenewal(stripeSubscriptionId: string, change: 'stop-renewing' | 'renew' | 'end-now'): Promise<void> {
+    try {
+      if (change === 'end-now') await this.stripe.subscriptions.cancel(stripeSubscriptionId);
+      else await this.stripe.subscriptions.update(stripeSubscriptionId, { cancel_at_period_end: change === 'stop-renewing' });
+    } catch (error) {
+      throw stripeFailure(error);
+    }
+  }
+}
+
+/** Stripe's "no such session" is our 404; anything else from Stripe (down, refused key) a 503. */
+function stripeFailure(error: unknown): Error {
+  if (error instanceof NotFoundError || error instanceof ServiceUnavailableError) return error;
+  if (error instanceof Stripe.errors.StripeError && error.statusCode === 404) return new NotFoundError('Checkout session not found');
+  const detail = error instanceof Error ? error.message : String(error);
+  return new ServiceUnavailableError(`The payment provider could not be reached or refused the request: ${detail}`);
+}
+
+/** Test session ids carry their user (32 hex digits of the uuid), so the test page finds the stream without a sign-in. */
+const TEST_SESSION = /^cs_test_local_([0-9a-f]{32})_([0-9a-f]{24})$/;
+
+export function testSessionUserId(sessionId: string): string | null {
+  const m = TEST_SESSION.exec(sessionId);
+  if (!m) return null;
+  const h = m[1]!;
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+/**
+ * The embedded stand-in for Stripe: a session is the CheckoutStarted event on the user's stream,
+ * "paid" is a PaymentRecorded of that session (appended by the test page's Pay button). Nothing is
+ * kept in memory, so it works across restarts and command-api instances.
+ */
+export class TestCheckout implements CheckoutProvider {
+  readonly kind = 'test';
+  constructor(private readonly handler: CommandHandler) {}
+
+  async createSession(input: { userId: string; successUrl: string }) {
+    const id = `cs_test_local_${input.userId.replace(/-/g, '')}_${randomBytes(12).toString('hex')}`;
+    // Relative to the public origin the success URL names.
+    const origin = new URL(input.successUrl).origin;
+    return { id, url: `${origin}/test-checkout/${id}` };
+  }
+
+  async retrieveSession(sessionId: string): Promise<CheckoutSessionInfo> {
+    const userId = testSessionUserId(sessionId);
+    if (!userId) throw new NotFoundError('Checkout session not found');
+    const { state } = await this.handler.load(subscriptionDecider, subscriptionStreamId(userId));
+    const checkout = state.checkouts.find((c) => c.sessionId === sessionId && c.source === 'test');
+    if (!checkout) throw new NotFoundError('Checkout session not found');
+    const paid = state.paid.includes(sessionId);
+    return { id: sessionId, userId, planId: checkout.planId, paid, paymentStatus: paid ? 'paid' : 'unpaid', stripeSubscriptionId: null, stripeCustomerId: null };
+  }
+
+  async updateRenewal(): Promise<void> {}
+}

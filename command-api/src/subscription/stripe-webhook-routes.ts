@@ -1,0 +1,161 @@
+/**
+ * POST /api/stripe/webhook: Stripe's notices, verified on the raw body (a JSON parser in front
+ * would change the bytes the signature covers, so this route reads the body itself and no body
+ * parser is mounted for it). Handled: checkout.session.completed (activates, like the success
+ * call), invoice.paid / invoice.payment_failed (billing history), customer.subscription.deleted
+ * (ends access). Idempotent by Stripe event id: the command handler's idempotency, keyed by the
+ * event id, gives the events deterministic ids and a redelivered event appends nothing; the domain's
+ * own once-rules (a session activates once, an invoice is paid once) cover the success call racing
+ * the webhook. Anything else is acknowledged and ignored, so Stripe stops retrying it.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import Stripe from 'stripe';
+import { z } from 'zod';
+import { subscriptionDecider, subscriptionStreamId, type SubscriptionCommand } from '@papertrade/domain/auth/subscription';
+import { planById, planForTier } from '@papertrade/domain/plans/catalogue';
+import { PayloadTooLargeError, ServiceUnavailableError, ValidationError } from '@papertrade/domain/shared/errors';
+import { BODY_LIMIT_BYTES } from '@papertrade/platform/http/body';
+import type { CommandMeta } from '@papertrade/platform/commands/command-handler';
+import type { CommandApiDeps } from '../deps';
+import { sessionInfoFromStripe } from './checkout-provider';
+
+export const WEBHOOK_PATH = '/api/stripe/webhook';
+export const STRIPE_WEBHOOK_ACTOR = 'stripe-webhook';
+
+/** The request body as bytes, at most BODY_LIMIT_BYTES. */
+export async function readRawBody(ctx: Context): Promise<Buffer> {
+  if (Number(ctx.get('content-length') || 0) > BODY_LIMIT_BYTES) throw new PayloadTooLargeError('The request body is larger than the 100 kB limit');
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req) {
+    size += (chunk as Buffer).length;
+    if (size > BODY_LIMIT_BYTES) throw new PayloadTooLargeError('The request body is larger than the 100 kB limit');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+const uuid = z.string().uuid();
+const metadataSchema = z.record(z.string(), z.string()).nullish();
+/** The invoice fields we use; the user comes from the subscription metadata Stripe copies onto it (new and older API shapes). */
+const invoiceSchema = z.object({
+  id: z.string(),
+  amount_paid: z.number().int().nonnegative().default(0),
+  amount_due: z.number().int().nonnegative().default(0),
+  currency: z.string().default('usd'),
+  metadata: metadataSchema,
+  subscription_details: z.object({ metadata: metadataSchema }).nullish(),
+  parent: z.object({ subscription_details: z.object({ metadata: metadataSchema }).nullish() }).nullish(),
+  lines: z.object({ data: z.array(z.object({ metadata: metadataSchema, description: z.string().nullish() })) }).nullish(),
+  last_finalization_error: z.object({ message: z.string().nullish(), code: z.string().nullish() }).nullish(),
+});
+const subscriptionObjectSchema = z.object({ id: z.string(), metadata: metadataSchema });
+
+type Invoice = z.infer<typeof invoiceSchema>;
+function invoiceUser(invoice: Invoice): { userId: string | undefined; planId: string | undefined } {
+  const sources = [invoice.parent?.subscription_details?.metadata, invoice.subscription_details?.metadata, invoice.metadata, invoice.lines?.data[0]?.metadata];
+  const found = sources.find((m) => m?.userId);
+  return { userId: found?.userId, planId: found?.planId };
+}
+
+export function stripeWebhookRoutes(deps: CommandApiDeps): Router {
+  const router = new Router();
+
+  router.post(WEBHOOK_PATH, async (ctx) => {
+    const secret = deps.config.STRIPE_WEBHOOK_SECRET;
+    if (!secret) throw new ServiceUnavailableError('Stripe webhooks are not configured on this server (STRIPE_WEBHOOK_SECRET)');
+    const signature = ctx.get('stripe-signature');
+    if (!signature) throw new ValidationError('Missing Stripe-Signature header');
+    const raw = await readRawBody(ctx);
+    let event: { id: string; type: string; data: { object: unknown } };
+    try {
+      event = Stripe.webhooks.constructEvent(raw, signature, secret) as unknown as typeof event;
+    } catch (error) {
+      deps.logger.warn('stripe webhook refused', { reason: error instanceof Error ? error.message : String(error) });
+      throw new ValidationError('Webhook signature verification failed');
+    }
+    let outcome: string;
+    try {
+      outcome = await handleEvent(deps, event);
+    } catch (error) {
+      // A signed event of a shape we do not know: acknowledged (a retry would not change it) and logged.
+      if (!(error instanceof z.ZodError)) throw error;
+      outcome = 'ignored: unexpected payload';
+    }
+    deps.logger.info('stripe webhook', { eventId: event.id, type: event.type, outcome });
+    ctx.body = { received: true, outcome };
+  });
+
+  return router;
+}
+
+function webhookMeta(eventId: string): CommandMeta {
+  return {
+    actor: STRIPE_WEBHOOK_ACTOR,
+    correlationId: randomUUID(),
+    causationId: eventId,
+    idempotency: { scope: `${STRIPE_WEBHOOK_ACTOR}|POST|${WEBHOOK_PATH}`, key: eventId, requestHash: createHash('sha256').update(eventId).digest('hex') },
+  };
+}
+
+/** What the event did: 'appended', 'duplicate' (already done), or why it was ignored. */
+async function handleEvent(deps: CommandApiDeps, event: { id: string; type: string; data: { object: unknown } }): Promise<string> {
+  const now = deps.handler.now();
+  const run = async (userId: string, command: SubscriptionCommand) => {
+    const result = await deps.handler.handle(subscriptionDecider, subscriptionStreamId(userId), command, webhookMeta(event.id));
+    return result.events.length > 0 && !result.replayed ? 'appended' : 'duplicate';
+  };
+  switch (event.type) {
+    case 'checkout.session.completed': {
+      const session = sessionInfoFromStripe(event.data.object);
+      if (!session.userId || !uuid.safeParse(session.userId).success) return 'ignored: no user on the session';
+      // Asynchronous payment methods complete unpaid; checkout.session.async_payment_succeeded would follow.
+      if (!session.paid) return 'ignored: session not paid';
+      const plan = (session.planId && planById(session.planId)) || planForTier('PREMIUM');
+      return run(session.userId, {
+        type: 'ActivateSubscription',
+        data: {
+          userId: session.userId,
+          sessionId: session.id,
+          planId: plan.id,
+          tier: plan.tier,
+          stripeSubscriptionId: session.stripeSubscriptionId,
+          stripeCustomerId: session.stripeCustomerId,
+          via: 'webhook',
+        },
+        metadata: { now },
+      });
+    }
+    case 'invoice.paid':
+    case 'invoice.payment_failed': {
+      const invoice = invoiceSchema.parse(event.data.object);
+      const { userId, planId } = invoiceUser(invoice);
+      if (!userId || !uuid.safeParse(userId).success) return 'ignored: no user on the invoice';
+      const plan = (planId && planById(planId)) || planForTier('PREMIUM');
+      const description = invoice.lines?.data[0]?.description ?? `${plan.name} - monthly`;
+      if (event.type === 'invoice.paid') {
+        return run(userId, {
+          type: 'RecordPayment',
+          data: { userId, paymentId: invoice.id, invoiceId: invoice.id, sessionId: null, amountUsd: invoice.amount_paid / 100, description, source: 'stripe' },
+          metadata: { now },
+        });
+      }
+      const reason = invoice.last_finalization_error?.message ?? invoice.last_finalization_error?.code ?? 'payment failed';
+      return run(userId, {
+        type: 'RecordPaymentFailure',
+        data: { userId, failureId: event.id, invoiceId: invoice.id, amountUsd: invoice.amount_due / 100, description, reason },
+        metadata: { now },
+      });
+    }
+    case 'customer.subscription.deleted': {
+      const subscription = subscriptionObjectSchema.parse(event.data.object);
+      const userId = subscription.metadata?.userId;
+      if (!userId || !uuid.safeParse(userId).success) return 'ignored: no user on the subscription';
+      return run(userId, { type: 'EndStripeSubscription', data: { userId, stripeSubscriptionId: subscription.id }, metadata: { now } });
+    }
+    default:
+      return `ignored: ${event.type} is not handled`;
+  }
+}

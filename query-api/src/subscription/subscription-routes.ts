@@ -1,0 +1,44 @@
+/**
+ * GET /api/subscription and GET /api/subscription/billing, from the `subscriptions` read model (and
+ * the `trades` read model for the trades used). X-Min-Position waits for both, so a client that
+ * just paid or cancelled reads its own write.
+ */
+import Router from '@koa/router';
+import { z } from 'zod';
+import { TRADES_PROJECTION } from '@papertrade/domain/trading/trading-view';
+import type { BillingHistoryResponse, SubscriptionResponse } from '@papertrade/domain/subscription/contracts';
+import { SUBSCRIPTIONS_PROJECTION, toSubscriptionResponse, type SubscriptionView } from '@papertrade/domain/subscription/subscription-view';
+import { currentUser, requireUser } from '@papertrade/platform/auth/guards';
+import { parseQuery } from '@papertrade/platform/http/body';
+import { readsFrom } from '@papertrade/platform/http/min-position';
+import type { QueryApiDeps } from '../deps';
+
+const noQuery = z.strictObject({});
+
+export function subscriptionRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'clock'>): Router {
+  const router = new Router();
+  const { readModels } = deps;
+  const viewOf = async (userId: string) => (await readModels.collection<SubscriptionView>(SUBSCRIPTIONS_PROJECTION)).get(userId);
+
+  router.get('/api/subscription', requireUser, async (ctx, next) => {
+    parseQuery(ctx, noQuery);
+    await next();
+  }, readsFrom(readModels, SUBSCRIPTIONS_PROJECTION, TRADES_PROJECTION), async (ctx) => {
+    const user = currentUser(ctx);
+    const [view, trades] = await Promise.all([viewOf(user.id), readModels.collection(TRADES_PROJECTION).then((c) => c.count({ userId: user.id }))]);
+    // A user whose stream holds no subscription event yet is on the free plan; the users read model agrees.
+    const body: SubscriptionResponse = toSubscriptionResponse(view ?? { tier: user.subscriptionTier, subscriptionStatus: user.subscriptionStatus, endsAt: null }, { trades }, deps.clock());
+    ctx.body = body;
+  });
+
+  router.get('/api/subscription/billing', requireUser, async (ctx, next) => {
+    parseQuery(ctx, noQuery);
+    await next();
+  }, readsFrom(readModels, SUBSCRIPTIONS_PROJECTION), async (ctx) => {
+    const view = await viewOf(currentUser(ctx).id);
+    const body: BillingHistoryResponse = view?.billing ?? [];
+    ctx.body = body;
+  });
+
+  return router;
+}
