@@ -24,6 +24,7 @@ import { MarketFeed, marketTickSource } from '@papertrade/workers/market-feed';
 import { SignalEngine } from '@papertrade/workers/signal-engine';
 import { TradingBot } from '@papertrade/workers/trading-bot';
 import { RiskMonitor } from '@papertrade/workers/risk-monitor';
+import { SubscriptionExpiry } from '@papertrade/workers/subscription-expiry';
 
 export interface Runtime {
   config: Config;
@@ -131,6 +132,7 @@ export interface Workers {
   statuses(): unknown[];
   tradingBot: TradingBot;
   riskMonitor: RiskMonitor;
+  subscriptionExpiry: SubscriptionExpiry;
 }
 
 export function createWorkers(rt: Runtime): Workers {
@@ -140,21 +142,25 @@ export function createWorkers(rt: Runtime): Workers {
   const signals = new SignalEngine({ marketData: rt.marketData, handler, clock: rt.clock, logger: rt.logger });
   const tradingBot = new TradingBot({ eventStore, documents, leases, readModels, handler, marketData: rt.marketData, clock: rt.clock, logger: rt.logger });
   const riskMonitor = new RiskMonitor({ bus, readModels, handler, marketData: rt.marketData, clock: rt.clock, logger: rt.logger });
+  const subscriptionExpiry = new SubscriptionExpiry({ readModels, handler, clock: rt.clock, logger: rt.logger });
   return {
     tradingBot,
     riskMonitor,
+    subscriptionExpiry,
     async start() {
       await riskMonitor.start(); // listening before the first tick goes out
       feed.start();
       signals.start();
       await tradingBot.start();
+      subscriptionExpiry.start();
     },
     async stop() {
       await feed.stop();
       await signals.stop();
       await tradingBot.stop();
       await riskMonitor.stop();
+      await subscriptionExpiry.stop();
     },
-    statuses: () => [feed.status(), signals.status(), tradingBot.status(), riskMonitor.status()],
+    statuses: () => [feed.status(), signals.status(), tradingBot.status(), riskMonitor.status(), subscriptionExpiry.status()],
   };
 }

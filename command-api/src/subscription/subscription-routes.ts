@@ -28,7 +28,8 @@ import { SESSION_ID_TEMPLATE } from './checkout-provider';
 
 /** The public origin for return URLs: PUBLIC_URL, else this request's own (proxy-aware with TRUST_PROXY). */
 export function publicOrigin(ctx: Context, publicUrl: string | undefined): string {
-  return (publicUrl ?? ctx.origin).replace(/\/+$/, '');
+  // Not ctx.origin: in Koa 3 that is the Origin request header, which a navigation need not send.
+  return (publicUrl ?? `${ctx.protocol}://${ctx.host}`).replace(/\/+$/, '');
 }
 
 /** cancel and reactivate take no body; an empty one (or `{}`) is fine, anything else is a 400. */

@@ -6,6 +6,9 @@ const flag = z
   .optional()
   .transform((v) => v === '1' || v === 'true' || v === 'on' || v === 'yes');
 
+/** An optional setting given empty (e.g. `STRIPE_SECRET_KEY=`) counts as not given. */
+const emptyAsAbsent = (v: unknown) => (v === '' ? undefined : v);
+
 const count = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 export const configSchema = z.object({
@@ -51,13 +54,13 @@ export const configSchema = z.object({
    * Stripe (command-api/src/subscription): with a secret key checkout goes to Stripe; without one
    * (the embedded default) a built-in test checkout page stands in ("Test payment — no real money").
    */
-  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  STRIPE_SECRET_KEY: z.preprocess(emptyAsAbsent, z.string().min(1).optional()),
   /** The webhook endpoint's signing secret (whsec_...); without it POST /api/stripe/webhook answers 503. */
-  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  STRIPE_WEBHOOK_SECRET: z.preprocess(emptyAsAbsent, z.string().min(1).optional()),
   /** Another Stripe API base URL (a local fake in tests, stripe-mock); default Stripe's own. */
-  STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+  STRIPE_API_URL: z.preprocess(emptyAsAbsent, z.url({ protocol: /^https?$/ }).optional()),
   /** The public origin of the web app, for checkout's return URLs; default the request's own origin. */
-  PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  PUBLIC_URL: z.preprocess(emptyAsAbsent, z.url({ protocol: /^https?$/ }).optional()),
   LOG: z.enum(['on', 'off']).default('on'),
 });
 

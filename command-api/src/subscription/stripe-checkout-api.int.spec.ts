@@ -1,0 +1,251 @@
+/**
+ * Checkout with Stripe through HTTP (embedded app on PGlite), with the REAL `stripe` client pointed
+ * at a local fake Stripe (fake-stripe-server.ts) and webhooks signed by the library's own
+ * generateTestHeaderString: the session Stripe is asked for, success once, a foreign session (403),
+ * an unpaid one (409), a forged signature (400), a repeated webhook ignored, success and webhook in
+ * either order activating once, invoices into the billing history, and bad input appending nothing.
+ */
+import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import Stripe from 'stripe';
+import type { RecordedEvent } from '@papertrade/platform/event-store/event-store';
+import { billingHistoryResponseSchema, checkoutResponseSchema, paymentSuccessResponseSchema, subscriptionChangeResponseSchema } from '@papertrade/domain/subscription/contracts';
+import { startHarness, type Harness } from '../../../test/api-harness';
+import { startFakeStripe, type FakeStripe } from './fake-stripe-server';
+
+const WEBHOOK_SECRET = 'whsec_test_secret_for_the_fake';
+const PUBLIC_URL = 'http://app.example.test';
+const unique = () => randomUUID().slice(0, 8);
+const types = (events: RecordedEvent[]) => events.map((e) => e.type);
+
+describe('subscription checkout with Stripe (real client, fake Stripe server)', function () {
+  this.timeout(120_000);
+  let h: Harness;
+  let stripe: FakeStripe;
+
+  async function account(): Promise<{ userId: string; token: string }> {
+    const t = unique();
+    const email = `payer.${t}@example.com`;
+    const { userId } = await h.signup({ email, username: `payer_${t}` });
+    await h.projector.caughtUp();
+    return { userId, token: await h.login(email, 'secret1') };
+  }
+
+  async function checkout(token: string) {
+    const res = await h.request('POST', '/api/subscription/checkout', { token, body: { planId: 'premium' } });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    return checkoutResponseSchema.parse(res.body);
+  }
+
+  let eventSeq = 0;
+  function webhook(type: string, object: unknown, options: { id?: string; secret?: string } = {}) {
+    const payload = JSON.stringify({ id: options.id ?? `evt_${++eventSeq}_${unique()}`, object: 'event', type, api_version: Stripe.API_VERSION, created: 1, data: { object } });
+    const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? WEBHOOK_SECRET });
+    return { payload, signature, send: () => h.request('POST', '/api/stripe/webhook', { raw: payload, headers: { 'stripe-signature': signature } }) };
+  }
+
+  before(async function () {
+    stripe = await startFakeStripe();
+    h = await startHarness({ STRIPE_SECRET_KEY: 'sk_test_fake_key', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_URL: stripe.url, PUBLIC_URL });
+  });
+  after(async function () {
+    await h?.stop();
+    await stripe?.close();
+  });
+
+  it('opens a Checkout Session in subscription mode for the caller, priced from the catalogue, and records CheckoutStarted', async function () {
+    const user = await account();
+    let answer: ReturnType<typeof checkoutResponseSchema.parse> | undefined;
+    const events = await h.appendedBy(async () => (answer = await checkout(user.token)));
+    expect(answer!.test).to.equal(false);
+    expect(answer!.url).to.equal(`https://checkout.stripe.com/c/pay/${answer!.sessionId}`);
+    const sent = stripe.requests.filter((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions').at(-1)!;
+    expect(sent.authorization).to.equal('Bearer sk_test_fake_key');
+    expect(sent.form).to.include({
+      mode: 'subscription',
+      client_reference_id: user.userId,
+      success_url: `${PUBLIC_URL}/payment-success?session_id={CHECKOUT_SESSION_ID}`,
+      cancel_url: `${PUBLIC_URL}/subscription`,
+      'line_items[0][price_data][unit_amount]': '2900',
+      'line_items[0][price_data][recurring][interval]': 'month',
+      'subscription_data[metadata][userId]': user.userId,
+    });
+    expect(types(events)).to.deep.equal(['CheckoutStarted']);
+    expect(events[0]!.data).to.include({ sessionId: answer!.sessionId, planId: 'premium', amountUsd: 29, source: 'stripe' });
+  });
+
+  it('activates once on success: a repeated call appends nothing; premium switches on in the read models', async function () {
+    const user = await account();
+    const { sessionId } = await checkout(user.token);
+    stripe.pay(sessionId);
+    const first = await h.request('POST', '/api/subscription/success', { token: user.token, body: { sessionId } });
+    expect(first.status, JSON.stringify(first.body)).to.equal(200);
+    const answer = paymentSuccessResponseSchema.parse(first.body);
+    expect(answer).to.deep.include({ sessionId, activatedNow: true, tier: 'PREMIUM', subscriptionStatus: 'ACTIVE' });
+    expect(answer.plan.name).to.equal('Premium Pro');
+    const again = await h.appendedBy(async () => {
+      const res = await h.request('POST', '/api/subscription/success', { token: user.token, body: { sessionId } });
+      expect(res.status).to.equal(200);
+      expect(res.body.activatedNow).to.equal(false);
+    });
+    expect(again).to.deep.equal([]);
+    await h.projector.caughtUp();
+    const me = await h.request('GET', '/api/auth/me', { token: user.token });
+    expect(me.body).to.include({ subscriptionTier: 'PREMIUM', subscriptionStatus: 'ACTIVE' });
+    const bots = await (await h.rt.infra.readModels.collection('trading-bots')).get(user.userId);
+    expect(bots).to.include({ premium: true });
+  });
+
+  it("refuses another account's session (403) and an unpaid one (409), appending nothing", async function () {
+    const owner = await account();
+    const other = await account();
+    const { sessionId } = await checkout(owner.token);
+    const events = await h.appendedBy(async () => {
+      const unpaid = await h.request('POST', '/api/subscription/success', { token: owner.token, body: { sessionId } });
+      expect(unpaid.status).to.equal(409);
+      expect(unpaid.body.detail).to.match(/not complete \(payment status: unpaid\)/);
+      stripe.pay(sessionId);
+      const foreign = await h.request('POST', '/api/subscription/success', { token: other.token, body: { sessionId } });
+      expect(foreign.status).to.equal(403);
+      expect(foreign.body.detail).to.equal('This checkout session belongs to another account');
+      const unknown = await h.request('POST', '/api/subscription/success', { token: owner.token, body: { sessionId: 'cs_test_nope' } });
+      expect(unknown.status).to.equal(404);
+    });
+    expect(events).to.deep.equal([]);
+  });
+
+  it('verifies the webhook signature on the raw body: forged, re-serialised or unsigned bodies are 400 and append nothing', async function () {
+    const user = await account();
+    const { sessionId } = await checkout(user.token);
+    const session = stripe.pay(sessionId);
+    const events = await h.appendedBy(async () => {
+      const forged = webhook('checkout.session.completed', session, { secret: 'whsec_someone_else' });
+      const res = await h.request('POST', '/api/stripe/webhook', { raw: forged.payload, headers: { 'stripe-signature': forged.signature } });
+      expect(res.status).to.equal(400);
+      expect(res.body.detail).to.equal('Webhook signature verification failed');
+      // The same JSON re-serialised with other whitespace: a parser in front would make this pass.
+      const good = webhook('checkout.session.completed', session);
+      const reserialised = JSON.stringify(JSON.parse(good.payload), null, 2);
+      expect((await h.request('POST', '/api/stripe/webhook', { raw: reserialised, headers: { 'stripe-signature': good.signature } })).status).to.equal(400);
+      const unsigned = await h.request('POST', '/api/stripe/webhook', { raw: good.payload });
+      expect(unsigned.status).to.equal(400);
+      expect(unsigned.body.detail).to.equal('Missing Stripe-Signature header');
+    });
+    expect(events).to.deep.equal([]);
+  });
+
+  it('webhook then success: activates once; the same webhook delivered again is ignored', async function () {
+    const user = await account();
+    const { sessionId } = await checkout(user.token);
+    const session = stripe.pay(sessionId);
+    const hook = webhook('checkout.session.completed', session);
+    const first = await h.appendedBy(async () => expect((await hook.send()).body).to.deep.equal({ received: true, outcome: 'appended' }));
+    expect(types(first)).to.deep.equal(['SubscriptionActivated']);
+    expect(first[0]!.data).to.include({ via: 'webhook', stripeSubscriptionId: session.subscription });
+    const later = await h.appendedBy(async () => {
+      expect((await hook.send()).body).to.deep.equal({ received: true, outcome: 'duplicate' });
+      const success = await h.request('POST', '/api/subscription/success', { token: user.token, body: { sessionId } });
+      expect(success.status).to.equal(200);
+      expect(success.body).to.include({ activatedNow: false, tier: 'PREMIUM' });
+      // A new Stripe event id for the same session (Stripe resends with the same id, but be safe).
+      expect((await webhook('checkout.session.completed', session).send()).body.outcome).to.equal('duplicate');
+    });
+    expect(later).to.deep.equal([]);
+  });
+
+  it('success then webhook: activates once', async function () {
+    const user = await account();
+    const { sessionId } = await checkout(user.token);
+    const session = stripe.pay(sessionId);
+    const events = await h.appendedBy(async () => {
+      expect((await h.request('POST', '/api/subscription/success', { token: user.token, body: { sessionId } })).body.activatedNow).to.equal(true);
+      expect((await webhook('checkout.session.completed', session).send()).body.outcome).to.equal('duplicate');
+    });
+    expect(types(events)).to.deep.equal(['SubscriptionActivated']);
+  });
+
+  it('invoice.paid and invoice.payment_failed make the billing history, each Stripe event once', async function () {
+    const user = await account();
+    const { sessionId } = await checkout(user.token);
+    stripe.pay(sessionId);
+    const metadata = { userId: user.userId, planId: 'premium' };
+    const invoice = { id: `in_${unique()}`, object: 'invoice', amount_paid: 2900, amount_due: 2900, currency: 'usd', parent: { type: 'subscription_details', subscription_details: { metadata, subscription: 'sub_x' } }, lines: { object: 'list', data: [{ description: '1 × Premium Pro (at $29.00 / month)', metadata: {} }] } };
+    const paid = webhook('invoice.paid', invoice);
+    expect((await paid.send()).body.outcome).to.equal('appended');
+    expect((await paid.send()).body.outcome).to.equal('duplicate');
+    const failedInvoice = { ...invoice, id: `in_${unique()}`, amount_paid: 0, last_finalization_error: { message: 'Your card was declined.' } };
+    expect((await webhook('invoice.payment_failed', failedInvoice).send()).body.outcome).to.equal('appended');
+    const noUser = await webhook('invoice.paid', { ...invoice, id: 'in_nobody', parent: null }).send();
+    expect(noUser.body.outcome).to.equal('ignored: no user on the invoice');
+    expect((await webhook('customer.created', { id: 'cus_1' }).send()).body.outcome).to.equal('ignored: customer.created is not handled');
+    await h.projector.caughtUp();
+    const billing = await h.request('GET', '/api/subscription/billing', { token: user.token });
+    expect(billing.status).to.equal(200);
+    const rows = billingHistoryResponseSchema.parse(billing.body);
+    expect(rows.map((r) => [r.status, r.amountUsd, r.invoiceId, r.source])).to.deep.equal([
+      ['FAILED', 29, failedInvoice.id, 'stripe'],
+      ['PAID', 29, invoice.id, 'stripe'],
+    ]);
+    expect(rows[1]!.description).to.equal('1 × Premium Pro (at $29.00 / month)');
+  });
+
+  it('cancel tells Stripe to stop renewing, reactivate to renew; customer.subscription.deleted ends access once', async function () {
+    const user = await account();
+    const { sessionId } = await checkout(user.token);
+    const session = stripe.pay(sessionId);
+    await h.request('POST', '/api/subscription/success', { token: user.token, body: { sessionId } });
+    const subId = session.subscription as string;
+    const cancel = await h.request('POST', '/api/subscription/cancel', { token: user.token });
+    expect(cancel.status, JSON.stringify(cancel.body)).to.equal(200);
+    expect(subscriptionChangeResponseSchema.parse(cancel.body)).to.include({ isCancelled: true, daysRemaining: 30, tier: 'PREMIUM', subscriptionStatus: 'ACTIVE' });
+    expect(stripe.subscriptions.get(subId)).to.include({ cancel_at_period_end: true });
+    expect((await h.request('POST', '/api/subscription/reactivate', { token: user.token })).status).to.equal(200);
+    expect(stripe.subscriptions.get(subId)).to.include({ cancel_at_period_end: false });
+    const deleted = webhook('customer.subscription.deleted', { id: subId, object: 'subscription', metadata: { userId: user.userId, planId: 'premium' } });
+    const events = await h.appendedBy(async () => {
+      expect((await deleted.send()).body.outcome).to.equal('appended');
+      expect((await deleted.send()).body.outcome).to.equal('duplicate');
+    });
+    expect(types(events)).to.deep.equal(['SubscriptionExpired']);
+    expect(events[0]!.data).to.include({ tier: 'FREE', status: 'EXPIRED', reason: 'stripe-subscription-deleted' });
+  });
+
+  it('the test checkout pages are off when Stripe is configured', async function () {
+    expect((await h.request('GET', '/test-checkout/cs_test_local_00000000000000000000000000000000_000000000000000000000000')).status).to.equal(404);
+    expect((await h.request('POST', '/test-checkout/cs_test_local_00000000000000000000000000000000_000000000000000000000000/pay')).status).to.equal(404);
+  });
+
+  it('bad input on every endpoint is a 4xx with a clear message and appends nothing', async function () {
+    const user = await account();
+    const events = await h.appendedBy(async () => {
+      const cases: Array<[string, string, { body?: unknown; raw?: string; token?: string; headers?: Record<string, string> }, number, RegExp]> = [
+        ['POST', '/api/subscription/checkout', { body: { planId: 'premium' } }, 401, /Authentication required/],
+        ['POST', '/api/subscription/checkout', { token: user.token, body: {} }, 400, /exactly one of planId or tier/],
+        ['POST', '/api/subscription/checkout', { token: user.token, body: { planId: 'premium', tier: 'PREMIUM' } }, 400, /exactly one/],
+        ['POST', '/api/subscription/checkout', { token: user.token, body: { planId: 'gold' } }, 400, /no plan "gold"/],
+        ['POST', '/api/subscription/checkout', { token: user.token, body: { tier: 'GOLD' } }, 400, /tier/],
+        ['POST', '/api/subscription/checkout', { token: user.token, body: { tier: 'FREE' } }, 409, /needs no payment/],
+        ['POST', '/api/subscription/checkout', { token: user.token, raw: '{"planId":' }, 400, /JSON|body/i],
+        ['POST', '/api/subscription/success', { token: user.token, body: {} }, 400, /sessionId/],
+        ['POST', '/api/subscription/success', { token: user.token, body: { sessionId: 'cs x' } }, 400, /checkout session id/],
+        ['POST', '/api/subscription/success', { token: user.token, body: { sessionId: 'a'.repeat(300) } }, 400, /at most 255/],
+        ['POST', '/api/subscription/success', { body: { sessionId: 'cs_1' } }, 401, /Authentication required/],
+        ['POST', '/api/subscription/upgrade', { token: user.token, body: { tier: 'premium' } }, 400, /tier/],
+        ['POST', '/api/subscription/upgrade', { token: user.token, body: { tier: 'PREMIUM' } }, 409, /bought through checkout/],
+        ['POST', '/api/subscription/upgrade', { token: user.token, body: { tier: 'FREE' } }, 409, /already on the FREE plan/],
+        ['POST', '/api/subscription/upgrade', { token: user.token, body: { tier: 'FREE', extra: 1 } }, 400, /extra/],
+        ['POST', '/api/subscription/cancel', { token: user.token }, 409, /Only an active Premium subscription can be cancelled/],
+        ['POST', '/api/subscription/cancel', { token: user.token, body: { now: 1 } }, 400, /now/],
+        ['POST', '/api/subscription/reactivate', { token: user.token }, 409, /Only a cancelled Premium subscription can be reactivated/],
+        ['POST', '/api/subscription/reactivate', {}, 401, /Authentication required/],
+        ['POST', '/api/stripe/webhook', { raw: 'not json', headers: { 'stripe-signature': 't=1,v1=abc' } }, 400, /signature verification failed/],
+      ];
+      for (const [method, path, options, status, message] of cases) {
+        const res = await h.request(method, path, options);
+        expect(res.status, `${path} ${JSON.stringify(options.body ?? options.raw)}: ${JSON.stringify(res.body)}`).to.equal(status);
+        expect(res.body.detail, path).to.match(message);
+      }
+    });
+    expect(events).to.deep.equal([]);
+  });
+});
