@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 import { subscriptionResponseSchema, type SubscriptionResponse } from '@papertrade/domain/subscription/contracts';
 import { CANCEL_DIALOG_TEXT } from '../src/features/subscription/cancel-text';
 import type { StartedApp } from '../../test/app-process';
+import { waitUntil } from '../../test/wait';
 import { getViaApi, logInViaApi, signUpViaApi, uniqueUser } from './support/api';
 import { authToken, expectToast, screenshot, useBrowserSuite } from './support/browser';
 
@@ -64,25 +65,29 @@ describe('web: subscription and billing (e2e)', function () {
     page.on('request', (request) => {
       if (new URL(request.url()).pathname === '/api/subscription/success') successCalls.push(request.postData() ?? '');
     });
-    // The checkout answer is held until the toast is seen: the page leaves right after showing it.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
+    // The app leaves for the checkout right after showing the toast, and Playwright's locators wait
+    // for a navigation to finish: an observer in the page reports every toast title as it appears.
+    const toastTitles: string[] = [];
+    await page.exposeFunction('reportToastTitle', (title: string) => void toastTitles.push(title));
+    await page.evaluate(() => {
+      const report = (window as unknown as { reportToastTitle: (t: string) => void }).reportToastTitle;
+      new MutationObserver(() => {
+        for (const el of document.querySelectorAll('[data-testid="toast-title"]')) report(el.textContent ?? '');
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    // The checkout's answer, read on its way through (its body is gone once the page has left).
     let checkoutUrl: string | null = null;
     await page.route('**/api/subscription/checkout', async (route) => {
       const response = await route.fetch();
       checkoutUrl = ((await response.json()) as { url: string }).url;
-      await held;
       await route.fulfill({ response });
     });
     await page.getByTestId('plan-button-premium').click();
-    await page.getByTestId('plan-button-premium').filter({ hasText: 'Redirecting...' }).waitFor();
-    const leaving = page.waitForURL((url) => url.pathname !== '/subscription');
-    release();
-    await expectToast(page, 'Redirecting to Payment');
-    await leaving;
+    await page.waitForURL((url) => url.pathname.startsWith('/test-checkout/'));
     await page.unroute('**/api/subscription/checkout');
     expect(checkoutUrl, 'the checkout answered a URL').to.be.a('string');
-    expect(new URL(page.url()).href).to.equal(new URL(checkoutUrl!, app.url).href);
+    expect(page.url(), 'the browser went to the URL the server answered').to.equal(new URL(checkoutUrl!, app.url).href);
+    expect(toastTitles, 'the toast shown before leaving').to.include('Redirecting to Payment');
 
     // The built-in test checkout says it is a test and pays through the same success path.
     await page.getByText(/test payment/i).first().waitFor();
@@ -165,8 +170,12 @@ describe('web: subscription and billing (e2e)', function () {
 
     await page.getByTestId('subscription-cancel').click();
     await dialog.getByTestId('cancel-confirm').click();
-    const cancelled = await subscriptionOf(token);
-    expect(cancelled.isCancelled).to.equal(true);
+    await page.getByTestId('subscription-state').filter({ hasText: 'Cancelled' }).waitFor();
+    // The read model the page read: what it shows must be the server's end date and count.
+    const cancelled = await waitUntil(async () => {
+      const now = await subscriptionOf(token);
+      return now.isCancelled ? now : null;
+    }, { message: 'GET /api/subscription to say cancelled' });
     const endsAt = cancelled.endsAt!.formatted;
     await expectToast(page, 'Subscription Cancelled', `You keep Premium access until ${endsAt}`);
     await page.getByTestId('subscription-state').filter({ hasText: 'Cancelled' }).waitFor();
