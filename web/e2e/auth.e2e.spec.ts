@@ -182,12 +182,19 @@ describe('web: sign-up, sign-in and the session (e2e)', function () {
   });
 
   it('a 5xx from me keeps the token and shows the logged-out shell', async () => {
+    // A real token: the dashboard's other calls (portfolio, trades) send it too, and a 401 from any
+    // of them would rightly remove a token the server does not know.
+    const user = uniqueUser('kept');
+    await signUpViaApi(app.url, user);
+    const token = await logInViaApi(app.url, user.email, user.password);
     await page.route('**/api/auth/me', (route) => route.fulfill({ status: 503, body: '' }));
     await page.goto('/landing');
-    await page.evaluate(() => localStorage.setItem('authToken', 'kept-token'));
+    await page.evaluate((t) => localStorage.setItem('authToken', t), token);
     await page.goto('/');
     await page.getByTestId('visitor-actions').waitFor();
-    expect(await authToken(page)).to.equal('kept-token');
+    // The dashboard's authenticated reads have answered (with that token) by the time the sidebar's portfolio shows.
+    await page.getByTestId('portfolio-total-value').filter({ hasText: /^\$[\d,]+\.\d{2}$/ }).waitFor();
+    expect(await authToken(page)).to.equal(token);
     expect(await page.getByTestId('toast').count()).to.equal(0);
   });
 

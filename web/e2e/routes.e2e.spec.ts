@@ -10,13 +10,13 @@ const planned = [
   ['/backtesting', 'Strategy Backtesting'],
   ['/settings', 'Settings'],
   ['/api-integration', 'Exchange API Integration'],
-  ['/subscription', 'Subscription and Billing'],
-  ['/payment-success', 'Payment Confirmation'],
 ] as const;
 /** Built screens (their own specs test them): here only their route and title. */
 const built = [
   ['/trade-history', 'Trade History'],
   ['/risk-management', 'Risk Management'],
+  ['/subscription', 'Subscription and Billing'],
+  ['/admin', 'Admin Panel'],
 ] as const;
 
 describe('web: routes and shell (e2e)', function () {

@@ -12,6 +12,8 @@ const login = lazyRoute(() => import('./routes/login'));
 const signup = lazyRoute(() => import('./routes/signup'));
 const shell = lazyRoute(() => import('./shell/app-shell'));
 const dashboard = lazyRoute(() => import('./routes/dashboard'));
+const subscription = lazyRoute(() => import('./routes/subscription'));
+const paymentSuccess = lazyRoute(() => import('./routes/payment-success'));
 const placeholder = lazyRoute(() => import('./routes/placeholder'));
 const tradeHistory = lazyRoute(() => import('./routes/trade-history'));
 const riskManagement = lazyRoute(() => import('./routes/risk-management'));
@@ -24,8 +26,6 @@ export const plannedScreens = [
   { path: '/backtesting', title: 'Strategy Backtesting' },
   { path: '/settings', title: 'Settings' },
   { path: '/api-integration', title: 'Exchange API Integration' },
-  { path: '/subscription', title: 'Subscription and Billing' },
-  { path: '/payment-success', title: 'Payment Confirmation' },
 ] as const;
 
 interface RouteHandle {
@@ -50,6 +50,8 @@ export const routes: RouteObject[] = [
           { path: '/trade-history', element: <tradeHistory.Component />, ...screen(tradeHistory) },
           { path: '/risk-management', element: <riskManagement.Component />, ...screen(riskManagement) },
           { path: '/admin', element: <admin.Component />, ...screen(admin) },
+          { path: '/subscription', element: <subscription.Component />, ...screen(subscription) },
+          { path: '/payment-success', element: <paymentSuccess.Component />, ...screen(paymentSuccess) },
           ...plannedScreens.map(({ path, title }) => ({ path, element: <placeholder.Component title={title} />, ...screen(placeholder) })),
           { path: '*', element: <notFound.Component />, ...screen(notFound) },
         ],

@@ -1,0 +1,31 @@
+import { useEffect, useRef } from 'react';
+import { CANCEL_DIALOG_TEXT, CANCEL_DIALOG_TITLE } from '../cancel-text';
+
+/** A modal <dialog> (focus kept inside, Escape closes): Keep Subscription, or confirm the cancellation. */
+export function CancelDialog({ open, pending, onConfirm, onClose }: { open: boolean; pending: boolean; onConfirm: () => void; onClose: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+  return (
+    <dialog ref={ref} className="sub-dialog card" aria-labelledby="cancel-dialog-title" aria-describedby="cancel-dialog-text" data-testid="cancel-dialog" onClose={onClose}>
+      <h2 id="cancel-dialog-title" className="sub-dialog__title">
+        {CANCEL_DIALOG_TITLE}
+      </h2>
+      <p id="cancel-dialog-text" className="sub-dialog__text">
+        {CANCEL_DIALOG_TEXT}
+      </p>
+      <div className="button-row sub-dialog__actions">
+        <button type="button" className="btn" onClick={onClose} disabled={pending}>
+          Keep Subscription
+        </button>
+        <button type="button" className="btn btn--danger" onClick={onConfirm} disabled={pending} data-testid="cancel-confirm">
+          {pending ? 'Cancelling...' : 'Cancel Subscription'}
+        </button>
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,78 @@
+import { Link } from 'react-router-dom';
+import { Icon } from '../../../components/ui/icon';
+import { Spinner } from '../../../components/ui/spinner';
+import { useReportPaymentSuccess } from '../api/report-payment-success';
+import { serverMessage } from '../subscription-toasts';
+import './subscription.css';
+
+function Buttons() {
+  return (
+    <div className="button-row pay-done__buttons">
+      <Link to="/" className="btn" data-testid="pay-to-dashboard">
+        Go to Dashboard
+      </Link>
+      <Link to="/subscription" className="btn btn--primary" data-testid="pay-to-subscription">
+        Manage Subscription
+      </Link>
+    </div>
+  );
+}
+
+/**
+ * /payment-success: reports the checkout session once on open, then names the plan bought (the
+ * server's answer, from the catalogue) and its features. Without a session id there is nothing to
+ * confirm; a refused report says so with the server's message.
+ */
+export function PaymentConfirmation({ sessionId }: { sessionId: string | null }) {
+  const report = useReportPaymentSuccess(sessionId);
+  if (!sessionId) {
+    return (
+      <section className="card pay-done" data-testid="payment-missing-session">
+        <h2>No payment to confirm</h2>
+        <p className="pay-done__text">This page opens after a checkout; the link has no payment session.</p>
+        <Buttons />
+      </section>
+    );
+  }
+  if (report.status === 'pending') {
+    return (
+      <section className="card pay-done" data-testid="payment-pending">
+        <Spinner size={28} label="Confirming your payment" />
+        <p className="pay-done__text">Confirming your payment...</p>
+      </section>
+    );
+  }
+  if (report.status === 'error') {
+    return (
+      <section className="card pay-done" role="alert" data-testid="payment-failed">
+        <h2>Payment Not Confirmed</h2>
+        <p className="pay-done__text">{serverMessage(report.error) ?? 'We could not confirm this payment. Please try again later.'}</p>
+        <Buttons />
+      </section>
+    );
+  }
+  const { plan } = report.data;
+  return (
+    <section className="card pay-done" data-testid="payment-success">
+      <span className="pay-done__icon">
+        <Icon name="check" size={30} />
+      </span>
+      <h2 className="pay-done__title">Payment Successful!</h2>
+      <p className="pay-done__text" data-testid="payment-plan">
+        Your <strong>{plan.name}</strong> subscription is now active.
+      </p>
+      <div className="pay-done__included">
+        <h3>Included in {plan.name}</h3>
+        <ul className="sub-plan__features" data-testid="payment-features">
+          {plan.features.map((feature) => (
+            <li key={feature}>
+              <Icon name="check" size={16} />
+              <span>{feature}</span>
+            </li>
+          ))}
+        </ul>
+      </div>
+      <Buttons />
+    </section>
+  );
+}
