@@ -116,7 +116,7 @@ describe('npm run audit (embedded stores)', function () {
     const now = JSON.parse((await audit('user', userId, '--as-of', new Date().toISOString())).lines.join('\n'));
     expect(now.timeline.map((e: { type: string }) => e.type)).to.deep.equal(['PortfolioOpened', 'SimulatedTradePlaced']);
     expect(now.portfolio.state.positions[0]).to.include({ symbol: 'ETH', units: 25_000_000 });
-    expect(now.subscription.state).to.deep.equal({ tier: 'FREE', status: 'ACTIVE' });
+    expect(now.subscription.state).to.include({ tier: 'FREE', status: 'ACTIVE' });
   });
 
   it('bad arguments are usage errors', async function () {

@@ -113,9 +113,16 @@ describe('projector crash in the middle of a flush (PGlite)', function () {
     await cleanup?.();
   });
 
+  /**
+   * The projections that keep documents for the events seeded here (user events): the others would
+   * only write checkpoints, and one crash run per write of theirs makes the spec grow with every
+   * slice added, without covering anything new.
+   */
+  const sample = (type: string) => ({ type, data: { userId: randomUUID(), registeredAt: at, updatedAt: at, changes: {} } }) as unknown as RecordedEvent;
+  const seededProjections = projections.filter((d) => ['UserRegistered', 'UserProfileUpdated'].some((type) => d.documentIds(sample(type)).length > 0));
   /** Every run projects into collections of its own (its projections carry the run's name). */
   const definitionsFor = (run: string) =>
-    [...projections, appliedProjection as unknown as ProjectionDefinition<Document>].map((d) => ({ ...d, name: `${d.name}_${run}` }));
+    [...seededProjections, appliedProjection as unknown as ProjectionDefinition<Document>].map((d) => ({ ...d, name: `${d.name}_${run}` }));
   const projectorOn = (store: DocumentStore, run: string) =>
     new Projector({ eventStore, documents: store, bus: new MemoryBus(), leases: new MemoryLeaseProvider(), logger: silentLogger }, definitionsFor(run));
 

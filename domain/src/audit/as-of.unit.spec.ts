@@ -34,8 +34,8 @@ describe('audit as-of replay', function () {
 
   it('folds a subscription through its decider', function () {
     const change = ev(0, '2026-01-02T00:00:00Z', 'SubscriptionChangedByAdmin', { userId: 'u', tier: 'PREMIUM', status: 'ACTIVE', previousTier: 'FREE', previousStatus: 'ACTIVE', changedBy: 'a', changedAt: '2026-01-02T00:00:00Z' });
-    expect(subscriptionAsOf([change], new Date('2026-01-01T00:00:00Z')).state).to.deep.equal({ tier: 'FREE', status: 'ACTIVE' });
-    expect(subscriptionAsOf([change], new Date('2026-01-03T00:00:00Z')).state).to.deep.equal({ tier: 'PREMIUM', status: 'ACTIVE' });
+    expect(subscriptionAsOf([change], new Date('2026-01-01T00:00:00Z')).state).to.include({ tier: 'FREE', status: 'ACTIVE' });
+    expect(subscriptionAsOf([change], new Date('2026-01-03T00:00:00Z')).state).to.include({ tier: 'PREMIUM', status: 'ACTIVE' });
   });
 
   it('merges streams into the global order', function () {

@@ -243,9 +243,10 @@ describe('audit API (HTTP, embedded)', function () {
       const change = await harness().request('PUT', `/api/admin/users/${userId}`, { token: admin.token, body: { subscriptionTier: 'PREMIUM', subscriptionStatus: 'ACTIVE' } });
       expect(change.status).to.equal(200);
       const atBefore = subscriptionAsOfResponseSchema.parse((await get(`/api/audit/users/${userId}/subscription?asOf=${encodeURIComponent(beforeChange.toISOString())}`, admin.token)).body);
-      expect(atBefore).to.deep.include({ state: { tier: 'FREE', status: 'ACTIVE' }, events: [], laterEvents: 1 });
+      expect(atBefore).to.deep.include({ events: [], laterEvents: 1 });
+      expect(atBefore.state).to.include({ tier: 'FREE', status: 'ACTIVE' });
       const now = subscriptionAsOfResponseSchema.parse((await get(`/api/audit/users/${userId}/subscription?asOf=${encodeURIComponent(new Date().toISOString())}`, admin.token)).body);
-      expect(now.state).to.deep.equal({ tier: 'PREMIUM', status: 'ACTIVE' });
+      expect(now.state).to.include({ tier: 'PREMIUM', status: 'ACTIVE' });
       expect(now.events.map((e) => e.type)).to.deep.equal(['SubscriptionChangedByAdmin']);
     });
   });
