@@ -7,7 +7,7 @@
  */
 import { BOT_EVENT_TYPES, TRADING_BOTS_PROJECTION, evolveTradingBotView, tradingBotDocumentId, type TradingBotView } from '@papertrade/domain/trading/bot-view';
 import type { ProjectionDefinition } from '@papertrade/platform/projections/projection';
-import { userRealtimeSubject } from '@papertrade/query-api/realtime/messages';
+import { userRealtimeSubject } from '@papertrade/domain/realtime/subjects';
 
 export const tradingBotsProjection: ProjectionDefinition<TradingBotView> = {
   name: TRADING_BOTS_PROJECTION,

@@ -14,7 +14,7 @@ import { marketTickSubject, type MarketTick } from '@papertrade/domain/market/co
 import { serverMessageSchema } from '@papertrade/domain/realtime/contracts';
 import { waitUntil } from '../../../test/wait';
 import { CLOSE_TOO_SLOW, RealtimeRelay, type RelayOptions } from './relay';
-import { publicRealtimeSubject, userRealtimeSubject } from './messages';
+import { publicRealtimeSubject, userRealtimeSubject } from '@papertrade/domain/realtime/subjects';
 import { openNonReadingSocket, RecordingClient, tick } from './relay-test-client';
 
 const SECRET = 'relay-spec-secret-relay-spec-secret!!';

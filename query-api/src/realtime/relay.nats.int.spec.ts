@@ -13,7 +13,7 @@ import { startService, type StartedService } from '../../../test/app-process';
 import { clusterEnv } from '../../../test/cluster-support';
 import { dropSchema, uniqueSchema } from '../../../test/postgres';
 import { waitUntil } from '../../../test/wait';
-import { userRealtimeSubject } from './messages';
+import { userRealtimeSubject } from '@papertrade/domain/realtime/subjects';
 import { RecordingClient, tick } from './relay-test-client';
 
 describe('real-time relay across processes (query-api service, NATS)', function () {

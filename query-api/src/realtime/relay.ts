@@ -28,11 +28,12 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { marketTickSchema, MARKET_TICK_SUBJECTS, type MarketTick } from '@papertrade/domain/market/contracts';
+import { PUBLIC_REALTIME_SUBJECTS, routeRealtimeSubject, USER_REALTIME_SUBJECTS } from '@papertrade/domain/realtime/subjects';
 import type { Bus } from '@papertrade/platform/bus/bus';
 import type { TokenService } from '@papertrade/platform/auth/tokens';
 import type { Logger } from '@papertrade/platform/config/logger';
 import { MarketThrottle, MARKET_UPDATE_INTERVAL_MS } from './market-throttle';
-import { clientMessageSchema, PUBLIC_REALTIME_SUBJECTS, routeRealtimeSubject, USER_REALTIME_SUBJECTS, type ControlMessage, type RelayFrame } from './messages';
+import { clientMessageSchema, type ControlMessage, type RelayFrame } from './messages';
 
 export const REALTIME_PATH = '/ws';
 export const HEARTBEAT_INTERVAL_MS = 30_000;
