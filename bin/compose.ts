@@ -145,7 +145,7 @@ export function createWorkers(rt: Runtime): Workers {
   // APIs sharing it (bench:trading measured no gain from 16 over 1-2 there); a server pool gains from them.
   const concurrency = rt.config.EVENT_STORE === 'pglite' ? 2 : DEFAULT_BOT_CONCURRENCY;
   const tradingBot = new TradingBot({ eventStore, documents, leases, readModels, handler, marketData: rt.marketData, clock: rt.clock, logger: rt.logger, concurrency });
-  const riskMonitor = new RiskMonitor({ bus, readModels, handler, marketData: rt.marketData, clock: rt.clock, logger: rt.logger });
+  const riskMonitor = new RiskMonitor({ bus, readModels, leases, handler, marketData: rt.marketData, clock: rt.clock, logger: rt.logger });
   const subscriptionExpiry = new SubscriptionExpiry({ readModels, handler, clock: rt.clock, logger: rt.logger });
   return {
     tradingBot,

@@ -275,7 +275,7 @@ describe('the workers service process runs the market feed (NATS)', function () 
       expect(health.workers[0]!.ticksPublished).to.be.at.least(20);
       expect(health.workers[1]).to.include({ name: 'signal-engine', running: true, candleMinutes: 5 });
       expect(health.workers[2]).to.include({ name: 'trading-bot', running: true, following: true });
-      expect(health.workers[3]).to.include({ name: 'risk-monitor', running: true });
+      expect(health.workers[3]).to.include({ name: 'risk-monitor', running: true, leading: true });
       expect(health.workers[3]!.ticks, 'the risk monitor hears the ticks').to.be.greaterThan(0);
       expect(health.workers[4]).to.include({ name: 'subscription-expiry', running: true, failures: 0 });
 

@@ -2,7 +2,8 @@
  * The risk monitor on the embedded stores (PGlite) with the projector running, fed ticks on the bus
  * (or handed them directly) and minute candles the test controls: stop loss and take profit close
  * at the level's price on the tick whose range reaches it (and not on a candle older than the
- * position), and every alert condition fires once, also for a monitor started afresh.
+ * position), and every alert condition fires once, also for a monitor started afresh; of two
+ * monitors on the same store only the lease holder works, and the other takes over when it stops.
  */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
@@ -13,7 +14,8 @@ import { portfolioStreamId, type PositionClosed } from '@papertrade/domain/tradi
 import { portfolioDecider } from '@papertrade/domain/trading/portfolio.decider';
 import { riskStreamId, type RiskAlertRaised } from '@papertrade/domain/trading/risk';
 import { riskDecider } from '@papertrade/domain/trading/risk.decider';
-import { CommandHandler } from '@papertrade/platform/commands/command-handler';
+import { CommandHandler, type CommandMeta, type CommandResult, type LoadedState } from '@papertrade/platform/commands/command-handler';
+import type { Decider, DomainEvent } from '@papertrade/domain/shared/decider';
 import { silentLogger } from '@papertrade/platform/config/logger';
 import type { CandleSeries } from '@papertrade/platform/market/market-data';
 import { startHarness, type Harness } from '../../test/api-harness';
@@ -42,11 +44,13 @@ describe('risk monitor (PGlite)', function () {
     await harness?.stop();
   });
 
-  function newMonitor() {
+  function newMonitor(options: { handler?: CommandHandler } = {}) {
     const monitor = new RiskMonitor({
       bus: harness.rt.infra.bus,
       readModels: harness.rt.infra.readModels,
-      handler,
+      leases: harness.rt.infra.leases,
+      leaseRetryMs: 20,
+      handler: options.handler ?? handler,
       marketData: {
         async candles(coinId: CoinId): Promise<CandleSeries> {
           const candle = candles.get(coinId);
@@ -177,5 +181,58 @@ describe('risk monitor (PGlite)', function () {
     now += 2 * MINUTE;
     await newMonitor().onTick(tick('ethereum', 2470, -16));
     expect(await alerts(user)).to.have.length(6);
+  });
+
+  it('works as one monitor when two share the store: the lease holder closes and alerts once, the other stands by and takes over when it stops', async function () {
+    /** Every command the monitors issue, as `type|stream`. */
+    const issued: string[] = [];
+    class CountingHandler extends CommandHandler {
+      override async handle<S, C, E extends DomainEvent>(decider: Decider<S, C, E>, streamId: string, command: C | ((state: S) => C | Promise<C>), meta: CommandMeta, loaded?: LoadedState<S>): Promise<CommandResult<E>> {
+        issued.push(`${(command as { type: string }).type}|${streamId}`);
+        return super.handle(decider, streamId, command, meta, loaded);
+      }
+    }
+    const counting = new CountingHandler(harness.rt.infra.eventStore, () => new Date(now));
+    const stopped = randomUUID();
+    const concentrated = randomUUID();
+    now = Date.UTC(2026, 0, 5, 13, 0, 30);
+    await trade(stopped, 'SOL', 'BUY', 10, 150); // stop loss 2 % -> 147
+    await trade(concentrated, 'SOL', 'BUY', 20, 150); // 3,000 of the portfolio in SOL: above the 5 % maximum position
+    await settings(concentrated, { stopLossPercent: 20 }); // stop 120: not reached here
+    await harness.projector.caughtUp();
+    const first = newMonitor({ handler: counting });
+    const second = newMonitor({ handler: counting });
+    await first.start();
+    await second.start();
+    expect(first.status()).to.include({ running: true, leading: true });
+    expect(second.status()).to.include({ running: true, leading: false });
+
+    now += MINUTE;
+    candle('solana', 146, 151);
+    await harness.rt.infra.bus.publish(marketTickSubject('solana'), tick('solana', 149));
+    await waitUntil(() => first.status().ticks === 1, { message: 'the leader to take the tick' });
+    await Promise.all([first.idle(), second.idle()]);
+    expect(await closes(stopped)).to.have.length(1);
+    const raised = await alerts(concentrated);
+    expect(raised.filter((a) => a.kind === 'POSITION_SIZE')).to.have.length(1);
+    // Each command issued once, by the leader; the standby saw no tick.
+    expect(issued.filter((c) => c.startsWith('ClosePosition|'))).to.deep.equal([`ClosePosition|${portfolioStreamId(stopped)}`]);
+    expect(issued.filter((c) => c.startsWith('RaiseRiskAlert|')).length).to.equal(raised.length);
+    expect(first.status()).to.include({ positionsClosed: 1 });
+    expect(second.status()).to.include({ ticks: 0, usersChecked: 0, positionsClosed: 0, alertsRaised: 0 });
+
+    // The leader stops: the standby takes the lease and closes the next stop reached.
+    await first.stop();
+    await waitUntil(() => second.status().leading, { message: 'the standby to take over' });
+    const later = randomUUID();
+    await trade(later, 'SOL', 'BUY', 1, 149); // stop loss 2 % -> 146.02
+    await harness.projector.caughtUp();
+    now += MINUTE;
+    candle('solana', 140, 149);
+    await harness.rt.infra.bus.publish(marketTickSubject('solana'), tick('solana', 145));
+    await waitUntil(async () => (await closes(later)).length === 1, { message: 'the new leader to close the stop' });
+    await second.idle();
+    expect(second.status()).to.include({ ticks: 1, positionsClosed: 1 });
+    expect(first.status()).to.include({ running: false, leading: false, ticks: 1 });
   });
 });

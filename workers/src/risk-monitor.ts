@@ -17,6 +17,13 @@
  *
  * A coin's ticks never overlap: while one is handled, only the newest next tick waits (older ones
  * are superseded), so a slow round cannot pile up work behind the feed.
+ *
+ * One monitor at a time: every workers process starts one, but only the holder of the lease
+ * `worker:risk-monitor` (platform/src/projections/lease.ts, like a projection's or a process
+ * manager's) follows the ticks; the others try again every LEASE_RETRY_MS and take over when it is
+ * released (a stop) or freed (a crashed holder's connection ends, a Mongo lease expires). Two
+ * monitors would issue every close and alert twice: the deciders keep the events single, but the
+ * second command only costs a conflict and a reload.
  */
 import { findCoinById, type CoinId, type CoinSymbol } from '@papertrade/domain/market/coins';
 import { MARKET_TICK_SUBJECTS, marketTickSchema, type MarketTick } from '@papertrade/domain/market/contracts';
@@ -30,6 +37,7 @@ import type { Bus } from '@papertrade/platform/bus/bus';
 import type { CommandHandler } from '@papertrade/platform/commands/command-handler';
 import type { Logger } from '@papertrade/platform/config/logger';
 import type { MarketData } from '@papertrade/platform/market/market-data';
+import type { Lease, LeaseProvider } from '@papertrade/platform/projections/lease';
 import type { ReadModels } from '@papertrade/platform/projections/read-models';
 import { forEachLimited } from './concurrency';
 
@@ -38,20 +46,30 @@ export const RISK_MONITOR_ACTOR = 'risk-monitor';
 export const MINUTE_CANDLE_DAYS = 0.04;
 /** How long a command issued is not issued again, while the read model catches up. */
 export const RECENT_MS = 60_000;
+/** The lease only one monitor holds at a time. */
+export const RISK_MONITOR_LEASE = 'worker:risk-monitor';
+/** How often a monitor without the lease tries to take it. */
+export const LEASE_RETRY_MS = 2000;
 
 export interface RiskMonitorDeps {
   bus: Bus;
   readModels: ReadModels;
+  leases: LeaseProvider;
   handler: CommandHandler;
   marketData: Pick<MarketData, 'candles'>;
   clock: () => Date;
   logger: Logger;
   concurrency?: number;
+  /** Default LEASE_RETRY_MS (tests shorten it). */
+  leaseRetryMs?: number;
 }
 
 export interface RiskMonitorStatus {
   name: 'risk-monitor';
+  /** Started (in this process). */
   running: boolean;
+  /** Holds the lease and follows the ticks; a started monitor without it is on standby. */
+  leading: boolean;
   ticks: number;
   usersChecked: number;
   positionsClosed: number;
@@ -62,6 +80,9 @@ export interface RiskMonitorStatus {
 }
 
 export class RiskMonitor {
+  private running = false;
+  private lease: Lease | null = null;
+  private retryTimer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
   private readonly prices: Partial<Record<CoinSymbol, number>> = {};
   /** Per coin: the tick in hand and the newest one waiting. */
@@ -78,18 +99,61 @@ export class RiskMonitor {
 
   constructor(private readonly deps: RiskMonitorDeps) {}
 
+  /** Takes the lease and follows the ticks, or stands by (trying again every LEASE_RETRY_MS) while another monitor holds it. */
   async start(): Promise<void> {
-    if (this.unsubscribe) return;
-    this.unsubscribe = await this.deps.bus.subscribe(MARKET_TICK_SUBJECTS, (_subject, payload) => {
-      const parsed = marketTickSchema.safeParse(payload);
-      if (parsed.success) this.enqueue(parsed.data);
-    });
+    if (this.running) return;
+    this.running = true;
+    await this.tryLead();
   }
 
+  private async tryLead(): Promise<void> {
+    if (!this.running) return;
+    try {
+      this.lease ??= await this.deps.leases.tryAcquire(RISK_MONITOR_LEASE);
+    } catch (error) {
+      this.deps.logger.warn('risk monitor lease failed', { error: String(error) });
+    }
+    // Stopped while the lease was being taken: give it back.
+    if (!this.running) return this.releaseLease();
+    if (!this.lease) {
+      this.retryTimer = setTimeout(() => void this.tryLead(), this.deps.leaseRetryMs ?? LEASE_RETRY_MS);
+      this.retryTimer.unref();
+      return;
+    }
+    try {
+      const unsubscribe = await this.deps.bus.subscribe(MARKET_TICK_SUBJECTS, (_subject, payload) => {
+        const parsed = marketTickSchema.safeParse(payload);
+        if (parsed.success) this.enqueue(parsed.data);
+      });
+      if (!this.running) {
+        unsubscribe();
+        return this.releaseLease();
+      }
+      this.unsubscribe = unsubscribe;
+      this.deps.logger.info('risk monitor following the ticks');
+    } catch (error) {
+      // Without the subscription the lease would only keep another monitor out.
+      this.failed(error);
+      await this.releaseLease();
+      this.retryTimer = setTimeout(() => void this.tryLead(), this.deps.leaseRetryMs ?? LEASE_RETRY_MS);
+      this.retryTimer.unref();
+    }
+  }
+
+  private async releaseLease(): Promise<void> {
+    const lease = this.lease;
+    this.lease = null;
+    await lease?.release();
+  }
+
+  /** Stops following, finishes the ticks in hand, then releases the lease (a standby monitor takes over). */
   async stop(): Promise<void> {
+    this.running = false;
+    clearTimeout(this.retryTimer);
     this.unsubscribe?.();
     this.unsubscribe = undefined;
     await this.idle();
+    await this.releaseLease();
   }
 
   /** Resolves when no tick is in hand or waiting (tests). */
@@ -100,7 +164,8 @@ export class RiskMonitor {
   status(): RiskMonitorStatus {
     return {
       name: 'risk-monitor',
-      running: this.unsubscribe !== undefined,
+      running: this.running,
+      leading: this.unsubscribe !== undefined,
       ticks: this.ticks,
       usersChecked: this.usersChecked,
       positionsClosed: this.positionsClosed,
