@@ -233,7 +233,8 @@ describe('web: risk management and trade history (e2e)', function () {
     const file = await download;
     expect(file.suggestedFilename()).to.match(/^trade-history-\d{4}-\d{2}-\d{2}\.csv$/);
     await expectToast(page, 'Download Started');
-    const csv = fs.readFileSync((await file.path())!, 'utf8').trim().split(/\r\n/);
+    // A BOM first (lib/download-file.ts), so spreadsheet programs read it as UTF-8.
+    const csv = fs.readFileSync((await file.path())!, 'utf8').replace(/^\uFEFF/, '').trim().split(/\r\n/);
     expect(csv[0]).to.equal('Time,Type,Symbol,Amount,Price,Value,Fee,Signal Source,P&L,Status');
     expect(csv).to.have.length(2);
     expect(csv[1]).to.include(',BUY,BTC,0.01,');

@@ -4,7 +4,7 @@
  * server's store, so a user with thousands of trades loads one page at a time.
  */
 import { coinSymbols, type CoinSymbol } from '@papertrade/domain/market/coins';
-import { tradeStatuses, TRADES_MAX_PAGE_SIZE, type TradeStatus } from '@papertrade/domain/trading/read-contracts';
+import { tradeStatuses, type TradeStatus } from '@papertrade/domain/trading/read-contracts';
 
 export type TradeTab = 'ALL' | 'BUY' | 'SELL';
 
@@ -18,8 +18,6 @@ export interface TradeFilter {
 
 export const EMPTY_FILTER: TradeFilter = { symbol: '', status: '', from: '', to: '' };
 export const TRADE_HISTORY_PAGE_SIZE = 25;
-/** The export reads the filtered trades in the largest pages the server gives. */
-export const EXPORT_PAGE_SIZE = TRADES_MAX_PAGE_SIZE;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 

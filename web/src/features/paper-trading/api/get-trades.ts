@@ -4,7 +4,8 @@
  * `getAllTrades` walks every page for the CSV export.
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { TRADES_MAX_PAGE_SIZE, tradesResponseSchema, type Trade, type TradesResponse } from '@papertrade/domain/trading/read-contracts';
+import { tradesResponseSchema, type Trade, type TradesResponse } from '@papertrade/domain/trading/read-contracts';
+import { getAllTrades as walkAllTrades } from '../../../lib/all-trades';
 import { getJson } from '../../../lib/api-client';
 
 export const TRADES_PATH = '/api/trades';
@@ -27,13 +28,7 @@ export function useTrades() {
   return useQuery(tradesQueryOptions());
 }
 
-/** Every trade, newest first, page by page at the largest page size the server allows. */
-export async function getAllTrades(signal?: AbortSignal): Promise<Trade[]> {
-  const trades: Trade[] = [];
-  for (let page = 1; ; page += 1) {
-    const query = new URLSearchParams({ page: String(page), pageSize: String(TRADES_MAX_PAGE_SIZE) });
-    const res = await getJson(`${TRADES_PATH}?${query}`, tradesResponseSchema, { signal });
-    trades.push(...res.trades);
-    if (page >= res.totalPages || res.trades.length === 0) return trades;
-  }
+/** Every trade, newest first (lib/all-trades.ts walks the pages). */
+export function getAllTrades(signal?: AbortSignal): Promise<Trade[]> {
+  return walkAllTrades(new URLSearchParams(), signal);
 }

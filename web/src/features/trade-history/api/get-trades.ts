@@ -5,8 +5,9 @@
  */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { tradesResponseSchema, type Trade, type TradesResponse } from '@papertrade/domain/trading/read-contracts';
+import { getAllTrades as walkAllTrades } from '../../../lib/all-trades';
 import { getJson } from '../../../lib/api-client';
-import { EXPORT_PAGE_SIZE, tradesSearchParams, type TradeFilter, type TradeTab } from '../trade-query';
+import { tradesSearchParams, type TradeFilter, type TradeTab } from '../trade-query';
 
 export const TRADES_PATH = '/api/trades';
 export const TRADES_REFETCH_MS = 30_000;
@@ -37,20 +38,7 @@ export function useTrades(request: TradesRequest, { enabled }: { enabled: boolea
   return useQuery({ ...tradesQueryOptions(request), enabled });
 }
 
-/**
- * Every trade matching the filter and tab, page by page (newest first). A trade placed while the
- * pages are read may shift one across a page boundary; duplicates are dropped by id.
- */
-export async function getAllTrades(filter: TradeFilter, tab: TradeTab, signal?: AbortSignal): Promise<Trade[]> {
-  const seen = new Set<string>();
-  const all: Trade[] = [];
-  for (let page = 1; ; page += 1) {
-    const res = await getTrades({ filter, tab, page, pageSize: EXPORT_PAGE_SIZE }, signal);
-    for (const trade of res.trades) {
-      if (seen.has(trade.id)) continue;
-      seen.add(trade.id);
-      all.push(trade);
-    }
-    if (page >= res.totalPages || res.trades.length === 0) return all;
-  }
+/** Every trade matching the filter and tab, newest first (lib/all-trades.ts walks the pages). */
+export function getAllTrades(filter: TradeFilter, tab: TradeTab, signal?: AbortSignal): Promise<Trade[]> {
+  return walkAllTrades(tradesSearchParams(filter, tab, 1, 1), signal);
 }

@@ -16,6 +16,7 @@ import { TabList, tabPanelProps, type TabDef } from '../../../components/ui/tab-
 import { useToast } from '../../../components/ui/toast/use-toast';
 import { describeError } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth/auth-context';
+import { downloadCsv } from '../../../lib/download-file';
 import { direction, formatCount, formatSignedUsd, formatUsd, MISSING } from '../../../lib/number-format';
 import { getAllTrades, useTrades } from '../api/get-trades';
 import { signalSource } from '../trade-labels';
@@ -56,13 +57,7 @@ export function TradeHistoryScreen() {
         toast({ title: 'Nothing to Export', description: 'No data available to export' });
         return;
       }
-      const url = URL.createObjectURL(new Blob([csv.tradesToCsv(trades)], { type: 'text/csv;charset=utf-8' }));
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = csv.csvFileName(new Date());
-      link.click();
-      // The click has handed the blob to the download; release it on the next turn.
-      setTimeout(() => URL.revokeObjectURL(url), 0);
+      downloadCsv(csv.csvFileName(new Date()), csv.tradesToCsv(trades));
       toast({ title: 'Download Started', description: `${trades.length} trade${trades.length === 1 ? '' : 's'} exported` });
     } catch (error) {
       toast({ title: 'Export Failed', description: describeError(error, 'Failed to export trades'), variant: 'destructive' });
