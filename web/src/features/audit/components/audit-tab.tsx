@@ -12,6 +12,9 @@ import { downloadTimelineCsv, usePortfolioAsOf, useSubscriptionAsOf, useTimeline
 import { isoToLocalInput, localInputToIso, pageLabel, summariseEvent } from '../audit-view';
 
 const usd = (n: number) => n.toLocaleString('en-US', { style: 'currency', currency: 'USD' });
+/** The portfolio state keeps coins in 1e-8 units and dollars in micro-dollars. */
+const COIN_UNITS = 1e8;
+const MICROS = 1e6;
 
 function EventList({ events, label }: { events: AuditEvent[]; label: string }) {
   if (events.length === 0) return <p className="text-sm text-muted">No events: the initial state.</p>;
@@ -128,6 +131,15 @@ export function AuditTab({ initialUserId = '', initialAsOf }: { initialUserId?: 
                 <dt>Realised P&amp;L</dt>
                 <dd>{usd(portfolio.data.valuation.realisedPnl)}</dd>
               </dl>
+              {portfolio.data.state.positions.length === 0 ? (
+                <p>No open positions.</p>
+              ) : (
+                <ul aria-label="Positions held">
+                  {portfolio.data.state.positions.map((p) => (
+                    <li key={p.positionId}>{`${p.symbol} ${p.units / COIN_UNITS} (cost ${usd(p.costBasisMicros / MICROS)}, opened ${p.openedAt})`}</li>
+                  ))}
+                </ul>
+              )}
               {portfolio.data.prices.length > 0 && (
                 <ul aria-label="Prices used">
                   {portfolio.data.prices.map((p) => (

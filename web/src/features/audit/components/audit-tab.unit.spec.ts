@@ -49,7 +49,12 @@ describe('AuditTab', function () {
         userId,
         asOf,
         opened: true,
-        state: { startingCashMicros: 10_000_000_000, cashMicros: 8_498_500_000, realisedPnlMicros: 0, positions: [] },
+        state: {
+          startingCashMicros: 10_000_000_000,
+          cashMicros: 8_498_500_000,
+          realisedPnlMicros: 0,
+          positions: [{ positionId: 't1', coinId: 'ethereum', symbol: 'ETH', units: 50_000_000, costBasisMicros: 1_501_500_000, entryNotionalMicros: 1_500_000_000, openTradeIds: ['t1'], openedAt: '2026-01-01T02:00:00.000Z' }],
+        },
         valuation: { startingCash: 10_000, cash: 8498.5, positionsValue: 1600, totalValue: 10_098.5, realisedPnl: 0, unrealisedPnl: 98.5, totalPnl: 98.5, totalPnlPercent: 0.99 },
         prices: [{ symbol: 'ETH', coinId: 'ethereum', price: 3200, candleTime: '2026-01-01T05:00:00.000Z', intervalMinutes: 60, source: 'simulated' }],
         events: [opened, buy],
@@ -64,6 +69,7 @@ describe('AuditTab', function () {
     expect(html).to.contain('Page 1 of 1 (3 events)');
     expect(html.match(/<tr>/g)).to.have.length(4); // header + 3 events
     expect(html).to.contain('$10,098.50');
+    expect(html).to.contain('ETH 0.5 (cost $1,501.50, opened 2026-01-01T02:00:00.000Z)');
     expect(html).to.contain('ETH at $3,200.00: simulated market, candle opened 2026-01-01T05:00:00.000Z');
     expect(html).to.contain('Portfolio events: built from 2 events');
     expect(html).to.contain('PREMIUM (ACTIVE)');
