@@ -5,6 +5,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { portfolioAsOfResponseSchema, subscriptionAsOfResponseSchema, timelineResponseSchema } from '@papertrade/domain/audit/contracts';
 import { apiRequest, getJson } from '../../../lib/api-client';
+import { saveCsvFile } from '../../../lib/save-file';
 
 export const AUDIT_TIMELINE_PAGE_SIZE = 25;
 
@@ -47,19 +48,7 @@ export const timelineCsvUrl = (userId: string, page: number) =>
  */
 export async function downloadTimelineCsv(userId: string, page: number): Promise<string> {
   const res = await apiRequest('GET', timelineCsvUrl(userId, page));
-  const blob = new Blob(['\uFEFF', await res.text()], { type: 'text/csv;charset=utf-8' });
   const filename = `timeline-${userId}-page-${page}.csv`;
-  const url = URL.createObjectURL(blob);
-  try {
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = filename;
-    link.style.display = 'none';
-    document.body.append(link);
-    link.click();
-    link.remove();
-  } finally {
-    setTimeout(() => URL.revokeObjectURL(url), 0);
-  }
+  saveCsvFile(await res.text(), filename);
   return filename;
 }

@@ -17,6 +17,7 @@ import { useToast } from '../../../components/ui/toast/use-toast';
 import { describeError } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth/auth-context';
 import { direction, formatCount, formatSignedUsd, formatUsd, MISSING } from '../../../lib/number-format';
+import { saveCsvFile } from '../../../lib/save-file';
 import { getAllTrades, useTrades } from '../api/get-trades';
 import { signalSource } from '../trade-labels';
 import { EMPTY_FILTER, filterError, isFilterActive, TRADE_HISTORY_PAGE_SIZE, type TradeFilter, type TradeTab } from '../trade-query';
@@ -56,13 +57,7 @@ export function TradeHistoryScreen() {
         toast({ title: 'Nothing to Export', description: 'No data available to export' });
         return;
       }
-      const url = URL.createObjectURL(new Blob([csv.tradesToCsv(trades)], { type: 'text/csv;charset=utf-8' }));
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = csv.csvFileName(new Date());
-      link.click();
-      // The click has handed the blob to the download; release it on the next turn.
-      setTimeout(() => URL.revokeObjectURL(url), 0);
+      saveCsvFile(csv.tradesToCsv(trades), csv.csvFileName(new Date()));
       toast({ title: 'Download Started', description: `${trades.length} trade${trades.length === 1 ? '' : 's'} exported` });
     } catch (error) {
       toast({ title: 'Export Failed', description: describeError(error, 'Failed to export trades'), variant: 'destructive' });
