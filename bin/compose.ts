@@ -10,6 +10,7 @@ import { createLogger, type Logger } from '@papertrade/platform/config/logger';
 import { CommandHandler } from '@papertrade/platform/commands/command-handler';
 import { TokenService } from '@papertrade/platform/auth/tokens';
 import { DEFAULT_SIGN_IN_LIMITS, SignInLimits } from '@papertrade/platform/auth/sign-in-limits';
+import { ApiCallCounter } from '@papertrade/platform/auth/api-call-counter';
 import { cachedHead, type HeadPort } from '@papertrade/platform/http/min-position';
 import { createMarketData } from '@papertrade/platform/market/create-market-data';
 import type { MarketData } from '@papertrade/platform/market/market-data';
@@ -36,6 +37,8 @@ export interface Runtime {
   head: HeadPort;
   /** One market per process (it caches what it computes or fetches), shared by query-api and the workers. */
   marketData: MarketData;
+  /** One per process: in the embedded mode its memory store is what both APIs count and read. */
+  apiCalls: ApiCallCounter;
 }
 
 /** Embedded mode generates a secret into the data folder; every other mode must be given one. */
@@ -57,7 +60,7 @@ export async function createRuntime(service: string, options: { embedded: boolea
   const infra = await createInfrastructure(config, { service, logger });
   const head = cachedHead(() => infra.eventStore.headPosition());
   const clock = () => new Date();
-  return { config, logger, infra, clock, jwtSecret: secret, head, marketData: createMarketData(config, clock) };
+  return { config, logger, infra, clock, jwtSecret: secret, head, marketData: createMarketData(config, clock), apiCalls: new ApiCallCounter(infra.limitStore, clock) };
 }
 
 export function registrationDeps(rt: Runtime): RegistrationDeps {
@@ -83,6 +86,7 @@ export function commandApiDeps(rt: Runtime): CommandApiDeps {
     requestHashKey: `request-hash:${rt.jwtSecret}`,
     logger: rt.logger,
     marketData: rt.marketData,
+    apiCalls: rt.apiCalls,
     limits: new SignInLimits(rt.infra.limitStore, {
       failuresPerAccountAndAddress: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
       accountAndAddressWindowMs: config.LOGIN_ACCOUNT_WINDOW_MS,
@@ -107,6 +111,7 @@ export function queryApiDeps(rt: Runtime): QueryApiDeps {
     trustProxy: rt.config.TRUST_PROXY,
     marketData: rt.marketData,
     events: rt.infra.eventStore,
+    apiCalls: rt.apiCalls,
   };
 }
 

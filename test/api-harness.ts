@@ -25,7 +25,7 @@ export interface Harness {
   eventsSince(position: Position | undefined): Promise<RecordedEvent[]>;
   /** Runs `fn` and returns the events it appended. */
   appendedBy(fn: () => Promise<unknown>): Promise<RecordedEvent[]>;
-  signup(fields: { email: string; username: string; password?: string; firstName?: string }): Promise<{ userId: string; position: string }>;
+  signup(fields: { email: string; username: string; password?: string; firstName?: string; lastName?: string }): Promise<{ userId: string; position: string }>;
   login(email: string, password: string): Promise<string>;
   admin(): Promise<{ id: string; token: string }>;
   stop(): Promise<void>;

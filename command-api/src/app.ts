@@ -16,11 +16,13 @@ import { tradingRoutes } from './trading/trading-routes';
 import { subscriptionRoutes } from './subscription/subscription-routes';
 import { stripeWebhookRoutes } from './subscription/stripe-webhook-routes';
 import { testCheckoutRoutes } from './subscription/test-checkout-routes';
+import { apiCallLimit } from './usage/api-call-limit';
 
 /** The routes alone, for composing into the embedded single-process app. */
 export function commandApiRoutes(deps: CommandApiDeps): Middleware {
   const routers = [authRoutes(deps), adminRoutes(deps), tradingRoutes(deps), subscriptionRoutes(deps), stripeWebhookRoutes(deps), testCheckoutRoutes(deps)];
-  return compose(routers.map((r) => r.routes() as Middleware));
+  // The plan's monthly API calls, before any route appends (usage/api-call-limit.ts).
+  return compose([apiCallLimit(deps.apiCalls), ...routers.map((r) => r.routes() as Middleware)]);
 }
 
 export function createCommandApi(deps: CommandApiDeps): Koa {

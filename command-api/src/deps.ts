@@ -5,6 +5,7 @@ import type { EventStore } from '@papertrade/platform/event-store/event-store';
 import type { ReadModels } from '@papertrade/platform/projections/read-models';
 import type { TokenService } from '@papertrade/platform/auth/tokens';
 import type { SignInLimits } from '@papertrade/platform/auth/sign-in-limits';
+import type { ApiCallCounter } from '@papertrade/platform/auth/api-call-counter';
 import type { HeadPort } from '@papertrade/platform/http/min-position';
 import type { MarketData } from '@papertrade/platform/market/market-data';
 import type { CheckoutProvider } from './subscription/checkout-provider';
@@ -22,6 +23,8 @@ export interface CommandApiDeps {
   logger: Logger;
   /** Sign-in and sign-up attempts, counted where every command-api instance sees them. */
   limits: SignInLimits;
+  /** The plan's monthly API calls (usage/api-call-limit.ts), counted where query-api reads them too. */
+  apiCalls: ApiCallCounter;
   /** Where a manual trade's fill price comes from (never the client): the process's one market. */
   marketData: Pick<MarketData, 'price'>;
   /** Stripe (STRIPE_SECRET_KEY) or the built-in test checkout (command-api/src/subscription). */

@@ -4,6 +4,7 @@ import type { TokenService } from '@papertrade/platform/auth/tokens';
 import type { HeadPort } from '@papertrade/platform/http/min-position';
 import type { MarketData } from '@papertrade/platform/market/market-data';
 import type { EventStore } from '@papertrade/platform/event-store/event-store';
+import type { ApiCallCounter } from '@papertrade/platform/auth/api-call-counter';
 
 export interface QueryApiDeps {
   readModels: ReadModels;
@@ -17,4 +18,10 @@ export interface QueryApiDeps {
   trustProxy: boolean;
   /** Read-only access to the event streams, for the audit routes only (src/audit): every other route reads read models. */
   events: Pick<EventStore, 'readStream'>;
+  /**
+   * This month's API calls per user, read from the store command-api counts them in (the same
+   * instance in the embedded process, whose store is memory; the shared table or collection
+   * otherwise), for GET /api/subscription's usage.apiCalls.
+   */
+  apiCalls: Pick<ApiCallCounter, 'used'>;
 }

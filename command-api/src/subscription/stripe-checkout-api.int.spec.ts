@@ -164,6 +164,47 @@ describe('subscription checkout with Stripe (real client, fake Stripe server)', 
     expect(types(events)).to.deep.equal(['SubscriptionActivated']);
   });
 
+  it('an asynchronous payment: completed but unpaid activates nothing; async_payment_succeeded activates once, by the same path', async function () {
+    const user = await account();
+    const { sessionId } = await checkout(user.token);
+    // A bank debit: the customer finishes on Stripe's page, the money has not arrived yet.
+    const unpaid = { ...stripe.sessions.get(sessionId)!, status: 'complete' };
+    const before = await h.appendedBy(async () => {
+      expect((await webhook('checkout.session.completed', unpaid).send()).body).to.deep.equal({ received: true, outcome: 'ignored: session not paid' });
+      expect((await webhook('checkout.session.async_payment_succeeded', unpaid).send()).body.outcome).to.equal('ignored: session not paid');
+    });
+    expect(before).to.deep.equal([]);
+    const paid = stripe.pay(sessionId);
+    const hook = webhook('checkout.session.async_payment_succeeded', paid);
+    const first = await h.appendedBy(async () => expect((await hook.send()).body.outcome).to.equal('appended'));
+    expect(types(first)).to.deep.equal(['SubscriptionActivated']);
+    expect(first[0]!.data).to.include({ sessionId, via: 'webhook', tier: 'PREMIUM', stripeSubscriptionId: paid.subscription });
+    const later = await h.appendedBy(async () => {
+      expect((await hook.send()).body.outcome).to.equal('duplicate');
+      expect((await webhook('checkout.session.completed', paid).send()).body.outcome).to.equal('duplicate');
+      expect((await h.request('POST', '/api/subscription/success', { token: user.token, body: { sessionId } })).body).to.include({ activatedNow: false, tier: 'PREMIUM' });
+    });
+    expect(later).to.deep.equal([]);
+  });
+
+  it('async_payment_failed records the failed payment once and leaves the plan as it was', async function () {
+    const user = await account();
+    const { sessionId } = await checkout(user.token);
+    const unpaid = { ...stripe.sessions.get(sessionId)!, status: 'complete' };
+    const hook = webhook('checkout.session.async_payment_failed', unpaid);
+    const events = await h.appendedBy(async () => {
+      expect((await hook.send()).body.outcome).to.equal('appended');
+      expect((await hook.send()).body.outcome).to.equal('duplicate');
+    });
+    expect(types(events)).to.deep.equal(['PaymentFailed']);
+    expect(events[0]!.data).to.include({ userId: user.userId, amountUsd: 29, invoiceId: null, reason: `The asynchronous payment for checkout session ${sessionId} failed` });
+    await h.projector.caughtUp();
+    const rows = billingHistoryResponseSchema.parse((await h.request('GET', '/api/subscription/billing', { token: user.token })).body);
+    expect(rows.map((r) => [r.status, r.amountUsd])).to.deep.equal([['FAILED', 29]]);
+    const now = await h.request('GET', '/api/subscription', { token: user.token });
+    expect(now.body).to.include({ tier: 'FREE' });
+  });
+
   it('invoice.paid and invoice.payment_failed make the billing history, each Stripe event once', async function () {
     const user = await account();
     const { sessionId } = await checkout(user.token);

@@ -2,7 +2,10 @@
  * POST /api/stripe/webhook: Stripe's notices, verified on the raw body (a JSON parser in front
  * would change the bytes the signature covers, so this route reads the body itself and no body
  * parser is mounted for it). Handled: checkout.session.completed (activates, like the success
- * call), invoice.paid / invoice.payment_failed (billing history), customer.subscription.deleted
+ * call, when the session is paid: a session paid by an asynchronous method such as a bank debit
+ * completes 'unpaid' and activates nothing yet), checkout.session.async_payment_succeeded (that
+ * payment went through: activates by the same path, once), checkout.session.async_payment_failed
+ * (it did not: recorded as a failed payment in the billing history, access unchanged), invoice.paid / invoice.payment_failed (billing history), customer.subscription.deleted
  * (ends access). Idempotent by Stripe event id: the command handler's idempotency, keyed by the
  * event id, gives the events deterministic ids and a redelivered event appends nothing; the domain's
  * own once-rules (a session activates once, an invoice is paid once) cover the success call racing
@@ -50,6 +53,11 @@ const invoiceSchema = z.object({
   parent: z.object({ subscription_details: z.object({ metadata: metadataSchema }).nullish() }).nullish(),
   lines: z.object({ data: z.array(z.object({ metadata: metadataSchema, description: z.string().nullish() })) }).nullish(),
   last_finalization_error: z.object({ message: z.string().nullish(), code: z.string().nullish() }).nullish(),
+});
+/** What a failed asynchronous checkout adds to the billing history: its amount (cents) and invoice, when Stripe names them. */
+const asyncSessionSchema = z.object({
+  amount_total: z.number().int().nonnegative().nullish().transform((v) => v ?? null),
+  invoice: z.union([z.string(), z.object({ id: z.string() })]).nullish().transform((v) => (v == null ? null : typeof v === 'string' ? v : v.id)),
 });
 const subscriptionObjectSchema = z.object({ id: z.string(), metadata: metadataSchema });
 
@@ -108,10 +116,13 @@ async function handleEvent(deps: CommandApiDeps, event: { id: string; type: stri
     return result.events.length > 0 && !result.replayed ? 'appended' : 'duplicate';
   };
   switch (event.type) {
-    case 'checkout.session.completed': {
+    case 'checkout.session.completed':
+    case 'checkout.session.async_payment_succeeded': {
       const session = sessionInfoFromStripe(event.data.object);
       if (!session.userId || !uuid.safeParse(session.userId).success) return 'ignored: no user on the session';
-      // Asynchronous payment methods complete unpaid; checkout.session.async_payment_succeeded would follow.
+      // Asynchronous payment methods complete unpaid; checkout.session.async_payment_succeeded follows
+      // (paid) or checkout.session.async_payment_failed. Either event may be redelivered: the session
+      // activates once (the decider's once-rule), whichever of the success call and the two events comes first.
       if (!session.paid) return 'ignored: session not paid';
       const plan = (session.planId && planById(session.planId)) || planForTier('PREMIUM');
       return run(session.userId, {
@@ -124,6 +135,24 @@ async function handleEvent(deps: CommandApiDeps, event: { id: string; type: stri
           stripeSubscriptionId: session.stripeSubscriptionId,
           stripeCustomerId: session.stripeCustomerId,
           via: 'webhook',
+        },
+        metadata: { now },
+      });
+    }
+    case 'checkout.session.async_payment_failed': {
+      const session = sessionInfoFromStripe(event.data.object);
+      if (!session.userId || !uuid.safeParse(session.userId).success) return 'ignored: no user on the session';
+      const { amount_total, invoice } = asyncSessionSchema.parse(event.data.object);
+      const plan = (session.planId && planById(session.planId)) || planForTier('PREMIUM');
+      return run(session.userId, {
+        type: 'RecordPaymentFailure',
+        data: {
+          userId: session.userId,
+          failureId: event.id,
+          invoiceId: invoice,
+          amountUsd: amount_total === null ? plan.priceUsdPerMonth : amount_total / 100,
+          description: `${plan.name} - monthly`,
+          reason: `The asynchronous payment for checkout session ${session.id} failed`,
         },
         metadata: { now },
       });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { safeText } from '../shared/safe-text';
+import { listFormatParam } from '../shared/list-format';
 import { emailSchema, meSchema, subscriptionStatusSchema, subscriptionTierSchema, usernameSchema } from '../auth/contracts';
 
 export const adminUserSchema = meSchema;
@@ -21,6 +22,8 @@ export const adminUsersQuerySchema = z.strictObject({
     .default(20),
   tier: subscriptionTierSchema.optional(),
   status: subscriptionStatusSchema.optional(),
+  /** CSV (or Accept: text/csv): the page asked for, or without page/pageSize every match up to CSV_MAX_ROWS. */
+  format: listFormatParam,
 });
 export type AdminUsersQuery = z.input<typeof adminUsersQuerySchema>;
 

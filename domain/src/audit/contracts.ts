@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { redactSecrets } from './redaction';
+import { listFormatParam } from '../shared/list-format';
 
 /** Stream names as this system makes them (`portfolio-{uuid}`, `signals-ETH`, `email-reservation-{hex}`). */
 export const STREAM_NAME = /^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,199}$/;
@@ -28,7 +29,7 @@ const pageFields = {
 };
 
 export const streamQuerySchema = z.strictObject(pageFields);
-export const timelineQuerySchema = z.strictObject({ ...pageFields, format: z.enum(['json', 'csv'], { error: 'format must be json or csv' }).optional() });
+export const timelineQuerySchema = z.strictObject({ ...pageFields, format: listFormatParam });
 
 /** An ISO-8601 instant with a time zone (Z or an offset), e.g. 2026-01-31T12:00:00Z. */
 export const asOfSchema = z.iso.datetime({ offset: true, error: 'asOf must be an ISO-8601 date-time with a time zone, e.g. 2026-01-31T12:00:00Z' });

@@ -285,43 +285,25 @@ function reactivate(command: ReactivateSubscription, state: SubscriptionState): 
   return [{ type: 'SubscriptionReactivated', data: { userId: command.data.userId, tier: state.tier, reactivatedAt: command.metadata.now } }];
 }
 
-function expire(command: ExpireSubscription, state: SubscriptionState): SubscriptionEvent[] {
-  if (!isCancelled(state) || Date.parse(command.metadata.now) < Date.parse(state.endsAt!)) return [];
+/** Back to Free: the one way SubscriptionExpired is built, for a cancellation that ran out or a Stripe subscription that ended. */
+function expired(userId: string, state: SubscriptionState, reason: SubscriptionExpired['data']['reason'], now: string): SubscriptionEvent[] {
   return [
     {
       type: 'SubscriptionExpired',
-      data: {
-        userId: command.data.userId,
-        tier: 'FREE',
-        status: 'EXPIRED',
-        previousTier: state.tier,
-        previousStatus: state.status,
-        endsAt: state.endsAt,
-        reason: 'cancellation-ended',
-        expiredAt: command.metadata.now,
-      },
+      data: { userId, tier: 'FREE', status: 'EXPIRED', previousTier: state.tier, previousStatus: state.status, endsAt: state.endsAt, reason, expiredAt: now },
     },
   ];
+}
+
+function expire(command: ExpireSubscription, state: SubscriptionState): SubscriptionEvent[] {
+  if (!isCancelled(state) || Date.parse(command.metadata.now) < Date.parse(state.endsAt!)) return [];
+  return expired(command.data.userId, state, 'cancellation-ended', command.metadata.now);
 }
 
 function endStripeSubscription(command: EndStripeSubscription, state: SubscriptionState): SubscriptionEvent[] {
   // Only the subscription that gave the current access can take it away (an old one ending later does not).
   if (state.stripeSubscriptionId !== command.data.stripeSubscriptionId || state.tier !== 'PREMIUM') return [];
-  return [
-    {
-      type: 'SubscriptionExpired',
-      data: {
-        userId: command.data.userId,
-        tier: 'FREE',
-        status: 'EXPIRED',
-        previousTier: state.tier,
-        previousStatus: state.status,
-        endsAt: state.endsAt,
-        reason: 'stripe-subscription-deleted',
-        expiredAt: command.metadata.now,
-      },
-    },
-  ];
+  return expired(command.data.userId, state, 'stripe-subscription-deleted', command.metadata.now);
 }
 
 function recordPayment(command: RecordPayment, state: SubscriptionState): SubscriptionEvent[] {

@@ -49,3 +49,12 @@ export function planForTier(tier: Plan['tier']): Plan {
 export function planById(id: string): Plan | undefined {
   return plans.find((p) => p.id === id);
 }
+
+/**
+ * The plan whose limits apply to an account now: Premium's while a Premium subscription is active,
+ * otherwise Free's (an inactive or expired Premium account is limited like a free one, as the
+ * premium guards treat it).
+ */
+export function planInEffect(account: { tier: Plan['tier']; status: string }): Plan {
+  return planForTier(account.tier === 'PREMIUM' && account.status === 'ACTIVE' ? 'PREMIUM' : 'FREE');
+}

@@ -12,13 +12,16 @@
 import { z } from 'zod';
 import { coinIds, coinSymbols } from '../market/coins';
 import { signalIndicators, signalTypes } from './signal-rules';
+import { listFormatParam } from '../shared/list-format';
 
 /** The candle width signals are evaluated on (and /api/indicators computed on). */
 export const SIGNAL_CANDLE_MINUTES = 5;
 /** Days of candles read for one evaluation: 1 day is 288 five-minute candles (the chart ladder's width for a day), enough for sma50 and MACD. */
 export const SIGNAL_HISTORY_DAYS = 1;
-/** How many signals /api/signals lists. */
+/** How many signals a page of /api/signals lists unless pageSize says otherwise. */
 export const SIGNALS_LIST_LIMIT = 50;
+/** The most a page of /api/signals holds. */
+export const SIGNALS_MAX_PAGE_SIZE = 200;
 
 const queryText = () => z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be given once') });
 
@@ -28,7 +31,17 @@ const symbolParam = queryText()
   .optional()
   .transform((s) => (s === undefined || s.trim() === '' ? undefined : s.trim()));
 
-export const signalsQuerySchema = z.strictObject({ symbol: symbolParam });
+/** A whole number in a query string, from 1 to `max`, given once. */
+const pageParam = (max: number) =>
+  queryText()
+    .regex(/^[1-9][0-9]{0,8}$/, `must be a whole number from 1 to ${max}`)
+    .transform(Number)
+    .pipe(z.number().max(max, `must be a whole number from 1 to ${max}`));
+
+/** `?symbol=&page=&pageSize=&format=`: a page (from 1) of the signals, newest candle first; JSON or CSV. */
+export const signalsQuerySchema = z
+  .strictObject({ symbol: symbolParam, page: pageParam(1_000_000).optional(), pageSize: pageParam(SIGNALS_MAX_PAGE_SIZE).optional(), format: listFormatParam })
+  .transform((q) => ({ symbol: q.symbol, page: q.page ?? 1, pageSize: q.pageSize ?? SIGNALS_LIST_LIMIT, format: q.format }));
 export type SignalsQuery = z.input<typeof signalsQuerySchema>;
 export const indicatorsQuerySchema = z.strictObject({ symbol: symbolParam });
 export type IndicatorsQuery = z.input<typeof indicatorsQuerySchema>;
@@ -69,6 +82,11 @@ export const signalsResponseSchema = z.object({
   symbol: z.enum(coinSymbols).nullable(),
   signals: z.array(signalSchema),
   counts: signalCountsSchema,
+  /** Signals of the symbol (or of every coin), the page's place among them. */
+  total: z.number().int().nonnegative(),
+  page: z.number().int().positive(),
+  pageSize: z.number().int().positive(),
+  totalPages: z.number().int().nonnegative(),
 });
 export type SignalsResponse = z.infer<typeof signalsResponseSchema>;
 

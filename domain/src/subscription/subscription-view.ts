@@ -6,7 +6,7 @@
  */
 import type { SubscriptionStatus, SubscriptionTier } from '../auth/contracts';
 import { tierAndStatusAfter, type SubscriptionEvent } from '../auth/subscription';
-import { planForTier } from '../plans/catalogue';
+import { planForTier, planInEffect } from '../plans/catalogue';
 import type { BillingEntry, SubscriptionEndsAt, SubscriptionResponse } from './contracts';
 
 export const SUBSCRIPTIONS_PROJECTION = 'subscriptions';
@@ -100,12 +100,13 @@ export function cancellationView(endsAt: string | null, now: Date): Pick<Subscri
 
 /**
  * GET /api/subscription from the read model (or the defaults of a user whose stream is empty) and
- * the counts that exist: trades. Strategies, exchanges and API calls are not features of this
- * product yet, so they answer 0 with `tracked: false` rather than a made-up number.
+ * the counts that exist: trades, and this month's API calls when the caller could read the counter
+ * (`apiCalls` given; the limit is the one enforced, planInEffect's). Strategies and exchanges are not
+ * features of this product yet, so they answer 0 with `tracked: false` rather than a made-up number.
  */
 export function toSubscriptionResponse(
   view: Pick<SubscriptionView, 'tier' | 'subscriptionStatus' | 'endsAt'> | null,
-  counts: { trades: number },
+  counts: { trades: number; apiCalls?: number | undefined },
   now: Date,
 ): SubscriptionResponse {
   const tier = view?.tier ?? 'FREE';
@@ -117,7 +118,10 @@ export function toSubscriptionResponse(
     usage: {
       tradingStrategies: { used: 0, limit: plan.limits.tradingStrategies, tracked: false },
       exchanges: { used: 0, limit: plan.limits.exchanges, tracked: false },
-      apiCalls: { used: 0, limit: plan.limits.apiCalls, tracked: false },
+      apiCalls:
+        counts.apiCalls === undefined
+          ? { used: 0, limit: plan.limits.apiCalls, tracked: false }
+          : { used: counts.apiCalls, limit: planInEffect({ tier, status: view?.subscriptionStatus ?? 'ACTIVE' }).limits.apiCalls, tracked: true },
       trades: { used: counts.trades, limit: plan.limits.trades, tracked: true },
     },
     plan,

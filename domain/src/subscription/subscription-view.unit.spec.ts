@@ -41,6 +41,15 @@ describe('subscriptions read model', function () {
     expect(daysRemaining('2026-02-01T00:00:00.000Z', new Date('2026-03-01T00:00:00.000Z'))).to.equal(0);
     expect(endsAtParts('2026-12-22T23:59:00.000Z').formatted).to.equal('December 22, 2026');
   });
+
+  it("reports this month's API calls when counted, against the limit in effect (an inactive Premium is limited like Free)", function () {
+    const now = new Date('2026-01-30T12:00:00.000Z');
+    expect(toSubscriptionResponse(null, { trades: 0 }, now).usage.apiCalls).to.deep.equal({ used: 0, limit: 1000, tracked: false });
+    expect(toSubscriptionResponse(null, { trades: 0, apiCalls: 12 }, now).usage.apiCalls).to.deep.equal({ used: 12, limit: 1000, tracked: true });
+    const premium = { tier: 'PREMIUM' as const, subscriptionStatus: 'ACTIVE' as const, endsAt: null };
+    expect(toSubscriptionResponse(premium, { trades: 0, apiCalls: 5000 }, now).usage.apiCalls).to.deep.equal({ used: 5000, limit: null, tracked: true });
+    expect(toSubscriptionResponse({ ...premium, subscriptionStatus: 'INACTIVE' }, { trades: 0, apiCalls: 5 }, now).usage.apiCalls.limit).to.equal(1000);
+  });
 });
 
 describe('tier-changing subscription events in the users and trading-bots read models', function () {

@@ -70,7 +70,8 @@ const hashed = (...parts: string[]) => createHash('sha256').update(parts.join('\
 const MAX_TIMER_MS = 2 ** 31 - 1;
 const seconds = (store: LimitStore, ms: number) => (store.kind === 'memory' ? Math.min(ms, MAX_TIMER_MS) : ms) / 1000;
 
-function limiter(store: LimitStore, keyPrefix: string, points: number, windowMs: number): RateLimiterAbstract {
+/** A rate-limiter-flexible limiter on `store` (also the monthly API call counter's, api-call-counter.ts). */
+export function createLimiter(store: LimitStore, keyPrefix: string, points: number, windowMs: number): RateLimiterAbstract {
   const options = { keyPrefix, points, duration: seconds(store, windowMs) };
   switch (store.kind) {
     case 'memory':
@@ -109,11 +110,11 @@ export class SignInLimits {
     store: LimitStore,
     readonly settings: SignInLimitSettings,
   ) {
-    this.perAddress = limiter(store, 'attempts-address', settings.attemptsPerAddress, settings.addressWindowMs);
-    this.perAccountAndAddress = limiter(store, 'failures-account-address', settings.failuresPerAccountAndAddress, settings.accountAndAddressWindowMs);
-    this.perAccount = limiter(store, 'failures-account', settings.failuresPerAccount, settings.accountWindowMs);
-    this.signups = limiter(store, 'signups-address', settings.signupsPerAddress, settings.signupWindowMs);
-    this.known = limiter(store, 'known-address', 1, settings.knownAddressMs);
+    this.perAddress = createLimiter(store, 'attempts-address', settings.attemptsPerAddress, settings.addressWindowMs);
+    this.perAccountAndAddress = createLimiter(store, 'failures-account-address', settings.failuresPerAccountAndAddress, settings.accountAndAddressWindowMs);
+    this.perAccount = createLimiter(store, 'failures-account', settings.failuresPerAccount, settings.accountWindowMs);
+    this.signups = createLimiter(store, 'signups-address', settings.signupsPerAddress, settings.signupWindowMs);
+    this.known = createLimiter(store, 'known-address', 1, settings.knownAddressMs);
     this.knownForSeconds = seconds(store, settings.knownAddressMs);
   }
 

@@ -102,7 +102,7 @@ describe('audit API (HTTP, embedded)', function () {
         [`/api/audit/streams/user-${userId}?page=0`, 400, /page/],
         [`/api/audit/streams/user-${userId}?page=1&page=2`, 400, /page/],
         [`/api/audit/streams/user-${userId}?sort=desc`, 400, /unknown field: sort/],
-        [`/api/audit/users/${userId}/timeline?format=xml`, 400, /format must be json or csv/],
+        [`/api/audit/users/${userId}/timeline?format=xml`, 400, /format: must be json or csv/],
         [`/api/audit/users/${userId}/timeline?pageSize=abc`, 400, /pageSize/],
         ['/api/audit/users/bad%00id/timeline', 400, /user id/],
         [`/api/audit/users/${randomUUID()}/timeline`, 404, /No user with id/],

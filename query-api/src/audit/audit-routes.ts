@@ -1,7 +1,8 @@
 /**
  * The audit API (admins and auditors, read-only):
  *   GET /api/audit/streams/{stream}?page&pageSize            a stream's events, redacted
- *   GET /api/audit/users/{id}/timeline?page&pageSize&format   trades, bot, risk, subscription events (JSON or CSV)
+ *   GET /api/audit/users/{id}/timeline?page&pageSize&format   trades, bot, risk, subscription events (JSON or CSV:
+ *                                                             a page, or without page/pageSize the whole timeline; ../csv.ts)
  *   GET /api/audit/users/{id}/portfolio?asOf=ISO              the portfolio rebuilt by replay up to asOf, valued at the market then
  *   GET /api/audit/users/{id}/subscription?asOf=ISO           the subscription rebuilt by replay up to asOf
  * Admins and auditors (requireAdminOrAuditor): nothing here changes anything.
@@ -10,14 +11,15 @@
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import Papa from 'papaparse';
 import type { z } from 'zod';
 import { NotFoundError, ValidationError } from '@papertrade/domain/shared/errors';
 import { USERS_PROJECTION, type UserView } from '@papertrade/domain/auth/user-view';
 import { asOfQuerySchema, streamNameSchema, streamQuerySchema, timelineQuerySchema, userIdSchema, type TimelineEntry } from '@papertrade/domain/audit/contracts';
 import { requireAdminOrAuditor } from '@papertrade/platform/auth/guards';
 import { describeZodError } from '@papertrade/platform/http/problem-middleware';
+import { CSV_MAX_ROWS } from '@papertrade/domain/shared/list-format';
 import type { QueryApiDeps } from '../deps';
+import { csvFilename, pageAsked, sendCsv, wantsCsv } from '../csv';
 import { portfolioAsOfResponse, readAuditStream, readTimeline, subscriptionAsOfResponse, timelineEvents, type AuditReadDeps } from './audit-reads';
 
 function parse<S extends z.ZodType>(schema: S, value: unknown, field?: string): z.infer<S> {
@@ -34,24 +36,9 @@ function asOfFrom(ctx: Context, now: Date): Date {
   return at;
 }
 
-/** CSV when asked by ?format=csv, or by an Accept header that prefers text/csv over JSON. */
-function wantsCsv(ctx: Context, format: 'json' | 'csv' | undefined): boolean {
-  if (format) return format === 'csv';
-  return ctx.accepts('application/json', 'text/csv') === 'text/csv';
-}
-
 export const TIMELINE_CSV_FIELDS = ['position', 'time', 'category', 'streamId', 'revision', 'type', 'data', 'metadata'] as const;
 
-export function timelineCsv(entries: readonly TimelineEntry[]): string {
-  return Papa.unparse(
-    {
-      fields: [...TIMELINE_CSV_FIELDS],
-      data: entries.map((e) => [e.position, e.time, e.category, e.streamId, e.revision, e.type, JSON.stringify(e.data), JSON.stringify(e.metadata)]),
-    },
-    // A cell that starts with = + - @ is not run as a formula by a spreadsheet.
-    { escapeFormulae: true, newline: '\r\n' },
-  );
-}
+const timelineRow = (e: TimelineEntry) => [e.position, e.time, e.category, e.streamId, e.revision, e.type, JSON.stringify(e.data), JSON.stringify(e.metadata)];
 
 export function auditRoutes(deps: QueryApiDeps): Router {
   const reads: AuditReadDeps = { events: deps.events, marketData: deps.marketData, clock: deps.clock };
@@ -82,12 +69,16 @@ export function auditRoutes(deps: QueryApiDeps): Router {
     const userId = parse(userIdSchema, ctx.params.id, 'id');
     const { format, ...paging } = parse(timelineQuerySchema, ctx.query);
     await knownUser(userId);
+    if (wantsCsv(ctx, format) && !pageAsked(ctx)) {
+      // The whole timeline (csv.ts): it is read whole to be put in order anyway.
+      const entries = await timelineEvents(reads, userId);
+      const rows = entries.slice(0, CSV_MAX_ROWS).map(timelineRow);
+      sendCsv(ctx, { filename: csvFilename(`timeline-${userId}`, deps.clock()), fields: TIMELINE_CSV_FIELDS, rows, total: entries.length, truncated: entries.length > CSV_MAX_ROWS });
+      return;
+    }
     const timeline = await readTimeline(reads, userId, paging);
     if (wantsCsv(ctx, format)) {
-      ctx.type = 'text/csv; charset=utf-8';
-      ctx.set('Content-Disposition', `attachment; filename="timeline-${userId}-page-${paging.page}.csv"`);
-      ctx.set('X-Total-Count', String(timeline.total));
-      ctx.body = timelineCsv(timeline.entries);
+      sendCsv(ctx, { filename: csvFilename(`timeline-${userId}`, deps.clock(), paging.page), fields: TIMELINE_CSV_FIELDS, rows: timeline.entries.map(timelineRow), total: timeline.total });
       return;
     }
     ctx.body = timeline;

@@ -13,7 +13,9 @@ import { signalDecider } from '@papertrade/domain/signals/signal.decider';
 import type { IndicatorReadings } from '@papertrade/domain/signals/signal-rules';
 import { CommandHandler } from '@papertrade/platform/commands/command-handler';
 import { silentLogger } from '@papertrade/platform/config/logger';
+import Papa from 'papaparse';
 import { useHarness } from '../../../test/api-harness';
+import { SIGNALS_CSV_FIELDS } from './signals-routes';
 import { waitUntil } from '../../../test/wait';
 import { SignalEngine, signalIdFor, type Timer } from '../../../workers/src/signal-engine';
 
@@ -44,7 +46,7 @@ describe('signals API (HTTP, embedded)', function () {
     it('with no signal yet: an empty list and zero counts', async function () {
       const res = await get('/api/signals');
       expect(res.status).to.equal(200);
-      expect(signalsResponseSchema.parse(res.body)).to.deep.equal({ symbol: null, signals: [], counts: { total: 0, buy: 0, sell: 0, hold: 0 } });
+      expect(signalsResponseSchema.parse(res.body)).to.deep.equal({ symbol: null, signals: [], counts: { total: 0, buy: 0, sell: 0, hold: 0 }, total: 0, page: 1, pageSize: 50, totalPages: 0 });
     });
 
     it('lists signals newest candle first with their reasons, and counts them per symbol (any case) and overall', async function () {
@@ -75,7 +77,7 @@ describe('signals API (HTTP, embedded)', function () {
       const btc = signalsResponseSchema.parse((await get('/api/signals?symbol=btc')).body);
       expect(btc.counts).to.deep.equal({ total: 1, buy: 0, sell: 0, hold: 1 });
       const sol = signalsResponseSchema.parse((await get('/api/signals?symbol=SOL')).body);
-      expect(sol).to.deep.equal({ symbol: 'SOL', signals: [], counts: { total: 0, buy: 0, sell: 0, hold: 0 } });
+      expect(sol).to.deep.equal({ symbol: 'SOL', signals: [], counts: { total: 0, buy: 0, sell: 0, hold: 0 }, total: 0, page: 1, pageSize: 50, totalPages: 0 });
       // An empty symbol means every coin.
       expect(signalsResponseSchema.parse((await get('/api/signals?symbol=')).body).counts.total).to.equal(3);
     });
@@ -99,6 +101,51 @@ describe('signals API (HTTP, embedded)', function () {
       const fromEngine = body.signals.filter((s) => s.candleTime > '2026-01-01T00:10:00.000Z');
       expect(fromEngine.map((s) => s.symbol).sort()).to.deep.equal(coins.map((c) => c.symbol).sort());
       for (const s of fromEngine) expect(s.signalId).to.equal(signalIdFor(s.symbol, s.candleTime));
+    });
+  });
+
+  describe('GET /api/signals: pages and CSV', function () {
+    let position: string;
+    /** ADA's signals before these (the engine's of the spec above, when it ran): older than the five here. */
+    let base: number;
+    before(async function () {
+      base = signalsResponseSchema.parse((await get('/api/signals?symbol=ADA')).body).total;
+      for (let i = 0; i < 5; i++) position = String((await evaluate('ADA', `2030-02-01T00:${String(i * 5).padStart(2, '0')}:00.000Z`, i % 2 ? buy : sell)).position);
+    });
+
+    it('pages newest first: page and pageSize, with total and totalPages', async function () {
+      const first = signalsResponseSchema.parse((await get('/api/signals?symbol=ada&pageSize=2', { 'x-min-position': position })).body);
+      expect(first).to.include({ total: base + 5, page: 1, pageSize: 2, totalPages: Math.ceil((base + 5) / 2) });
+      expect(first.signals.map((s) => s.candleTime)).to.deep.equal(['2030-02-01T00:20:00.000Z', '2030-02-01T00:15:00.000Z']);
+      const third = signalsResponseSchema.parse((await get('/api/signals?symbol=ADA&pageSize=2&page=3')).body);
+      expect(third.signals[0]!.candleTime).to.equal('2030-02-01T00:00:00.000Z');
+      expect(signalsResponseSchema.parse((await get('/api/signals?symbol=ADA&page=9')).body).signals).to.deep.equal([]);
+    });
+
+    it('answers CSV for ?format=csv or Accept: text/csv: the whole filtered list, or the page asked for', async function () {
+      for (const res of [await get('/api/signals?symbol=ADA&format=csv', { 'x-min-position': position }), await get('/api/signals?symbol=ADA', { accept: 'text/csv' })]) {
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+        expect(res.headers.get('content-type')).to.match(/^text\/csv/);
+        expect(res.headers.get('content-disposition')).to.match(/^attachment; filename="signals-ADA-\d{4}-\d{2}-\d{2}\.csv"$/);
+        expect(res.headers.get('x-total-count')).to.equal(String(base + 5));
+        expect(res.headers.get('x-csv-truncated')).to.equal(null);
+        const parsed = Papa.parse<Record<string, string>>(res.body as string, { header: true, skipEmptyLines: true });
+        expect(parsed.meta.fields).to.deep.equal([...SIGNALS_CSV_FIELDS]);
+        expect(parsed.data).to.have.length(base + 5);
+        expect(parsed.data.slice(0, 5).map((r) => [r.candleTime, r.symbol, r.type])).to.deep.equal([
+          ['2030-02-01T00:20:00.000Z', 'ADA', 'SELL'],
+          ['2030-02-01T00:15:00.000Z', 'ADA', 'BUY'],
+          ['2030-02-01T00:10:00.000Z', 'ADA', 'SELL'],
+          ['2030-02-01T00:05:00.000Z', 'ADA', 'BUY'],
+          ['2030-02-01T00:00:00.000Z', 'ADA', 'SELL'],
+        ]);
+        expect(parsed.data[0]!.reasons).to.match(/RSI/);
+      }
+      const page = await get('/api/signals?symbol=ADA&format=csv&pageSize=2&page=2');
+      expect(page.headers.get('content-disposition')).to.equal('attachment; filename="signals-ADA-page-2.csv"');
+      expect(Papa.parse<Record<string, string>>(page.body as string, { header: true, skipEmptyLines: true }).data.map((r) => r.candleTime)).to.deep.equal(['2030-02-01T00:10:00.000Z', '2030-02-01T00:05:00.000Z']);
+      // ?format wins over Accept.
+      expect((await get('/api/signals?symbol=ADA&format=json', { accept: 'text/csv' })).headers.get('content-type')).to.match(/^application\/json/);
     });
   });
 
@@ -151,6 +198,18 @@ describe('signals API (HTTP, embedded)', function () {
         ['?coin=eth', 'unknown field: coin'],
         ['?symbol[]=eth', 'unknown field: symbol[]'],
         ['?limit=5', 'unknown field: limit'],
+        ...(endpoint === '/api/signals'
+          ? ([
+              ['?page=0', 'page: must be a whole number from 1 to 1000000'],
+              ['?page=-1', 'page: must be a whole number from 1 to 1000000'],
+              ['?page=1.5', 'page: must be a whole number from 1 to 1000000'],
+              ['?page=abc', 'page: must be a whole number from 1 to 1000000'],
+              ['?page=1&page=2', 'page: must be given once'],
+              ['?pageSize=201', 'pageSize: must be a whole number from 1 to 200'],
+              ['?pageSize=0', 'pageSize: must be a whole number from 1 to 200'],
+              ['?format=xml', 'format: must be json or csv'],
+            ] as const)
+          : ([['?page=1', 'unknown field: page']] as const)),
       ] as const) {
         it(`${endpoint}${query.slice(0, 40)}: 400 "${detail}"`, async function () {
           const res = await get(`${endpoint}${query}`);

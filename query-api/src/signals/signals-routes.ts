@@ -1,9 +1,11 @@
 /**
  * The signals slice's GETs (spec section 7):
  *
- * - GET /api/signals[?symbol=]     the latest signals (newest candle first, at most SIGNALS_LIST_LIMIT)
- *   with their reasons, and the counts of every signal generated (total, buy, sell, hold), for the
- *   symbol (any case) or for every coin; from the `signals` and `signal-counts` read models.
+ * - GET /api/signals[?symbol=&page=&pageSize=&format=]  a page of the signals (newest candle first,
+ *   SIGNALS_LIST_LIMIT a page unless pageSize says, at most SIGNALS_MAX_PAGE_SIZE) with their reasons,
+ *   and the counts of every signal generated (total, buy, sell, hold), for the symbol (any case) or for
+ *   every coin; from the `signals` and `signal-counts` read models. As CSV (?format=csv or Accept:
+ *   text/csv): that page, or without page/pageSize every signal up to CSV_MAX_ROWS (../csv.ts).
  * - GET /api/indicators[?symbol=]  the latest RSI, MACD, sma20, sma50, ema20, volume level and price
  *   over closed SIGNAL_CANDLE_MINUTES candles from the market-data port (default ETH): the same
  *   candles and numbers the signal engine evaluates (domain/src/signals/readings.ts).
@@ -34,33 +36,60 @@ import {
   type SignalView,
 } from '@papertrade/domain/signals/signal-view';
 import { ServiceUnavailableError } from '@papertrade/domain/shared/errors';
+import type { Scalar } from '@papertrade/platform/document-store/document-store';
 import { readsFrom } from '@papertrade/platform/http/min-position';
 import { intervalLabel } from '@papertrade/platform/market/market-data';
 import type { QueryApiDeps } from '../deps';
+import { csvFilename, pageAsked, readWholeList, sendCsv, wantsCsv } from '../csv';
+
+export const SIGNALS_CSV_FIELDS = ['candleTime', 'symbol', 'type', 'confidence', 'price', 'reasons', 'signalId'] as const;
+
+/** One signal as a spreadsheet row; its reasons' texts in one cell, separated by '; '. */
+const signalRow = (s: SignalView) => [s.candleTime, s.symbol, s.type, s.confidence, s.price, s.reasons.map((r) => r.text).join('; '), s.signalId];
 
 export function signalsRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'marketData' | 'clock'>): Router {
   const router = new Router();
 
   router.get('/api/signals', readsFrom(deps.readModels, SIGNALS_PROJECTION, SIGNAL_COUNTS_PROJECTION), async (ctx) => {
-    const { symbol } = parseQuery(ctx, signalsQuerySchema);
+    const { symbol, page, pageSize, format } = parseQuery(ctx, signalsQuerySchema);
     const coin = symbol === undefined ? undefined : coinBySymbol(symbol);
     const signals = await deps.readModels.collection<SignalView>(SIGNALS_PROJECTION);
     const counts = await deps.readModels.collection<SignalCountsView>(SIGNAL_COUNTS_PROJECTION);
-    const [latest, count] = await Promise.all([
+    const where: Record<string, Scalar> = coin ? { symbol: coin.symbol } : {};
+    const read = (skip: number, limit: number) =>
       signals.find({
-        ...(coin ? { where: { symbol: coin.symbol } } : {}),
+        where,
         sort: [
           { field: 'candleTimeMs', direction: 'desc' },
           { field: 'symbol', direction: 'asc' },
         ],
-        limit: SIGNALS_LIST_LIMIT,
-      }),
-      counts.get(coin?.symbol ?? SIGNAL_COUNTS_ALL),
-    ]);
+        skip,
+        limit,
+      });
+    const count = (await counts.get(coin?.symbol ?? SIGNAL_COUNTS_ALL)) ?? emptySignalCounts();
+    // The counts document counts the same SignalGenerated events as the list holds: the total without a count query.
+    const total = count.total;
+    if (wantsCsv(ctx, format)) {
+      const whole = !pageAsked(ctx);
+      const rows = whole ? await readWholeList(read) : await read((page - 1) * pageSize, pageSize);
+      sendCsv(ctx, {
+        filename: csvFilename(`signals-${coin?.symbol ?? 'all'}`, deps.clock(), whole ? undefined : page),
+        fields: SIGNALS_CSV_FIELDS,
+        rows: rows.map(signalRow),
+        total,
+        truncated: whole && total > rows.length,
+      });
+      return;
+    }
+    const latest = await read((page - 1) * pageSize, pageSize);
     const body: SignalsResponse = {
       symbol: coin?.symbol ?? null,
       signals: latest.map(({ candleTimeMs: _sortKey, ...signal }) => signal),
-      counts: count ?? emptySignalCounts(),
+      counts: count,
+      total,
+      page,
+      pageSize,
+      totalPages: Math.ceil(total / pageSize),
     };
     ctx.body = body;
   });

@@ -1,6 +1,6 @@
 /**
  * GET /api/subscription and GET /api/subscription/billing, from the `subscriptions` read model (and
- * the `trades` read model for the trades used). X-Min-Position waits for both, so a client that
+ * the `trades` read model for the trades used, and command-api's API call counter for this month's calls). X-Min-Position waits for both, so a client that
  * just paid or cancelled reads its own write.
  */
 import Router from '@koa/router';
@@ -15,7 +15,7 @@ import type { QueryApiDeps } from '../deps';
 
 const noQuery = z.strictObject({});
 
-export function subscriptionRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'clock'>): Router {
+export function subscriptionRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'clock' | 'apiCalls'>): Router {
   const router = new Router();
   const { readModels } = deps;
   const viewOf = async (userId: string) => (await readModels.collection<SubscriptionView>(SUBSCRIPTIONS_PROJECTION)).get(userId);
@@ -25,9 +25,13 @@ export function subscriptionRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'cloc
     await next();
   }, readsFrom(readModels, SUBSCRIPTIONS_PROJECTION, TRADES_PROJECTION), async (ctx) => {
     const user = currentUser(ctx);
-    const [view, trades] = await Promise.all([viewOf(user.id), readModels.collection(TRADES_PROJECTION).then((c) => c.count({ userId: user.id }))]);
+    const [view, trades, apiCalls] = await Promise.all([
+      viewOf(user.id),
+      readModels.collection(TRADES_PROJECTION).then((c) => c.count({ userId: user.id })),
+      deps.apiCalls.used(user.id),
+    ]);
     // A user whose stream holds no subscription event yet is on the free plan; the users read model agrees.
-    const body: SubscriptionResponse = toSubscriptionResponse(view ?? { tier: user.subscriptionTier, subscriptionStatus: user.subscriptionStatus, endsAt: null }, { trades }, deps.clock());
+    const body: SubscriptionResponse = toSubscriptionResponse(view ?? { tier: user.subscriptionTier, subscriptionStatus: user.subscriptionStatus, endsAt: null }, { trades, apiCalls }, deps.clock());
     ctx.body = body;
   });
 

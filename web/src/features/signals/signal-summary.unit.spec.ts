@@ -14,7 +14,7 @@ const signal = (id: string, confidence: number): Signal => ({
 
 describe('signal summary', () => {
   it('the latest signal is the first of the list (newest first), null when there is none', () => {
-    const response: SignalsResponse = { symbol: 'ETH', signals: [signal('b', 70), signal('a', 90)], counts: { total: 2, buy: 2, sell: 0, hold: 0 } };
+    const response: SignalsResponse = { symbol: 'ETH', signals: [signal('b', 70), signal('a', 90)], counts: { total: 2, buy: 2, sell: 0, hold: 0 }, total: 2, page: 1, pageSize: 50, totalPages: 1 };
     expect(latestSignal(response)?.signalId).to.equal('b');
     expect(latestSignal({ ...response, signals: [] })).to.equal(null);
   });

@@ -6,6 +6,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { adminUsersResponseSchema, type AdminUser } from '@papertrade/domain/admin/contracts';
 import { ContractError, apiRequest, readJson } from '../../../lib/api-client';
+import { downloadCsv } from '../../../lib/download-file';
 
 export const ADMIN_USERS_PATH = '/api/admin/users';
 export const ADMIN_USERS_QUERY_ROOT = [ADMIN_USERS_PATH] as const;
@@ -43,4 +44,17 @@ export function adminUsersQueryOptions(params: AdminUsersParams, enabled: boolea
 
 export function useAdminUsers(params: AdminUsersParams, enabled: boolean) {
   return useQuery(adminUsersQueryOptions(params, enabled));
+}
+
+/**
+ * Downloads the CSV of every user matching the search (not only the page on screen; the server caps
+ * an export at 10,000 rows), fetched with the bearer token and saved under the server's file name.
+ */
+export async function downloadAdminUsersCsv(q: string): Promise<string> {
+  const query = new URLSearchParams({ format: 'csv' });
+  if (q.trim()) query.set('q', q.trim());
+  const res = await apiRequest('GET', `${ADMIN_USERS_PATH}?${query}`);
+  const filename = /filename="([^"]+)"/.exec(res.headers.get('Content-Disposition') ?? '')?.[1] ?? 'users.csv';
+  downloadCsv(filename, await res.text());
+  return filename;
 }

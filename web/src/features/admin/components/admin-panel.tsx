@@ -9,7 +9,7 @@ import type { AdminUser } from '@papertrade/domain/admin/contracts';
 import { describeError } from '../../../lib/api-client';
 import { useToast } from '../../../components/ui/toast/use-toast';
 import { useAdminStats } from '../api/get-admin-stats';
-import { ADMIN_USERS_PAGE_SIZE, useAdminUsers } from '../api/get-admin-users';
+import { ADMIN_USERS_PAGE_SIZE, downloadAdminUsersCsv, useAdminUsers } from '../api/get-admin-users';
 import { useSetAuditor } from '../api/set-auditor';
 import { EditUserDialog } from './edit-user-dialog';
 import './admin.css';
@@ -74,7 +74,22 @@ function UsersTab({ canEdit }: { canEdit: boolean }) {
   const [q, setQ] = useState('');
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<AdminUser | null>(null);
+  const [downloading, setDownloading] = useState(false);
+  const [csvError, setCsvError] = useState<string | null>(null);
   const users = useAdminUsers({ q, page }, true);
+
+  /** Every user matching the search, as the server writes the CSV. */
+  async function downloadCsv() {
+    setDownloading(true);
+    try {
+      await downloadAdminUsersCsv(q);
+      setCsvError(null);
+    } catch (error) {
+      setCsvError(describeError(error, 'Failed to download the users'));
+    } finally {
+      setDownloading(false);
+    }
+  }
 
   useEffect(() => {
     const timer = setTimeout(() => {
@@ -102,7 +117,15 @@ function UsersTab({ canEdit }: { canEdit: boolean }) {
         <span className="admin-users__count" data-testid="admin-users-total">
           {users.data ? `${total.toLocaleString('en-US')} users` : ''}
         </span>
+        <button type="button" className="btn btn--sm" disabled={downloading} onClick={() => void downloadCsv()} data-testid="admin-users-csv">
+          Download CSV
+        </button>
       </div>
+      {csvError && (
+        <p className="admin-users__error" role="alert">
+          {csvError}
+        </p>
+      )}
       {users.isError && <p className="admin-users__error">{describeError(users.error, 'Failed to load users')}</p>}
       <table className="admin-table" data-testid="admin-users-table">
         <thead>

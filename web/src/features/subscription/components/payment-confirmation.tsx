@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
 import { Icon } from '../../../components/ui/icon';
 import { Spinner } from '../../../components/ui/spinner';
+import { PlanFeatures } from '../../plans/components/plan-card';
 import { useReportPaymentSuccess } from '../api/report-payment-success';
 import { serverMessage } from '../subscription-toasts';
 import './subscription.css';
@@ -63,14 +64,7 @@ export function PaymentConfirmation({ sessionId }: { sessionId: string | null })
       </p>
       <div className="pay-done__included">
         <h3>Included in {plan.name}</h3>
-        <ul className="sub-plan__features" data-testid="payment-features">
-          {plan.features.map((feature) => (
-            <li key={feature}>
-              <Icon name="check" size={16} />
-              <span>{feature}</span>
-            </li>
-          ))}
-        </ul>
+        <PlanFeatures plan={plan} testId="payment-features" />
       </div>
       <Buttons />
     </section>

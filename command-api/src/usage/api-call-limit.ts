@@ -1,0 +1,30 @@
+/**
+ * The plan's monthly API call limit, enforced (DESIGN.md section 6; the counter is
+ * platform/src/auth/api-call-counter.ts). Product decision: a signed-in user's command calls count,
+ * POST, PUT and DELETE alike, accepted or refused for their input, once a month in UTC. Left out,
+ * so that a user at the limit is never locked out of the way up:
+ *   /api/auth/*          sign-up, sign-in, logout
+ *   /api/subscription/*  checkout, payment success, upgrade, cancel, reactivate
+ *   /test-checkout/*     the built-in test checkout's pay button
+ *   /api/stripe/webhook  Stripe's notices (no user)
+ *   /api/admin/*         running the service is not the plan's API use
+ * Over the limit: 429 naming the limit and suggesting Premium Pro, before the route runs, so nothing
+ * is appended; the refused call is not counted. Premium Pro (no limit) is counted and never refused.
+ */
+import type { Middleware } from 'koa';
+import { planInEffect } from '@papertrade/domain/plans/catalogue';
+import type { AuthState } from '@papertrade/platform/auth/guards';
+import type { ApiCallCounter } from '@papertrade/platform/auth/api-call-counter';
+
+const COUNTED_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
+export const UNCOUNTED_PATHS: readonly RegExp[] = [/^\/api\/auth\//, /^\/api\/subscription(\/|$)/, /^\/test-checkout\//, /^\/api\/stripe\//, /^\/api\/admin(\/|$)/];
+
+export function apiCallLimit(counter: ApiCallCounter): Middleware {
+  return async (ctx, next) => {
+    const { user } = ctx.state as AuthState;
+    if (user && COUNTED_METHODS.has(ctx.method) && !UNCOUNTED_PATHS.some((p) => p.test(ctx.path))) {
+      await counter.spend(user.id, planInEffect({ tier: user.subscriptionTier, status: user.subscriptionStatus }).limits.apiCalls);
+    }
+    await next();
+  };
+}
