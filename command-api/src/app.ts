@@ -5,6 +5,7 @@
 import Koa from 'koa';
 import type { Middleware } from 'koa';
 import compose from 'koa-compose';
+import type Router from '@koa/router';
 import { authenticate } from '@papertrade/platform/auth/guards';
 import { apiNotFound, problemMiddleware } from '@papertrade/platform/http/problem-middleware';
 import { minPositionWithinHead } from '@papertrade/platform/http/min-position';
@@ -17,9 +18,14 @@ import { subscriptionRoutes } from './subscription/subscription-routes';
 import { stripeWebhookRoutes } from './subscription/stripe-webhook-routes';
 import { testCheckoutRoutes } from './subscription/test-checkout-routes';
 
+/** Every router of command-api (the OpenAPI spec lists their routes against the contracts). */
+export function commandApiRouters(deps: CommandApiDeps): Router[] {
+  return [authRoutes(deps), adminRoutes(deps), tradingRoutes(deps), subscriptionRoutes(deps), stripeWebhookRoutes(deps), testCheckoutRoutes(deps)];
+}
+
 /** The routes alone, for composing into the embedded single-process app. */
 export function commandApiRoutes(deps: CommandApiDeps): Middleware {
-  const routers = [authRoutes(deps), adminRoutes(deps), tradingRoutes(deps), subscriptionRoutes(deps), stripeWebhookRoutes(deps), testCheckoutRoutes(deps)];
+  const routers = commandApiRouters(deps);
   return compose(routers.map((r) => r.routes() as Middleware));
 }
 

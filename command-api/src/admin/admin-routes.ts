@@ -4,7 +4,7 @@
  * Admins only: an auditor reads (query-api) but changes nothing.
  */
 import Router from '@koa/router';
-import { z } from 'zod';
+import { userIdParamSchema as idSchema } from '@papertrade/domain/api/shared';
 import { adminSetAuditorRequestSchema, adminUpdateUserRequestSchema } from '@papertrade/domain/admin/contracts';
 import { userStreamId, type ProfileChanges } from '@papertrade/domain/auth/user';
 import { userDecider } from '@papertrade/domain/auth/user.decider';
@@ -16,8 +16,6 @@ import type { Position } from '@papertrade/platform/event-store/position';
 import type { CommandApiDeps } from '../deps';
 import { commandMeta } from '../request-meta';
 import { latest, releaseName, reservationStream, reserveName } from '../auth/register-account';
-
-const idSchema = z.string().uuid();
 
 export function adminRoutes(deps: CommandApiDeps): Router {
   const router = new Router();

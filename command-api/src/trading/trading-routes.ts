@@ -23,7 +23,7 @@
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { z } from 'zod';
+import { alertIdSchema, noBodySchema } from '@papertrade/domain/api/shared';
 import { isPremium } from '@papertrade/domain/auth/contracts';
 import { findCoinBySymbol } from '@papertrade/domain/market/coins';
 import { IllegalStateError, NotFoundError } from '@papertrade/domain/shared/errors';
@@ -41,12 +41,6 @@ import { jsonBody, parseBody } from '@papertrade/platform/http/body';
 import type { CommandApiDeps } from '../deps';
 import { commandMeta } from '../request-meta';
 import { latest } from '../auth/register-account';
-
-/** The commands without a payload take no body, or `{}`: anything else is a mistake worth a 400. */
-const noBodySchema = z.strictObject({}).optional();
-
-/** Alert ids are chosen by the risk monitor (UUIDs); anything else names no alert. */
-const alertIdSchema = z.string().regex(/^[\w.:@-]{1,200}$/);
 
 export function tradingRoutes(deps: CommandApiDeps): Router {
   const router = new Router();

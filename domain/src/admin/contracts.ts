@@ -52,3 +52,11 @@ export const adminUpdateUserRequestSchema = z.strictObject({
   subscriptionStatus: subscriptionStatusSchema.optional(),
 });
 export type AdminUpdateUserRequest = z.input<typeof adminUpdateUserRequestSchema>;
+
+/** PUT /api/admin/users/{id}: the user changed and the position of the last event appended (null when nothing was). */
+export const adminUpdateUserResponseSchema = z.object({ id: z.string(), position: z.string().nullable() });
+export type AdminUpdateUserResponse = z.infer<typeof adminUpdateUserResponseSchema>;
+
+/** PUT /api/admin/users/{id}/auditor. */
+export const adminSetAuditorResponseSchema = z.object({ id: z.string(), isAuditor: z.boolean(), position: z.string().nullable() });
+export type AdminSetAuditorResponse = z.infer<typeof adminSetAuditorResponseSchema>;
