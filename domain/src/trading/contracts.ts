@@ -9,7 +9,7 @@
  *   takeProfit), returned under the domain's (stopLossPercent, takeProfitPercent).
  */
 import { z } from 'zod';
-import { coinIdSchema, coinSymbolSchema, findCoinById, type CoinSymbol } from '../market/coins';
+import { coinIdSchema, coinSymbolSchema, coinSymbols, findCoinById, type CoinSymbol } from '../market/coins';
 import { MAX_QUANTITY } from './money';
 
 export const tradeSides = ['BUY', 'SELL'] as const;
@@ -158,9 +158,9 @@ export type BotSettingsRequest = z.input<typeof botSettingsRequestSchema>;
 /** POST /api/trades: a manual paper trade of `amount` coins (a coin id or a symbol; both only if they agree). */
 export const placeTradeRequestSchema = z
   .strictObject({
-    coinId: coinIdSchema.optional(),
-    symbol: coinSymbolSchema.optional(),
-    type: z.enum(tradeSides, { error: 'must be BUY or SELL' }),
+    coinId: coinIdSchema.optional().meta({ description: 'The coin, by id (or give symbol)' }),
+    symbol: coinSymbolSchema.optional().meta({ description: `The coin, by symbol in any case: ${coinSymbols.join(', ')} (or give coinId)` }),
+    type: z.enum(tradeSides, { error: 'must be BUY or SELL' }).meta({ description: 'BUY or SELL' }),
     amount: z
       .number({ error: 'must be a positive number of coins' })
       .positive('must be a positive number of coins')

@@ -46,6 +46,15 @@ function resolved<T>(doc: OpenApiDocument, value: T | { $ref: string }, kind: 'p
   return value;
 }
 
+/** Prose of the document with its `code` spans as <code>. */
+function Prose({ text }: { text: string }) {
+  return (
+    <>
+      {text.split('`').map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : part))}
+    </>
+  );
+}
+
 function FieldRows({ fields }: { fields: Field[] }) {
   return (
     <>
@@ -176,7 +185,11 @@ function Endpoint({ doc, entry }: { doc: OpenApiDocument; entry: Entry }) {
         </span>
       </header>
       <p className="api-ref__summary">{op.summary}</p>
-      {op.description && <p className="api-ref__description">{op.description}</p>}
+      {op.description && (
+        <p className="api-ref__description">
+          <Prose text={op.description} />
+        </p>
+      )}
       <Parameters doc={doc} op={op} />
       <RequestBody op={op} />
       <Responses doc={doc} op={op} />
@@ -192,7 +205,11 @@ export function ApiReference() {
   return (
     <div className="api-ref" data-testid="api-reference">
       <section className="card api-ref__intro">
-        <p>{doc.info.description}</p>
+        {doc.info.description && (
+          <p>
+            <Prose text={doc.info.description} />
+          </p>
+        )}
         <p>
           Version {doc.info.version}. Machine-readable: <a href={OPENAPI_PATH}>{OPENAPI_PATH}</a> (OpenAPI {doc.openapi}). Send the token of{' '}
           <code>POST /api/auth/login</code> as <code>Authorization: Bearer &lt;token&gt;</code>.
