@@ -33,8 +33,11 @@ export interface SuccessAnswer {
   schema?: z.ZodType;
   /** A content type other than JSON (the test checkout page is text/html). */
   contentType?: string;
-  /** Set when the route also answers text/csv (asked with ?format=csv or Accept: text/csv): the columns. */
-  csvColumns?: readonly string[];
+  /**
+   * Set when the route also answers text/csv (asked with ?format=csv or Accept: text/csv): what the
+   * rows are. The OpenAPI spec asks every GET for CSV and fails when this and the route disagree.
+   */
+  csv?: string;
   /** Response headers worth knowing, by name: their meaning. */
   headers?: Readonly<Record<string, string>>;
 }

@@ -8,7 +8,6 @@
 import { z } from 'zod';
 import { adminSetAuditorRequestSchema, adminSetAuditorResponseSchema, adminStatsSchema, adminUpdateUserRequestSchema, adminUpdateUserResponseSchema, adminUsersQuerySchema, adminUsersResponseSchema } from '../admin/contracts';
 import {
-  TIMELINE_CSV_FIELDS,
   asOfQuerySchema,
   portfolioAsOfResponseSchema,
   streamNameSchema,
@@ -504,7 +503,7 @@ export const auditTimeline = endpoint({
     status: 200,
     description: 'One page of the timeline',
     schema: timelineResponseSchema,
-    csvColumns: TIMELINE_CSV_FIELDS,
+    csv: 'One row per entry (position, time, category, streamId, revision, type, data and metadata as JSON), with a header row',
     headers: { 'X-Total-Count': 'Entries in the whole timeline (CSV answers)' },
   },
   errors: [404],

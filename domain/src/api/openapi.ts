@@ -78,7 +78,7 @@ function successOf(e: EndpointContract): Record<string, unknown> {
   const content: Record<string, unknown> = {};
   if (s.schema) content['application/json'] = { schema: jsonSchemaOf(s.schema, 'output') };
   if (s.contentType) content[s.contentType] = { schema: { type: 'string' } };
-  if (s.csvColumns) content['text/csv'] = { schema: { type: 'string', description: `CSV with a header row: ${s.csvColumns.join(', ')}` } };
+  if (s.csv) content['text/csv'] = { schema: { type: 'string', description: s.csv } };
   const headers = Object.fromEntries(Object.entries(s.headers ?? {}).map(([name, description]) => [name, { description, schema: { type: 'string' } }]));
   return {
     description: s.description,

@@ -57,9 +57,6 @@ export const TIMELINE_CATEGORIES = ['trade', 'bot', 'risk', 'subscription'] as c
 export type TimelineCategory = (typeof TIMELINE_CATEGORIES)[number];
 export const timelineEntrySchema = auditEventSchema.extend({ category: z.enum(TIMELINE_CATEGORIES) });
 export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
-/** The columns of the timeline as CSV (GET /api/audit/users/{id}/timeline?format=csv). */
-export const TIMELINE_CSV_FIELDS = ['position', 'time', 'category', 'streamId', 'revision', 'type', 'data', 'metadata'] as const;
-
 export const timelineResponseSchema = z.object({ userId: z.string(), entries: z.array(timelineEntrySchema), ...pagedFields });
 export type TimelineResponse = z.infer<typeof timelineResponseSchema>;
 

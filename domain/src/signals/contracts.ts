@@ -28,9 +28,9 @@ const symbolParam = queryText()
   .optional()
   .transform((s) => (s === undefined || s.trim() === '' ? undefined : s.trim()));
 
-export const signalsQuerySchema = z.strictObject({ symbol: symbolParam.meta({ description: 'A coin symbol, any case (ETH, BTC, ...); absent: every coin' }) });
+export const signalsQuerySchema = z.strictObject({ symbol: symbolParam });
 export type SignalsQuery = z.input<typeof signalsQuerySchema>;
-export const indicatorsQuerySchema = z.strictObject({ symbol: symbolParam.meta({ description: 'A coin symbol, any case (ETH, BTC, ...); absent: ETH' }) });
+export const indicatorsQuerySchema = z.strictObject({ symbol: symbolParam });
 export type IndicatorsQuery = z.input<typeof indicatorsQuerySchema>;
 
 const signalType = z.enum(signalTypes);

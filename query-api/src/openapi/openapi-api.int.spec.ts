@@ -5,6 +5,7 @@
  * a client relies on (the trade body's bounds, the trades paging, CSV answers, security).
  */
 import { expect } from 'chai';
+import type { AddressInfo } from 'node:net';
 import type Router from '@koa/router';
 import { commandApiRouters } from '@papertrade/command-api/app';
 import { toOpenApiPath } from '@papertrade/domain/api/contract';
@@ -14,7 +15,7 @@ import { MAX_QUANTITY } from '@papertrade/domain/trading/money';
 import { TRADES_MAX_PAGE_SIZE } from '@papertrade/domain/trading/read-contracts';
 import { startHarness, type Harness } from '../../../test/api-harness';
 import { commandApiDeps, queryApiDeps } from '../../../bin/compose';
-import { queryApiRouters } from '../app';
+import { createQueryApi, queryApiRouters } from '../app';
 import { OPENAPI_CACHE_CONTROL } from './openapi-routes';
 
 /** "GET /api/coins/{coinId}/price" for each method of each route layer (HEAD is Koa's, implied by GET). */
@@ -75,6 +76,36 @@ describe('GET /api/openapi.json: the documented API (HTTP)', function () {
     const again = await h.request('GET', '/api/openapi.json');
     expect(again.body).to.deep.equal(res.body);
     expect((await h.request('GET', '/api/openapi.json?x=1')).status).to.equal(400);
+  });
+
+  it('query-api alone (the cluster, where the gateway sends every GET to it) serves the same document', async () => {
+    const server = createQueryApi(queryApiDeps(h.rt)).listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/openapi.json`);
+      expect(res.status).to.equal(200);
+      expect(await res.json()).to.deep.equal(doc);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('every GET that answers CSV to Accept: text/csv documents text/csv, and no other does', async () => {
+    const admin = await h.admin();
+    const values: Record<string, string> = { id: admin.id, coinId: 'ethereum', stream: `user-${admin.id}` };
+    const checked: string[] = [];
+    for (const e of endpoints) {
+      if (e.method !== 'get' || e.service !== 'query-api') continue;
+      const path = e.path.replace(/\{(\w+)\}/g, (_m, name: string) => values[name] ?? name);
+      const res = await h.request('GET', e.path.includes('/portfolio') || e.path.includes('/subscription') ? `${path}?asOf=${new Date().toISOString()}` : path, {
+        token: admin.token,
+        headers: { accept: 'text/csv' },
+      });
+      const csv = /^text\/csv/.test(res.headers.get('content-type') ?? '');
+      expect(csv, `GET ${e.path} (${res.status}) answers CSV: ${csv}; documented: ${Boolean(e.success.csv)}`).to.equal(Boolean(e.success.csv));
+      checked.push(e.path);
+    }
+    expect(checked).to.include('/api/audit/users/{id}/timeline');
   });
 
   it('every route registered in command-api and query-api is documented with its method, and nothing else is', () => {
