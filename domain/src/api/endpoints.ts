@@ -2,8 +2,9 @@
  * Every HTTP endpoint of the app, command-api's and query-api's, as contracts (contract.ts). The
  * schemas are the slices' own (domain/src/<slice>/contracts.ts) or shared.ts's: the objects the
  * routes validate with, imported here, never copied. openapi.ts builds GET /api/openapi.json from
- * this list, and test/openapi.int.spec.ts fails when a registered route is missing here, or when
- * an endpoint listed here is not registered.
+ * this list, and query-api/src/openapi/openapi-api.int.spec.ts fails when a registered route is
+ * missing here, when an endpoint listed here is not registered, or when a GET answers CSV and its
+ * contract does not say so (or the reverse).
  */
 import { z } from 'zod';
 import { adminSetAuditorRequestSchema, adminSetAuditorResponseSchema, adminStatsSchema, adminUpdateUserRequestSchema, adminUpdateUserResponseSchema, adminUsersQuerySchema, adminUsersResponseSchema } from '../admin/contracts';

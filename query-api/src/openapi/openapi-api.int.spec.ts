@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type Router from '@koa/router';
 import { commandApiRouters } from '@papertrade/command-api/app';
 import { toOpenApiPath } from '@papertrade/domain/api/contract';
+import * as api from '@papertrade/domain/api/endpoints';
 import { endpoints } from '@papertrade/domain/api/endpoints';
 import { openApiDocumentSchema, unresolvedRefs, type OpenApiDocument, type OpenApiOperation, type OpenApiParameter } from '@papertrade/domain/api/openapi-document';
 import { MAX_QUANTITY } from '@papertrade/domain/trading/money';
@@ -106,6 +107,28 @@ describe('GET /api/openapi.json: the documented API (HTTP)', function () {
       checked.push(e.path);
     }
     expect(checked).to.include('/api/audit/users/{id}/timeline');
+  });
+
+  it('answers match their documented schemas (a sample of commands and reads)', async () => {
+    await h.signup({ email: 'openapi.trader@example.com', username: 'openapi_trader' });
+    const token = await h.login('openapi.trader@example.com', 'secret1');
+    const admin = await h.admin();
+    const placed = await h.request('POST', '/api/trades', { token, body: { symbol: 'eth', type: 'BUY', amount: 0.01 } });
+    expect(placed.status).to.equal(api.placeTrade.success.status);
+    api.placeTrade.success.schema.parse(placed.body);
+    const headers = { 'x-min-position': String(placed.body.position) };
+    for (const [contract, path, as] of [
+      [api.trades, '/api/trades?page=1&pageSize=5', token],
+      [api.portfolio, '/api/portfolio', token],
+      [api.me, '/api/auth/me', token],
+      [api.adminUsers, '/api/admin/users?pageSize=5', admin.token],
+      [api.adminStats, '/api/admin/stats', admin.token],
+      [api.plans, '/api/plans', undefined],
+    ] as const) {
+      const res = await h.request('GET', path, { ...(as ? { token: as } : {}), headers });
+      expect(res.status, path).to.equal(200);
+      contract.success.schema.parse(res.body);
+    }
   });
 
   it('every route registered in command-api and query-api is documented with its method, and nothing else is', () => {
