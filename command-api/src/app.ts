@@ -5,6 +5,7 @@
 import Koa from 'koa';
 import type { Middleware } from 'koa';
 import compose from 'koa-compose';
+import type Router from '@koa/router';
 import { authenticate } from '@papertrade/platform/auth/guards';
 import { apiNotFound, problemMiddleware } from '@papertrade/platform/http/problem-middleware';
 import { minPositionWithinHead } from '@papertrade/platform/http/min-position';
@@ -18,9 +19,14 @@ import { stripeWebhookRoutes } from './subscription/stripe-webhook-routes';
 import { testCheckoutRoutes } from './subscription/test-checkout-routes';
 import { apiCallLimit } from './usage/api-call-limit';
 
+/** Every router of command-api (the OpenAPI spec lists their routes against the contracts). */
+export function commandApiRouters(deps: CommandApiDeps): Router[] {
+  return [authRoutes(deps), adminRoutes(deps), tradingRoutes(deps), subscriptionRoutes(deps), stripeWebhookRoutes(deps), testCheckoutRoutes(deps)];
+}
+
 /** The routes alone, for composing into the embedded single-process app. */
 export function commandApiRoutes(deps: CommandApiDeps): Middleware {
-  const routers = [authRoutes(deps), adminRoutes(deps), tradingRoutes(deps), subscriptionRoutes(deps), stripeWebhookRoutes(deps), testCheckoutRoutes(deps)];
+  const routers = commandApiRouters(deps);
   // The plan's monthly API calls, before any route appends (usage/api-call-limit.ts).
   return compose([apiCallLimit(deps.apiCalls), ...routers.map((r) => r.routes() as Middleware)]);
 }

@@ -5,6 +5,7 @@
 import Koa from 'koa';
 import type { Middleware } from 'koa';
 import compose from 'koa-compose';
+import type Router from '@koa/router';
 import { authenticate } from '@papertrade/platform/auth/guards';
 import { apiNotFound, problemMiddleware } from '@papertrade/platform/http/problem-middleware';
 import { minPositionWithinHead } from '@papertrade/platform/http/min-position';
@@ -19,9 +20,15 @@ import { signalsRoutes } from './signals/signals-routes';
 import { tradingRoutes } from './trading/trading-routes';
 import { auditRoutes } from './audit/audit-routes';
 import { subscriptionRoutes } from './subscription/subscription-routes';
+import { openApiRoutes } from './openapi/openapi-routes';
+
+/** Every router of query-api (the OpenAPI spec lists their routes against the contracts). */
+export function queryApiRouters(deps: QueryApiDeps): Router[] {
+  return [meRoutes(deps), adminRoutes(deps), plansRoutes(), publicStatsRoutes(deps), marketRoutes(deps), signalsRoutes(deps), tradingRoutes(deps), subscriptionRoutes(deps), auditRoutes(deps), openApiRoutes()];
+}
 
 export function queryApiRoutes(deps: QueryApiDeps): Middleware {
-  const routers = [meRoutes(deps), adminRoutes(deps), plansRoutes(), publicStatsRoutes(deps), marketRoutes(deps), signalsRoutes(deps), tradingRoutes(deps), subscriptionRoutes(deps), auditRoutes(deps)];
+  const routers = queryApiRouters(deps);
   const health: Middleware = async (ctx, next) => {
     if (ctx.method === 'GET' && ctx.path === '/api/health') ctx.body = { status: 'ok' };
     else await next();

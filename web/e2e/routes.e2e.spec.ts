@@ -17,6 +17,7 @@ const built = [
   ['/risk-management', 'Risk Management'],
   ['/subscription', 'Subscription and Billing'],
   ['/admin', 'Admin Panel'],
+  ['/api-docs', 'API Reference'],
 ] as const;
 
 describe('web: routes and shell (e2e)', function () {

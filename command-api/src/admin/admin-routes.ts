@@ -4,8 +4,8 @@
  * Admins only: an auditor reads (query-api) but changes nothing.
  */
 import Router from '@koa/router';
-import { z } from 'zod';
-import { adminSetAuditorRequestSchema, adminUpdateUserRequestSchema } from '@papertrade/domain/admin/contracts';
+import { userIdParamSchema as idSchema } from '@papertrade/domain/api/shared';
+import { adminSetAuditorRequestSchema, adminUpdateUserRequestSchema, type AdminSetAuditorResponse, type AdminUpdateUserResponse } from '@papertrade/domain/admin/contracts';
 import { userStreamId, type ProfileChanges } from '@papertrade/domain/auth/user';
 import { userDecider } from '@papertrade/domain/auth/user.decider';
 import { subscriptionDecider, subscriptionStreamId } from '@papertrade/domain/auth/subscription';
@@ -16,8 +16,6 @@ import type { Position } from '@papertrade/platform/event-store/position';
 import type { CommandApiDeps } from '../deps';
 import { commandMeta } from '../request-meta';
 import { latest, releaseName, reservationStream, reserveName } from '../auth/register-account';
-
-const idSchema = z.string().uuid();
 
 export function adminRoutes(deps: CommandApiDeps): Router {
   const router = new Router();
@@ -86,7 +84,8 @@ export function adminRoutes(deps: CommandApiDeps): Router {
       positions.push(subscription.position);
     }
     deps.logger.info('user updated by admin', { userId: id, adminId: admin.id });
-    ctx.body = { id, position: latest(...positions) ?? null };
+    const answer: AdminUpdateUserResponse = { id, position: latest(...positions) ?? null };
+    ctx.body = answer;
   });
 
   router.put('/api/admin/users/:id/auditor', requireAdmin, jsonBody, async (ctx) => {
@@ -106,7 +105,8 @@ export function adminRoutes(deps: CommandApiDeps): Router {
       meta,
     );
     deps.logger.info(body.auditor ? 'auditor role granted' : 'auditor role revoked', { userId: id, adminId: admin.id });
-    ctx.body = { id, isAuditor: body.auditor, position: result.position ?? null };
+    const answer: AdminSetAuditorResponse = { id, isAuditor: body.auditor, position: result.position ?? null };
+    ctx.body = answer;
   });
 
   return router;

@@ -23,11 +23,21 @@
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { z } from 'zod';
+import { alertIdSchema, noBodySchema } from '@papertrade/domain/api/shared';
 import { isPremium } from '@papertrade/domain/auth/contracts';
 import { findCoinBySymbol } from '@papertrade/domain/market/coins';
 import { IllegalStateError, NotFoundError } from '@papertrade/domain/shared/errors';
-import { botSettingsRequestSchema, placeTradeRequestSchema, riskParametersSchema } from '@papertrade/domain/trading/contracts';
+import {
+  botSettingsRequestSchema,
+  placeTradeRequestSchema,
+  riskParametersSchema,
+  type AcknowledgeAlertResponse,
+  type BotCommandResponse,
+  type BotSettingsResponse,
+  type ClearAlertsResponse,
+  type PlaceTradeResponse,
+  type RiskParametersChangeResponse,
+} from '@papertrade/domain/trading/contracts';
 import { botStreamId } from '@papertrade/domain/trading/bot';
 import { botDecider } from '@papertrade/domain/trading/bot.decider';
 import { microsToUsd } from '@papertrade/domain/trading/money';
@@ -41,12 +51,6 @@ import { jsonBody, parseBody } from '@papertrade/platform/http/body';
 import type { CommandApiDeps } from '../deps';
 import { commandMeta } from '../request-meta';
 import { latest } from '../auth/register-account';
-
-/** The commands without a payload take no body, or `{}`: anything else is a mistake worth a 400. */
-const noBodySchema = z.strictObject({}).optional();
-
-/** Alert ids are chosen by the risk monitor (UUIDs); anything else names no alert. */
-const alertIdSchema = z.string().regex(/^[\w.:@-]{1,200}$/);
 
 export function tradingRoutes(deps: CommandApiDeps): Router {
   const router = new Router();
@@ -82,7 +86,7 @@ export function tradingRoutes(deps: CommandApiDeps): Router {
     const d = placed.data;
     deps.logger.info('manual trade placed', { userId: user.id, tradeId: d.tradeId, replayed: result.replayed });
     ctx.status = 201;
-    ctx.body = {
+    const answer: PlaceTradeResponse = {
       id: d.tradeId,
       coinId: d.coinId,
       symbol: d.symbol,
@@ -98,6 +102,7 @@ export function tradingRoutes(deps: CommandApiDeps): Router {
       timestamp: d.placedAt,
       position: result.position ?? null,
     };
+    ctx.body = answer;
   });
 
   router.post('/api/bot/start', requireUser, jsonBody, async (ctx) => {
@@ -109,14 +114,16 @@ export function tradingRoutes(deps: CommandApiDeps): Router {
       { type: 'StartBot', data: { userId: user.id, premium: isPremium(user) }, metadata: { now: now() } },
       meta,
     );
-    ctx.body = { userId: user.id, position: result.position ?? null };
+    const answer: BotCommandResponse = { userId: user.id, position: result.position ?? null };
+    ctx.body = answer;
   });
 
   router.post('/api/bot/stop', requireUser, jsonBody, async (ctx) => {
     const body = parseBody(ctx, noBodySchema);
     const { user, meta } = caller(ctx, body);
     const result = await deps.handler.handle(botDecider, botStreamId(user.id), { type: 'StopBot', data: { userId: user.id }, metadata: { now: now() } }, meta);
-    ctx.body = { userId: user.id, position: result.position ?? null };
+    const answer: BotCommandResponse = { userId: user.id, position: result.position ?? null };
+    ctx.body = answer;
   });
 
   /**
@@ -148,7 +155,8 @@ export function tradingRoutes(deps: CommandApiDeps): Router {
       meta,
     );
     deps.logger.info('bot reset', { userId: user.id });
-    ctx.body = { userId: user.id, position: latest(bot.position, settings.position, portfolio.position) ?? null };
+    const answer: BotCommandResponse = { userId: user.id, position: latest(bot.position, settings.position, portfolio.position) ?? null };
+    ctx.body = answer;
   });
 
   /** Some or all of the bot settings; answers the whole set as it now is (the write side's state, not a read model). */
@@ -160,14 +168,16 @@ export function tradingRoutes(deps: CommandApiDeps): Router {
     const result = await deps.handler.handle(riskDecider, stream, { type: 'ChangeBotSettings', data: { userId: user.id, changes }, metadata: { now: now() } }, meta, loaded);
     const changed = result.events.find((e) => e.type === 'BotSettingsChanged' || e.type === 'BotSettingsReset');
     const settings = changed && 'settings' in changed.data ? changed.data.settings : loaded.state.settings;
-    ctx.body = { userId: user.id, settings, position: result.position ?? null };
+    const answer: BotSettingsResponse = { userId: user.id, settings, position: result.position ?? null };
+    ctx.body = answer;
   });
 
   router.put('/api/risk/parameters', requirePremium, jsonBody, async (ctx) => {
     const parameters = parseBody(ctx, riskParametersSchema);
     const { user, meta } = caller(ctx, parameters);
     const result = await deps.handler.handle(riskDecider, riskStreamId(user.id), { type: 'ChangeRiskParameters', data: { userId: user.id, parameters }, metadata: { now: now() } }, meta);
-    ctx.body = { userId: user.id, parameters, position: result.position ?? null };
+    const answer: RiskParametersChangeResponse = { userId: user.id, parameters, position: result.position ?? null };
+    ctx.body = answer;
   });
 
   router.post('/api/risk/alerts/:id/acknowledge', requirePremium, jsonBody, async (ctx) => {
@@ -181,7 +191,8 @@ export function tradingRoutes(deps: CommandApiDeps): Router {
       { type: 'AcknowledgeRiskAlert', data: { userId: user.id, alertId: parsedId.data }, metadata: { now: now() } },
       meta,
     );
-    ctx.body = { alertId: parsedId.data, position: result.position ?? null };
+    const answer: AcknowledgeAlertResponse = { alertId: parsedId.data, position: result.position ?? null };
+    ctx.body = answer;
   });
 
   router.delete('/api/risk/alerts/acknowledged', requirePremium, jsonBody, async (ctx) => {
@@ -189,7 +200,8 @@ export function tradingRoutes(deps: CommandApiDeps): Router {
     const { user, meta } = caller(ctx, body);
     const result = await deps.handler.handle(riskDecider, riskStreamId(user.id), { type: 'ClearAcknowledgedRiskAlerts', data: { userId: user.id }, metadata: { now: now() } }, meta);
     const cleared = result.events.flatMap((e) => (e.type === 'AcknowledgedRiskAlertsCleared' ? e.data.alertIds : []));
-    ctx.body = { alertIds: cleared, position: result.position ?? null };
+    const answer: ClearAlertsResponse = { alertIds: cleared, position: result.position ?? null };
+    ctx.body = answer;
   });
 
   return router;

@@ -12,7 +12,7 @@ export const ADMIN_USERS_MAX_PAGE_SIZE = 100;
 
 /** GET /api/admin/users query: a search (prefix of email, username or name), filters and a page (from 1). */
 export const adminUsersQuerySchema = z.strictObject({
-  q: z.string().max(100, 'must be at most 100 characters').optional(),
+  q: z.string().max(100, 'must be at most 100 characters').optional().meta({ description: 'A prefix of the email, username, full name or last name, any case' }),
   page: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(100_000, 'must be at most 100000').default(1),
   pageSize: z.coerce
     .number()
@@ -55,3 +55,11 @@ export const adminUpdateUserRequestSchema = z.strictObject({
   subscriptionStatus: subscriptionStatusSchema.optional(),
 });
 export type AdminUpdateUserRequest = z.input<typeof adminUpdateUserRequestSchema>;
+
+/** PUT /api/admin/users/{id}: the user changed and the position of the last event appended (null when nothing was). */
+export const adminUpdateUserResponseSchema = z.object({ id: z.string(), position: z.string().nullable() });
+export type AdminUpdateUserResponse = z.infer<typeof adminUpdateUserResponseSchema>;
+
+/** PUT /api/admin/users/{id}/auditor. */
+export const adminSetAuditorResponseSchema = z.object({ id: z.string(), isAuditor: z.boolean(), position: z.string().nullable() });
+export type AdminSetAuditorResponse = z.infer<typeof adminSetAuditorResponseSchema>;

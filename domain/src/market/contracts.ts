@@ -44,7 +44,7 @@ export const chartDaysParamSchema = queryText()
   .refine((d) => d >= MIN_CHART_DAYS, { message: 'must cover at least one minute (1/1440 of a day)', abort: true });
 
 /** GET /api/coins/{coin}/ohlc and /history. */
-export const chartQuerySchema = z.strictObject({ days: chartDaysParamSchema });
+export const chartQuerySchema = z.strictObject({ days: chartDaysParamSchema.meta({ description: `Days of history, a decimal number: at least one minute (1/1440), at most ${MAX_CHART_DAYS}` }) });
 export type ChartQuery = z.input<typeof chartQuerySchema>;
 
 /** GET /api/price[?symbol=]: a coin symbol in any case; absent or empty means ETH. */
@@ -52,7 +52,8 @@ export const priceQuerySchema = z.strictObject({
   symbol: queryText()
     .max(32, 'must be a coin symbol such as ETH, at most 32 characters')
     .optional()
-    .transform((s) => (s === undefined || s.trim() === '' ? undefined : s.trim())),
+    .transform((s) => (s === undefined || s.trim() === '' ? undefined : s.trim()))
+    .meta({ description: 'A coin symbol, any case (ETH, BTC, ...); absent: ETH' }),
 });
 export type PriceQuery = z.input<typeof priceQuerySchema>;
 

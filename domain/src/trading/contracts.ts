@@ -9,7 +9,7 @@
  *   takeProfit), returned under the domain's (stopLossPercent, takeProfitPercent).
  */
 import { z } from 'zod';
-import { coinIdSchema, coinSymbolSchema, findCoinById, type CoinSymbol } from '../market/coins';
+import { coinIdSchema, coinSymbolSchema, coinSymbols, findCoinById, type CoinSymbol } from '../market/coins';
 import { MAX_QUANTITY } from './money';
 
 export const tradeSides = ['BUY', 'SELL'] as const;
@@ -158,9 +158,9 @@ export type BotSettingsRequest = z.input<typeof botSettingsRequestSchema>;
 /** POST /api/trades: a manual paper trade of `amount` coins (a coin id or a symbol; both only if they agree). */
 export const placeTradeRequestSchema = z
   .strictObject({
-    coinId: coinIdSchema.optional(),
-    symbol: coinSymbolSchema.optional(),
-    type: z.enum(tradeSides, { error: 'must be BUY or SELL' }),
+    coinId: coinIdSchema.optional().meta({ description: 'The coin, by id (or give symbol)' }),
+    symbol: coinSymbolSchema.optional().meta({ description: `The coin, by symbol in any case: ${coinSymbols.join(', ')} (or give coinId)` }),
+    type: z.enum(tradeSides, { error: 'must be BUY or SELL' }).meta({ description: 'BUY or SELL' }),
     amount: z
       .number({ error: 'must be a positive number of coins' })
       .positive('must be a positive number of coins')
@@ -178,3 +178,61 @@ export const placeTradeRequestSchema = z
     amount: body.amount,
   }));
 export type PlaceTradeRequest = z.input<typeof placeTradeRequestSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Answers of the commands: ids and the global position of the last event appended (null when the
+// command changed nothing), never a read model.
+
+const position = z.string().nullable();
+
+/** POST /api/trades (201): the trade as filled. */
+export const placeTradeResponseSchema = z.object({
+  id: z.string(),
+  coinId: coinIdSchema,
+  symbol: z.string(),
+  type: z.enum(tradeSides),
+  /** Coins traded. */
+  amount: z.number(),
+  /** The fill price (the market's at the time, never the client's). */
+  price: z.number(),
+  fee: z.number(),
+  /** What the trade moved in cash: a BUY paid notional + fee, a SELL received notional - fee. */
+  total: z.number(),
+  realisedPnl: z.number().nullable(),
+  status: z.enum(['OPEN', 'CLOSED']),
+  source: z.string(),
+  timestamp: z.iso.datetime(),
+  position,
+});
+export type PlaceTradeResponse = z.infer<typeof placeTradeResponseSchema>;
+
+/** POST /api/bot/start, /stop, /reset. */
+export const botCommandResponseSchema = z.object({ userId: z.string(), position });
+export type BotCommandResponse = z.infer<typeof botCommandResponseSchema>;
+
+/** POST /api/settings/bot: the whole set as it now is. */
+export const botSettingsResponseSchema = z.object({
+  userId: z.string(),
+  settings: z.object({
+    maxPositionSize: z.number(),
+    stopLossPercent: z.number(),
+    takeProfitPercent: z.number(),
+    dailyLossLimit: z.number(),
+    enableNotifications: z.boolean(),
+    autoRetrain: z.boolean(),
+  }) satisfies z.ZodType<BotSettings>,
+  position,
+});
+export type BotSettingsResponse = z.infer<typeof botSettingsResponseSchema>;
+
+/** PUT /api/risk/parameters. */
+export const riskParametersChangeResponseSchema = z.object({ userId: z.string(), parameters: riskParametersSchema, position });
+export type RiskParametersChangeResponse = z.infer<typeof riskParametersChangeResponseSchema>;
+
+/** POST /api/risk/alerts/{id}/acknowledge. */
+export const acknowledgeAlertResponseSchema = z.object({ alertId: z.string(), position });
+export type AcknowledgeAlertResponse = z.infer<typeof acknowledgeAlertResponseSchema>;
+
+/** DELETE /api/risk/alerts/acknowledged: the alerts cleared. */
+export const clearAlertsResponseSchema = z.object({ alertIds: z.array(z.string()), position });
+export type ClearAlertsResponse = z.infer<typeof clearAlertsResponseSchema>;

@@ -189,20 +189,24 @@ const instantParam = queryText()
  */
 export const tradesQuerySchema = z
   .strictObject({
-    page: positiveIntParam(undefined).optional(),
-    pageSize: positiveIntParam(TRADES_MAX_PAGE_SIZE).optional(),
-    coinId: queryText().pipe(coinIdSchema).optional(),
-    symbol: queryText().pipe(coinSymbolSchema).optional(),
+    page: positiveIntParam(undefined).optional().meta({ description: 'The page, from 1 (default 1)' }),
+    pageSize: positiveIntParam(TRADES_MAX_PAGE_SIZE)
+      .optional()
+      .meta({ description: `Trades per page, 1 to ${TRADES_MAX_PAGE_SIZE} (default ${TRADES_DEFAULT_PAGE_SIZE})` }),
+    coinId: queryText().pipe(coinIdSchema).optional().meta({ description: `A coin id: ${coinIds.join(', ')}` }),
+    symbol: queryText().pipe(coinSymbolSchema).optional().meta({ description: `A coin symbol, any case: ${coinSymbols.join(', ')}` }),
     status: queryText()
       .transform((s) => s.toUpperCase())
       .pipe(z.enum(tradeStatuses, { error: 'must be OPEN or CLOSED' }))
-      .optional(),
+      .optional()
+      .meta({ description: 'OPEN or CLOSED, any case' }),
     type: queryText()
       .transform((s) => s.toUpperCase())
       .pipe(z.enum(tradeSides, { error: 'must be BUY or SELL' }))
-      .optional(),
-    from: instantParam.optional(),
-    to: instantParam.optional(),
+      .optional()
+      .meta({ description: 'BUY or SELL, any case' }),
+    from: instantParam.optional().meta({ description: 'From this ISO-8601 date (UTC) or date-time, inclusive' }),
+    to: instantParam.optional().meta({ description: 'Up to this ISO-8601 date-time, inclusive; a bare date includes that whole UTC day' }),
   })
   .superRefine((q, ctx) => {
     if (q.coinId && q.symbol && coinSymbols[coinIds.indexOf(q.coinId)] !== q.symbol) {

@@ -4,7 +4,7 @@
  * just paid or cancelled reads its own write.
  */
 import Router from '@koa/router';
-import { z } from 'zod';
+import { noQuerySchema as noQuery } from '@papertrade/domain/api/shared';
 import { TRADES_PROJECTION } from '@papertrade/domain/trading/trading-view';
 import type { BillingHistoryResponse, SubscriptionResponse } from '@papertrade/domain/subscription/contracts';
 import { SUBSCRIPTIONS_PROJECTION, toSubscriptionResponse, type SubscriptionView } from '@papertrade/domain/subscription/subscription-view';
@@ -12,8 +12,6 @@ import { currentUser, requireUser } from '@papertrade/platform/auth/guards';
 import { parseQuery } from '@papertrade/platform/http/body';
 import { readsFrom } from '@papertrade/platform/http/min-position';
 import type { QueryApiDeps } from '../deps';
-
-const noQuery = z.strictObject({});
 
 export function subscriptionRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'clock' | 'apiCalls'>): Router {
   const router = new Router();

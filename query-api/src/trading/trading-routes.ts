@@ -19,6 +19,7 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { z } from 'zod';
+import { noQuerySchema as noQuery } from '@papertrade/domain/api/shared';
 import { DEFAULT_COIN_SYMBOL, findCoinBySymbol, type CoinSymbol } from '@papertrade/domain/market/coins';
 import { SIGNAL_COUNTS_ALL, SIGNAL_COUNTS_PROJECTION, emptySignalCounts, type SignalCountsView } from '@papertrade/domain/signals/signal-view';
 import { HOUSE_DEMO_USER_ID } from '@papertrade/domain/trading/house-demo';
@@ -60,8 +61,6 @@ import { readsFrom } from '@papertrade/platform/http/min-position';
 import type { MarketData } from '@papertrade/platform/market/market-data';
 import type { QueryApiDeps } from '../deps';
 
-/** These routes take no query parameters: anything sent is a mistake worth a 400. */
-const noQuery = z.strictObject({});
 
 /** Whose account a read shows: a signed-in user's own, or (no Authorization header) the house demo's. */
 function accountOf(ctx: Context): { userId: string; demo: boolean } {

@@ -18,6 +18,7 @@ const placeholder = lazyRoute(() => import('./routes/placeholder'));
 const tradeHistory = lazyRoute(() => import('./routes/trade-history'));
 const riskManagement = lazyRoute(() => import('./routes/risk-management'));
 const admin = lazyRoute(() => import('./routes/admin'));
+const apiDocs = lazyRoute(() => import('./routes/api-docs'));
 const notFound = lazyRoute(() => import('./routes/not-found'));
 
 /** Titles as the premium spec names the screens (premium-and-account.md section 2). */
@@ -52,6 +53,7 @@ export const routes: RouteObject[] = [
           { path: '/admin', element: <admin.Component />, ...screen(admin) },
           { path: '/subscription', element: <subscription.Component />, ...screen(subscription) },
           { path: '/payment-success', element: <paymentSuccess.Component />, ...screen(paymentSuccess) },
+          { path: '/api-docs', element: <apiDocs.Component />, ...screen(apiDocs) },
           ...plannedScreens.map(({ path, title }) => ({ path, element: <placeholder.Component title={title} />, ...screen(placeholder) })),
           { path: '*', element: <notFound.Component />, ...screen(notFound) },
         ],

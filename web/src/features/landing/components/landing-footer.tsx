@@ -14,6 +14,7 @@ export function LandingFooter() {
           <a href="#pricing">Pricing</a>
           <Link to="/login">Login</Link>
           <Link to="/signup">Sign up</Link>
+          <Link to="/api-docs">API</Link>
         </nav>
         <p className="landing-footer__legal">
           Paper trading simulation for education. Not financial advice. © {new Date().getFullYear()} AI Trading Assistant.

@@ -1,0 +1,751 @@
+/**
+ * Every HTTP endpoint of the app, command-api's and query-api's, as contracts (contract.ts). The
+ * schemas are the slices' own (domain/src/<slice>/contracts.ts) or shared.ts's: the objects the
+ * routes validate with, imported here, never copied. openapi.ts builds GET /api/openapi.json from
+ * this list, and query-api/src/openapi/openapi-api.int.spec.ts fails when a registered route is
+ * missing here, when an endpoint listed here is not registered, or when a GET answers CSV and its
+ * contract does not say so (or the reverse).
+ */
+import { z } from 'zod';
+import { adminSetAuditorRequestSchema, adminSetAuditorResponseSchema, adminStatsSchema, adminUpdateUserRequestSchema, adminUpdateUserResponseSchema, adminUsersQuerySchema, adminUsersResponseSchema } from '../admin/contracts';
+import {
+  asOfQuerySchema,
+  portfolioAsOfResponseSchema,
+  streamNameSchema,
+  streamQuerySchema,
+  streamResponseSchema,
+  subscriptionAsOfResponseSchema,
+  timelineQuerySchema,
+  timelineResponseSchema,
+  userIdSchema,
+} from '../audit/contracts';
+import { loginRequestSchema, loginResponseSchema, meSchema, signupRequestSchema, signupResponseSchema } from '../auth/contracts';
+import {
+  chartQuerySchema,
+  coinPriceResponseSchema,
+  coinPricesResponseSchema,
+  coinSummaryResponseSchema,
+  historyResponseSchema,
+  ohlcResponseSchema,
+  priceQuerySchema,
+  supportedCoinsResponseSchema,
+} from '../market/contracts';
+import { coinIdSchema } from '../market/coins';
+import { plansResponseSchema } from '../plans/contracts';
+import { publicStatsSchema } from '../public-stats/contracts';
+import { indicatorsQuerySchema, indicatorsResponseSchema, signalsQuerySchema, signalsResponseSchema } from '../signals/contracts';
+import {
+  billingHistoryResponseSchema,
+  checkoutRequestSchema,
+  checkoutResponseSchema,
+  checkoutSessionIdSchema,
+  emptyRequestSchema,
+  paymentSuccessRequestSchema,
+  paymentSuccessResponseSchema,
+  subscriptionChangeResponseSchema,
+  subscriptionResponseSchema,
+  upgradeRequestSchema,
+} from '../subscription/contracts';
+import {
+  acknowledgeAlertResponseSchema,
+  botCommandResponseSchema,
+  botSettingsRequestSchema,
+  botSettingsResponseSchema,
+  clearAlertsResponseSchema,
+  placeTradeRequestSchema,
+  placeTradeResponseSchema,
+  riskParametersChangeResponseSchema,
+  riskParametersSchema,
+} from '../trading/contracts';
+import {
+  activeRiskTradesResponseSchema,
+  portfolioResponseSchema,
+  riskAlertsResponseSchema,
+  riskParametersResponseSchema,
+  riskResponseSchema,
+  tradesQuerySchema,
+  tradesResponseSchema,
+} from '../trading/read-contracts';
+import { endpoint, type EndpointContract } from './contract';
+import { alertIdSchema, healthResponseSchema, noBodySchema, noQuerySchema, userIdParamSchema } from './shared';
+
+const command = { service: 'command-api', idempotencyKey: true } as const;
+const query = { service: 'query-api', method: 'get' } as const;
+
+// ---------------------------------------------------------------------------------------------
+// Auth
+
+export const signup = endpoint({
+  ...command,
+  method: 'post',
+  path: '/api/auth/signup',
+  tag: 'Auth',
+  summary: 'Create an account',
+  description: 'Registers a free account. 409 when the email or username is taken; 429 past the sign-up limits per address.',
+  access: 'public',
+  body: { schema: signupRequestSchema, required: true },
+  success: { status: 201, description: 'The new user id and the position of its events', schema: signupResponseSchema },
+  errors: [409, 429],
+});
+
+export const login = endpoint({
+  service: 'command-api',
+  method: 'post',
+  path: '/api/auth/login',
+  tag: 'Auth',
+  summary: 'Sign in',
+  description: "Answers a bearer token (send it as `Authorization: Bearer <token>`) and the user's profile. 401 'Invalid email or password'; 429 past the sign-in limits.",
+  access: 'public',
+  body: { schema: loginRequestSchema, required: true },
+  success: { status: 200, description: 'A token and the profile', schema: loginResponseSchema },
+  errors: [401, 429, 503],
+});
+
+export const logout = endpoint({
+  service: 'command-api',
+  method: 'post',
+  path: '/api/auth/logout',
+  tag: 'Auth',
+  summary: 'Sign out',
+  description: 'Tokens are stateless: the client forgets its token.',
+  access: 'public',
+  success: { status: 204, description: 'Signed out' },
+});
+
+export const me = endpoint({
+  ...query,
+  path: '/api/auth/me',
+  tag: 'Auth',
+  summary: 'The signed-in user',
+  access: 'signed-in',
+  minPosition: true,
+  success: { status: 200, description: 'The profile', schema: meSchema },
+});
+
+// ---------------------------------------------------------------------------------------------
+// Admin
+
+const adminUserParams = { id: userIdParamSchema } as const;
+
+export const adminUsers = endpoint({
+  ...query,
+  path: '/api/admin/users',
+  tag: 'Admin',
+  summary: 'Search and page the users',
+  description:
+    'A search is a prefix of the email, username, full name or last name; newest first. JSON, or CSV with ?format=csv or Accept: text/csv: with page or pageSize that page, otherwise every match (at most 10,000 rows; X-Csv-Truncated: true when cut).',
+  access: 'admin-or-auditor',
+  query: adminUsersQuerySchema,
+  minPosition: true,
+  success: {
+    status: 200,
+    description: 'One page of users',
+    schema: adminUsersResponseSchema,
+    csv: 'One row per user (id, username, email, firstName, lastName, subscriptionTier, subscriptionStatus, isAdmin, isAuditor, createdAt), with a header row',
+    headers: { 'X-Total-Count': 'The number of users matching the search and filters' },
+  },
+});
+
+export const adminStats = endpoint({
+  ...query,
+  path: '/api/admin/stats',
+  tag: 'Admin',
+  summary: 'The Admin Panel counters',
+  access: 'admin-or-auditor',
+  minPosition: true,
+  success: { status: 200, description: 'Total users, premium users, active subscriptions, new this month', schema: adminStatsSchema },
+});
+
+export const adminUpdateUser = endpoint({
+  ...command,
+  method: 'put',
+  path: '/api/admin/users/{id}',
+  tag: 'Admin',
+  summary: "Edit a user's profile, tier and status",
+  access: 'admin',
+  params: adminUserParams,
+  body: { schema: adminUpdateUserRequestSchema, required: true },
+  success: { status: 200, description: 'The user id and the position of the last event appended', schema: adminUpdateUserResponseSchema },
+  errors: [404, 409],
+});
+
+export const adminSetAuditor = endpoint({
+  ...command,
+  method: 'put',
+  path: '/api/admin/users/{id}/auditor',
+  tag: 'Admin',
+  summary: 'Grant or revoke the auditor role',
+  access: 'admin',
+  params: adminUserParams,
+  body: { schema: adminSetAuditorRequestSchema, required: true },
+  success: { status: 200, description: 'The role as it now is', schema: adminSetAuditorResponseSchema },
+  errors: [404, 409],
+});
+
+// ---------------------------------------------------------------------------------------------
+// Trading, bot, risk, settings
+
+export const placeTrade = endpoint({
+  ...command,
+  method: 'post',
+  path: '/api/trades',
+  tag: 'Trading',
+  summary: 'Place a paper trade',
+  description: "Buys or sells `amount` coins at the market's current price (never the client's). Give a coinId or a symbol (any case); both only if they agree. 409 when the cash or the position is short.",
+  access: 'signed-in',
+  body: { schema: placeTradeRequestSchema, required: true },
+  success: { status: 201, description: 'The trade as filled', schema: placeTradeResponseSchema },
+  errors: [409],
+});
+
+export const portfolio = endpoint({
+  ...query,
+  path: '/api/portfolio',
+  tag: 'Trading',
+  summary: 'The paper portfolio valued at live prices',
+  description: "Signed in: the caller's; without an Authorization header: the house demo's (demo: true).",
+  access: 'optional',
+  query: noQuerySchema,
+  minPosition: true,
+  success: { status: 200, description: 'The portfolio', schema: portfolioResponseSchema },
+});
+
+export const trades = endpoint({
+  ...query,
+  path: '/api/trades',
+  tag: 'Trading',
+  summary: 'One page of trades, newest first',
+  description:
+    "Filtered by coin (coinId, or symbol in any case), status (OPEN, CLOSED), type (BUY, SELL) and date range (from / to: ISO dates or date-times, inclusive; a bare `to` date includes that day). page from 1; pageSize 1 to 100 (default 20). Signed in: the caller's trades; without an Authorization header: the house demo's.",
+  access: 'optional',
+  query: tradesQuerySchema,
+  minPosition: true,
+  success: { status: 200, description: 'The page and the all-time summary', schema: tradesResponseSchema },
+});
+
+export const risk = endpoint({
+  ...query,
+  path: '/api/risk',
+  tag: 'Risk',
+  summary: "Bot settings, today's loss against the daily limit, portfolio risk",
+  access: 'signed-in',
+  query: noQuerySchema,
+  minPosition: true,
+  success: { status: 200, description: 'The risk overview', schema: riskResponseSchema },
+});
+
+export const riskParameters = endpoint({
+  ...query,
+  path: '/api/risk/parameters',
+  tag: 'Risk',
+  summary: 'The risk parameter set (the defaults until changed)',
+  access: 'signed-in',
+  query: noQuerySchema,
+  minPosition: true,
+  success: { status: 200, description: 'The parameters', schema: riskParametersResponseSchema },
+});
+
+export const changeRiskParameters = endpoint({
+  ...command,
+  method: 'put',
+  path: '/api/risk/parameters',
+  tag: 'Risk',
+  summary: 'Replace the risk parameter set',
+  access: 'premium',
+  body: { schema: riskParametersSchema, required: true },
+  success: { status: 200, description: 'The parameters now in force', schema: riskParametersChangeResponseSchema },
+});
+
+export const activeRiskTrades = endpoint({
+  ...query,
+  path: '/api/risk/active-trades',
+  tag: 'Risk',
+  summary: 'Open positions with their stop loss and take profit',
+  access: 'premium',
+  query: noQuerySchema,
+  minPosition: true,
+  success: { status: 200, description: 'The open positions', schema: activeRiskTradesResponseSchema },
+});
+
+export const riskAlerts = endpoint({
+  ...query,
+  path: '/api/risk/alerts',
+  tag: 'Risk',
+  summary: 'Risk alerts not yet cleared, newest first',
+  access: 'premium',
+  query: noQuerySchema,
+  minPosition: true,
+  success: { status: 200, description: 'The alerts', schema: riskAlertsResponseSchema },
+});
+
+export const acknowledgeRiskAlert = endpoint({
+  ...command,
+  method: 'post',
+  path: '/api/risk/alerts/{id}/acknowledge',
+  tag: 'Risk',
+  summary: 'Acknowledge a risk alert',
+  access: 'premium',
+  params: { id: alertIdSchema },
+  body: { schema: noBodySchema, required: false },
+  success: { status: 200, description: 'The alert acknowledged', schema: acknowledgeAlertResponseSchema },
+  errors: [404, 409],
+});
+
+export const clearAcknowledgedRiskAlerts = endpoint({
+  ...command,
+  method: 'delete',
+  path: '/api/risk/alerts/acknowledged',
+  tag: 'Risk',
+  summary: 'Clear the acknowledged risk alerts',
+  access: 'premium',
+  body: { schema: noBodySchema, required: false },
+  success: { status: 200, description: 'The alerts cleared', schema: clearAlertsResponseSchema },
+});
+
+export const startBot = endpoint({
+  ...command,
+  method: 'post',
+  path: '/api/bot/start',
+  tag: 'Bot',
+  summary: 'Start the trading bot',
+  description: "403 'Premium subscription required' for others; 409 when it already runs.",
+  access: 'premium',
+  body: { schema: noBodySchema, required: false },
+  success: { status: 200, description: 'Started', schema: botCommandResponseSchema },
+  errors: [409],
+});
+
+export const stopBot = endpoint({
+  ...command,
+  method: 'post',
+  path: '/api/bot/stop',
+  tag: 'Bot',
+  summary: 'Stop the trading bot',
+  description: 'Any signed-in user: someone whose premium lapsed can still stop a bot that trades their portfolio.',
+  access: 'signed-in',
+  body: { schema: noBodySchema, required: false },
+  success: { status: 200, description: 'Stopped', schema: botCommandResponseSchema },
+  errors: [409],
+});
+
+export const resetBot = endpoint({
+  ...command,
+  method: 'post',
+  path: '/api/bot/reset',
+  tag: 'Bot',
+  summary: 'Reset the bot, its settings and the paper portfolio',
+  access: 'premium',
+  body: { schema: noBodySchema, required: false },
+  success: { status: 200, description: 'Reset', schema: botCommandResponseSchema },
+  errors: [409],
+});
+
+export const changeBotSettings = endpoint({
+  ...command,
+  method: 'post',
+  path: '/api/settings/bot',
+  tag: 'Settings',
+  summary: 'Change some or all of the bot settings',
+  access: 'signed-in',
+  body: { schema: botSettingsRequestSchema, required: true },
+  success: { status: 200, description: 'The whole set as it now is', schema: botSettingsResponseSchema },
+});
+
+// ---------------------------------------------------------------------------------------------
+// Subscription and payments
+
+export const subscription = endpoint({
+  ...query,
+  path: '/api/subscription',
+  tag: 'Subscription',
+  summary: 'Plan, status, end date and usage',
+  access: 'signed-in',
+  query: noQuerySchema,
+  minPosition: true,
+  success: { status: 200, description: 'The subscription', schema: subscriptionResponseSchema },
+});
+
+export const billingHistory = endpoint({
+  ...query,
+  path: '/api/subscription/billing',
+  tag: 'Subscription',
+  summary: 'Billing history from real payments',
+  access: 'signed-in',
+  query: noQuerySchema,
+  minPosition: true,
+  success: { status: 200, description: 'Payments, newest first', schema: billingHistoryResponseSchema },
+});
+
+export const checkout = endpoint({
+  ...command,
+  method: 'post',
+  path: '/api/subscription/checkout',
+  tag: 'Subscription',
+  summary: 'Start a checkout for a paid plan',
+  description: 'Answers the URL to go to: a Stripe Checkout Session, or the built-in test checkout without STRIPE_SECRET_KEY. 409 for the Free plan or when already Premium.',
+  access: 'signed-in',
+  body: { schema: checkoutRequestSchema, required: true },
+  success: { status: 200, description: 'Where to pay', schema: checkoutResponseSchema },
+  errors: [409, 503],
+});
+
+export const paymentSuccess = endpoint({
+  ...command,
+  method: 'post',
+  path: '/api/subscription/success',
+  tag: 'Subscription',
+  summary: 'Confirm a paid checkout session',
+  description: 'Activates the subscription once (a repeated call appends nothing). 403 for a session of another account, 409 when it is not paid.',
+  access: 'signed-in',
+  body: { schema: paymentSuccessRequestSchema, required: true },
+  success: { status: 200, description: 'The plan bought and the subscription now', schema: paymentSuccessResponseSchema },
+  errors: [403, 404, 409, 503],
+});
+
+export const upgrade = endpoint({
+  ...command,
+  method: 'post',
+  path: '/api/subscription/upgrade',
+  tag: 'Subscription',
+  summary: 'Change to another tier without payment',
+  access: 'signed-in',
+  body: { schema: upgradeRequestSchema, required: true },
+  success: { status: 200, description: 'The subscription now', schema: subscriptionChangeResponseSchema },
+  errors: [409],
+});
+
+export const cancelSubscription = endpoint({
+  ...command,
+  method: 'post',
+  path: '/api/subscription/cancel',
+  tag: 'Subscription',
+  summary: 'Cancel: access continues for 30 days',
+  access: 'signed-in',
+  body: { schema: emptyRequestSchema, required: false },
+  success: { status: 200, description: 'The subscription now, with its end date', schema: subscriptionChangeResponseSchema },
+  errors: [409],
+});
+
+export const reactivateSubscription = endpoint({
+  ...command,
+  method: 'post',
+  path: '/api/subscription/reactivate',
+  tag: 'Subscription',
+  summary: 'Reactivate a cancelled subscription before its end date',
+  access: 'signed-in',
+  body: { schema: emptyRequestSchema, required: false },
+  success: { status: 200, description: 'The subscription now', schema: subscriptionChangeResponseSchema },
+  errors: [409],
+});
+
+export const stripeWebhook = endpoint({
+  service: 'command-api',
+  method: 'post',
+  path: '/api/stripe/webhook',
+  tag: 'Payments',
+  summary: "Stripe's notices (signed)",
+  description:
+    'Verified with STRIPE_WEBHOOK_SECRET on the raw body; handles checkout.session.completed, invoice.paid, invoice.payment_failed and customer.subscription.deleted, idempotently by Stripe event id. 503 when webhooks are not configured.',
+  access: 'public',
+  headers: { 'Stripe-Signature': { description: "Stripe's signature of the raw body", required: true } },
+  rawBody: { contentType: 'application/json', description: 'A Stripe event, exactly as Stripe sent it' },
+  success: { status: 200, description: 'Received', schema: z.object({ received: z.literal(true), outcome: z.string() }) },
+  errors: [413, 503],
+});
+
+const testCheckoutParams = { sessionId: checkoutSessionIdSchema } as const;
+
+export const testCheckoutPage = endpoint({
+  service: 'command-api',
+  method: 'get',
+  path: '/test-checkout/{sessionId}',
+  tag: 'Payments',
+  summary: 'The built-in test checkout page (no STRIPE_SECRET_KEY)',
+  description: "Labelled 'Test payment — no real money'. 404 when Stripe is configured.",
+  access: 'public',
+  params: testCheckoutParams,
+  success: { status: 200, description: 'An HTML page with a Pay button', contentType: 'text/html' },
+  errors: [404],
+});
+
+export const testCheckoutPay = endpoint({
+  service: 'command-api',
+  method: 'post',
+  path: '/test-checkout/{sessionId}/pay',
+  tag: 'Payments',
+  summary: 'Record a test payment and go to the success URL',
+  access: 'public',
+  params: testCheckoutParams,
+  success: { status: 303, description: 'To /payment-success?session_id=...', headers: { Location: 'The payment success page' } },
+  errors: [404, 409],
+});
+
+// ---------------------------------------------------------------------------------------------
+// Audit
+
+const auditUserParams = { id: userIdSchema } as const;
+
+export const auditStream = endpoint({
+  ...query,
+  path: '/api/audit/streams/{stream}',
+  tag: 'Audit',
+  summary: "A stream's events, redacted",
+  description: 'Type, data, metadata, position and time of each event; secrets and password hashes never present.',
+  access: 'admin-or-auditor',
+  params: { stream: streamNameSchema },
+  query: streamQuerySchema,
+  success: { status: 200, description: 'One page of events', schema: streamResponseSchema },
+  errors: [404],
+});
+
+export const auditTimeline = endpoint({
+  ...query,
+  path: '/api/audit/users/{id}/timeline',
+  tag: 'Audit',
+  summary: "A user's trades, bot, risk and subscription events in order",
+  description: 'JSON, or CSV with ?format=csv or Accept: text/csv.',
+  access: 'admin-or-auditor',
+  params: auditUserParams,
+  query: timelineQuerySchema,
+  success: {
+    status: 200,
+    description: 'One page of the timeline',
+    schema: timelineResponseSchema,
+    csv: 'One row per entry (position, time, category, streamId, revision, type, data and metadata as JSON), with a header row',
+    headers: { 'X-Total-Count': 'Entries in the whole timeline (CSV answers)' },
+  },
+  errors: [404],
+});
+
+export const auditPortfolio = endpoint({
+  ...query,
+  path: '/api/audit/users/{id}/portfolio',
+  tag: 'Audit',
+  summary: 'The portfolio rebuilt by replay as of a time',
+  access: 'admin-or-auditor',
+  params: auditUserParams,
+  query: asOfQuerySchema,
+  success: { status: 200, description: 'The state and the events it was built from', schema: portfolioAsOfResponseSchema },
+  errors: [404],
+});
+
+export const auditSubscription = endpoint({
+  ...query,
+  path: '/api/audit/users/{id}/subscription',
+  tag: 'Audit',
+  summary: 'The subscription rebuilt by replay as of a time',
+  access: 'admin-or-auditor',
+  params: auditUserParams,
+  query: asOfQuerySchema,
+  success: { status: 200, description: 'The state and the events it was built from', schema: subscriptionAsOfResponseSchema },
+  errors: [404],
+});
+
+// ---------------------------------------------------------------------------------------------
+// Market
+
+const coinParams = { coinId: coinIdSchema } as const;
+
+export const supportedCoins = endpoint({
+  ...query,
+  path: '/api/coins/supported',
+  tag: 'Market',
+  summary: 'The coin catalogue',
+  access: 'public',
+  success: { status: 200, description: 'Name, symbol, icon and colour by coin id', schema: supportedCoinsResponseSchema },
+});
+
+export const coinPrices = endpoint({
+  ...query,
+  path: '/api/coins/prices',
+  tag: 'Market',
+  summary: 'Every coin price',
+  access: 'public',
+  success: { status: 200, description: 'Price and 24 h change by coin id', schema: coinPricesResponseSchema },
+  errors: [503],
+});
+
+export const coinPrice = endpoint({
+  ...query,
+  path: '/api/coins/{coinId}/price',
+  tag: 'Market',
+  summary: "One coin's price",
+  access: 'public',
+  params: coinParams,
+  success: { status: 200, description: 'The price', schema: coinPriceResponseSchema },
+  errors: [404, 503],
+});
+
+export const priceBySymbol = endpoint({
+  ...query,
+  path: '/api/price',
+  tag: 'Market',
+  summary: "A coin's price by symbol (default ETH)",
+  access: 'public',
+  query: priceQuerySchema,
+  success: { status: 200, description: 'The price', schema: coinPriceResponseSchema },
+  errors: [404, 503],
+});
+
+export const ohlc = endpoint({
+  ...query,
+  path: '/api/coins/{coinId}/ohlc',
+  tag: 'Market',
+  summary: 'Candles over a number of days',
+  access: 'public',
+  params: coinParams,
+  query: chartQuerySchema,
+  success: { status: 200, description: 'The candles', schema: ohlcResponseSchema },
+  errors: [404, 503],
+});
+
+export const priceHistory = endpoint({
+  ...query,
+  path: '/api/coins/{coinId}/history',
+  tag: 'Market',
+  summary: 'Closing prices over a number of days',
+  access: 'public',
+  params: coinParams,
+  query: chartQuerySchema,
+  success: { status: 200, description: 'Time and price points', schema: historyResponseSchema },
+  errors: [404, 503],
+});
+
+export const coinSummary = endpoint({
+  ...query,
+  path: '/api/coins/{coinId}/summary',
+  tag: 'Market',
+  summary: 'Price, 24 h change, high, low and volume',
+  access: 'public',
+  params: coinParams,
+  success: { status: 200, description: 'The summary', schema: coinSummaryResponseSchema },
+  errors: [404, 503],
+});
+
+// ---------------------------------------------------------------------------------------------
+// Signals
+
+export const signals = endpoint({
+  ...query,
+  path: '/api/signals',
+  tag: 'Signals',
+  summary: 'The latest signals and the counts of every signal generated',
+  description:
+    'JSON, or CSV with ?format=csv or Accept: text/csv: with page or pageSize that page, otherwise every match (at most 10,000 rows; X-Csv-Truncated: true when cut).',
+  access: 'public',
+  query: signalsQuerySchema,
+  minPosition: true,
+  success: {
+    status: 200,
+    description: 'Signals with their reasons, and the counts',
+    schema: signalsResponseSchema,
+    csv: 'One row per signal (candleTime, symbol, type, confidence, price, reasons, signalId), with a header row',
+    headers: { 'X-Total-Count': 'The number of signals matching the filters' },
+  },
+  errors: [404],
+});
+
+export const indicators = endpoint({
+  ...query,
+  path: '/api/indicators',
+  tag: 'Signals',
+  summary: 'The latest RSI, MACD, moving averages and volume level',
+  access: 'public',
+  query: indicatorsQuerySchema,
+  success: { status: 200, description: 'The indicators of the last closed candle', schema: indicatorsResponseSchema },
+  errors: [404, 503],
+});
+
+// ---------------------------------------------------------------------------------------------
+// Plans, public figures, the service itself
+
+export const plans = endpoint({
+  ...query,
+  path: '/api/plans',
+  tag: 'Plans',
+  summary: 'The price list',
+  access: 'public',
+  success: { status: 200, description: 'The plans', schema: plansResponseSchema },
+});
+
+export const publicStats = endpoint({
+  ...query,
+  path: '/api/public/stats',
+  tag: 'Plans',
+  summary: 'Measured figures for the landing page',
+  access: 'public',
+  minPosition: true,
+  success: { status: 200, description: 'Traders, model accuracy, simulated trades', schema: publicStatsSchema },
+});
+
+export const health = endpoint({
+  ...query,
+  path: '/api/health',
+  tag: 'Service',
+  summary: 'Liveness',
+  description: 'Answered by both services (for orchestrators and the gateway).',
+  access: 'public',
+  success: { status: 200, description: 'Up', schema: healthResponseSchema },
+});
+
+export const openApiDocument = endpoint({
+  ...query,
+  path: '/api/openapi.json',
+  tag: 'Service',
+  summary: 'This document (OpenAPI 3.1)',
+  access: 'public',
+  success: { status: 200, description: 'The OpenAPI document', schema: z.record(z.string(), z.unknown()) },
+});
+
+/** Every endpoint, in the order the reference lists them (by tag, then as written here). */
+export const endpoints: readonly EndpointContract[] = [
+  signup,
+  login,
+  logout,
+  me,
+  portfolio,
+  trades,
+  placeTrade,
+  startBot,
+  stopBot,
+  resetBot,
+  changeBotSettings,
+  risk,
+  riskParameters,
+  changeRiskParameters,
+  activeRiskTrades,
+  riskAlerts,
+  acknowledgeRiskAlert,
+  clearAcknowledgedRiskAlerts,
+  subscription,
+  billingHistory,
+  checkout,
+  paymentSuccess,
+  upgrade,
+  cancelSubscription,
+  reactivateSubscription,
+  stripeWebhook,
+  testCheckoutPage,
+  testCheckoutPay,
+  adminUsers,
+  adminStats,
+  adminUpdateUser,
+  adminSetAuditor,
+  auditStream,
+  auditTimeline,
+  auditPortfolio,
+  auditSubscription,
+  supportedCoins,
+  coinPrices,
+  coinPrice,
+  priceBySymbol,
+  ohlc,
+  priceHistory,
+  coinSummary,
+  signals,
+  indicators,
+  plans,
+  publicStats,
+  health,
+  openApiDocument,
+];
