@@ -10,6 +10,9 @@
  * round-robin over the same 100 users both times, so the two ratios show whether the cost of an
  * authenticated read grows with the number of users. A third row at 10,000 users goes round-robin
  * over all of them (each user comes back only every few seconds: the worst case for a cache).
+ * A fourth row, authenticated `GET /api/trades` over the same 100 users, is a user-scoped read: it
+ * also looks for the caller's last write (platform/src/http/own-writes.ts: one index probe, no wait
+ * here since every user's write is projected), so its ratio to plans shows what that costs.
  *
  * Users are seeded as UserRegistered events appended straight to the event store (no scrypt, no
  * sign-up route: the bench is about the read path) and tokens are issued with the app's secret.
@@ -77,6 +80,7 @@ async function run(harness: Harness): Promise<void> {
     const sides: Array<{ label: string; op: (i: number) => Promise<void> }> = [
       { label: 'GET /api/plans (public)', op: plans },
       { label: `GET /api/auth/me, ${fmtCount(active.length)} users round-robin`, op: me(active) },
+      { label: `GET /api/trades, ${fmtCount(active.length)} users round-robin`, op: get(agent, harness.url, '/api/trades', active) },
     ];
     if (users > ACTIVE_USERS) {
       // Tokens for every user, made before timing (signing is not what is measured).
@@ -92,7 +96,7 @@ async function run(harness: Harness): Promise<void> {
       for (const i of order) {
         const ms = await runConcurrent(REQUESTS_PER_REP, CONCURRENCY, sides[i]!.op);
         rows[i]!.rates.push(perSecond(REQUESTS_PER_REP, ms));
-        parts.push(`${i === 0 ? 'plans' : `me#${i}`} ${fmtRate(rows[i]!.rates.at(-1)!)}`);
+        parts.push(`${i === 0 ? 'plans' : i === 2 ? 'trades' : `me#${i}`} ${fmtRate(rows[i]!.rates.at(-1)!)}`);
       }
       log(`  rep ${rep + 1}: ${parts.join(', ')}`);
     }
@@ -119,6 +123,7 @@ async function run(harness: Harness): Promise<void> {
   log();
   for (const { users, rows } of results) {
     log(`${fmtCount(users).padStart(6)} users: authenticated GET /api/auth/me / public GET /api/plans = ${ratio(median(rows[1]!.rates), median(rows[0]!.rates))}`);
+    log(`${fmtCount(users).padStart(6)} users: authenticated GET /api/trades / public GET /api/plans = ${ratio(median(rows[2]!.rates), median(rows[0]!.rates))}`);
   }
 }
 

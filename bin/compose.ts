@@ -12,6 +12,7 @@ import { TokenService } from '@papertrade/platform/auth/tokens';
 import { DEFAULT_SIGN_IN_LIMITS, SignInLimits } from '@papertrade/platform/auth/sign-in-limits';
 import { ApiCallCounter } from '@papertrade/platform/auth/api-call-counter';
 import { cachedHead, type HeadPort } from '@papertrade/platform/http/min-position';
+import { OwnWrites } from '@papertrade/platform/http/own-writes';
 import { createMarketData } from '@papertrade/platform/market/create-market-data';
 import type { MarketData } from '@papertrade/platform/market/market-data';
 import { Projector } from '@papertrade/platform/projections/projector';
@@ -105,6 +106,7 @@ export function queryApiDeps(rt: Runtime): QueryApiDeps {
   return {
     readModels: rt.infra.readModels,
     head: rt.head,
+    ownWrites: new OwnWrites(rt.infra.readModels, (actor, after) => rt.infra.eventStore.lastPositionByActor(actor, after)),
     tokens: new TokenService(rt.jwtSecret, rt.clock),
     logger: rt.logger,
     clock: rt.clock,

@@ -2,6 +2,7 @@ import type { Logger } from '@papertrade/platform/config/logger';
 import type { ReadModels } from '@papertrade/platform/projections/read-models';
 import type { TokenService } from '@papertrade/platform/auth/tokens';
 import type { HeadPort } from '@papertrade/platform/http/min-position';
+import type { OwnWrites } from '@papertrade/platform/http/own-writes';
 import type { MarketData } from '@papertrade/platform/market/market-data';
 import type { EventStore } from '@papertrade/platform/event-store/event-store';
 import type { ApiCallCounter } from '@papertrade/platform/auth/api-call-counter';
@@ -10,6 +11,8 @@ export interface QueryApiDeps {
   readModels: ReadModels;
   /** The event store's head (cached), to refuse an X-Min-Position no projection will reach. */
   head: HeadPort;
+  /** Read-your-own-writes without X-Min-Position for the user-scoped routes (one per process). */
+  ownWrites: OwnWrites;
   tokens: TokenService;
   logger: Logger;
   clock: () => Date;

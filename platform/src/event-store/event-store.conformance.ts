@@ -136,6 +136,30 @@ export function eventStoreConformance(adapterName: string, makeStore: EventStore
       expect(comparePositions(head, all[3]!.position)).to.be.greaterThanOrEqual(0);
     });
 
+    it("finds an actor's last event on any stream, and nothing at or before `after`", async function () {
+      const by = (actor: string, type: string): NewEvent => {
+        const event = newEvent(type);
+        return { ...event, metadata: { ...event.metadata, userId: actor } };
+      };
+      const alice = stream('alice');
+      const bob = stream('bob');
+      const start = await store.headPosition();
+      expect(await store.lastPositionByActor(alice)).to.equal(undefined);
+      await store.append(stream('own-1'), [by(alice, 'One'), by(alice, 'Two')], 'no_stream');
+      const [, two] = await store.readStream(stream('own-1'));
+      expect(comparePositions(await store.lastPositionByActor(alice), two!.position)).to.equal(0);
+      // Another actor's later events do not count; the actor's events on someone else's stream do.
+      await store.append(stream('other-1'), [by(bob, 'Three')], 'no_stream');
+      expect(comparePositions(await store.lastPositionByActor(alice), two!.position)).to.equal(0);
+      await store.append(stream('other-1'), [by(alice, 'Four'), by(bob, 'Five')], 0n);
+      const four = (await store.readStream(stream('other-1'))).find((e) => e.type === 'Four')!;
+      expect(comparePositions(await store.lastPositionByActor(alice), four.position)).to.equal(0);
+      expect(comparePositions(await store.lastPositionByActor(alice, start), four.position)).to.equal(0);
+      expect(comparePositions(await store.lastPositionByActor(alice, two!.position), four.position)).to.equal(0);
+      expect(await store.lastPositionByActor(alice, four.position)).to.equal(undefined);
+      expect(await store.lastPositionByActor(alice, await store.headPosition())).to.equal(undefined);
+    });
+
     it('catches up then follows live appends, in order, once each', async function () {
       const start = await store.headPosition();
       await store.append(stream('s'), [newEvent('Old1'), newEvent('Old2')], 'no_stream');

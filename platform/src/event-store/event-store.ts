@@ -115,6 +115,15 @@ export interface EventStore {
    */
   headPosition(): Promise<Position | undefined>;
   /**
+   * Position of the last committed event whose actor (`metadata.userId`) is `actor`, when it is after
+   * `after`; undefined when there is none after it. Read-your-own-writes (platform/src/http/own-writes.ts):
+   * a client that has just had a command answered finds the projections it reads are at least this far.
+   * The SQL adapter answers with one index probe whatever `after`; EventStoreDB, which has no index on
+   * metadata, reads the global order backwards from the head down to `after`, so callers pass the lowest
+   * checkpoint of the projections they wait for and the read is as long as the projections' lag.
+   */
+  lastPositionByActor(actor: string, after?: Position): Promise<Position | undefined>;
+  /**
    * Catch-up then live: the handler is called for each event after `after`, in global order, one at a
    * time (awaited), never twice within one subscription. A throwing handler ends the subscription.
    */

@@ -385,6 +385,37 @@ export class EventStoreDbEventStore implements EventStore {
     }
   }
 
+  /**
+   * EventStoreDB has no index on metadata: reads $all backwards from the head, a page at a time, until
+   * the actor's event or the first event at or before `after` (so the read is as long as the caller's
+   * projections lag behind the head; without `after` it may read the whole log).
+   */
+  async lastPositionByActor(actor: string, after?: Position): Promise<Position | undefined> {
+    this.assertOpen();
+    let cursor: Position | undefined;
+    for (;;) {
+      const page = await this.collect(
+        this.client.readAll({
+          fromPosition: cursor === undefined ? END : toNativePosition(cursor),
+          maxCount: this.pageSize,
+          direction: BACKWARDS,
+        }),
+      );
+      let progressed = false;
+      for (const resolved of page) {
+        const native = resolved.event?.position;
+        if (!native) continue;
+        const position = encodePosition(native.commit, native.prepare);
+        if (cursor !== undefined && comparePositions(position, cursor) >= 0) continue;
+        if (comparePositions(position, after) <= 0) return undefined;
+        cursor = position;
+        progressed = true;
+        if (this.toRecorded(resolved.event)?.metadata.userId === actor) return position;
+      }
+      if (page.length < this.pageSize || !progressed) return undefined;
+    }
+  }
+
   subscribe(handler: (event: RecordedEvent) => Promise<void>, options: SubscribeOptions = {}): Subscription {
     this.assertOpen();
     const inHandler = new AsyncLocalStorage<true>();

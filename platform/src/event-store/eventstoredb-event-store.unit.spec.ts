@@ -296,6 +296,28 @@ describe('EventStoreDbEventStore on an in-memory fake client', function () {
     expect(await store.readAll({ limit: 0 })).to.deep.equal([]);
   });
 
+  it("finds an actor's last event back through pages of other streams, and reads no further back than `after`", async function () {
+    const { fake, store } = makeStore({ prefix: 'mine-', pageSize: 2 });
+    const byAlice = { ...newEvent('Mine'), metadata: { ...newEvent('x').metadata, userId: 'alice' } };
+    const alice = await store.append('a', [byAlice], 'no_stream');
+    // Events after it: another prefix and a system stream in Alice's name (not this store's), and others' events.
+    fake.write('theirs-a', [{ type: 'X', data: {}, metadata: { userId: 'alice' } }]);
+    fake.write('$$mine-a', [{ type: '$metadata', data: {}, metadata: { userId: 'alice' } }]);
+    for (let i = 0; i < 5; i++) await store.append(`b${i}`, [newEvent('Other')], 'no_stream');
+    expect(await store.lastPositionByActor('alice')).to.equal(alice.position);
+    const reads: unknown[] = [];
+    const readAll = fake.readAll.bind(fake);
+    fake.readAll = (options) => {
+      reads.push(options);
+      return readAll(options);
+    };
+    const head = await store.headPosition();
+    reads.length = 0;
+    expect(await store.lastPositionByActor('alice', head)).to.equal(undefined);
+    expect(reads).to.have.length(1);
+    expect(await store.lastPositionByActor('nobody', alice.position)).to.equal(undefined);
+  });
+
   it('resubscribes from its last delivered event after a transport failure, nothing lost or doubled', async function () {
     const { fake, store } = makeStore();
     await store.append('s', [newEvent('A'), newEvent('B')], 'no_stream');

@@ -24,7 +24,7 @@ import type {
   SubscribeOptions,
   Subscription,
 } from './event-store';
-import { decodePosition, encodePosition, type Position } from './position';
+import { comparePositions, decodePosition, encodePosition, type Position } from './position';
 import { quoteIdent, toBigInt, type Row, type SqlClient } from '../sql/sql-client';
 
 interface EventRow extends Row {
@@ -82,6 +82,8 @@ export class SqlEventStore implements EventStore {
       CREATE INDEX IF NOT EXISTS events_global_order ON events (tx_id, seq);
       -- The command helper's idempotency check looks events up by id.
       CREATE INDEX IF NOT EXISTS events_event_id ON events (event_id);
+      -- An actor's last event (lastPositionByActor): one probe from the end of the actor's entries.
+      CREATE INDEX IF NOT EXISTS events_actor ON events ((metadata->>'userId'), tx_id, seq);
       CREATE TABLE IF NOT EXISTS snapshots (
         stream_id text NOT NULL,
         name text NOT NULL,
@@ -213,6 +215,18 @@ export class SqlEventStore implements EventStore {
     );
     const row = rows[0];
     return row ? encodePosition(toBigInt(row.tx_id), toBigInt(row.seq)) : undefined;
+  }
+
+  async lastPositionByActor(actor: string, after?: Position): Promise<Position | undefined> {
+    // Committed events only, as the head: the caller's own write has committed before it asks. The
+    // ORDER BY matches events_actor, so this reads one index entry.
+    const rows = await this.sql.query<{ seq: unknown; tx_id: unknown }>(
+      `SELECT seq, tx_id::text AS tx_id FROM events WHERE metadata->>'userId' = $1 ORDER BY events.tx_id DESC, events.seq DESC LIMIT 1`,
+      [actor],
+    );
+    const row = rows[0];
+    const position = row ? encodePosition(toBigInt(row.tx_id), toBigInt(row.seq)) : undefined;
+    return position !== undefined && comparePositions(position, after) > 0 ? position : undefined;
   }
 
   subscribe(handler: (event: RecordedEvent) => Promise<void>, options: SubscribeOptions = {}): Subscription {

@@ -11,7 +11,7 @@
 import { z } from 'zod';
 import type { Bus } from '../bus/bus';
 import type { Collection, Document, DocumentStore } from '../document-store/document-store';
-import { comparePositions, type Position } from '../event-store/position';
+import { comparePositions, positionSchema, type Position } from '../event-store/position';
 
 export type ProjectionMeta = { liveGeneration: number };
 export type Checkpoint = { position: string };
@@ -27,7 +27,7 @@ export const changeSubject = (projection: string) => `projection.${projection}.c
 export const GENERATION_MAX_AGE_MS = 2000;
 
 /** The part of a change notice (projector.ts) that concerns the pointer. */
-const generationNoticeSchema = z.object({ generation: z.number().optional(), rebuilt: z.boolean().optional() });
+const generationNoticeSchema = z.object({ position: z.string().optional(), generation: z.number().optional(), rebuilt: z.boolean().optional() });
 
 /**
  * At most this many position waits at once per process (each is a request held open): beyond it a
@@ -76,6 +76,12 @@ export class ReadModels {
   private pollTimer: NodeJS.Timeout | undefined;
   private polling = false;
   private pollAgain = false;
+  /**
+   * A position each projection's live generation is known to have applied (`reachedAtLeast`): raised
+   * by change notices of the live generation and by the checkpoint reads of the position waits, dropped
+   * by a rebuild. Checkpoints only move forward, so it may lag but never runs ahead.
+   */
+  private readonly floors = new Map<string, Position>();
 
   constructor(
     readonly store: DocumentStore,
@@ -106,6 +112,11 @@ export class ReadModels {
       const notice = generationNoticeSchema.safeParse(payload);
       const cached = this.generations.get(projection)?.generation;
       if (!notice.success || notice.data.rebuilt || notice.data.generation !== cached) this.forgetGeneration(projection);
+      if (notice.success && notice.data.rebuilt) this.floors.delete(projection);
+      else if (notice.success && cached !== undefined && notice.data.generation === cached && notice.data.position !== undefined) {
+        const position = positionSchema.safeParse(notice.data.position);
+        if (position.success) this.raiseFloor(projection, position.data);
+      }
     });
     this.hearsRebuilds = true;
   }
@@ -133,6 +144,29 @@ export class ReadModels {
 
   async collection<T extends Document>(projection: string): Promise<Collection<T>> {
     return this.store.collection<T>(generationCollection(projection, await this.liveGeneration(projection)));
+  }
+
+  /**
+   * A position every named projection has applied (the lowest of them), without reading anything
+   * once notices or waits have told this process; a projection not heard of yet has its checkpoint
+   * read. undefined while one of them has applied nothing.
+   */
+  async reachedAtLeast(projections: readonly string[]): Promise<Position | undefined> {
+    let lowest: Position | undefined;
+    for (const [i, projection] of projections.entries()) {
+      let floor = this.floors.get(projection);
+      if (floor === undefined) {
+        floor = await this.checkpoint(projection);
+        if (floor === undefined) return undefined;
+        this.raiseFloor(projection, floor);
+      }
+      if (i === 0 || comparePositions(floor, lowest) < 0) lowest = floor;
+    }
+    return lowest;
+  }
+
+  private raiseFloor(projection: string, position: Position): void {
+    if (comparePositions(position, this.floors.get(projection)) > 0) this.floors.set(projection, position);
   }
 
   async checkpoint(projection: string): Promise<Position | undefined> {
@@ -199,6 +233,7 @@ export class ReadModels {
     } catch {
       // The store is unreachable this tick: nobody is reached; those out of time answer false below.
     }
+    for (const [projection, position] of reachedBy ?? []) if (position !== undefined) this.raiseFloor(projection, position);
     for (const waiter of batch) {
       waiter.checked = true;
       if (reachedBy && waiter.projections.every((p) => comparePositions(reachedBy.get(p), waiter.position) >= 0)) waiter.settle(true);

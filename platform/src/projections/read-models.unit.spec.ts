@@ -63,6 +63,66 @@ describe('read models', function () {
     await readModels.listen();
   });
 
+  describe('what a projection has applied at least (reachedAtLeast)', function () {
+    /** Counts checkpoint reads, to show what is answered from notices alone (before the read models are made). */
+    const countCheckpointReads = () => {
+      const counter = { reads: 0 };
+      const collection = store.collection.bind(store);
+      store.collection = <T extends Document>(name: string) => {
+        const c = collection<T>(name);
+        if (name !== CHECKPOINT_COLLECTION) return c;
+        return { ...c, get: async (id: string) => (counter.reads++, c.get(id)) } as Collection<T>;
+      };
+      return counter;
+    };
+
+    it('reads a checkpoint once, then follows the live generation\'s notices without reading; the lowest of several', async function () {
+      const counter = countCheckpointReads();
+      const bus = new MemoryBus();
+      readModels = new ReadModels(store, bus);
+      await readModels.listen();
+      await setCheckpoint('users', 1, p(3));
+      await setCheckpoint('trades', 1, p(5));
+      expect(await readModels.reachedAtLeast(['users', 'trades'])).to.equal(p(3));
+      expect(counter.reads).to.equal(2);
+      await bus.publish(changeSubject('users'), { position: p(7), generation: 1, ids: [] });
+      await turns(2);
+      expect(await readModels.reachedAtLeast(['users', 'trades'])).to.equal(p(5));
+      expect(await readModels.reachedAtLeast(['users'])).to.equal(p(7));
+      expect(counter.reads).to.equal(2);
+      // A rebuild's generation replaying (not live) says nothing about the live one.
+      await bus.publish(changeSubject('trades'), { position: p(9), generation: 2, ids: [] });
+      await turns(2);
+      expect(await readModels.reachedAtLeast(['trades'])).to.equal(p(5));
+    });
+
+    it('forgets what it knew at a rebuild switch, and is undefined while a projection has applied nothing', async function () {
+      const bus = new MemoryBus();
+      readModels = new ReadModels(store, bus);
+      await readModels.listen();
+      expect(await readModels.reachedAtLeast(['users'])).to.equal(undefined);
+      await setCheckpoint('users', 1, p(4));
+      expect(await readModels.reachedAtLeast(['users'])).to.equal(p(4));
+      await store.collection(META_COLLECTION).put('users', { liveGeneration: 2 });
+      await setCheckpoint('users', 2, p(2));
+      await bus.publish(changeSubject('users'), { position: p(2), generation: 2, rebuilt: true });
+      await turns(2);
+      expect(await readModels.reachedAtLeast(['users'])).to.equal(p(2));
+    });
+
+    it('learns from the checkpoint reads of position waits', async function () {
+      const counter = countCheckpointReads();
+      readModels = new ReadModels(store);
+      await setCheckpoint('users', 1, p(1));
+      expect(await readModels.reachedAtLeast(['users'])).to.equal(p(1));
+      await setCheckpoint('users', 1, p(6));
+      expect(await readModels.waitFor(['users'], p(6), 5000)).to.equal(true);
+      const reads = counter.reads;
+      expect(await readModels.reachedAtLeast(['users'])).to.equal(p(6));
+      expect(counter.reads).to.equal(reads);
+    });
+  });
+
   describe('on mocked timers', function () {
     afterEach(function () {
       mock.timers.reset();

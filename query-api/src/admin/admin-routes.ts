@@ -15,7 +15,7 @@ import { USERS_PROJECTION, USER_SEARCH_FIELDS, normaliseSearch, toMe, type UserV
 import { ValidationError } from '@papertrade/domain/shared/errors';
 import type { Collection, PrefixFilter, Scalar } from '@papertrade/platform/document-store/document-store';
 import { requireAdminOrAuditor } from '@papertrade/platform/auth/guards';
-import { readsFrom } from '@papertrade/platform/http/min-position';
+import { readsOwnWrites } from '@papertrade/platform/http/own-writes';
 import { describeZodError } from '@papertrade/platform/http/problem-middleware';
 import type { QueryApiDeps } from '../deps';
 import { csvFilename, pageAsked, readWholeList, sendCsv, wantsCsv } from '../csv';
@@ -31,6 +31,8 @@ const userRow = (u: AdminUser) => [u.id, u.username, u.email, u.firstName, u.las
 
 export function adminRoutes(deps: QueryApiDeps): Router {
   const router = new Router();
+  // An admin's edits are their own writes (on the edited user's streams): the lists show them at once.
+  const readsFrom = readsOwnWrites(deps.ownWrites);
 
   /**
    * The unfiltered list's total is the counters document's totalUsers (one read) rather than a count
@@ -42,7 +44,7 @@ export function adminRoutes(deps: QueryApiDeps): Router {
     return counters ? counters.totalUsers : users.count();
   };
 
-  router.get('/api/admin/users', requireAdminOrAuditor, readsFrom(deps.readModels, USERS_PROJECTION), async (ctx) => {
+  router.get('/api/admin/users', requireAdminOrAuditor, readsFrom(USERS_PROJECTION), async (ctx) => {
     const query = adminUsersQuerySchema.safeParse(ctx.query);
     if (!query.success) throw new ValidationError(describeZodError(query.error));
     const { q, page, pageSize, tier, status, format } = query.data;
@@ -73,7 +75,7 @@ export function adminRoutes(deps: QueryApiDeps): Router {
     ctx.body = list.map(toMe);
   });
 
-  router.get('/api/admin/stats', requireAdminOrAuditor, readsFrom(deps.readModels, ADMIN_STATS_PROJECTION), async (ctx) => {
+  router.get('/api/admin/stats', requireAdminOrAuditor, readsFrom(ADMIN_STATS_PROJECTION), async (ctx) => {
     const stats = await deps.readModels.collection<AdminStatsView>(ADMIN_STATS_PROJECTION);
     ctx.body = adminStatsAt(await stats.get(ADMIN_STATS_ID), deps.clock());
   });

@@ -1,7 +1,8 @@
 /**
  * GET /api/subscription and GET /api/subscription/billing, from the `subscriptions` read model (and
- * the `trades` read model for the trades used, and command-api's API call counter for this month's calls). X-Min-Position waits for both, so a client that
- * just paid or cancelled reads its own write.
+ * the `trades` read model for the trades used, and command-api's API call counter for this month's
+ * calls). X-Min-Position waits for both, so a client that just paid or cancelled reads its own write;
+ * without the header the caller's own last write is waited for (platform/src/http/own-writes.ts).
  */
 import Router from '@koa/router';
 import { noQuerySchema as noQuery } from '@papertrade/domain/api/shared';
@@ -10,18 +11,20 @@ import type { BillingHistoryResponse, SubscriptionResponse } from '@papertrade/d
 import { SUBSCRIPTIONS_PROJECTION, toSubscriptionResponse, type SubscriptionView } from '@papertrade/domain/subscription/subscription-view';
 import { currentUser, requireUser } from '@papertrade/platform/auth/guards';
 import { parseQuery } from '@papertrade/platform/http/body';
-import { readsFrom } from '@papertrade/platform/http/min-position';
+import { readsOwnWrites } from '@papertrade/platform/http/own-writes';
 import type { QueryApiDeps } from '../deps';
 
-export function subscriptionRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'clock' | 'apiCalls'>): Router {
+export function subscriptionRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'ownWrites' | 'clock' | 'apiCalls'>): Router {
   const router = new Router();
   const { readModels } = deps;
+  // The caller's own subscription: without X-Min-Position it waits for the caller's last write (own-writes.ts).
+  const readsFrom = readsOwnWrites(deps.ownWrites);
   const viewOf = async (userId: string) => (await readModels.collection<SubscriptionView>(SUBSCRIPTIONS_PROJECTION)).get(userId);
 
   router.get('/api/subscription', requireUser, async (ctx, next) => {
     parseQuery(ctx, noQuery);
     await next();
-  }, readsFrom(readModels, SUBSCRIPTIONS_PROJECTION, TRADES_PROJECTION), async (ctx) => {
+  }, readsFrom(SUBSCRIPTIONS_PROJECTION, TRADES_PROJECTION), async (ctx) => {
     const user = currentUser(ctx);
     const [view, trades, apiCalls] = await Promise.all([
       viewOf(user.id),
@@ -36,7 +39,7 @@ export function subscriptionRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'cloc
   router.get('/api/subscription/billing', requireUser, async (ctx, next) => {
     parseQuery(ctx, noQuery);
     await next();
-  }, readsFrom(readModels, SUBSCRIPTIONS_PROJECTION), async (ctx) => {
+  }, readsFrom(SUBSCRIPTIONS_PROJECTION), async (ctx) => {
     const view = await viewOf(currentUser(ctx).id);
     const body: BillingHistoryResponse = view?.billing ?? [];
     ctx.body = body;

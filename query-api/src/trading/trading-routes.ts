@@ -13,7 +13,8 @@
  *
  * A token that is sent but cannot be used is a 401 (never a silent fall back to the demo); 403
  * 'Premium subscription required' for free users on the premium routes. Unknown or bad query
- * parameters are a 400. Every route honours X-Min-Position for the read models it reads.
+ * parameters are a 400. Every route honours X-Min-Position for the read models it reads, and without
+ * it a signed-in caller reads their own last write (platform/src/http/own-writes.ts).
  * Shapes are domain/src/trading/read-contracts.ts's.
  */
 import Router from '@koa/router';
@@ -57,7 +58,7 @@ import {
 import { currentUser, requirePremium, requireUser } from '@papertrade/platform/auth/guards';
 import type { Scalar } from '@papertrade/platform/document-store/document-store';
 import { parseQuery } from '@papertrade/platform/http/body';
-import { readsFrom } from '@papertrade/platform/http/min-position';
+import { readsOwnWrites } from '@papertrade/platform/http/own-writes';
 import type { MarketData } from '@papertrade/platform/market/market-data';
 import type { QueryApiDeps } from '../deps';
 
@@ -100,9 +101,11 @@ async function pricesAt(marketData: MarketData, symbols: CoinSymbol[], startedAt
   return prices;
 }
 
-export function tradingRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'marketData' | 'clock'>): Router {
+export function tradingRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'ownWrites' | 'marketData' | 'clock'>): Router {
   const router = new Router();
   const { readModels, marketData } = deps;
+  // Every route here reads the caller's own account: it waits for the caller's last write (own-writes.ts).
+  const readsFrom = readsOwnWrites(deps.ownWrites);
 
   async function portfolioOf(userId: string) {
     return (await readModels.collection<PortfolioView>(PORTFOLIOS_PROJECTION)).get(userId);
@@ -121,7 +124,7 @@ export function tradingRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'marketDat
     return { now, prices, quotes, dayStartPrices, valuation, daily: dailyPnl(view, valuation, prices, dayStartPrices, now) };
   }
 
-  router.get('/api/portfolio', validQuery(noQuery), readsFrom(readModels, PORTFOLIOS_PROJECTION, SIGNAL_COUNTS_PROJECTION), async (ctx) => {
+  router.get('/api/portfolio', validQuery(noQuery), readsFrom(PORTFOLIOS_PROJECTION, SIGNAL_COUNTS_PROJECTION), async (ctx) => {
     const { userId, demo } = accountOf(ctx);
     const [view, counts] = await Promise.all([
       portfolioOf(userId),
@@ -142,7 +145,7 @@ export function tradingRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'marketDat
     ctx.body = body;
   });
 
-  router.get('/api/trades', validQuery(tradesQuerySchema), readsFrom(readModels, TRADES_PROJECTION, PORTFOLIOS_PROJECTION), async (ctx) => {
+  router.get('/api/trades', validQuery(tradesQuerySchema), readsFrom(TRADES_PROJECTION, PORTFOLIOS_PROJECTION), async (ctx) => {
     const query = ctx.state.query as z.output<typeof tradesQuerySchema>;
     const { userId, demo } = accountOf(ctx);
     const where: Record<string, Scalar> = { userId };
@@ -179,7 +182,7 @@ export function tradingRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'marketDat
     ctx.body = body;
   });
 
-  router.get('/api/risk', requireUser, validQuery(noQuery), readsFrom(readModels, RISK_PROJECTION, PORTFOLIOS_PROJECTION), async (ctx) => {
+  router.get('/api/risk', requireUser, validQuery(noQuery), readsFrom(RISK_PROJECTION, PORTFOLIOS_PROJECTION), async (ctx) => {
     const userId = currentUser(ctx).id;
     const [risk, view] = await Promise.all([riskOf(userId), portfolioOf(userId)]);
     const { now, valuation, daily } = await valued(view);
@@ -187,12 +190,12 @@ export function tradingRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'marketDat
     ctx.body = body;
   });
 
-  router.get('/api/risk/parameters', requireUser, validQuery(noQuery), readsFrom(readModels, RISK_PROJECTION), async (ctx) => {
+  router.get('/api/risk/parameters', requireUser, validQuery(noQuery), readsFrom(RISK_PROJECTION), async (ctx) => {
     const body: RiskParametersResponse = riskParametersResponse(await riskOf(currentUser(ctx).id));
     ctx.body = body;
   });
 
-  router.get('/api/risk/active-trades', requirePremium, validQuery(noQuery), readsFrom(readModels, RISK_PROJECTION, PORTFOLIOS_PROJECTION), async (ctx) => {
+  router.get('/api/risk/active-trades', requirePremium, validQuery(noQuery), readsFrom(RISK_PROJECTION, PORTFOLIOS_PROJECTION), async (ctx) => {
     const userId = currentUser(ctx).id;
     const [risk, view] = await Promise.all([riskOf(userId), portfolioOf(userId)]);
     const now = deps.clock();
@@ -201,7 +204,7 @@ export function tradingRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'marketDat
     ctx.body = body;
   });
 
-  router.get('/api/risk/alerts', requirePremium, validQuery(noQuery), readsFrom(readModels, RISK_PROJECTION), async (ctx) => {
+  router.get('/api/risk/alerts', requirePremium, validQuery(noQuery), readsFrom(RISK_PROJECTION), async (ctx) => {
     const body: RiskAlertsResponse = riskAlertsResponse(await riskOf(currentUser(ctx).id));
     ctx.body = body;
   });

@@ -1,0 +1,74 @@
+/**
+ * Read-your-own-writes without a header: after a command answered 2xx, the same client's next read
+ * shows its effect even when it sends no X-Min-Position (a script that places a trade and lists its
+ * trades, an admin who edits a user and lists the users).
+ *
+ * A route group whose reads concern the caller declares it once with `readsOwnWrites(ownWrites)`,
+ * naming the projections each route reads as it does for X-Min-Position. For a signed-in request
+ * without the header, the caller's last write is the last event whose actor is the caller, on any
+ * stream: their own streams, and for an admin the users they edited (a by-stream rule would miss
+ * those). That is one index probe in the SQL event store (`lastPositionByActor`). Events that others
+ * write on the caller's streams (the bot's trades, a webhook's payment) are not the caller's writes
+ * and are not waited for.
+ *
+ * Cost when nothing is pending: the probe only. What the projections have applied is known in
+ * process from their change notices (`ReadModels.reachedAtLeast`), and the probe asks only for a
+ * write after that, so the wait (and its checkpoint reads) happens only when the caller's write is
+ * not projected yet. The wait is X-Min-Position's: at most MIN_POSITION_WAIT_MS, within the same
+ * cap on waiting requests; `X-Position-Reached` says how it ended when the request waited (false too
+ * when the caller's last write could not be looked up: the read is served from what there is).
+ */
+import type { Context, Middleware } from 'koa';
+import type { AuthState } from '../auth/guards';
+import type { Position } from '../event-store/position';
+import type { ReadModels } from '../projections/read-models';
+import { MIN_POSITION_WAIT_MS, waitForMinPosition } from './min-position';
+
+/** The last write of an actor after a position (the event store's `lastPositionByActor`). */
+export type LastWriteOf = (actor: string, after?: Position) => Promise<Position | undefined>;
+
+export class OwnWrites {
+  constructor(
+    readonly readModels: ReadModels,
+    private readonly lastWriteOf: LastWriteOf,
+    private readonly waitMs = MIN_POSITION_WAIT_MS,
+  ) {}
+
+  /**
+   * Waits until `projections` have applied the actor's last write. 'none' when nothing was pending
+   * (no wait), else whether the wait got there.
+   */
+  async waitFor(actor: string, projections: readonly string[]): Promise<'none' | 'reached' | 'not-reached'> {
+    let pending: Position | undefined;
+    try {
+      pending = await this.lastWriteOf(actor, await this.readModels.reachedAtLeast(projections));
+    } catch {
+      // The event store (or a checkpoint) cannot be read: serve what the read models hold, as a wait
+      // that ran out would, rather than fail a read that does not need the event store otherwise.
+      return 'not-reached';
+    }
+    if (pending === undefined) return 'none';
+    return (await this.readModels.waitFor([...projections], pending, this.waitMs)) ? 'reached' : 'not-reached';
+  }
+}
+
+/**
+ * Route middleware for a group of user-scoped reads: `const reads = readsOwnWrites(deps.ownWrites)`,
+ * then `reads(PORTFOLIOS_PROJECTION, ...)` on each route. With X-Min-Position it is `readsFrom`;
+ * without it, a signed-in caller waits for their own last write; visitors never wait.
+ */
+export function readsOwnWrites(ownWrites: OwnWrites) {
+  return (...projections: string[]): Middleware =>
+    async (ctx: Context, next) => {
+      if (ctx.get('x-min-position')) {
+        await waitForMinPosition(ctx, ownWrites.readModels, projections);
+      } else {
+        const user = (ctx.state as AuthState).user;
+        if (user) {
+          const outcome = await ownWrites.waitFor(user.id, projections);
+          if (outcome !== 'none') ctx.set('X-Position-Reached', outcome === 'reached' ? 'true' : 'false');
+        }
+      }
+      await next();
+    };
+}
