@@ -148,8 +148,8 @@ export function createWorkers(rt: Runtime): Workers {
   const handler = new CommandHandler(eventStore, rt.clock);
   const feed = createMarketFeed(rt);
   const signals = new SignalEngine({ marketData: rt.marketData, handler, clock: rt.clock, logger: rt.logger });
-  // PGlite runs one query at a time: more bots in flight only queue ahead of the projector and the
-  // APIs sharing it (bench:trading measured no gain from 16 over 1-2 there); a server pool gains from them.
+  // PGlite runs one query at a time: more batches of bots in flight only queue ahead of the projector
+  // and the APIs sharing it; a server pool gains from a few.
   const concurrency = rt.config.EVENT_STORE === 'pglite' ? 2 : DEFAULT_BOT_CONCURRENCY;
   const tradingBot = new TradingBot({ eventStore, documents, leases, readModels, handler, marketData: rt.marketData, clock: rt.clock, logger: rt.logger, concurrency });
   const riskMonitor = new RiskMonitor({ bus, readModels, leases, handler, marketData: rt.marketData, clock: rt.clock, logger: rt.logger });

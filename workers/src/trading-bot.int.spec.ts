@@ -124,9 +124,9 @@ describe('trading bot worker (PGlite)', function () {
     await harness.projector.caughtUp();
     const startHead = await harness.head();
 
-    // A worker that dies right after appending the second trade, before the signal is done (so
-    // before its checkpoint moves): its handler throws once that trade is in the store.
-    // After that, a dead process appends nothing more: every later command fails too.
+    // A worker that dies right after appending the first two trades of a batch, before the signal is
+    // done (so before its checkpoint moves): its handler appends those two and throws. After that, a
+    // dead process appends nothing more: every later command fails too.
     let appended = 0;
     class DyingHandler extends CommandHandler {
       override async handle<S, C, E extends DomainEvent>(decider: Decider<S, C, E>, streamId: string, command: C | ((s: S) => C | Promise<C>), m: CommandMeta, loaded?: never): Promise<CommandResult<E>> {
@@ -134,6 +134,13 @@ describe('trading bot worker (PGlite)', function () {
         const result = await super.handle(decider, streamId, command, m, loaded);
         if (++appended === 2) throw new Error('worker killed');
         return result;
+      }
+      override async handleMany<S, C, E extends DomainEvent>(decider: Decider<S, C, E>, items: Parameters<CommandHandler['handleMany']>[1]): Promise<Array<CommandResult<E> | Error>> {
+        if (appended >= 2) throw new Error('worker killed');
+        const results = await super.handleMany(decider, items.slice(0, 2 - appended) as never);
+        appended += results.filter((r) => !(r instanceof Error)).length;
+        if (appended >= 2) throw new Error('worker killed');
+        return results as Array<CommandResult<E> | Error>;
       }
     }
     const dying = newBot(new DyingHandler(harness.rt.infra.eventStore, () => new Date()), { concurrency: 1 });

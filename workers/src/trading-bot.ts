@@ -10,11 +10,15 @@
  * the list (the same code path as any premium user's bot from there on). HOLD signals (most of them)
  * trade nothing and skip the query.
  *
- * Per bot: the risk settings and the portfolio are read through the command handler's fold (the
- * write side, snapshot + tail, so the cost does not grow with the stream), then decideBotTrade with
- * the current prices of the market-data port. Bots run with bounded concurrency (`concurrency`,
- * default 16), so a thousand bots neither flood the stores nor hold the feed: the feed and the
- * signal engine do not wait for the bot, which follows the event store on its own.
+ * Per signal the bots go in batches (`batchSize`, default 100; `concurrency` batches at once,
+ * default 4, 2 on PGlite): a batch's risk streams and portfolios are loaded through the command
+ * handler's loadMany (snapshot + tail per stream, so the cost does not grow with a user's portfolio,
+ * one round trip per decider for the whole batch), each bot decides (decideBotTrade with the current
+ * prices of the market-data port), and the trades are appended with handleMany: one appendMany, one
+ * statement and transaction on SQL, each portfolio still under its own optimistic check (one that
+ * changed meanwhile is retried alone). Per trade that is three round trips shared by a hundred
+ * bots instead of three each. The feed and the signal engine do not wait for the bot, which follows
+ * the event store on its own.
  *
  * Never twice: the trade id derives from signal and user (tradeIdFor), and is also the command's
  * idempotency key (scope `trading-bot`), so the event ids are derived too: a replayed signal (a
@@ -30,14 +34,14 @@
 import { HOUSE_DEMO_USER_ID } from '@papertrade/domain/trading/house-demo';
 import { TRADING_BOTS_PROJECTION, type TradingBotView } from '@papertrade/domain/trading/bot-view';
 import { decideBotTrade, tradeIdFor, type BotSignal, type BotSkipReason } from '@papertrade/domain/trading/bot-trade-decision';
-import { portfolioStreamId } from '@papertrade/domain/trading/portfolio';
-import { portfolioDecider } from '@papertrade/domain/trading/portfolio.decider';
+import { portfolioStreamId, type PortfolioState } from '@papertrade/domain/trading/portfolio';
+import { portfolioDecider, type PlaceSimulatedTrade } from '@papertrade/domain/trading/portfolio.decider';
 import type { Prices } from '@papertrade/domain/trading/portfolio-valuation';
 import { riskStreamId } from '@papertrade/domain/trading/risk';
 import { riskDecider } from '@papertrade/domain/trading/risk.decider';
 import type { SignalGenerated } from '@papertrade/domain/signals/signal';
 import { ConcurrencyError, DomainError, ServiceUnavailableError } from '@papertrade/domain/shared/errors';
-import type { CommandHandler, Idempotency } from '@papertrade/platform/commands/command-handler';
+import type { CommandHandler, CommandMeta, Idempotency, LoadedState } from '@papertrade/platform/commands/command-handler';
 import type { Logger } from '@papertrade/platform/config/logger';
 import type { RecordedEvent } from '@papertrade/platform/event-store/event-store';
 import type { MarketData } from '@papertrade/platform/market/market-data';
@@ -48,7 +52,9 @@ import { EventFollower, type EventFollowerDeps, type EventFollowerStatus } from 
 export const TRADING_BOT_ACTOR = 'trading-bot';
 /** A signal older than this when the bot reaches it trades nothing (three 5-minute candles). */
 export const MAX_SIGNAL_AGE_MS = 15 * 60_000;
-export const DEFAULT_BOT_CONCURRENCY = 16;
+export const DEFAULT_BOT_CONCURRENCY = 4;
+/** Bots per batch: their streams are loaded and their trades appended in one round trip each. */
+export const DEFAULT_BOT_BATCH_SIZE = 100;
 
 export interface TradingBotDeps extends EventFollowerDeps {
   readModels: ReadModels;
@@ -56,7 +62,9 @@ export interface TradingBotDeps extends EventFollowerDeps {
   marketData: Pick<MarketData, 'prices'>;
   clock: () => Date;
   logger: Logger;
+  /** Batches of bots in flight at once (default DEFAULT_BOT_CONCURRENCY). */
   concurrency?: number;
+  batchSize?: number;
   /** Whether the house demo bot runs (default true). */
   houseDemo?: boolean;
 }
@@ -155,7 +163,14 @@ export class TradingBot {
     const prices = await this.prices();
     this.botsConsidered += users.size;
 
-    const failures = await forEachLimited([...users], this.deps.concurrency ?? DEFAULT_BOT_CONCURRENCY, (userId) => this.tradeFor(userId, signal, prices, now.toISOString()));
+    const all = [...users];
+    const size = this.deps.batchSize ?? DEFAULT_BOT_BATCH_SIZE;
+    const batches = Array.from({ length: Math.ceil(all.length / size) }, (_, i) => all.slice(i * size, (i + 1) * size));
+    const failures: unknown[] = [];
+    const batchFailures = await forEachLimited(batches, this.deps.concurrency ?? DEFAULT_BOT_CONCURRENCY, async (batch) => {
+      failures.push(...(await this.tradeBatch(batch, signal, prices, now.toISOString())));
+    });
+    failures.push(...batchFailures);
     const transient = failures.filter(isTransient);
     for (const error of failures.filter((e) => !isTransient(e))) {
       this.refused += 1;
@@ -176,20 +191,40 @@ export class TradingBot {
     }
   }
 
-  private async tradeFor(userId: string, signal: BotSignal, prices: Prices, now: string): Promise<void> {
+  /**
+   * One batch of bots: their risk streams and portfolios loaded in two round trips (snapshot + tail
+   * each, with the trade's idempotency ids looked up), each decided, and the trades appended together
+   * (the event store's appendMany: one round trip on SQL). A bot whose portfolio changed meanwhile (a
+   * manual trade, the risk monitor) is retried alone by the command handler. Errors are returned per
+   * bot, for onSignal to sort into refusals and retries.
+   */
+  private async tradeBatch(userIds: string[], signal: BotSignal, prices: Prices, now: string): Promise<unknown[]> {
     const { handler } = this.deps;
-    const tradeId = tradeIdFor(signal.signalId, userId);
-    const idempotency = botTradeIdempotency(tradeId);
-    const streamId = portfolioStreamId(userId);
-    const [risk, portfolio] = await Promise.all([handler.load(riskDecider, riskStreamId(userId)), handler.load(portfolioDecider, streamId, { idempotency })]);
-    if (portfolio.previous.length > 0) {
-      this.tradesReplayed += 1;
-      return;
+    const asked = userIds.map((userId) => {
+      const tradeId = tradeIdFor(signal.signalId, userId);
+      return { userId, streamId: portfolioStreamId(userId), idempotency: botTradeIdempotency(tradeId) };
+    });
+    const [risks, portfolios] = await Promise.all([
+      handler.loadMany(riskDecider, userIds.map((userId) => ({ streamId: riskStreamId(userId) }))),
+      handler.loadMany(portfolioDecider, asked.map(({ streamId, idempotency }) => ({ streamId, idempotency }))),
+    ]);
+    const items: Array<{ streamId: string; command: PlaceSimulatedTrade; meta: CommandMeta; loaded: LoadedState<PortfolioState> }> = [];
+    asked.forEach(({ userId, streamId, idempotency }, i) => {
+      const risk = risks[i]!;
+      const portfolio = portfolios[i]!;
+      if (portfolio.previous.length > 0) return void (this.tradesReplayed += 1);
+      const decision = decideBotTrade({ userId, signal, settings: risk.state.settings, parameters: risk.state.parameters, portfolio: portfolio.state, prices, now });
+      if (decision.action === 'SKIP') return this.skip(decision.reason);
+      items.push({ streamId, command: decision.command, meta: { actor: TRADING_BOT_ACTOR, correlationId: signal.signalId, causationId: signal.eventId, idempotency }, loaded: portfolio });
+    });
+    if (items.length === 0) return [];
+    const results = await handler.handleMany(portfolioDecider, items);
+    const failures: unknown[] = [];
+    for (const result of results) {
+      if (result instanceof Error) failures.push(result);
+      else if (result.replayed) this.tradesReplayed += 1;
+      else if (result.events.some((e) => e.type === 'SimulatedTradePlaced')) this.tradesPlaced += 1;
     }
-    const decision = decideBotTrade({ userId, signal, settings: risk.state.settings, parameters: risk.state.parameters, portfolio: portfolio.state, prices, now });
-    if (decision.action === 'SKIP') return this.skip(decision.reason);
-    const result = await handler.handle(portfolioDecider, streamId, decision.command, { actor: TRADING_BOT_ACTOR, correlationId: signal.signalId, causationId: signal.eventId, idempotency }, portfolio);
-    if (result.replayed) this.tradesReplayed += 1;
-    else if (result.events.some((e) => e.type === 'SimulatedTradePlaced')) this.tradesPlaced += 1;
+    return failures;
   }
 }

@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { v5 as uuidv5 } from 'uuid';
 import type { Decider, DomainEvent, Fold } from '@papertrade/domain/shared/decider';
 import { ConcurrencyError, IdempotencyConflictError } from '@papertrade/domain/shared/errors';
-import type { EventStore, RecordedEvent } from '../event-store/event-store';
+import type { AppendResult, EventStore, LoadedStream, NewEvent, RecordedEvent } from '../event-store/event-store';
 import type { Position } from '../event-store/position';
 
 const NAMESPACE = '5b0a4f0e-3c57-4f43-9a43-7f1c8f4f8e2a';
@@ -74,6 +74,8 @@ export function toDomainEvent<E extends DomainEvent>(decider: Pick<Decider<unkno
   return decider.upcast ? decider.upcast(shape) : ({ type: shape.type, data: shape.data } as E);
 }
 
+const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
+
 export class CommandHandler {
   constructor(
     private readonly eventStore: EventStore,
@@ -91,12 +93,34 @@ export class CommandHandler {
    * (no command appends under their name) stay cheap too.
    */
   async load<S, E extends DomainEvent>(decider: Fold<S, E>, streamId: string, meta?: Pick<CommandMeta, 'idempotency'>): Promise<LoadedState<S>> {
-    const idempotency = meta?.idempotency;
-    const ids = idempotency ? Array.from({ length: MAX_EVENTS_PER_REQUEST }, (_, i) => idempotentId(idempotency, `${streamId}#${i}`)) : [];
-    const loaded = await this.eventStore.loadStream(streamId, {
-      snapshot: { name: decider.name, schemaVersion: decider.schemaVersion },
-      ...(idempotency ? { eventIds: ids, eventIdsSince: new Date(this.clock().getTime() - IDEMPOTENCY_WINDOW_MS).toISOString() } : {}),
-    });
+    return (await this.loadMany(decider, [{ streamId, ...(meta?.idempotency ? { idempotency: meta.idempotency } : {}) }]))[0]!;
+  }
+
+  /**
+   * `load` of several distinct streams of one decider in one round trip (the event store's
+   * loadStreams), each with its own idempotency key if any; in the order asked.
+   */
+  async loadMany<S, E extends DomainEvent>(decider: Fold<S, E>, requests: Array<{ streamId: string; idempotency?: Idempotency }>): Promise<Array<LoadedState<S>>> {
+    const idsOf = (streamId: string, idempotency: Idempotency) => Array.from({ length: MAX_EVENTS_PER_REQUEST }, (_, i) => idempotentId(idempotency, `${streamId}#${i}`));
+    const eventIds = new Map<string, string[]>();
+    for (const { streamId, idempotency } of requests) if (idempotency) eventIds.set(streamId, idsOf(streamId, idempotency));
+    const streams = requests.length === 1
+      ? [await this.eventStore.loadStream(requests[0]!.streamId, {
+          snapshot: { name: decider.name, schemaVersion: decider.schemaVersion },
+          ...(eventIds.size > 0 ? { eventIds: eventIds.get(requests[0]!.streamId)!, eventIdsSince: this.idempotencySince() } : {}),
+        })]
+      : await this.eventStore.loadStreams(
+          requests.map((r) => r.streamId),
+          { snapshot: { name: decider.name, schemaVersion: decider.schemaVersion }, ...(eventIds.size > 0 ? { eventIds, eventIdsSince: this.idempotencySince() } : {}) },
+        );
+    return Promise.all(requests.map(({ streamId, idempotency }, i) => this.fold(decider, streamId, streams[i]!, idempotency, eventIds.get(streamId))));
+  }
+
+  private idempotencySince(): string {
+    return new Date(this.clock().getTime() - IDEMPOTENCY_WINDOW_MS).toISOString();
+  }
+
+  private async fold<S, E extends DomainEvent>(decider: Fold<S, E>, streamId: string, loaded: LoadedStream, idempotency: Idempotency | undefined, ids: string[] | undefined): Promise<LoadedState<S>> {
     let state = loaded.snapshot ? (loaded.snapshot.state as S) : decider.initialState();
     for (const recorded of loaded.events) state = decider.evolve(state, toDomainEvent(decider, recorded));
     let snapshotRevision = loaded.snapshot?.revision;
@@ -107,7 +131,7 @@ export class CommandHandler {
       if (saved) snapshotRevision = loaded.revision;
     }
     // Only a request whose first event is there counts (ids are per request and stream).
-    const previous = idempotency && loaded.found[0]?.id === ids[0] ? loaded.found : [];
+    const previous = idempotency && ids && loaded.found[0]?.id === ids[0] ? loaded.found : [];
     return { state, revision: loaded.revision, snapshotRevision, previous, lookedUp: idempotency?.key };
   }
 
@@ -146,20 +170,7 @@ export class CommandHandler {
       if (idempotency && events.length > MAX_EVENTS_PER_REQUEST) {
         throw new RangeError(`an idempotent command may append at most ${MAX_EVENTS_PER_REQUEST} events to one stream`);
       }
-      const at = this.now();
-      const toStore = events.map((event, i) => ({
-        id: idempotency ? idempotentId(idempotency, `${streamId}#${i}`) : randomUUID(),
-        type: event.type,
-        data: event.data,
-        metadata: {
-          userId: meta.actor,
-          correlationId: meta.correlationId,
-          causationId: meta.causationId ?? meta.correlationId,
-          at,
-          schemaVersion: decider.schemaVersion,
-          ...(idempotency ? { idempotencyKey: idempotency.key, idempotencyScope: idempotency.scope, requestHash: idempotency.requestHash } : {}),
-        },
-      }));
+      const toStore = this.toStore(decider, streamId, events, meta);
       const expected = revision === undefined ? 'no_stream' : revision;
       try {
         const result = await this.eventStore.append(streamId, toStore, expected);
@@ -175,6 +186,87 @@ export class CommandHandler {
         await new Promise((r) => setTimeout(r, Math.random() * 10 * attempt));
       }
     }
+  }
+
+  /**
+   * Commands of one decider on distinct streams, each decided on the state the caller has just loaded
+   * for it with `loadMany` (with the same idempotency key), appended together with the event store's
+   * appendMany: one round trip on SQL for the lot. Each stream keeps its own optimistic check; one
+   * whose expectation failed (another writer got there first) is handled again on its own through
+   * `handle`. One answer per item, in order: its result, or the error its command failed with.
+   */
+  async handleMany<S, C, E extends DomainEvent>(
+    decider: Decider<S, C, E>,
+    items: Array<{ streamId: string; command: C; meta: CommandMeta; loaded: LoadedState<S> }>,
+  ): Promise<Array<CommandResult<E> | Error>> {
+    const answers: Array<CommandResult<E> | Error | undefined> = new Array(items.length);
+    const pending: Array<{ index: number; events: E[]; toStore: NewEvent[] }> = [];
+    const alone = async (index: number) => {
+      const { streamId, command, meta } = items[index]!;
+      answers[index] = await this.handle(decider, streamId, command, meta).catch(asError);
+    };
+    const retries: Array<Promise<void>> = [];
+    items.forEach(({ streamId, command, meta, loaded }, index) => {
+      const { idempotency } = meta;
+      if (loaded.lookedUp !== idempotency?.key) return void retries.push(alone(index));
+      if (idempotency && loaded.previous.length > 0) {
+        answers[index] =
+          loaded.previous[0]!.metadata.requestHash !== idempotency.requestHash
+            ? new IdempotencyConflictError('This Idempotency-Key was already used with a different request body')
+            : { eventIds: loaded.previous.map((r) => r.id), events: loaded.previous.map((r) => toDomainEvent(decider, r)), position: loaded.previous[loaded.previous.length - 1]!.position, replayed: true };
+        return;
+      }
+      try {
+        const events = decider.decide(command, loaded.state);
+        if (idempotency && events.length > MAX_EVENTS_PER_REQUEST) throw new RangeError(`an idempotent command may append at most ${MAX_EVENTS_PER_REQUEST} events to one stream`);
+        if (events.length === 0) answers[index] = { eventIds: [], events, replayed: false };
+        else pending.push({ index, events, toStore: this.toStore(decider, streamId, events, meta) });
+      } catch (error) {
+        answers[index] = asError(error);
+      }
+    });
+    if (pending.length > 0) {
+      // A failure of the whole write (the store) is every pending command's failure.
+      const results: Array<AppendResult | ConcurrencyError | Error> = await this.eventStore
+        .appendMany(
+          pending.map(({ index, toStore }) => {
+            const { streamId, loaded } = items[index]!;
+            return { streamId, events: toStore, expected: loaded.revision === undefined ? 'no_stream' : loaded.revision };
+          }),
+        )
+        .catch((error: unknown) => pending.map(() => asError(error)));
+      await Promise.all(
+        pending.map(async ({ index, events, toStore }, i) => {
+          const result = results[i]!;
+          if (result instanceof ConcurrencyError) return alone(index);
+          if (result instanceof Error) return void (answers[index] = result);
+          const { streamId, loaded } = items[index]!;
+          await this.snapshotIfDue(decider, streamId, loaded, events, result.nextRevision);
+          answers[index] = { eventIds: toStore.map((e) => e.id), events, position: result.position, replayed: false };
+        }),
+      );
+    }
+    await Promise.all(retries);
+    return answers.map((a) => a ?? new Error('no answer'));
+  }
+
+  /** The events to store for `events` decided under `meta` (derived ids when idempotent). */
+  private toStore<E extends DomainEvent>(decider: { schemaVersion: number }, streamId: string, events: E[], meta: CommandMeta): NewEvent[] {
+    const { idempotency } = meta;
+    const at = this.now();
+    return events.map((event, i) => ({
+      id: idempotency ? idempotentId(idempotency, `${streamId}#${i}`) : randomUUID(),
+      type: event.type,
+      data: event.data,
+      metadata: {
+        userId: meta.actor,
+        correlationId: meta.correlationId,
+        causationId: meta.causationId ?? meta.correlationId,
+        at,
+        schemaVersion: decider.schemaVersion,
+        ...(idempotency ? { idempotencyKey: idempotency.key, idempotencyScope: idempotency.scope, requestHash: idempotency.requestHash } : {}),
+      },
+    }));
   }
 
   /** Saves the state after `appended` when SNAPSHOT_EVERY events follow the last snapshot. */

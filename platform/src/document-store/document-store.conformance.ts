@@ -70,6 +70,17 @@ export function documentStoreConformance(adapterName: string, makeStore: Documen
       expect(await people.putManyIfNewer([])).to.equal(0);
     });
 
+    it('reads many documents with their positions at once, only those that exist', async function () {
+      await people.putIfNewer('g1', { name: 'one', age: 1, team: 't' }, encodePosition(8, 1));
+      await people.put('g2', { name: 'two', age: 2, team: 't' });
+      const found = await people.getManyWithPosition(['g1', 'g2', 'g-none']);
+      expect(found.sort((a, b) => a.id.localeCompare(b.id))).to.deep.equal([
+        { id: 'g1', doc: { name: 'one', age: 1, team: 't' }, position: encodePosition(8, 1) },
+        { id: 'g2', doc: { name: 'two', age: 2, team: 't' } },
+      ]);
+      expect(await people.getManyWithPosition([])).to.deep.equal([]);
+    });
+
     it('compares positions across digit boundaries (fixed width)', async function () {
       expect(await people.putIfNewer('w', { name: 'nine', age: 9, team: 't' }, encodePosition(9, 9))).to.equal(true);
       expect(await people.putIfNewer('w', { name: 'ten', age: 10, team: 't' }, encodePosition(10, 1))).to.equal(true);

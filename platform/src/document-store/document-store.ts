@@ -58,6 +58,8 @@ export interface StoredDocument<T extends Document = Document> {
 export interface Collection<T extends Document = Document> {
   get(id: string): Promise<T | null>;
   getWithPosition(id: string): Promise<StoredDocument<T> | null>;
+  /** `getWithPosition` of many ids in one round trip: the documents found, in no particular order. */
+  getManyWithPosition(ids: string[]): Promise<Array<StoredDocument<T>>>;
   /** Unconditional upsert. */
   put(id: string, doc: T): Promise<void>;
   /**

@@ -135,6 +135,16 @@ class MongoDbCollection<T extends Document> implements Collection<T> {
     return stored;
   }
 
+  async getManyWithPosition(ids: string[]): Promise<Array<StoredDocument<T>>> {
+    if (ids.length === 0) return [];
+    const found = await this.coll.find({ _id: { $in: ids } }).toArray();
+    return found.map((f) => {
+      const stored: StoredDocument<T> = { id: f._id, doc: f.doc as T };
+      if (typeof f.position === 'string') stored.position = f.position as Position;
+      return stored;
+    });
+  }
+
   /** Replaces the document; the position of the last event applied, if any, stays (a redelivered
    *  older event must still be skipped after a plain write). */
   async put(id: string, doc: T): Promise<void> {

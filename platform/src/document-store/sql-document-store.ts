@@ -130,6 +130,15 @@ class SqlCollection<T extends Document> implements Collection<T> {
     return row.position === null ? { id, doc: row.doc } : { id, doc: row.doc, position: row.position as Position };
   }
 
+  async getManyWithPosition(ids: string[]): Promise<Array<StoredDocument<T>>> {
+    if (ids.length === 0) return [];
+    const rows = await this.sql.query<{ id: string; doc: T; position: string | null } & Row>(
+      'SELECT id, doc, position FROM documents WHERE collection = $1 AND id = ANY($2::text[])',
+      [this.name, ids],
+    );
+    return rows.map((row) => (row.position === null ? { id: row.id, doc: row.doc } : { id: row.id, doc: row.doc, position: row.position as Position }));
+  }
+
   async put(id: string, doc: T): Promise<void> {
     await this.sql.query(
       `INSERT INTO documents (collection, id, doc, position) VALUES ($1, $2, $3::jsonb, NULL)

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { ConcurrencyError } from '@papertrade/domain/shared/errors';
-import type { EventStore, NewEvent, RecordedEvent } from './event-store';
+import type { AppendResult, EventStore, NewEvent, RecordedEvent } from './event-store';
 import { comparePositions } from './position';
 
 export type EventStoreFactory = () => Promise<{ store: EventStore; cleanup(): Promise<void> }>;
@@ -116,6 +116,57 @@ export function eventStoreConformance(adapterName: string, makeStore: EventStore
       expect(outcomes.filter((o) => o.status === 'fulfilled')).to.have.length(1);
       for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).to.be.instanceOf(ConcurrencyError);
       expect(await store.readStream(stream('race'))).to.have.length(2);
+    });
+
+    it('appends to several streams at once, each under its own expectation; a failed one leaves the others appended', async function () {
+      await store.append(stream('m-exact'), [newEvent('A')], 'no_stream');
+      await store.append(stream('m-stale'), [newEvent('A'), newEvent('B')], 'no_stream');
+      await store.append(stream('m-taken'), [newEvent('A')], 'no_stream');
+      const before = await store.headPosition();
+      const results = await store.appendMany([
+        { streamId: stream('m-new'), events: [newEvent('N1'), newEvent('N2')], expected: 'no_stream' },
+        { streamId: stream('m-stale'), events: [newEvent('S')], expected: 0n },
+        { streamId: stream('m-exact'), events: [newEvent('E')], expected: 0n },
+        { streamId: stream('m-taken'), events: [newEvent('T')], expected: 'no_stream' },
+        { streamId: stream('m-any'), events: [newEvent('Y')], expected: 'any' },
+        { streamId: stream('m-ghost'), events: [newEvent('G')], expected: 4n },
+      ]);
+      expect(results.map((r) => (r instanceof ConcurrencyError ? 'conflict' : r.nextRevision))).to.deep.equal([1n, 'conflict', 1n, 'conflict', 0n, 'conflict']);
+      expect((await store.readStream(stream('m-new'))).map((e) => [e.type, e.revision])).to.deep.equal([['N1', 0n], ['N2', 1n]]);
+      expect((await store.readStream(stream('m-exact'))).map((e) => e.type)).to.deep.equal(['A', 'E']);
+      expect((await store.readStream(stream('m-stale'))).map((e) => e.type)).to.deep.equal(['A', 'B']);
+      expect((await store.readStream(stream('m-taken'))).map((e) => e.type)).to.deep.equal(['A']);
+      expect(await store.readStream(stream('m-ghost'))).to.deep.equal([]);
+      // Each result's position is its stream's last event, in the global order.
+      const all = mine(await store.readAll({ after: before, limit: 100_000 }));
+      expect(all.map((e) => e.type).sort()).to.deep.equal(['E', 'N1', 'N2', 'Y']);
+      for (const [i, name] of [[0, 'm-new'], [2, 'm-exact'], [4, 'm-any']] as const) {
+        const last = all.filter((e) => e.streamId === stream(name)).at(-1)!;
+        expect(comparePositions((results[i] as AppendResult).position, last.position), name).to.equal(0);
+      }
+      expect(await store.appendMany([])).to.deep.equal([]);
+    });
+
+    it('loads several streams at once as loadStream would, with event ids looked up per stream', async function () {
+      const snap = { name: 'counter', schemaVersion: 2 };
+      const a = [newEvent('A0'), newEvent('A1'), newEvent('A2')];
+      const b = [newEvent('B0')];
+      await store.append(stream('ls-a'), a, 'no_stream');
+      await store.append(stream('ls-b'), b, 'no_stream');
+      await store.saveSnapshot(stream('ls-a'), snap.name, { revision: 1n, schemaVersion: 2, state: { n: 2 } });
+      const names = [stream('ls-b'), stream('ls-none'), stream('ls-a')];
+      const eventIds = new Map([[stream('ls-a'), [a[0]!.id, b[0]!.id]], [stream('ls-none'), [a[1]!.id]]]);
+      const loaded = await store.loadStreams(names, { snapshot: snap, eventIds });
+      for (const [i, name] of names.entries()) {
+        const one = await store.loadStream(name, { snapshot: snap, ...(eventIds.has(name) ? { eventIds: eventIds.get(name)! } : {}) });
+        expect(loaded[i], name).to.deep.equal(one);
+      }
+      expect(loaded[2]!.snapshot?.state).to.deep.equal({ n: 2 });
+      expect(loaded[2]!.events.map((e) => e.id)).to.deep.equal([a[2]!.id]);
+      expect(loaded[2]!.found.map((e) => e.id)).to.deep.equal([a[0]!.id]);
+      expect(loaded[0]!.found).to.deep.equal([]);
+      expect(loaded[1]).to.deep.equal({ events: [], found: [], revision: undefined });
+      expect(await store.loadStreams([])).to.deep.equal([]);
     });
 
     it('reads the global order after a position, with a limit, positions strictly increasing', async function () {

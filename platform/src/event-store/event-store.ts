@@ -7,6 +7,7 @@
  * (fixed-width encoding), which is what lets the document store and query-api compare checkpoints
  * without knowing which event store wrote them.
  */
+import type { ConcurrencyError } from '@papertrade/domain/shared/errors';
 import type { Position } from './position';
 
 export type ExpectedRevision = 'any' | 'no_stream' | bigint;
@@ -95,9 +96,33 @@ export interface LoadedStream {
   found: RecordedEvent[];
 }
 
+/** Options of `loadStreams`: those of `loadStream`, the event ids to look up given per stream. */
+export interface LoadStreamsOptions {
+  snapshot?: LoadStreamOptions['snapshot'];
+  /** Per stream id, the event ids to look for (as `eventIds` of loadStream). */
+  eventIds?: ReadonlyMap<string, string[]>;
+  eventIdsSince?: string;
+}
+
+/** One stream's part of `appendMany`. */
+export interface StreamAppend {
+  streamId: string;
+  events: NewEvent[];
+  expected: ExpectedRevision;
+}
+
 export interface EventStore {
   /** Appends atomically to one stream; throws `ConcurrencyError` when `expected` does not hold. */
   append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  /**
+   * Appends to several distinct streams, each atomically under its own expectation as `append` would;
+   * the answer has one entry per stream, in order: its result, or the `ConcurrencyError` of a stream
+   * whose expectation did not hold (the others are appended all the same). SQL writes them all in one
+   * statement (one round trip, one transaction); EventStoreDB has no multi-stream write, so it appends
+   * stream by stream. Any other failure rejects the call, after which some streams may have been
+   * appended (on EventStoreDB) or none (SQL): callers make the events idempotent.
+   */
+  appendMany(appends: StreamAppend[]): Promise<Array<AppendResult | ConcurrencyError>>;
   /** All events of one stream in revision order; [] for a stream that does not exist. */
   readStream(streamId: string): Promise<RecordedEvent[]>;
   /**
@@ -105,6 +130,8 @@ export interface EventStore {
    * not grow with the length of its stream.
    */
   loadStream(streamId: string, options?: LoadStreamOptions): Promise<LoadedStream>;
+  /** `loadStream` of several distinct streams (one round trip on SQL), in the order asked. */
+  loadStreams(streamIds: string[], options?: LoadStreamsOptions): Promise<LoadedStream[]>;
   /** Keeps `snapshot` as the stream's snapshot of that name unless a newer revision is stored already. */
   saveSnapshot(streamId: string, name: string, snapshot: StreamSnapshot): Promise<void>;
   /** Up to `limit` events of the global order strictly after `after` (from the start when absent). */

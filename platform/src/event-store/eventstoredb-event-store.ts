@@ -41,6 +41,8 @@ import type {
   EventStore,
   ExpectedRevision,
   LoadStreamOptions,
+  LoadStreamsOptions,
+  StreamAppend,
   LoadedStream,
   NewEvent,
   RecordedEvent,
@@ -220,6 +222,15 @@ export class EventStoreDbEventStore implements EventStore {
     return { nextRevision: result.nextExpectedRevision, position: encodePosition(position.commit, position.prepare) };
   }
 
+  /** No multi-stream write in EventStoreDB: one append per stream, all in flight at once. */
+  async appendMany(appends: StreamAppend[]): Promise<Array<AppendResult | ConcurrencyError>> {
+    if (new Set(appends.map((a) => a.streamId)).size !== appends.length) throw new RangeError('appendMany needs distinct streams');
+    const settled = await Promise.allSettled(appends.map((a) => this.append(a.streamId, a.events, a.expected)));
+    const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected' && !(r.reason instanceof ConcurrencyError));
+    if (failed) throw failed.reason;
+    return settled.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as ConcurrencyError)));
+  }
+
   async readStream(streamId: string): Promise<RecordedEvent[]> {
     this.assertOpen();
     const out: RecordedEvent[] = [];
@@ -279,6 +290,13 @@ export class EventStoreDbEventStore implements EventStore {
     const events = newestFirst.filter((e) => e.revision >= from).reverse();
     found.sort((a, b) => (a.revision < b.revision ? -1 : a.revision > b.revision ? 1 : 0));
     return { ...(snapshot ? { snapshot } : {}), events, found, revision: newestFirst[0]?.revision };
+  }
+
+  /** One loadStream per stream, all in flight at once (reads on one connection). */
+  async loadStreams(streamIds: string[], options: LoadStreamsOptions = {}): Promise<LoadedStream[]> {
+    if (new Set(streamIds).size !== streamIds.length) throw new RangeError('loadStreams needs distinct streams');
+    const { eventIds, ...rest } = options;
+    return Promise.all(streamIds.map((streamId) => this.loadStream(streamId, { ...rest, ...(eventIds?.has(streamId) ? { eventIds: eventIds.get(streamId)! } : {}) })));
   }
 
   async saveSnapshot(streamId: string, name: string, snapshot: StreamSnapshot): Promise<void> {

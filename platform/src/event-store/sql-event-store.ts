@@ -17,9 +17,11 @@ import type {
   EventStore,
   ExpectedRevision,
   LoadStreamOptions,
+  LoadStreamsOptions,
   LoadedStream,
   NewEvent,
   RecordedEvent,
+  StreamAppend,
   StreamSnapshot,
   SubscribeOptions,
   Subscription,
@@ -141,6 +143,71 @@ export class SqlEventStore implements EventStore {
     return { nextRevision: toBigInt(tail.revision), position: encodePosition(toBigInt(tail.tx_id), toBigInt(tail.seq)) };
   }
 
+  /**
+   * One statement for every stream (one round trip, one transaction): each stream's row is created or
+   * moved on under its own expectation, as in `append`, and the events are inserted for the streams
+   * whose row came back; the others answer a ConcurrencyError. Stream rows are taken in stream id
+   * order, so two batches over the same streams do not deadlock.
+   */
+  async appendMany(appends: StreamAppend[]): Promise<Array<AppendResult | ConcurrencyError>> {
+    if (appends.length === 0) return [];
+    if (new Set(appends.map((a) => a.streamId)).size !== appends.length) throw new RangeError('appendMany needs distinct streams');
+    if (appends.some((a) => a.events.length === 0)) throw new RangeError('append needs at least one event');
+    const order = appends.map((_, i) => i).sort((a, b) => (appends[a]!.streamId < appends[b]!.streamId ? -1 : 1));
+    const sorted = order.map((i) => appends[i]!);
+    const events = sorted.flatMap((a, i) => a.events.map((e) => ({ i: i + 1, e })));
+    const rows = await this.sql.query<{ idx: unknown; seq: unknown; tx_id: unknown; revision: unknown }>(
+      `WITH req AS (
+         SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[]) WITH ORDINALITY AS r(stream_id, kind, expected, n, idx)
+       ),
+       created AS (
+         INSERT INTO streams (stream_id, revision) SELECT stream_id, n - 1 FROM req WHERE kind = 'no_stream' ORDER BY stream_id
+         ON CONFLICT (stream_id) DO NOTHING RETURNING stream_id, revision
+       ),
+       upserted AS (
+         INSERT INTO streams (stream_id, revision) SELECT stream_id, n - 1 FROM req WHERE kind = 'any' ORDER BY stream_id
+         ON CONFLICT (stream_id) DO UPDATE SET revision = streams.revision + excluded.revision + 1 RETURNING stream_id, revision
+       ),
+       moved AS (
+         UPDATE streams SET revision = req.expected + req.n FROM req
+          WHERE req.kind = 'revision' AND streams.stream_id = req.stream_id AND streams.revision = req.expected
+         RETURNING streams.stream_id, streams.revision
+       ),
+       s AS (SELECT * FROM created UNION ALL SELECT * FROM upserted UNION ALL SELECT * FROM moved),
+       v AS (SELECT * FROM unnest($5::bigint[], $6::uuid[], $7::text[], $8::jsonb[], $9::jsonb[]) WITH ORDINALITY AS v(idx, event_id, type, data, metadata, ord)),
+       e AS (
+         INSERT INTO events (stream_id, revision, event_id, type, data, metadata)
+         SELECT req.stream_id, s.revision - req.n + row_number() OVER (PARTITION BY v.idx ORDER BY v.ord), v.event_id, v.type, v.data, v.metadata
+           FROM v JOIN req ON req.idx = v.idx JOIN s ON s.stream_id = req.stream_id
+          ORDER BY v.ord
+         RETURNING stream_id, seq, tx_id, revision
+       )
+       SELECT DISTINCT ON (req.idx) req.idx, e.seq, e.tx_id::text AS tx_id, e.revision FROM e JOIN req ON req.stream_id = e.stream_id
+        ORDER BY req.idx, e.seq DESC`,
+      [
+        sorted.map((a) => a.streamId),
+        sorted.map((a) => (typeof a.expected === 'bigint' ? 'revision' : a.expected)),
+        sorted.map((a) => (typeof a.expected === 'bigint' ? a.expected.toString() : null)),
+        sorted.map((a) => String(a.events.length)),
+        events.map(({ i }) => String(i)),
+        events.map(({ e }) => e.id),
+        events.map(({ e }) => e.type),
+        events.map(({ e }) => JSON.stringify(e.data)),
+        events.map(({ e }) => JSON.stringify(e.metadata)),
+      ],
+    );
+    const byIndex = new Map(rows.map((r) => [Number(r.idx) - 1, r]));
+    const results: Array<AppendResult | ConcurrencyError> = new Array(appends.length);
+    sorted.forEach((a, i) => {
+      const tail = byIndex.get(i);
+      results[order[i]!] = tail
+        ? { nextRevision: toBigInt(tail.revision), position: encodePosition(toBigInt(tail.tx_id), toBigInt(tail.seq)) }
+        : new ConcurrencyError(a.expected === 'no_stream' ? `stream ${a.streamId} already exists` : `stream ${a.streamId} is not at revision ${String(a.expected)}`);
+    });
+    if (rows.length > 0) for (const wake of [...this.waiters]) wake();
+    return results;
+  }
+
   async readStream(streamId: string): Promise<RecordedEvent[]> {
     const rows = await this.sql.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE stream_id = $1 ORDER BY revision`, [streamId]);
     return rows.map(toRecorded);
@@ -178,6 +245,48 @@ export class SqlEventStore implements EventStore {
     result.events.sort(byRevision);
     result.found.sort(byRevision);
     return result;
+  }
+
+  /** `loadStream` of several streams in one statement (rows tagged with the stream's index). */
+  async loadStreams(streamIds: string[], options: LoadStreamsOptions = {}): Promise<LoadedStream[]> {
+    if (streamIds.length === 0) return [];
+    if (new Set(streamIds).size !== streamIds.length) throw new RangeError('loadStreams needs distinct streams');
+    const lookups = [...(options.eventIds ?? new Map<string, string[]>())].flatMap(([streamId, ids]) => ids.map((id) => ({ streamId, id })));
+    const columns = 'e.seq, e.tx_id::text AS tx_id, e.stream_id, e.revision, e.event_id::text AS event_id, e.type, e.data, e.metadata';
+    const rows = await this.sql.query<EventRow & { part: string; idx: unknown; snapshot_version: unknown }>(
+      `WITH req AS (SELECT * FROM unnest($1::text[]) WITH ORDINALITY AS r(stream_id, idx)),
+       snap AS (
+         SELECT req.idx, s.revision, s.schema_version, s.state FROM req JOIN snapshots s ON s.stream_id = req.stream_id AND s.name = $2 AND s.schema_version = $3
+       ),
+       ids AS (SELECT * FROM unnest($4::text[], $5::uuid[]) AS i(stream_id, event_id))
+       SELECT 'snapshot' AS part, snap.idx, NULL::bigint AS seq, NULL::text AS tx_id, NULL::text AS stream_id, snap.revision, NULL::text AS event_id,
+              NULL::text AS type, snap.state AS data, NULL::jsonb AS metadata, snap.schema_version AS snapshot_version FROM snap
+       UNION ALL
+       SELECT 'event', req.idx, ${columns}, NULL FROM req JOIN events e ON e.stream_id = req.stream_id
+         LEFT JOIN snap ON snap.idx = req.idx
+        WHERE e.revision > coalesce(snap.revision, -1)
+       UNION ALL
+       SELECT 'found', req.idx, ${columns}, NULL FROM ids JOIN req ON req.stream_id = ids.stream_id
+         JOIN events e ON e.stream_id = ids.stream_id AND e.event_id = ids.event_id
+       UNION ALL
+       SELECT 'stream', req.idx, NULL, NULL, NULL, st.revision, NULL, NULL, NULL, NULL, NULL FROM req JOIN streams st ON st.stream_id = req.stream_id`,
+      [streamIds, options.snapshot?.name ?? null, options.snapshot?.schemaVersion ?? null, lookups.map((l) => l.streamId), lookups.map((l) => l.id)],
+    );
+    const results: LoadedStream[] = streamIds.map(() => ({ events: [], found: [], revision: undefined }));
+    for (const row of rows) {
+      const result = results[Number(row.idx) - 1]!;
+      if (row.part === 'snapshot') {
+        result.snapshot = { revision: toBigInt(row.revision), schemaVersion: Number(row.snapshot_version), state: row.data };
+      } else if (row.part === 'event') result.events.push(toRecorded(row));
+      else if (row.part === 'found') result.found.push(toRecorded(row));
+      else result.revision = toBigInt(row.revision);
+    }
+    const byRevision = (a: RecordedEvent, b: RecordedEvent) => (a.revision < b.revision ? -1 : a.revision > b.revision ? 1 : 0);
+    for (const result of results) {
+      result.events.sort(byRevision);
+      result.found.sort(byRevision);
+    }
+    return results;
   }
 
   async saveSnapshot(streamId: string, name: string, snapshot: StreamSnapshot): Promise<void> {

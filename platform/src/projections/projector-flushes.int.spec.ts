@@ -72,6 +72,7 @@ function bind<T extends Document>(c: Collection<T>): Collection<T> {
   return {
     get: (id) => c.get(id),
     getWithPosition: (id) => c.getWithPosition(id),
+    getManyWithPosition: (ids) => c.getManyWithPosition(ids),
     put: (id, doc) => c.put(id, doc),
     putIfNewer: (id, doc, position) => c.putIfNewer(id, doc, position),
     putManyIfNewer: (items) => c.putManyIfNewer(items),
@@ -179,7 +180,11 @@ describe('projector runtime: batching, redelivery, restarts', function () {
       close: () => counting.close(),
       collection<T extends Document = Document>(collectionName: string): Collection<T> {
         const inner = counting.collection<T>(collectionName);
-        return { ...inner, getWithPosition: async (id) => (await new Promise((r) => setTimeout(r, 10)), inner.getWithPosition(id)) };
+        return {
+          ...inner,
+          getWithPosition: async (id) => (await new Promise((r) => setTimeout(r, 10)), inner.getWithPosition(id)),
+          getManyWithPosition: async (ids) => (await new Promise((r) => setTimeout(r, 10)), inner.getManyWithPosition(ids)),
+        };
       },
     };
     const p = projector(tallies(name), { documents: slow, events: countingEvents(eventStore, [], 5_000) });

@@ -39,6 +39,8 @@ class GenerationRunner {
   private flushed?: Position;
   private pending = 0;
   private readonly cache = new Map<string, CachedDocument>();
+  /** Events received but not yet applied (applied in order when the batch is written). */
+  private queued: RecordedEvent[] = [];
   private timer?: NodeJS.Timeout;
   /** Applying and flushing take turns: a timer's flush never runs in the middle of an event. */
   private turn: Promise<void> = Promise.resolve();
@@ -69,13 +71,14 @@ class GenerationRunner {
     if (this.stopped) return;
     this.applied = this.flushed = stored?.position as Position | undefined;
     this.cache.clear();
+    this.queued = [];
     this.pending = 0;
     const subscription = this.deps.eventStore.subscribe((event) => this.inTurn(() => this.apply(event)), this.applied ? { after: this.applied } : {});
     this.subscription = subscription;
     // A failing event (or store) must not stop the projection for good: resume from the checkpoint,
     // where documents keep their positions, so nothing is applied twice.
     subscription.done.catch((error: unknown) => {
-      if (this.stopped) return;
+      if (this.stopped || this.subscription !== subscription) return;
       this.deps.logger.error('projection failed; resuming from its checkpoint in 1 s', { projection: this.definition.name, error: String(error) });
       this.restartTimer = setTimeout(() => void this.start().catch(() => {}), 1000);
     });
@@ -87,28 +90,59 @@ class GenerationRunner {
     return next;
   }
 
+  /**
+   * Queues the event; the batch is applied when it is written (FLUSH_EVERY events, or a pause), so the
+   * documents it touches that are not in the cache are read in one round trip for the whole batch
+   * rather than one read per event.
+   */
   private async apply(event: RecordedEvent): Promise<void> {
-    // An event has arrived, so the stream is not quiet: a document read that takes longer than
-    // FLUSH_AFTER_MS (a busy store) must not count as a pause, or every such read ends a batch.
+    // An event has arrived, so the stream is not quiet: a batch write that takes longer than
+    // FLUSH_AFTER_MS (a busy store) must not count as a pause, or every such write ends a batch.
     clearTimeout(this.timer);
-    for (const id of this.definition.documentIds(event)) {
-      let entry = this.cache.get(id);
-      if (!entry) {
-        const stored = await this.collection.getWithPosition(id);
-        entry = { doc: stored?.doc ?? null, dirty: false, existed: stored !== null, eventTypes: [] };
-        if (stored?.position) entry.position = stored.position;
-        this.cache.set(id, entry);
-      }
-      if (entry.position && comparePositions(entry.position, event.position) >= 0) continue;
-      entry.doc = this.definition.evolve(entry.doc, { type: event.type, data: event.data }, event);
-      entry.position = event.position;
-      entry.dirty = true;
-      if (!entry.eventTypes.includes(event.type)) entry.eventTypes.push(event.type);
-    }
-    this.applied = event.position;
+    this.queued.push(event);
     this.pending++;
     if (this.pending >= FLUSH_EVERY) await this.write();
-    else this.timer = setTimeout(() => void this.flush().catch(() => {}), FLUSH_AFTER_MS);
+    else this.timer = setTimeout(() => void this.flush().catch((error: unknown) => this.failedFlush(error)), FLUSH_AFTER_MS);
+  }
+
+  /** Applies the queued events in order, after one read of the documents they touch that are not cached. */
+  private async applyQueued(): Promise<void> {
+    if (this.queued.length === 0) return;
+    const wanted = [...new Set(this.queued.flatMap((event) => this.definition.documentIds(event)))].filter((id) => !this.cache.has(id));
+    const stored = new Map((await this.collection.getManyWithPosition(wanted)).map((d) => [d.id, d]));
+    for (const id of wanted) {
+      const found = stored.get(id);
+      const entry: CachedDocument = { doc: found?.doc ?? null, dirty: false, existed: found !== undefined, eventTypes: [] };
+      if (found?.position) entry.position = found.position;
+      this.cache.set(id, entry);
+    }
+    while (this.queued.length > 0) {
+      const event = this.queued[0]!;
+      for (const id of this.definition.documentIds(event)) {
+        const entry = this.cache.get(id)!;
+        if (entry.position && comparePositions(entry.position, event.position) >= 0) continue;
+        entry.doc = this.definition.evolve(entry.doc, { type: event.type, data: event.data }, event);
+        entry.position = event.position;
+        entry.dirty = true;
+        if (!entry.eventTypes.includes(event.type)) entry.eventTypes.push(event.type);
+      }
+      this.applied = event.position;
+      this.queued.shift();
+    }
+  }
+
+  /**
+   * A flush after a pause failed (the store, or an event the projection cannot apply): as when an
+   * event fails in the subscription, start again from the checkpoint after a second.
+   */
+  private failedFlush(error: unknown): void {
+    if (this.stopped || !this.subscription) return;
+    this.deps.logger.error('projection failed; resuming from its checkpoint in 1 s', { projection: this.definition.name, error: String(error) });
+    const subscription = this.subscription;
+    this.subscription = undefined;
+    void subscription?.stop();
+    clearTimeout(this.restartTimer);
+    this.restartTimer = setTimeout(() => void this.start().catch(() => {}), 1000);
   }
 
   /** Writes what was applied since the last flush, then the checkpoint, then one change notice. */
@@ -118,6 +152,12 @@ class GenerationRunner {
   }
 
   private async write(): Promise<void> {
+    // On a failure the events not applied are dropped: they come again when the projection resumes
+    // from its checkpoint (which they have not passed), never in a later batch of this run.
+    await this.applyQueued().catch((error: unknown) => {
+      this.queued = [];
+      throw error;
+    });
     const position = this.applied;
     if (!position || position === this.flushed) return;
     const dirty = [...this.cache].filter(([, entry]) => entry.dirty);
