@@ -26,6 +26,7 @@
 import { z } from 'zod';
 import { coinIds, coinIdSchema, coinSymbolSchema, coinSymbols } from '../market/coins';
 import { signalCountsSchema } from '../signals/contracts';
+import { listFormatParam } from '../shared/list-format';
 import { alertSeverities, riskParametersSchema, stopLossTypes, tradeSides } from './contracts';
 import { riskAlertKinds } from './risk';
 
@@ -207,6 +208,7 @@ export const tradesQuerySchema = z
       .meta({ description: 'BUY or SELL, any case' }),
     from: instantParam.optional().meta({ description: 'From this ISO-8601 date (UTC) or date-time, inclusive' }),
     to: instantParam.optional().meta({ description: 'Up to this ISO-8601 date-time, inclusive; a bare date includes that whole UTC day' }),
+    format: listFormatParam.meta({ description: 'json (default) or csv; CSV is also answered to Accept: text/csv' }),
   })
   .superRefine((q, ctx) => {
     if (q.coinId && q.symbol && coinSymbols[coinIds.indexOf(q.coinId)] !== q.symbol) {
@@ -224,6 +226,7 @@ export const tradesQuerySchema = z
     fromMs: q.from?.ms,
     /** Epoch ms, exclusive. */
     toMs: q.to ? toBound(q.to) : undefined,
+    format: q.format,
   }));
 export type TradesQuery = z.input<typeof tradesQuerySchema>;
 

@@ -8,6 +8,7 @@
  */
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
+import Papa from 'papaparse';
 import { coinBySymbol } from '../market/coin-params';
 import { HOUSE_DEMO_USER_ID } from '@papertrade/domain/trading/house-demo';
 import { portfolioStreamId, type TradeSource } from '@papertrade/domain/trading/portfolio';
@@ -26,6 +27,7 @@ import { riskDecider, type RiskCommand } from '@papertrade/domain/trading/risk.d
 import { DEFAULT_BOT_SETTINGS, DEFAULT_RISK_PARAMETERS } from '@papertrade/domain/trading/contracts';
 import { CommandHandler } from '@papertrade/platform/commands/command-handler';
 import { useHarness } from '../../../test/api-harness';
+import { TRADES_CSV_FIELDS } from './trading-routes';
 
 const HOUR = 3_600_000;
 const cents = (usd: number) => Math.round(usd * 100);
@@ -204,6 +206,44 @@ describe('trading read API (HTTP, embedded)', function () {
       await expectIds(`from=${day}&to=${day}&symbol=ETH`, (p) => p.symbol === 'ETH' && new Date(p.at).toISOString().slice(0, 10) === day);
       const beyond = tradesResponseSchema.parse((await get('/api/trades?page=9', token)).body);
       expect(beyond).to.deep.include({ trades: [], total: 60, page: 9 });
+    });
+
+    it('answers CSV for ?format=csv or Accept: text/csv: the filtered list (every match, or the asked page), newest first', async function () {
+      const { userId, token } = await user('FREE');
+      const placed = await history(userId);
+      const rowsOf = (csv: string) => Papa.parse<Record<string, string>>(csv, { header: true, skipEmptyLines: true });
+      const btc = placed.filter((p) => p.symbol === 'BTC').reverse();
+      const byFormat = await get('/api/trades?symbol=btc&format=csv', token);
+      const byAccept = await harness().request('GET', '/api/trades?symbol=btc', { token, headers: { 'x-min-position': position, accept: 'text/csv' } });
+      for (const res of [byFormat, byAccept]) {
+        expect(res.status).to.equal(200);
+        expect(res.headers.get('content-type')).to.match(/^text\/csv/);
+        expect(res.headers.get('content-disposition')).to.match(/^attachment; filename="trades-\d{4}-\d{2}-\d{2}\.csv"$/);
+        expect(res.headers.get('x-total-count')).to.equal(String(btc.length));
+        const parsed = rowsOf(res.body as string);
+        expect(parsed.meta.fields).to.deep.equal([...TRADES_CSV_FIELDS]);
+        // Every match, not the JSON's default page of 20.
+        expect(parsed.data.map((r) => r.id)).to.deep.equal(btc.map((p) => p.id));
+        expect(parsed.data.every((r) => r.symbol === 'BTC' && r.source === 'Manual')).to.equal(true);
+      }
+      const json = tradesResponseSchema.parse((await get('/api/trades?pageSize=100', token)).body);
+      const sellJson = json.trades.find((t) => t.id === 'tr-057')!;
+      const all = rowsOf((await get('/api/trades?format=csv', token)).body as string).data;
+      expect(all).to.have.length(60);
+      expect(all.find((r) => r.id === 'tr-057')).to.deep.include({
+        time: sellJson.timestamp, type: 'SELL', symbol: 'ETH', amount: '0.2', price: '3057', value: String(sellJson.value), fee: '0.61', pnl: '-1.02', status: 'CLOSED', closeReason: 'SELL',
+      });
+      const page = await get('/api/trades?format=csv&pageSize=25&page=3', token);
+      expect(page.headers.get('content-disposition')).to.equal('attachment; filename="trades-page-3.csv"');
+      expect(page.headers.get('x-total-count')).to.equal('60');
+      expect(rowsOf(page.body as string).data.map((r) => r.id)).to.deep.equal(placed.slice(0, 10).reverse().map((p) => p.id));
+      // Visitors get the house demo's trades, named as such.
+      const demo = await get('/api/trades?format=csv');
+      expect(demo.status).to.equal(200);
+      expect(demo.headers.get('content-disposition')).to.match(/filename="demo-trades-/);
+      const bad = await get('/api/trades?format=xml', token);
+      expect(bad.status).to.equal(400);
+      expect(bad.body.detail).to.match(/format: must be json or csv/);
     });
 
     it('an OPEN BUY, and the demo trades for visitors', async function () {

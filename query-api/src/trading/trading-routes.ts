@@ -32,6 +32,7 @@ import {
   type RiskAlertsResponse,
   type RiskParametersResponse,
   type RiskResponse,
+  type Trade,
   type TradesResponse,
 } from '@papertrade/domain/trading/read-contracts';
 import {
@@ -61,6 +62,7 @@ import { parseQuery } from '@papertrade/platform/http/body';
 import { readsOwnWrites } from '@papertrade/platform/http/own-writes';
 import type { MarketData } from '@papertrade/platform/market/market-data';
 import type { QueryApiDeps } from '../deps';
+import { csvFilename, pageAsked, readWholeList, sendCsv, wantsCsv } from '../csv';
 
 
 /** Whose account a read shows: a signed-in user's own, or (no Authorization header) the house demo's. */
@@ -100,6 +102,11 @@ async function pricesAt(marketData: MarketData, symbols: CoinSymbol[], startedAt
   );
   return prices;
 }
+
+/** The trade CSV's columns: the JSON trade's fields a spreadsheet wants, in this order. */
+export const TRADES_CSV_FIELDS = ['time', 'id', 'type', 'symbol', 'amount', 'price', 'value', 'fee', 'pnl', 'status', 'source', 'signalId', 'closeReason'] as const;
+
+const tradeRow = (t: Trade) => [t.timestamp, t.id, t.type, t.symbol, t.amount, t.price, t.value, t.fee, t.pnl, t.status, t.source, t.signalId, t.closeReason];
 
 export function tradingRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'ownWrites' | 'marketData' | 'clock'>): Router {
   const router = new Router();
@@ -154,7 +161,7 @@ export function tradingRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'ownWrites
     if (query.type) where.type = query.type;
     const range = query.fromMs !== undefined || query.toMs !== undefined ? { field: 'placedAtMs', gte: query.fromMs, lt: query.toMs } : undefined;
     const trades = await readModels.collection<TradeView>(TRADES_PROJECTION);
-    const [page, total, portfolio, { prices }] = await Promise.all([
+    const read = (skip: number, limit: number) =>
       trades.find({
         where,
         ...(range ? { range } : {}),
@@ -163,9 +170,28 @@ export function tradingRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'ownWrites
           { field: 'placedAtMs', direction: 'desc' },
           { field: 'tradeId', direction: 'desc' },
         ],
-        skip: (query.page - 1) * query.pageSize,
-        limit: query.pageSize,
-      }),
+        skip,
+        limit,
+      });
+    if (wantsCsv(ctx, query.format)) {
+      // A spreadsheet of the filtered trades: the asked page, or every match (csv.ts).
+      const whole = !pageAsked(ctx);
+      const [list, total, { prices }] = await Promise.all([
+        whole ? readWholeList(read) : read((query.page - 1) * query.pageSize, query.pageSize),
+        trades.count(where, range),
+        livePrices(marketData),
+      ]);
+      sendCsv(ctx, {
+        filename: csvFilename(demo ? 'demo-trades' : 'trades', deps.clock(), whole ? undefined : query.page),
+        fields: TRADES_CSV_FIELDS,
+        rows: list.map((t) => tradeRow(tradeResponse(t, prices))),
+        total,
+        truncated: whole && total > list.length,
+      });
+      return;
+    }
+    const [page, total, portfolio, { prices }] = await Promise.all([
+      read((query.page - 1) * query.pageSize, query.pageSize),
       trades.count(where, range),
       portfolioOf(userId),
       livePrices(marketData),
