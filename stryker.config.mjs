@@ -8,6 +8,9 @@ import './test/mutation/mocha-12-cli-shim.cjs';
 // The test runner processes run in Stryker's sandbox; this tsconfig maps the @papertrade/*
 // workspace packages to the sandbox's sources (see its comment). Inherited by the child processes.
 process.env.TSX_TSCONFIG_PATH = 'tsconfig.stryker.json';
+// The portfolio property test runs 300 random sequences in `npm test`; here it reruns for each of
+// hundreds of trading mutants, so 40 sequences each (still every rule, on fewer random histories).
+process.env.PROPERTY_RUNS ??= '40';
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
@@ -42,6 +45,10 @@ export default {
   coverageAnalysis: 'perTest',
   // The machine is shared: two workers at most (the script also runs Stryker under `nice`).
   concurrency: 2,
+  // Static mutants (module-level constants: zod schemas, the plan catalogue, coin lists) would rerun
+  // every spec for each one, which made a domain run take most of a day on two cores; they are left
+  // out of the score (reported as Ignored).
+  ignoreStatic: true,
   // Integration specs wait on PGlite and PostgreSQL; a busy machine needs slack before a mutant counts as a timeout.
   timeoutMS: 10000,
   dryRunTimeoutMinutes: 15,

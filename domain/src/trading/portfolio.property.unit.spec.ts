@@ -120,7 +120,9 @@ describe('portfolio property: no drift, valuation to the cent', function () {
           expect(Math.abs(v.totalValue - marked)).to.be.at.most(0.005 * (held.length + 1) + 1e-6);
         }
       }),
-      { numRuns: 300 },
+      // 300 sequences in every test run; the mutation run (stryker.config.mjs) asks for fewer, since it
+      // repeats this spec for every mutant of the trading code.
+      { numRuns: Number(process.env.PROPERTY_RUNS ?? 300) },
     );
   });
 });
