@@ -29,6 +29,27 @@ describe('bearer tokens', function () {
     expect(new TokenService(secret, past).verify(new TokenService(secret, past).issue('22222222-2222-4222-8222-222222222222'))).to.equal('22222222-2222-4222-8222-222222222222');
   });
 
+  it('keeps a verified token no longer than its expiry, and never an invalid one (the verified-token cache)', function () {
+    let ms = 0;
+    const position = `${'1'.padStart(20, '0')}-${'7'.padStart(20, '0')}`;
+    const service = new TokenService(secret, () => new Date(t0.getTime() + ms));
+    const token = service.issue('11111111-1111-4111-8111-111111111111', { position: position as never });
+    expect(service.claims(token)).to.deep.equal({ userId: '11111111-1111-4111-8111-111111111111', position });
+    // Served from the cache now: still the same answer until exp, then refused (and forgotten).
+    ms = TOKEN_TTL_SECONDS * 1000 - 1000;
+    expect(service.verify(token)).to.equal('11111111-1111-4111-8111-111111111111');
+    ms = TOKEN_TTL_SECONDS * 1000;
+    expect(service.verify(token)).to.equal(null);
+    ms = 0;
+    expect(service.verify(token)).to.equal('11111111-1111-4111-8111-111111111111');
+    // The same claims under another key, and a token with one character of its signature changed,
+    // are checked, not taken from the cache.
+    const claims = { sub: '11111111-1111-4111-8111-111111111111', iat: t0.getTime() / 1000, exp: t0.getTime() / 1000 + 60 };
+    expect(service.verify(jwt.sign(claims, `${secret}-other`, { algorithm: 'HS256' }))).to.equal(null);
+    const at = token.length - 10;
+    expect(service.verify(token.slice(0, at) + (token[at] === 'A' ? 'B' : 'A') + token.slice(at + 1))).to.equal(null);
+  });
+
   it('refuses a token signed with another secret or algorithm, or not signed at all', function () {
     const service = new TokenService(secret, at(0));
     const claims = { sub: '11111111-1111-4111-8111-111111111111', iat: t0.getTime() / 1000, exp: t0.getTime() / 1000 + 60 };

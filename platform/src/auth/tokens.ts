@@ -6,6 +6,7 @@
  */
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
+import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { positionSchema, type Position } from '../event-store/position';
 
@@ -19,6 +20,15 @@ export const TOKEN_TTL_SECONDS = 24 * 60 * 60;
  */
 const claimsSchema = z.object({ sub: z.uuid(), exp: z.number(), pos: positionSchema.optional() });
 
+/**
+ * Tokens verified lately, by their exact text. A token is sent with every request of a session, and
+ * checking its HMAC and parsing it cost about as much as the rest of a small command: the text of a
+ * token that verified once verifies again with the same key, so only its expiry is checked again.
+ * Only tokens that verified are kept (a stranger's garbage cannot fill the cache), and an entry
+ * never outlives its `exp`.
+ */
+export const VERIFIED_TOKEN_CACHE_ENTRIES = 10_000;
+
 export interface TokenClaims {
   userId: string;
   /** Where the account is known to exist in the event store (absent in older tokens). */
@@ -28,6 +38,7 @@ export interface TokenClaims {
 export class TokenService {
   /** A KeyObject made once: given a string, jsonwebtoken tries to parse it as a public key on every verify. */
   private readonly key: KeyObject;
+  private readonly verified = new LRUCache<string, { claims: TokenClaims; exp: number }>({ max: VERIFIED_TOKEN_CACHE_ENTRIES });
 
   constructor(
     secret: string,
@@ -47,11 +58,21 @@ export class TokenService {
 
   /** The claims, or null for a missing, malformed, forged or expired token. */
   claims(token: string): TokenClaims | null {
+    const nowSeconds = Math.floor(this.clock().getTime() / 1000);
+    const known = this.verified.get(token);
+    if (known) {
+      // jsonwebtoken's rule: expired once the clock reaches exp.
+      if (nowSeconds < known.exp) return known.claims;
+      this.verified.delete(token);
+      return null;
+    }
     try {
-      const payload = jwt.verify(token, this.key, { algorithms: ['HS256'], clockTimestamp: Math.floor(this.clock().getTime() / 1000) });
+      const payload = jwt.verify(token, this.key, { algorithms: ['HS256'], clockTimestamp: nowSeconds });
       const parsed = claimsSchema.safeParse(payload);
       if (!parsed.success) return null;
-      return parsed.data.pos === undefined ? { userId: parsed.data.sub } : { userId: parsed.data.sub, position: parsed.data.pos };
+      const claims: TokenClaims = parsed.data.pos === undefined ? { userId: parsed.data.sub } : { userId: parsed.data.sub, position: parsed.data.pos };
+      this.verified.set(token, { claims, exp: parsed.data.exp });
+      return claims;
     } catch {
       return null;
     }
