@@ -28,7 +28,9 @@ export function adminRoutes(deps: CommandApiDeps): Router {
     const id = parsedId.data;
     const body = parseBody(ctx, adminUpdateUserRequestSchema);
     const meta = commandMeta(ctx, admin.id, deps.requestHashKey, body);
-    const loaded = await deps.handler.load(userDecider, userStreamId(id), meta);
+    // A state kept from this process's last write to the stream will do: the profile append below
+    // checks it by its expected revision (and decides again on the stored stream if it was stale).
+    const loaded = await deps.handler.load(userDecider, userStreamId(id), meta, { kept: true });
     const { state } = loaded;
     if (state.status !== 'registered') throw new NotFoundError('User not found');
 

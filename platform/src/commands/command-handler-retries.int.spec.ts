@@ -72,7 +72,7 @@ describe('command helper: the exact number of attempts on concurrency conflicts'
 
   for (const maxAttempts of [1, 3]) {
     it(`makes exactly maxAttempts = ${maxAttempts} attempts when configured`, async function () {
-      const { error, appends } = await alwaysConflicting((s) => new CommandHandler(s, clock, maxAttempts));
+      const { error, appends } = await alwaysConflicting((s) => new CommandHandler(s, clock, { maxAttempts }));
       expect(error).to.be.instanceOf(ConcurrencyError);
       expect(appends).to.equal(maxAttempts);
     });

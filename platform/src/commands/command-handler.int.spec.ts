@@ -34,7 +34,7 @@ describe('command helper', function () {
   const meta = () => ({ actor: 'tester', correlationId: randomUUID() });
   beforeEach(async function () {
     ({ store, cleanup } = await pgliteEventStore());
-    handler = new CommandHandler(store, () => new Date('2026-01-01T00:00:00Z'), 3);
+    handler = new CommandHandler(store, () => new Date('2026-01-01T00:00:00Z'), { maxAttempts: 3 });
   });
   afterEach(async function () {
     await cleanup();
@@ -138,6 +138,11 @@ describe('command helper', function () {
   });
 
   describe('snapshots', function () {
+    // Snapshots are what a load starts from when no state is kept in memory (another process, a
+    // restart, an evicted stream): these handlers keep none, so every command loads.
+    beforeEach(function () {
+      handler = new CommandHandler(store, () => new Date('2026-01-01T00:00:00Z'), { maxAttempts: 3, keptStreams: 0 });
+    });
     /** A decider without the deposit limit, so streams can grow long. */
     const ledger: Decider<State, Cmd, Deposited> = { ...account, name: 'ledger', decide: (c) => [{ type: 'Deposited', data: { amount: c.amount, currency: 'USD' } }] };
     const deposit = (stream: string, amount: number, extra: object = {}) => handler.handle(ledger, stream, { type: 'Deposit', amount }, { ...meta(), ...extra });

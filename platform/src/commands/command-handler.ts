@@ -7,12 +7,22 @@
  * stream every SNAPSHOT_EVERY events (with its revision and the decider's `schemaVersion`; one of another
  * version is ignored and rebuilt) and a load is snapshot + the events after it, in one round trip.
  *
+ * Streams in memory: after a command has appended, the state it produced is kept (a bounded LRU per
+ * handler; loads alone keep nothing, so read-only folds such as a sign-in's account never sit here), and the next command on that stream is decided on it and appended with its revision as
+ * the expectation, without loading the stream first: one round trip instead of two. The expectation
+ * is what makes this safe: if anyone else (another process, another handler) appended meanwhile, the
+ * append fails with a conflict and the command is loaded and decided again. A command refused on a
+ * kept state (a domain error, or nothing to append) is decided again on a fresh load before the
+ * refusal is answered, since a stale state may be what refused it. Idempotent requests always load
+ * (their ids are looked up in the stored stream), and `load` serves a kept state only when asked.
+ *
  * Idempotency lives here, not in any store's de-duplication: an `Idempotency-Key` (scoped to actor,
  * method and path) yields UUIDv5 event ids; the load looks those ids up in the stream (at any age on
  * SQL; at least IDEMPOTENCY_WINDOW_MS back on EventStoreDB), and when they are there nothing is
  * appended and the same ids are answered; the same key with a different body is a 422.
  */
 import { randomUUID } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { v5 as uuidv5 } from 'uuid';
 import type { Decider, DomainEvent, Fold } from '@papertrade/domain/shared/decider';
 import { ConcurrencyError, IdempotencyConflictError } from '@papertrade/domain/shared/errors';
@@ -28,6 +38,16 @@ const MAX_EVENTS_PER_REQUEST = 16;
 /** How far back an Idempotency-Key is guaranteed to be recognised on every adapter (SQL: forever). */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
+/** How many streams' states a handler keeps in memory by default (see the module comment). */
+export const KEPT_STREAMS = 2000;
+
+export interface CommandHandlerOptions {
+  /** Attempts of a command whose append meets a conflict before it answers 412 (default 5). */
+  maxAttempts?: number;
+  /** Streams whose state is kept after a write (default KEPT_STREAMS; 0 keeps none). */
+  keptStreams?: number;
+}
+
 /** A stream as the handler loaded it: the folded state and what the append and idempotency need. */
 export interface LoadedState<S> {
   state: S;
@@ -39,6 +59,14 @@ export interface LoadedState<S> {
   previous: RecordedEvent[];
   /** The idempotency key the load looked up, so `handle` only reuses a load made for its own key. */
   lookedUp: string | undefined;
+  /** Taken from memory, not the store: the stream may have moved on since (see the module comment). */
+  kept?: boolean;
+}
+
+interface KeptStream {
+  state: unknown;
+  revision: bigint;
+  snapshotRevision: bigint | undefined;
 }
 
 export interface Idempotency {
@@ -77,11 +105,37 @@ export function toDomainEvent<E extends DomainEvent>(decider: Pick<Decider<unkno
 const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
 
 export class CommandHandler {
+  private readonly maxAttempts: number;
+  private readonly kept: LRUCache<string, KeptStream> | undefined;
+
   constructor(
     private readonly eventStore: EventStore,
     private readonly clock: () => Date,
-    private readonly maxAttempts = 5,
-  ) {}
+    options: CommandHandlerOptions = {},
+  ) {
+    this.maxAttempts = options.maxAttempts ?? 5;
+    const keptStreams = options.keptStreams ?? KEPT_STREAMS;
+    this.kept = keptStreams > 0 ? new LRUCache<string, KeptStream>({ max: keptStreams }) : undefined;
+  }
+
+  private static keyOf(decider: { name: string; schemaVersion: number }, streamId: string): string {
+    return `${decider.name}\u0000${decider.schemaVersion}\u0000${streamId}`;
+  }
+
+  private keep(decider: { name: string; schemaVersion: number }, streamId: string, stream: KeptStream): void {
+    this.kept?.set(CommandHandler.keyOf(decider, streamId), stream);
+  }
+
+  private forget(decider: { name: string; schemaVersion: number }, streamId: string): void {
+    this.kept?.delete(CommandHandler.keyOf(decider, streamId));
+  }
+
+  /** The state this handler's last write to the stream produced, if it is still kept. */
+  private keptState<S>(decider: { name: string; schemaVersion: number }, streamId: string): LoadedState<S> | undefined {
+    const stream = this.kept?.get(CommandHandler.keyOf(decider, streamId));
+    if (!stream) return undefined;
+    return { state: stream.state as S, revision: stream.revision, snapshotRevision: stream.snapshotRevision, previous: [], lookedUp: undefined, kept: true };
+  }
 
   now(): string {
     return this.clock().toISOString();
@@ -92,7 +146,20 @@ export class CommandHandler {
    * tail of SNAPSHOT_EVERY events or more is saved as the fold's snapshot, so folds that only read
    * (no command appends under their name) stay cheap too.
    */
-  async load<S, E extends DomainEvent>(decider: Fold<S, E>, streamId: string, meta?: Pick<CommandMeta, 'idempotency'>): Promise<LoadedState<S>> {
+  /**
+   * `options.kept`: a state kept in memory will do (no round trip when there is one). It may be stale,
+   * so only for a decision that a `handle` with this load then checks by its append's expectation.
+   */
+  async load<S, E extends DomainEvent>(
+    decider: Fold<S, E>,
+    streamId: string,
+    meta?: Pick<CommandMeta, 'idempotency'>,
+    options: { kept?: boolean } = {},
+  ): Promise<LoadedState<S>> {
+    if (options.kept && !meta?.idempotency) {
+      const kept = this.keptState<S>(decider, streamId);
+      if (kept) return kept;
+    }
     return (await this.loadMany(decider, [{ streamId, ...(meta?.idempotency ? { idempotency: meta.idempotency } : {}) }]))[0]!;
   }
 
@@ -149,9 +216,15 @@ export class CommandHandler {
     loaded?: LoadedState<S>,
   ): Promise<CommandResult<E>> {
     const { idempotency } = meta;
-    for (let attempt = 1; ; attempt++) {
-      const reuse = attempt === 1 && loaded !== undefined && loaded.lookedUp === idempotency?.key;
-      const current = reuse ? loaded : await this.load(decider, streamId, meta);
+    /** Set once a kept state refused the command: decide again on the stored stream. */
+    let mustLoad = false;
+    for (let attempt = 1; ; ) {
+      let current: LoadedState<S> | undefined;
+      if (attempt === 1 && !mustLoad) {
+        if (loaded !== undefined && loaded.lookedUp === idempotency?.key) current = loaded;
+        else if (!idempotency) current = this.keptState<S>(decider, streamId);
+      }
+      current ??= await this.load(decider, streamId, meta);
       const { state, revision, previous } = current;
       if (idempotency && previous.length > 0) {
         if (previous[0]!.metadata.requestHash !== idempotency.requestHash) {
@@ -164,9 +237,20 @@ export class CommandHandler {
           replayed: true,
         };
       }
-      const resolved = typeof command === 'function' ? await (command as (s: S) => C | Promise<C>)(state) : command;
-      const events = decider.decide(resolved, state);
-      if (events.length === 0) return { eventIds: [], events, replayed: false };
+      let events: E[];
+      try {
+        const resolved = typeof command === 'function' ? await (command as (s: S) => C | Promise<C>)(state) : command;
+        events = decider.decide(resolved, state);
+      } catch (error) {
+        if (!current.kept) throw error;
+        mustLoad = true;
+        continue;
+      }
+      if (events.length === 0) {
+        if (!current.kept) return { eventIds: [], events, replayed: false };
+        mustLoad = true;
+        continue;
+      }
       if (idempotency && events.length > MAX_EVENTS_PER_REQUEST) {
         throw new RangeError(`an idempotent command may append at most ${MAX_EVENTS_PER_REQUEST} events to one stream`);
       }
@@ -174,9 +258,10 @@ export class CommandHandler {
       const expected = revision === undefined ? 'no_stream' : revision;
       try {
         const result = await this.eventStore.append(streamId, toStore, expected);
-        await this.snapshotIfDue(decider, streamId, current, events, result.nextRevision);
+        await this.appended(decider, streamId, current, events, result.nextRevision);
         return { eventIds: toStore.map((e) => e.id), events, position: result.position, replayed: false };
       } catch (error) {
+        if (error instanceof ConcurrencyError) this.forget(decider, streamId);
         if (!(error instanceof ConcurrencyError) || attempt >= this.maxAttempts) {
           if (error instanceof ConcurrencyError) {
             throw new ConcurrencyError('The resource was changed by another request at the same time; please retry');
@@ -184,6 +269,7 @@ export class CommandHandler {
           throw error;
         }
         await new Promise((r) => setTimeout(r, Math.random() * 10 * attempt));
+        attempt++;
       }
     }
   }
@@ -203,6 +289,8 @@ export class CommandHandler {
     const pending: Array<{ index: number; events: E[]; toStore: NewEvent[] }> = [];
     const alone = async (index: number) => {
       const { streamId, command, meta } = items[index]!;
+      // Decided again on the stored stream: what was kept of it is what just failed.
+      this.forget(decider, streamId);
       answers[index] = await this.handle(decider, streamId, command, meta).catch(asError);
     };
     const retries: Array<Promise<void>> = [];
@@ -241,7 +329,7 @@ export class CommandHandler {
           if (result instanceof ConcurrencyError) return alone(index);
           if (result instanceof Error) return void (answers[index] = result);
           const { streamId, loaded } = items[index]!;
-          await this.snapshotIfDue(decider, streamId, loaded, events, result.nextRevision);
+          await this.appended(decider, streamId, loaded, events, result.nextRevision);
           answers[index] = { eventIds: toStore.map((e) => e.id), events, position: result.position, replayed: false };
         }),
       );
@@ -269,11 +357,20 @@ export class CommandHandler {
     }));
   }
 
-  /** Saves the state after `appended` when SNAPSHOT_EVERY events follow the last snapshot. */
-  private async snapshotIfDue<S, C, E extends DomainEvent>(decider: Decider<S, C, E>, streamId: string, loaded: LoadedState<S>, appended: E[], revision: bigint): Promise<void> {
-    if (revision - (loaded.snapshotRevision ?? -1n) < BigInt(SNAPSHOT_EVERY)) return;
+  /**
+   * After an append: the state it produced is kept in memory, and saved as the stream's snapshot when
+   * SNAPSHOT_EVERY events follow the last one.
+   */
+  private async appended<S, C, E extends DomainEvent>(decider: Decider<S, C, E>, streamId: string, loaded: LoadedState<S>, appended: E[], revision: bigint): Promise<void> {
+    const snapshotDue = revision - (loaded.snapshotRevision ?? -1n) >= BigInt(SNAPSHOT_EVERY);
+    if (!snapshotDue && !this.kept) return;
     const state = appended.reduce((s, e) => decider.evolve(s, e), loaded.state);
+    let snapshotRevision = loaded.snapshotRevision;
     // A snapshot only saves work: a failure to save one must not fail the command that was appended.
-    await this.eventStore.saveSnapshot(streamId, decider.name, { revision, schemaVersion: decider.schemaVersion, state }).catch(() => {});
+    if (snapshotDue) {
+      const saved = await this.eventStore.saveSnapshot(streamId, decider.name, { revision, schemaVersion: decider.schemaVersion, state }).then(() => true, () => false);
+      if (saved) snapshotRevision = revision;
+    }
+    this.keep(decider, streamId, { state, revision, snapshotRevision });
   }
 }
