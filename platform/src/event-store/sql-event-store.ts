@@ -9,6 +9,11 @@
  * below that horizon has committed or aborted, so nothing can appear behind a reader's checkpoint.
  * (The same technique as Emmett's PostgreSQL event store.) The price is that one long transaction
  * anywhere on the server holds subscribers back, hence `idle_in_transaction_session_timeout`.
+ *
+ * Appends are grouped: while APPEND_BATCHES_IN_FLIGHT statements are on their way, the appends that
+ * arrive wait and then go together in one appendMany statement (one round trip, one commit), each
+ * stream under its own expectation. Alone, an append goes at once; under load, a transaction's fixed
+ * costs (parse, plan, commit, the WAL flush) are shared by the appends that waited.
  */
 import { ConcurrencyError } from '@papertrade/domain/shared/errors';
 import type {
@@ -46,6 +51,19 @@ export interface SqlEventStoreOptions {
   pollIntervalMs?: number;
 }
 
+/** Append statements on their way at once; appends that arrive meanwhile wait and go as one. */
+export const APPEND_BATCHES_IN_FLIGHT = 2;
+/** The most appends grouped into one statement. */
+export const APPEND_BATCH_MAX = 100;
+
+interface PendingAppend extends StreamAppend {
+  resolve(result: AppendResult): void;
+  reject(error: unknown): void;
+}
+
+/** The statements of fixed text here run prepared on PostgreSQL (sql-client.ts QueryOptions). */
+const PREPARED = { prepare: true } as const;
+
 const COLUMNS = 'seq, tx_id::text AS tx_id, stream_id, revision, event_id::text AS event_id, type, data, metadata';
 // ORDER BY must name the table's columns (events.tx_id): a bare `tx_id` means the text alias above,
 // which sorts "1000" before "999" once transaction ids grow a digit.
@@ -54,6 +72,17 @@ export class SqlEventStore implements EventStore {
   private readonly pollIntervalMs: number;
   /** Wakes this process's caught-up subscriptions right after a local append. */
   private readonly waiters = new Set<() => void>();
+  /**
+   * Reads of the global order asked for but not sent yet, by their arguments: the projections of a
+   * process are woken by the same append and ask for the same page in the same turn, and share one
+   * query. A read already sent is never shared (it may have started before the caller's event).
+   */
+  private readonly unsentReads = new Map<string, Promise<RecordedEvent[]>>();
+  /** Appends waiting for a statement (see the module comment). */
+  private pendingAppends: PendingAppend[] = [];
+  private appendBatchesInFlight = 0;
+  /** Streams with an append in a statement on its way. */
+  private readonly streamsInFlight = new Set<string>();
 
   private constructor(
     private readonly sql: SqlClient,
@@ -97,13 +126,70 @@ export class SqlEventStore implements EventStore {
     return store;
   }
 
+  async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (events.length === 0) throw new RangeError('append needs at least one event');
+    return new Promise<AppendResult>((resolve, reject) => {
+      this.pendingAppends.push({ streamId, events, expected, resolve, reject });
+      this.sendAppends();
+    });
+  }
+
+  /**
+   * Sends what waits, while fewer than APPEND_BATCHES_IN_FLIGHT statements are on their way. A stream
+   * is in one statement at a time: a second append to it waits until the statement with the first has
+   * answered, so one process's appends to a stream are written in the order they were asked for.
+   */
+  private sendAppends(): void {
+    while (this.appendBatchesInFlight < APPEND_BATCHES_IN_FLIGHT && this.pendingAppends.length > 0) {
+      const batch: PendingAppend[] = [];
+      const rest: PendingAppend[] = [];
+      const streams = new Set<string>();
+      for (const pending of this.pendingAppends) {
+        if (batch.length < APPEND_BATCH_MAX && !streams.has(pending.streamId) && !this.streamsInFlight.has(pending.streamId)) batch.push(pending);
+        else rest.push(pending);
+        streams.add(pending.streamId); // what follows an append to this stream waits behind it
+      }
+      if (batch.length === 0) return;
+      this.pendingAppends = rest;
+      this.appendBatchesInFlight++;
+      for (const { streamId } of batch) this.streamsInFlight.add(streamId);
+      void this.writeAppends(batch).finally(() => {
+        this.appendBatchesInFlight--;
+        for (const { streamId } of batch) this.streamsInFlight.delete(streamId);
+        this.sendAppends();
+      });
+    }
+  }
+
+  private async writeAppends(batch: PendingAppend[]): Promise<void> {
+    if (batch.length === 1) {
+      const [one] = batch as [PendingAppend];
+      await this.appendOne(one.streamId, one.events, one.expected).then(one.resolve, one.reject);
+      return;
+    }
+    let results: Array<AppendResult | ConcurrencyError>;
+    try {
+      results = await this.appendMany(batch);
+    } catch (error) {
+      // The database refused the statement (an SQLSTATE: it was rolled back, nothing written): each
+      // append on its own, so one that the database refuses fails alone. A lost connection may have
+      // committed it, so that fails them all, as it would fail one append.
+      if (!isDatabaseRefusal(error)) {
+        for (const one of batch) one.reject(error);
+        return;
+      }
+      await Promise.all(batch.map((one) => this.appendOne(one.streamId, one.events, one.expected).then(one.resolve, one.reject)));
+      return;
+    }
+    results.forEach((result, i) => (result instanceof ConcurrencyError ? batch[i]!.reject(result) : batch[i]!.resolve(result)));
+  }
+
   /**
    * One statement, so one round trip and one implicit transaction: the stream row is created or
    * moved on with its optimistic check (no row back means the expectation failed), and the events
    * are inserted from arrays only when that row came back.
    */
-  async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
-    if (events.length === 0) throw new RangeError('append needs at least one event');
+  private async appendOne(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     const params: unknown[] = [
       streamId,
       String(events.length),
@@ -132,6 +218,7 @@ export class SqlEventStore implements EventStore {
        )
        SELECT seq, tx_id::text AS tx_id, revision FROM e ORDER BY seq DESC LIMIT 1`,
       params,
+      PREPARED,
     );
     const tail = rows[0];
     if (!tail) {
@@ -195,6 +282,7 @@ export class SqlEventStore implements EventStore {
         events.map(({ e }) => JSON.stringify(e.data)),
         events.map(({ e }) => JSON.stringify(e.metadata)),
       ],
+      PREPARED,
     );
     const byIndex = new Map(rows.map((r) => [Number(r.idx) - 1, r]));
     const results: Array<AppendResult | ConcurrencyError> = new Array(appends.length);
@@ -232,6 +320,7 @@ export class SqlEventStore implements EventStore {
        UNION ALL
        SELECT 'stream', NULL, NULL, stream_id, revision, NULL, NULL, NULL, NULL, NULL FROM streams WHERE stream_id = $1`,
       [streamId, options.snapshot?.name ?? null, options.snapshot?.schemaVersion ?? null, options.eventIds ?? []],
+      PREPARED,
     );
     const result: LoadedStream = { events: [], found: [], revision: undefined };
     for (const row of rows) {
@@ -271,6 +360,7 @@ export class SqlEventStore implements EventStore {
        UNION ALL
        SELECT 'stream', req.idx, NULL, NULL, NULL, st.revision, NULL, NULL, NULL, NULL, NULL FROM req JOIN streams st ON st.stream_id = req.stream_id`,
       [streamIds, options.snapshot?.name ?? null, options.snapshot?.schemaVersion ?? null, lookups.map((l) => l.streamId), lookups.map((l) => l.id)],
+      PREPARED,
     );
     const results: LoadedStream[] = streamIds.map(() => ({ events: [], found: [], revision: undefined }));
     for (const row of rows) {
@@ -297,12 +387,28 @@ export class SqlEventStore implements EventStore {
          SET revision = excluded.revision, schema_version = excluded.schema_version, state = excluded.state
          WHERE snapshots.revision < excluded.revision OR snapshots.schema_version <> excluded.schema_version`,
       [streamId, name, snapshot.revision.toString(), snapshot.schemaVersion, JSON.stringify(snapshot.state)],
+      PREPARED,
     );
   }
 
-  async readAll(options: { after?: Position; limit?: number } = {}): Promise<RecordedEvent[]> {
+  readAll(options: { after?: Position; limit?: number } = {}): Promise<RecordedEvent[]> {
     const limit = options.limit ?? 1000;
-    const [tx, seq] = options.after ? decodePosition(options.after) : [0n, 0n];
+    const key = `${options.after ?? ''}|${limit}`;
+    let read = this.unsentReads.get(key);
+    if (!read) {
+      read = new Promise<RecordedEvent[]>((resolve, reject) =>
+        setImmediate(() => {
+          this.unsentReads.delete(key);
+          this.readAllNow(options.after, limit).then(resolve, reject);
+        }),
+      );
+      this.unsentReads.set(key, read);
+    }
+    return read;
+  }
+
+  private async readAllNow(after: Position | undefined, limit: number): Promise<RecordedEvent[]> {
+    const [tx, seq] = after ? decodePosition(after) : [0n, 0n];
     // ORDER BY names the table's columns: the bare tx_id would be the text output column (see headPosition).
     const rows = await this.sql.query<EventRow>(
       `SELECT ${COLUMNS} FROM events
@@ -311,6 +417,7 @@ export class SqlEventStore implements EventStore {
        ORDER BY events.tx_id, events.seq
        LIMIT $3`,
       [tx.toString(), seq.toString(), limit],
+      PREPARED,
     );
     return rows.map(toRecorded);
   }
@@ -321,6 +428,8 @@ export class SqlEventStore implements EventStore {
     // bare name would be the text output column, so '999' would sort above '1000'.
     const rows = await this.sql.query<{ seq: unknown; tx_id: unknown }>(
       'SELECT seq, tx_id::text AS tx_id FROM events ORDER BY events.tx_id DESC, events.seq DESC LIMIT 1',
+      [],
+      PREPARED,
     );
     const row = rows[0];
     return row ? encodePosition(toBigInt(row.tx_id), toBigInt(row.seq)) : undefined;
@@ -332,6 +441,7 @@ export class SqlEventStore implements EventStore {
     const rows = await this.sql.query<{ seq: unknown; tx_id: unknown }>(
       `SELECT seq, tx_id::text AS tx_id FROM events WHERE metadata->>'userId' = $1 ORDER BY events.tx_id DESC, events.seq DESC LIMIT 1`,
       [actor],
+      PREPARED,
     );
     const row = rows[0];
     const position = row ? encodePosition(toBigInt(row.tx_id), toBigInt(row.seq)) : undefined;
@@ -386,6 +496,12 @@ export class SqlEventStore implements EventStore {
   async close(): Promise<void> {
     await this.sql.close();
   }
+}
+
+/** An error the database answered with (it carries an SQLSTATE), as opposed to a lost connection. */
+function isDatabaseRefusal(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code);
 }
 
 function toRecorded(row: EventRow): RecordedEvent {
