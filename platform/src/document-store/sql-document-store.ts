@@ -20,6 +20,9 @@ import {
 
 const FIELD = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** The statements of fixed text run prepared on PostgreSQL (sql-client.ts QueryOptions); find and count vary, so they do not. */
+const PREPARED = { prepare: true } as const;
+
 function field(name: string): string {
   if (!FIELD.test(name)) throw new Error(`unsafe field name: ${name}`);
   return name;
@@ -124,6 +127,7 @@ class SqlCollection<T extends Document> implements Collection<T> {
     const rows = await this.sql.query<{ doc: T; position: string | null } & Row>(
       'SELECT doc, position FROM documents WHERE collection = $1 AND id = $2',
       [this.name, id],
+      PREPARED,
     );
     const row = rows[0];
     if (!row) return null;
@@ -135,6 +139,7 @@ class SqlCollection<T extends Document> implements Collection<T> {
     const rows = await this.sql.query<{ id: string; doc: T; position: string | null } & Row>(
       'SELECT id, doc, position FROM documents WHERE collection = $1 AND id = ANY($2::text[])',
       [this.name, ids],
+      PREPARED,
     );
     return rows.map((row) => (row.position === null ? { id: row.id, doc: row.doc } : { id: row.id, doc: row.doc, position: row.position as Position }));
   }
@@ -144,6 +149,7 @@ class SqlCollection<T extends Document> implements Collection<T> {
       `INSERT INTO documents (collection, id, doc, position) VALUES ($1, $2, $3::jsonb, NULL)
        ON CONFLICT (collection, id) DO UPDATE SET doc = excluded.doc`,
       [this.name, id, JSON.stringify(doc)],
+      PREPARED,
     );
     this.wrote(1);
   }
@@ -155,6 +161,7 @@ class SqlCollection<T extends Document> implements Collection<T> {
        WHERE documents.position IS NULL OR documents.position < excluded.position
        RETURNING 1 AS written`,
       [this.name, id, JSON.stringify(doc), position],
+      PREPARED,
     );
     this.wrote(rows.length);
     return rows.length > 0;
@@ -162,21 +169,18 @@ class SqlCollection<T extends Document> implements Collection<T> {
 
   async putManyIfNewer(items: Array<{ id: string; doc: T; position: Position }>): Promise<number> {
     let written = 0;
-    // One statement (one commit) per chunk; ids are unique within a call, as ON CONFLICT requires.
+    // One statement (one commit) per chunk, of one text whatever the count (arrays), so it runs
+    // prepared; ids are unique within a call, as ON CONFLICT requires.
     for (let start = 0; start < items.length; start += 500) {
       const chunk = items.slice(start, start + 500);
-      const params: unknown[] = [this.name];
-      const values = chunk.map((item) => {
-        params.push(item.id, JSON.stringify(item.doc), item.position);
-        const p = params.length;
-        return `($1, $${p - 2}, $${p - 1}::jsonb, $${p})`;
-      });
       const rows = await this.sql.query(
-        `INSERT INTO documents (collection, id, doc, position) VALUES ${values.join(', ')}
+        `INSERT INTO documents (collection, id, doc, position)
+         SELECT $1, item.id, item.doc, item.position FROM unnest($2::text[], $3::jsonb[], $4::text[]) AS item(id, doc, position)
          ON CONFLICT (collection, id) DO UPDATE SET doc = excluded.doc, position = excluded.position
          WHERE documents.position IS NULL OR documents.position < excluded.position
          RETURNING 1 AS written`,
-        params,
+        [this.name, chunk.map((item) => item.id), chunk.map((item) => JSON.stringify(item.doc)), chunk.map((item) => item.position)],
+        PREPARED,
       );
       written += rows.length;
     }
@@ -185,7 +189,7 @@ class SqlCollection<T extends Document> implements Collection<T> {
   }
 
   async delete(id: string): Promise<void> {
-    await this.sql.query('DELETE FROM documents WHERE collection = $1 AND id = $2', [this.name, id]);
+    await this.sql.query('DELETE FROM documents WHERE collection = $1 AND id = $2', [this.name, id], PREPARED);
   }
 
   async find(options: FindOptions = {}): Promise<T[]> {

@@ -2,6 +2,7 @@
  * One small seam over the two PostgreSQL engines we run: the `pg` server driver and PGlite (WASM
  * PostgreSQL in-process). The SQL adapters (event store, document store) speak only this.
  */
+import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import pLimit from 'p-limit';
@@ -9,8 +10,18 @@ import type { PGlite, Transaction } from '@electric-sql/pglite';
 
 export type Row = Record<string, unknown>;
 
+export interface QueryOptions {
+  /**
+   * Keep the statement prepared on each connection (PostgreSQL: a named statement, parsed once per
+   * connection, its plan cached). For the hot statements of fixed text whose plan does not depend on
+   * the values (equality lookups, the appends): after five runs PostgreSQL may use one generic plan
+   * for all values. PGlite runs in this process and ignores it.
+   */
+  prepare?: boolean;
+}
+
 export interface SqlExecutor {
-  query<R extends Row = Row>(text: string, params?: unknown[]): Promise<R[]>;
+  query<R extends Row = Row>(text: string, params?: unknown[], options?: QueryOptions): Promise<R[]>;
 }
 
 export interface SqlClient extends SqlExecutor {
@@ -38,6 +49,21 @@ export function quoteIdent(name: string): string {
   return `"${name}"`;
 }
 
+/** Statement names by text: a hash of the text, so two texts never share a name on a connection. */
+const statementNames = new Map<string, string>();
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `p_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
+function pgQuery(text: string, params: unknown[], options: QueryOptions | undefined): pg.QueryConfig {
+  return options?.prepare ? { name: statementName(text), text, values: params } : { text, values: params };
+}
+
 export class PostgresClient implements SqlClient {
   readonly engine = 'postgres' as const;
   readonly pool: pg.Pool;
@@ -54,8 +80,8 @@ export class PostgresClient implements SqlClient {
     this.pool.on('error', () => {});
   }
 
-  async query<R extends Row = Row>(text: string, params: unknown[] = []): Promise<R[]> {
-    const result = await this.pool.query(text, params);
+  async query<R extends Row = Row>(text: string, params: unknown[] = [], options?: QueryOptions): Promise<R[]> {
+    const result = await this.pool.query(pgQuery(text, params, options));
     return result.rows as R[];
   }
 
@@ -68,7 +94,7 @@ export class PostgresClient implements SqlClient {
     try {
       await client.query('BEGIN');
       const tx: SqlExecutor = {
-        query: async <R extends Row = Row>(text: string, params: unknown[] = []) => (await client.query(text, params)).rows as R[],
+        query: async <R extends Row = Row>(text: string, params: unknown[] = [], options?: QueryOptions) => (await client.query(pgQuery(text, params, options))).rows as R[],
       };
       const result = await fn(tx);
       await client.query('COMMIT');
