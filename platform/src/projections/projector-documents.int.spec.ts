@@ -119,6 +119,7 @@ describe('projector runtime: documents, checkpoints and notices', function () {
     await bus.subscribe('projection.>', (subject, payload) => notices.push({ subject, payload: payload as (typeof notices)[number]['payload'] }));
     const p = projector(tallies(name));
     await p.start();
+    await p.caughtUp(); // the other specs' events first, in batches of their own
     const key = `n-${name}`;
     const { position } = await append(`s-${name}`, [event('Added', key), event('Other')]);
     await p.caughtUp();

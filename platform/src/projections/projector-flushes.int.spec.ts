@@ -15,7 +15,7 @@ import { MemoryBus } from '../bus/memory-bus';
 import { comparePositions, type Position } from '../event-store/position';
 import { silentLogger, type Logger } from '../config/logger';
 import { MemoryLeaseProvider } from './lease';
-import { Projector } from './projector';
+import { CheckpointWriter, Projector } from './projector';
 import type { ProjectionDefinition } from './projection';
 import { CHECKPOINT_COLLECTION, ReadModels, checkpointId } from './read-models';
 import { pgliteStores } from '../../../test/pglite-stores';
@@ -45,6 +45,8 @@ const event = (key: string): NewEvent => ({
 interface Writes {
   documentBatches: string[][];
   checkpoints: Position[];
+  /** The checkpoint ids of each statement that wrote checkpoints. */
+  checkpointStatements?: string[][];
 }
 
 /** The real document store, recording the projector's writes to one projection's collections. */
@@ -56,7 +58,11 @@ function countingDocuments(real: DocumentStore, writes: Writes): DocumentStore {
       return {
         ...bind(inner),
         putManyIfNewer: (items) => {
-          writes.documentBatches.push(items.map((i) => i.id));
+          // Checkpoints go together (one statement for the projections that flush in one turn).
+          if (collectionName === CHECKPOINT_COLLECTION) {
+            writes.checkpoints.push(...items.map((i) => (i.doc as unknown as { position: Position }).position));
+            writes.checkpointStatements?.push(items.map((i) => i.id));
+          } else writes.documentBatches.push(items.map((i) => i.id));
           return inner.putManyIfNewer(items);
         },
         put: (id, doc) => {
@@ -110,7 +116,7 @@ describe('projector runtime: batching, redelivery, restarts', function () {
   let name: string;
   const running: Projector[] = [];
   const projector = (
-    definition: ProjectionDefinition<Tally>,
+    definition: ProjectionDefinition<Tally> | Array<ProjectionDefinition<Tally>>,
     options: { events?: EventStore; documents?: DocumentStore; bus?: MemoryBus; logger?: Logger } = {},
   ) => {
     const p = new Projector(
@@ -121,7 +127,7 @@ describe('projector runtime: batching, redelivery, restarts', function () {
         leases: new MemoryLeaseProvider(),
         logger: options.logger ?? silentLogger,
       },
-      [definition as unknown as ProjectionDefinition],
+      (Array.isArray(definition) ? definition : [definition]) as unknown as ProjectionDefinition[],
     );
     running.push(p);
     return p;
@@ -193,6 +199,23 @@ describe('projector runtime: batching, redelivery, restarts', function () {
     for (const key of keys) expect(await tally(key)).to.deep.equal({ count: 60 });
     // 500 events, then the last 100 when the stream goes quiet.
     expect(writes.checkpoints).to.have.length(2);
+  });
+
+  it("writes the checkpoints of the projections that flush in one turn in one statement, and never moves one back", async function () {
+    const names = [name, `${name}_b`, `${name}_c`];
+    const writes: Writes = { documentBatches: [], checkpoints: [], checkpointStatements: [] };
+    const p = projector(names.map((n) => tallies(n)), { documents: countingDocuments(documents, writes) });
+    await p.start();
+    const { position } = await append([event('one'), event('two')]);
+    await p.caughtUp();
+    const ids = names.map((n) => checkpointId(n, 1)).sort();
+    expect(writes.checkpointStatements!.map((statement) => [...statement].sort())).to.deep.include(ids);
+    expect(writes.checkpointStatements!.length, 'one statement for the three, not one each').to.be.below(3);
+    // A writer that flushes late (it lost its lease meanwhile) cannot undo a newer checkpoint.
+    const later = await append([event('three')]);
+    await p.caughtUp();
+    await new CheckpointWriter(documents).write(checkpointId(name, 1), position);
+    expect(await readModels.checkpoint(name)).to.equal(later.position);
   });
 
   it('after a crash between the document write and the checkpoint, rewrites and announces only the documents the redelivery changes', async function () {

@@ -25,6 +25,49 @@ const FLUSH_EVERY = 500;
 const FLUSH_AFTER_MS = 5;
 
 /**
+ * The checkpoints of one process's projections, written together: the projections are woken by the
+ * same events and flush in the same turn, so their checkpoints go in one statement (the turn's
+ * writes, gathered until setImmediate) instead of one each. Each writer's promise settles with the
+ * statement that held its checkpoint. A checkpoint never moves back (putManyIfNewer): a writer that
+ * has lost its lease and flushes late cannot undo a newer one.
+ */
+export class CheckpointWriter {
+  private queued = new Map<string, { position: Position; settle: Array<{ resolve(): void; reject(error: unknown): void }> }>();
+  private scheduled = false;
+  private readonly checkpoints: Collection<Checkpoint>;
+
+  constructor(documents: DocumentStore) {
+    this.checkpoints = documents.collection<Checkpoint>(CHECKPOINT_COLLECTION);
+  }
+
+  write(id: string, position: Position): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const queued = this.queued.get(id);
+      if (queued) {
+        if (comparePositions(position, queued.position) > 0) queued.position = position;
+        queued.settle.push({ resolve, reject });
+      } else this.queued.set(id, { position, settle: [{ resolve, reject }] });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => void this.flush());
+      }
+    });
+  }
+
+  private async flush(): Promise<void> {
+    this.scheduled = false;
+    const batch = [...this.queued];
+    this.queued = new Map();
+    try {
+      await this.checkpoints.putManyIfNewer(batch.map(([id, { position }]) => ({ id, doc: { position }, position })));
+      for (const [, { settle }] of batch) for (const { resolve } of settle) resolve();
+    } catch (error) {
+      for (const [, { settle }] of batch) for (const { reject } of settle) reject(error);
+    }
+  }
+}
+
+/**
  * Applies one projection to one generation's collection.
  *
  * Documents are read once, changed in memory event after event, and written back together with the
@@ -54,7 +97,7 @@ class GenerationRunner {
   constructor(
     readonly definition: ProjectionDefinition<Document>,
     readonly generation: number,
-    private readonly deps: { eventStore: EventStore; documents: DocumentStore; bus: Bus; logger: Logger },
+    private readonly deps: { eventStore: EventStore; documents: DocumentStore; bus: Bus; logger: Logger; checkpointWriter: CheckpointWriter },
   ) {
     this.collection = deps.documents.collection(generationCollection(definition.name, generation));
     this.checkpoints = deps.documents.collection<Checkpoint>(CHECKPOINT_COLLECTION);
@@ -164,7 +207,7 @@ class GenerationRunner {
     const puts = dirty.flatMap(([id, e]) => (e.doc !== null && e.position ? [{ id, doc: e.doc, position: e.position }] : []));
     await this.collection.putManyIfNewer(puts);
     for (const [id, entry] of dirty) if (entry.doc === null && entry.existed) await this.collection.delete(id);
-    await this.checkpoints.put(checkpointId(this.definition.name, this.generation), { position });
+    await this.deps.checkpointWriter.write(checkpointId(this.definition.name, this.generation), position);
     this.cache.clear();
     this.pending = 0;
     this.flushed = position;
@@ -215,12 +258,14 @@ export class Projector {
   private readonly meta: Collection<ProjectionMeta>;
   private retryTimer?: NodeJS.Timeout;
   private stopped = false;
+  private readonly runnerDeps: ProjectorDeps & { checkpointWriter: CheckpointWriter };
 
   constructor(
     private readonly deps: ProjectorDeps,
     private readonly definitions: ProjectionDefinition<Document>[],
   ) {
     this.meta = deps.documents.collection<ProjectionMeta>(META_COLLECTION);
+    this.runnerDeps = { ...deps, checkpointWriter: new CheckpointWriter(deps.documents) };
   }
 
   /** Starts every projection whose lease this instance gets; retries the others every 2 s. Also after a stop. */
@@ -245,7 +290,7 @@ export class Projector {
     const meta = await this.meta.get(definition.name);
     const generation = meta?.liveGeneration ?? 1;
     if (!meta) await this.meta.put(definition.name, { liveGeneration: generation });
-    const runner = new GenerationRunner(definition, generation, this.deps);
+    const runner = new GenerationRunner(definition, generation, this.runnerDeps);
     runner.live = true;
     await runner.start();
     this.live.set(definition.name, { runner, lease });
@@ -274,7 +319,7 @@ export class Projector {
     const definition = current.runner.definition;
     const from = current.runner.generation;
     const to = from + 1;
-    const next = new GenerationRunner(definition, to, this.deps);
+    const next = new GenerationRunner(definition, to, this.runnerDeps);
     await next.collection.drop();
     await this.deps.documents.collection(CHECKPOINT_COLLECTION).delete(checkpointId(name, to));
     await next.start();
