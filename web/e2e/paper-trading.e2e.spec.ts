@@ -196,7 +196,7 @@ describe('web: paper trading on the dashboard (e2e)', function () {
     expect(await page.getByTestId('bot-status').textContent()).to.equal('STOPPED');
   });
 
-  it('a premium user starts the bot and sees Pause Bot arrive through the feed, then pauses it', async () => {
+  it('a premium user starts the bot and sees Pause Bot arrive through the feed, still after a reload, then pauses it', async () => {
     await signIn('premium');
     await openDashboard();
     await page.getByTestId('connection-status').filter({ hasText: 'Live Data' }).waitFor();
@@ -217,6 +217,12 @@ describe('web: paper trading on the dashboard (e2e)', function () {
     await page.getByTestId('bot-status').filter({ hasText: 'ACTIVE' }).waitFor();
     await toggle().filter({ hasText: 'Pause Bot' }).waitFor();
     await screenshot(page, 'paper-trading-bot-active');
+
+    // A reload (or another tab) learns that the bot runs from the feed too: the socket is told the
+    // bot's status when it signs in, so Pause Bot is offered again without any click.
+    await page.reload();
+    await page.getByTestId('bot-status').filter({ hasText: 'ACTIVE' }).waitFor();
+    await toggle().filter({ hasText: 'Pause Bot' }).waitFor();
 
     await clickHeld('**/api/bot/stop', toggle(), 'Stopping...');
     await expectToast(page, 'Bot Stopped', 'Trading bot has been paused safely');
