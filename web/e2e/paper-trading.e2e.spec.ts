@@ -230,9 +230,16 @@ describe('web: paper trading on the dashboard (e2e)', function () {
     await toggle().filter({ hasText: 'Start Trading Bot' }).waitFor();
   });
 
-  it('a manual trade shows in Recent Trades and moves the sidebar; Export Data downloads it as CSV; Reset starts over', async () => {
-    await signIn('premium');
+  it('a manual trade shows in Recent Trades and moves the sidebar and the risk cards; Export Data downloads it as CSV; Reset starts over', async () => {
+    const token = await signIn('premium');
+    // Bot settings of their own, which the reset puts back to the defaults.
+    const changed = await send(app.url, 'POST', '/api/settings/bot', token, { maxPositionSize: 7 });
+    expect(changed.status, JSON.stringify(changed.body)).to.equal(200);
     await openDashboard();
+    const management = page.getByTestId('risk-management-card');
+    const overview = page.getByTestId('risk-overview-card');
+    await management.getByTestId('risk-max-position').filter({ hasText: '7%' }).waitFor();
+    await overview.getByText('$0.00 at risk over 0 open positions', { exact: true }).waitFor();
     const total = sidebar().getByTestId('portfolio-total-value');
     await total.filter({ hasText: /^\$[\d,]+\.\d{2}$/ }).waitFor();
     const before = dollars(await total.textContent());
@@ -261,6 +268,10 @@ describe('web: paper trading on the dashboard (e2e)', function () {
     // The sidebar: the holdings exactly, the total moved (the fee at least).
     await sidebar().getByTestId('portfolio-eth-holdings').filter({ hasText: '0.5000 ETH' }).waitFor();
     await waitUntil(async () => dollars(await total.textContent()) !== before, { message: 'the sidebar total to change', timeoutMs: 15_000 });
+    // The risk overview counts the new position at once (GET /api/risk polls only every 60 s: the
+    // trade makes it stale), with the money at risk to its 2 percent stop.
+    await overview.getByText(/^\$[\d,]+\.\d{2} at risk over 1 open position$/).waitFor({ timeout: 15_000 });
+    expect(await overview.getByTestId('portfolio-risk-badge').textContent()).to.not.equal('0.00%');
     await screenshot(page, 'paper-trading-manual-trade', { fullPage: true });
 
     // Export: a CSV download named with the date, the spec's columns, our trade.
@@ -277,6 +288,9 @@ describe('web: paper trading on the dashboard (e2e)', function () {
     await clickHeld('**/api/bot/reset', quickActions().getByTestId('bot-reset'), 'Resetting...');
     await expectToast(page, 'Bot Reset Complete', 'Trading bot has been reset to default settings');
     await sidebar().getByTestId('portfolio-eth-holdings').filter({ hasText: '0.0000 ETH' }).waitFor();
+    // ...and the cards say so at once: the default settings of the toast, nothing open.
+    await management.getByTestId('risk-max-position').filter({ hasText: '5%' }).waitFor({ timeout: 15_000 });
+    await overview.getByText('$0.00 at risk over 0 open positions', { exact: true }).waitFor({ timeout: 15_000 });
   });
 
   it("Export Data says 'No data available to export' until the trades are loaded", async () => {
