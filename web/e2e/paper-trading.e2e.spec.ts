@@ -119,9 +119,16 @@ describe('web: paper trading on the dashboard (e2e)', function () {
     expect(await sidebar().getByTestId('portfolio-eth-holdings').textContent()).to.match(/^\d[\d,]*\.\d{4} ETH$/);
     expect(await sidebar().getByTestId('portfolio-daily-pnl').textContent()).to.match(/^([+-]\$[\d,]+\.\d{2}|\$0\.00) \(([+-]\d+\.\d{2}|0\.00)%\)$/);
 
-    // 24h Performance: the portfolio part is the house demo bot's.
-    await page.getByTestId('performance-portfolio').filter({ hasText: "house demo bot's paper portfolio" }).waitFor();
-    expect(await page.getByTestId('performance-portfolio-percent').textContent()).to.match(/^([+-]\d+\.\d{2}|0\.00)%$/);
+    // 24h Performance: the figure is the (house demo bot's) portfolio's daily P&L as a percent of its
+    // value, compared with the coin's market under it.
+    const performance = page.getByTestId('performance-card');
+    await performance.getByTestId('performance-portfolio').filter({ hasText: "house demo bot's paper portfolio" }).waitFor();
+    const figure = performance.locator('.stat-card__value');
+    expect(await figure.count()).to.equal(1);
+    expect(await figure.getAttribute('data-testid')).to.equal('performance-portfolio-percent');
+    expect(await figure.textContent()).to.match(/^([+-]\d+\.\d{2}|0\.00)%$/);
+    expect(await performance.getByTestId('performance-portfolio').textContent()).to.match(/^([+-]\$[\d,]+\.\d{2}|\$0\.00) today, house demo bot's paper portfolio$/);
+    await performance.getByTestId('performance-market').filter({ hasText: /^vs ETH market ([+-]\d+\.\d{2}|0\.00)% · low \$[\d,]+\.\d{2} · high \$[\d,]+\.\d{2}$/ }).waitFor();
 
     // Recent trades: the demo's, said to be; or none yet.
     const trades = page.getByTestId('recent-trades-panel');
