@@ -95,17 +95,22 @@ describe('web: paper trading on the dashboard (e2e)', function () {
     await page.unroute(url);
   }
 
-  /** The bot calls the page makes (the client gate must stop visitors and free users before any). */
-  function recordBotCalls(): string[] {
+  /** The calls to paths matching `pattern` the page makes. */
+  function recordCalls(pattern: RegExp): string[] {
     const calls: string[] = [];
     page.on('request', (request: Request) => {
-      if (/\/api\/bot\//.test(request.url())) calls.push(`${request.method()} ${new URL(request.url()).pathname}`);
+      if (pattern.test(new URL(request.url()).pathname)) calls.push(`${request.method()} ${new URL(request.url()).pathname}`);
     });
     return calls;
   }
+  /** The bot calls the page makes (the client gate must stop visitors and free users before any). */
+  const recordBotCalls = () => recordCalls(/^\/api\/bot\//);
+  /** The risk overview's premium reads (section 6: not called for visitors and free users). */
+  const recordRiskOverviewCalls = () => recordCalls(/^\/api\/risk\/(alerts|active-trades)$/);
 
   it("shows a visitor the house demo bot's portfolio and asks them to log in before using the bot", async () => {
     const calls = recordBotCalls();
+    const riskCalls = recordCalls(/^\/api\/risk/);
     await openDashboard();
     const demo = portfolioResponseSchema.parse(await getViaApi(app.url, '/api/portfolio'));
     expect(demo.demo).to.equal(true);
@@ -153,12 +158,14 @@ describe('web: paper trading on the dashboard (e2e)', function () {
     const overview = page.getByTestId('risk-overview-card');
     expect(await overview.getByRole('link', { name: 'Login' }).getAttribute('href')).to.equal('/login');
     expect(await overview.getByTestId('portfolio-risk-badge').count()).to.equal(0);
+    expect(riskCalls, 'no risk endpoint is called for a visitor').to.deep.equal([]);
     await screenshot(page, 'paper-trading-visitor', { fullPage: true });
   });
 
   it('tells a free user to upgrade before any call, and shows their own (empty) paper portfolio', async () => {
     await signIn('free');
     const calls = recordBotCalls();
+    const overviewCalls = recordRiskOverviewCalls();
     await openDashboard();
     await page.getByTestId('recent-trades-panel').getByText('No recent trades', { exact: true }).waitFor();
     await toggle().filter({ hasText: 'Start Trading Bot' }).click();
@@ -173,6 +180,7 @@ describe('web: paper trading on the dashboard (e2e)', function () {
     const overview = page.getByTestId('risk-overview-card');
     expect(await overview.getByRole('link', { name: 'Upgrade to Premium' }).getAttribute('href')).to.equal('/subscription');
     expect(await overview.getByTestId('portfolio-risk-badge').count()).to.equal(0);
+    expect(overviewCalls, 'the risk overview endpoints are not called for a free user').to.deep.equal([]);
     await screenshot(page, 'paper-trading-free');
   });
 
@@ -205,6 +213,7 @@ describe('web: paper trading on the dashboard (e2e)', function () {
 
   it('a premium user starts the bot and sees Pause Bot arrive through the feed, still after a reload, then pauses it', async () => {
     await signIn('premium');
+    const overviewCalls = recordRiskOverviewCalls();
     await openDashboard();
     await page.getByTestId('connection-status').filter({ hasText: 'Live Data' }).waitFor();
     expect(await page.getByTestId('bot-status').textContent()).to.equal('STOPPED');
@@ -215,6 +224,7 @@ describe('web: paper trading on the dashboard (e2e)', function () {
     expect(await overview.getByTestId('portfolio-risk-badge').getAttribute('data-variant')).to.equal('secondary');
     await overview.getByTestId('daily-loss-bar').waitFor({ state: 'attached' });
     await overview.getByText('No active risk alerts', { exact: true }).waitFor();
+    expect(overviewCalls).to.include('GET /api/risk/alerts');
     expect(await overview.getByRole('link', { name: 'Manage Risk' }).getAttribute('href')).to.equal('/risk-management');
 
     // The button reads Starting... while the call is out (held until we have seen it).
