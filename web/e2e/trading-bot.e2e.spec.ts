@@ -32,8 +32,10 @@ describe('web: the trading bot trades a signal for a premium user (e2e, PostgreS
   this.timeout(180_000);
   const schema = uniqueSchema('botweb');
   let events: SqlEventStore | undefined;
+  let postgres = false;
   before(async function () {
     await requireServices(this, 'postgres');
+    postgres = true;
   });
   const suite = useBrowserSuite({
     env: { EVENT_STORE: 'postgres', READ_STORE: 'postgres', DATABASE_URL: POSTGRES_URL, DATABASE_SCHEMA: schema, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password },
@@ -43,7 +45,7 @@ describe('web: the trading bot trades a signal for a premium user (e2e, PostgreS
   beforeEach(() => ({ app, page } = suite));
   after(async function () {
     await events?.close();
-    await dropSchema(schema);
+    if (postgres) await dropSchema(schema);
   });
 
   /** Appends a SignalGenerated for the candle that closed last, as the signal engine would. */
