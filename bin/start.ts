@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TokenService } from '@papertrade/platform/auth/tokens';
 import { RealtimeRelay } from '@papertrade/query-api/realtime/relay';
+import { botStatusGreeting } from '@papertrade/query-api/trading/bot-status-greeting';
 import { AdminBootstrapRefused, ensureAdmin, seedDemoAccounts } from '@papertrade/command-api/bootstrap';
 import { createProjector, createRuntime, createWorkers, registrationDeps } from './compose';
 import { createEmbeddedApp } from './embedded-app';
@@ -43,8 +44,9 @@ async function main() {
 
   await projector.caughtUp(); // seeded accounts can sign in as soon as the app says it is ready
   const app = createEmbeddedApp(rt, { webDist: dist });
-  // The socket relay on /ws of the same server, following the in-process bus.
-  const relay = new RealtimeRelay({ bus: rt.infra.bus, tokens: new TokenService(rt.jwtSecret, rt.clock), logger });
+  // The socket relay on /ws of the same server, following the in-process bus; a socket that signs in
+  // is told its bot's status (query-api/src/trading/bot-status-greeting.ts).
+  const relay = new RealtimeRelay({ bus: rt.infra.bus, tokens: new TokenService(rt.jwtSecret, rt.clock), logger, greet: botStatusGreeting(rt.infra.readModels) });
   await relay.start();
 
   const server = app.listen(config.PORT, () => {

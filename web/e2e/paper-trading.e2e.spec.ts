@@ -95,17 +95,22 @@ describe('web: paper trading on the dashboard (e2e)', function () {
     await page.unroute(url);
   }
 
-  /** The bot calls the page makes (the client gate must stop visitors and free users before any). */
-  function recordBotCalls(): string[] {
+  /** The calls to paths matching `pattern` the page makes. */
+  function recordCalls(pattern: RegExp): string[] {
     const calls: string[] = [];
     page.on('request', (request: Request) => {
-      if (/\/api\/bot\//.test(request.url())) calls.push(`${request.method()} ${new URL(request.url()).pathname}`);
+      if (pattern.test(new URL(request.url()).pathname)) calls.push(`${request.method()} ${new URL(request.url()).pathname}`);
     });
     return calls;
   }
+  /** The bot calls the page makes (the client gate must stop visitors and free users before any). */
+  const recordBotCalls = () => recordCalls(/^\/api\/bot\//);
+  /** The risk overview's premium reads (section 6: not called for visitors and free users). */
+  const recordRiskOverviewCalls = () => recordCalls(/^\/api\/risk\/(alerts|active-trades)$/);
 
   it("shows a visitor the house demo bot's portfolio and asks them to log in before using the bot", async () => {
     const calls = recordBotCalls();
+    const riskCalls = recordCalls(/^\/api\/risk/);
     await openDashboard();
     const demo = portfolioResponseSchema.parse(await getViaApi(app.url, '/api/portfolio'));
     expect(demo.demo).to.equal(true);
@@ -119,9 +124,16 @@ describe('web: paper trading on the dashboard (e2e)', function () {
     expect(await sidebar().getByTestId('portfolio-eth-holdings').textContent()).to.match(/^\d[\d,]*\.\d{4} ETH$/);
     expect(await sidebar().getByTestId('portfolio-daily-pnl').textContent()).to.match(/^([+-]\$[\d,]+\.\d{2}|\$0\.00) \(([+-]\d+\.\d{2}|0\.00)%\)$/);
 
-    // 24h Performance: the portfolio part is the house demo bot's.
-    await page.getByTestId('performance-portfolio').filter({ hasText: "house demo bot's paper portfolio" }).waitFor();
-    expect(await page.getByTestId('performance-portfolio-percent').textContent()).to.match(/^([+-]\d+\.\d{2}|0\.00)%$/);
+    // 24h Performance: the figure is the (house demo bot's) portfolio's daily P&L as a percent of its
+    // value, compared with the coin's market under it.
+    const performance = page.getByTestId('performance-card');
+    await performance.getByTestId('performance-portfolio').filter({ hasText: "house demo bot's paper portfolio" }).waitFor();
+    const figure = performance.locator('.stat-card__value');
+    expect(await figure.count()).to.equal(1);
+    expect(await figure.getAttribute('data-testid')).to.equal('performance-portfolio-percent');
+    expect(await figure.textContent()).to.match(/^([+-]\d+\.\d{2}|0\.00)%$/);
+    expect(await performance.getByTestId('performance-portfolio').textContent()).to.match(/^([+-]\$[\d,]+\.\d{2}|\$0\.00) today, house demo bot's paper portfolio$/);
+    await performance.getByTestId('performance-market').filter({ hasText: /^vs ETH market ([+-]\d+\.\d{2}|0\.00)% · low \$[\d,]+\.\d{2} · high \$[\d,]+\.\d{2}$/ }).waitFor();
 
     // Recent trades: the demo's, said to be; or none yet.
     const trades = page.getByTestId('recent-trades-panel');
@@ -146,12 +158,14 @@ describe('web: paper trading on the dashboard (e2e)', function () {
     const overview = page.getByTestId('risk-overview-card');
     expect(await overview.getByRole('link', { name: 'Login' }).getAttribute('href')).to.equal('/login');
     expect(await overview.getByTestId('portfolio-risk-badge').count()).to.equal(0);
+    expect(riskCalls, 'no risk endpoint is called for a visitor').to.deep.equal([]);
     await screenshot(page, 'paper-trading-visitor', { fullPage: true });
   });
 
   it('tells a free user to upgrade before any call, and shows their own (empty) paper portfolio', async () => {
     await signIn('free');
     const calls = recordBotCalls();
+    const overviewCalls = recordRiskOverviewCalls();
     await openDashboard();
     await page.getByTestId('recent-trades-panel').getByText('No recent trades', { exact: true }).waitFor();
     await toggle().filter({ hasText: 'Start Trading Bot' }).click();
@@ -166,6 +180,7 @@ describe('web: paper trading on the dashboard (e2e)', function () {
     const overview = page.getByTestId('risk-overview-card');
     expect(await overview.getByRole('link', { name: 'Upgrade to Premium' }).getAttribute('href')).to.equal('/subscription');
     expect(await overview.getByTestId('portfolio-risk-badge').count()).to.equal(0);
+    expect(overviewCalls, 'the risk overview endpoints are not called for a free user').to.deep.equal([]);
     await screenshot(page, 'paper-trading-free');
   });
 
@@ -196,8 +211,9 @@ describe('web: paper trading on the dashboard (e2e)', function () {
     expect(await page.getByTestId('bot-status').textContent()).to.equal('STOPPED');
   });
 
-  it('a premium user starts the bot and sees Pause Bot arrive through the feed, then pauses it', async () => {
+  it('a premium user starts the bot and sees Pause Bot arrive through the feed, still after a reload, then pauses it', async () => {
     await signIn('premium');
+    const overviewCalls = recordRiskOverviewCalls();
     await openDashboard();
     await page.getByTestId('connection-status').filter({ hasText: 'Live Data' }).waitFor();
     expect(await page.getByTestId('bot-status').textContent()).to.equal('STOPPED');
@@ -208,6 +224,7 @@ describe('web: paper trading on the dashboard (e2e)', function () {
     expect(await overview.getByTestId('portfolio-risk-badge').getAttribute('data-variant')).to.equal('secondary');
     await overview.getByTestId('daily-loss-bar').waitFor({ state: 'attached' });
     await overview.getByText('No active risk alerts', { exact: true }).waitFor();
+    expect(overviewCalls).to.include('GET /api/risk/alerts');
     expect(await overview.getByRole('link', { name: 'Manage Risk' }).getAttribute('href')).to.equal('/risk-management');
 
     // The button reads Starting... while the call is out (held until we have seen it).
@@ -218,15 +235,28 @@ describe('web: paper trading on the dashboard (e2e)', function () {
     await toggle().filter({ hasText: 'Pause Bot' }).waitFor();
     await screenshot(page, 'paper-trading-bot-active');
 
+    // A reload (or another tab) learns that the bot runs from the feed too: the socket is told the
+    // bot's status when it signs in, so Pause Bot is offered again without any click.
+    await page.reload();
+    await page.getByTestId('bot-status').filter({ hasText: 'ACTIVE' }).waitFor();
+    await toggle().filter({ hasText: 'Pause Bot' }).waitFor();
+
     await clickHeld('**/api/bot/stop', toggle(), 'Stopping...');
     await expectToast(page, 'Bot Stopped', 'Trading bot has been paused safely');
     await page.getByTestId('bot-status').filter({ hasText: 'STOPPED' }).waitFor();
     await toggle().filter({ hasText: 'Start Trading Bot' }).waitFor();
   });
 
-  it('a manual trade shows in Recent Trades and moves the sidebar; Export Data downloads it as CSV; Reset starts over', async () => {
-    await signIn('premium');
+  it('a manual trade shows in Recent Trades and moves the sidebar and the risk cards; Export Data downloads it as CSV; Reset starts over', async () => {
+    const token = await signIn('premium');
+    // Bot settings of their own, which the reset puts back to the defaults.
+    const changed = await send(app.url, 'POST', '/api/settings/bot', token, { maxPositionSize: 7 });
+    expect(changed.status, JSON.stringify(changed.body)).to.equal(200);
     await openDashboard();
+    const management = page.getByTestId('risk-management-card');
+    const overview = page.getByTestId('risk-overview-card');
+    await management.getByTestId('risk-max-position').filter({ hasText: '7%' }).waitFor();
+    await overview.getByText('$0.00 at risk over 0 open positions', { exact: true }).waitFor();
     const total = sidebar().getByTestId('portfolio-total-value');
     await total.filter({ hasText: /^\$[\d,]+\.\d{2}$/ }).waitFor();
     const before = dollars(await total.textContent());
@@ -255,6 +285,10 @@ describe('web: paper trading on the dashboard (e2e)', function () {
     // The sidebar: the holdings exactly, the total moved (the fee at least).
     await sidebar().getByTestId('portfolio-eth-holdings').filter({ hasText: '0.5000 ETH' }).waitFor();
     await waitUntil(async () => dollars(await total.textContent()) !== before, { message: 'the sidebar total to change', timeoutMs: 15_000 });
+    // The risk overview counts the new position at once (GET /api/risk polls only every 60 s: the
+    // trade makes it stale), with the money at risk to its 2 percent stop.
+    await overview.getByText(/^\$[\d,]+\.\d{2} at risk over 1 open position$/).waitFor({ timeout: 15_000 });
+    expect(await overview.getByTestId('portfolio-risk-badge').textContent()).to.not.equal('0.00%');
     await screenshot(page, 'paper-trading-manual-trade', { fullPage: true });
 
     // Export: a CSV download named with the date, the spec's columns, our trade.
@@ -271,6 +305,9 @@ describe('web: paper trading on the dashboard (e2e)', function () {
     await clickHeld('**/api/bot/reset', quickActions().getByTestId('bot-reset'), 'Resetting...');
     await expectToast(page, 'Bot Reset Complete', 'Trading bot has been reset to default settings');
     await sidebar().getByTestId('portfolio-eth-holdings').filter({ hasText: '0.0000 ETH' }).waitFor();
+    // ...and the cards say so at once: the default settings of the toast, nothing open.
+    await management.getByTestId('risk-max-position').filter({ hasText: '5%' }).waitFor({ timeout: 15_000 });
+    await overview.getByText('$0.00 at risk over 0 open positions', { exact: true }).waitFor({ timeout: 15_000 });
   });
 
   it("Export Data says 'No data available to export' until the trades are loaded", async () => {

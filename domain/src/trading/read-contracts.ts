@@ -179,9 +179,15 @@ const positiveIntParam = (max: number | undefined) =>
     .regex(/^[1-9][0-9]{0,8}$/, max ? `must be a whole number from 1 to ${max}` : 'must be a whole number from 1')
     .transform(Number)
     .pipe(max ? z.number().max(max, `must be a whole number from 1 to ${max}`) : z.number());
+/** Whether YYYY-MM-DD names a day of the calendar (Date.parse rolls 2026-02-30 over to March 2). */
+function calendarDay(text: string): boolean {
+  const [year, month, day] = text.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
 /** An ISO-8601 date-time, or a date (YYYY-MM-DD, UTC): to epoch ms. */
 const instantParam = queryText()
-  .refine((s) => /^\d{4}-\d{2}-\d{2}(T.*)?$/.test(s) && Number.isFinite(Date.parse(s)), 'must be an ISO-8601 date (2026-03-04) or date-time')
+  .refine((s) => /^\d{4}-\d{2}-\d{2}(T.*)?$/.test(s) && calendarDay(s) && Number.isFinite(Date.parse(s)), 'must be an ISO-8601 date (2026-03-04) or date-time')
   .transform((s) => ({ text: s, ms: Date.parse(s), dateOnly: !s.includes('T') }));
 
 /**

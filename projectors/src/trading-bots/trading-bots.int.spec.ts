@@ -1,7 +1,8 @@
 /**
  * The trading-bots projection (PGlite, the projector and the real-time relay on the in-process bus):
  * one document per user with the bot's status and premium; a BotStarted reaches the sockets of that
- * user only, as BOT_STATUS, once the document says ACTIVE; a subscription change alone pushes nothing.
+ * user only, as BOT_STATUS, once the document says ACTIVE; a subscription change alone pushes nothing;
+ * a socket that signs in later (a reload, a second tab) is told the bot's status at once.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,8 +17,10 @@ import { CommandHandler } from '@papertrade/platform/commands/command-handler';
 import { silentLogger } from '@papertrade/platform/config/logger';
 import { RealtimeRelay } from '@papertrade/query-api/realtime/relay';
 import { RecordingClient } from '@papertrade/query-api/realtime/relay-test-client';
+import { botStatusGreeting } from '@papertrade/query-api/trading/bot-status-greeting';
 import { startHarness, type Harness } from '../../../test/api-harness';
 import { waitUntil } from '../../../test/wait';
+import { publicRealtimeSubject } from '@papertrade/domain/realtime/subjects';
 
 describe('trading-bots projection and BOT_STATUS (PGlite, in-process bus)', function () {
   this.timeout(60_000);
@@ -31,7 +34,7 @@ describe('trading-bots projection and BOT_STATUS (PGlite, in-process bus)', func
   before(async function () {
     harness = await startHarness();
     server = http.createServer((_req, res) => res.writeHead(404).end());
-    relay = new RealtimeRelay({ bus: harness.rt.infra.bus, tokens, logger: silentLogger }).attach(server);
+    relay = new RealtimeRelay({ bus: harness.rt.infra.bus, tokens, logger: silentLogger, greet: botStatusGreeting(harness.rt.infra.readModels) }).attach(server);
     await relay.start();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
@@ -86,5 +89,33 @@ describe('trading-bots projection and BOT_STATUS (PGlite, in-process bus)', func
     await waitUntil(() => bobSocket.of('BOT_STATUS').length === 1, { message: "BOT_STATUS on bob's socket after the rebuild" });
     expect(bobSocket.of('BOT_STATUS').map((m) => m.data)).to.deep.equal([{ status: 'ACTIVE' }]);
     expect(aliceSocket.of('BOT_STATUS'), 'nothing replayed to alice').to.have.length(2);
+  });
+
+  it('tells a socket that signs in later the status the read model holds (a reloaded dashboard of a running bot reads ACTIVE)', async function () {
+    const handler = new CommandHandler(harness.rt.infra.eventStore, () => new Date());
+    const carol = randomUUID();
+    const meta = { actor: 'test', correlationId: randomUUID() };
+    const now = new Date().toISOString();
+    await handler.handle(subscriptionDecider, subscriptionStreamId(carol), { type: 'ChangeSubscriptionByAdmin', data: { userId: carol, tier: 'PREMIUM', adminId: 'admin' }, metadata: { now } }, meta);
+    await handler.handle(botDecider, botStreamId(carol), { type: 'StartBot', data: { userId: carol, premium: true }, metadata: { now } }, meta);
+    await harness.projector.caughtUp();
+
+    const reloaded = await socketOf(carol);
+    const greeted = await waitUntil(() => reloaded.of('BOT_STATUS')[0], { message: 'BOT_STATUS on a socket opened while the bot runs' });
+    expect(greeted.data).to.deep.equal({ status: 'ACTIVE' });
+    expect(reloaded.messages.map((m) => m.type)).to.deep.equal(['AUTHENTICATED', 'BOT_STATUS']);
+
+    // Stopped: the open socket gets the change, and a socket opened afterwards reads STOPPED.
+    await handler.handle(botDecider, botStreamId(carol), { type: 'StopBot', data: { userId: carol }, metadata: { now } }, meta);
+    await waitUntil(() => reloaded.of('BOT_STATUS').length === 2, { message: 'the STOPPED push' });
+    const later = await socketOf(carol);
+    const again = await waitUntil(() => later.of('BOT_STATUS')[0], { message: 'BOT_STATUS on a socket opened after the stop' });
+    expect(again.data).to.deep.equal({ status: 'STOPPED' });
+
+    // Someone who never had a bot is told nothing (the client's default, STOPPED, is right).
+    const newcomer = await socketOf(randomUUID());
+    await harness.rt.infra.bus.publish(publicRealtimeSubject('ANNOUNCEMENT'), {});
+    await waitUntil(() => newcomer.of('ANNOUNCEMENT').length === 1, { message: 'a later public push' });
+    expect(newcomer.of('BOT_STATUS')).to.deep.equal([]);
   });
 });

@@ -13,7 +13,8 @@ import { silentLogger } from '@papertrade/platform/config/logger';
 import { marketTickSubject, type MarketTick } from '@papertrade/domain/market/contracts';
 import { serverMessageSchema } from '@papertrade/domain/realtime/contracts';
 import { waitUntil } from '../../../test/wait';
-import { CLOSE_TOO_SLOW, RealtimeRelay, type RelayOptions } from './relay';
+import { CLOSE_TOO_SLOW, RealtimeRelay, type RelayDeps, type RelayOptions } from './relay';
+import type { RelayFrame } from './messages';
 import { publicRealtimeSubject, userRealtimeSubject } from '@papertrade/domain/realtime/subjects';
 import { openNonReadingSocket, RecordingClient, tick } from './relay-test-client';
 
@@ -29,10 +30,10 @@ describe('real-time relay (in-process bus)', function () {
   const clients: RecordingClient[] = [];
   const raw: net.Socket[] = [];
 
-  async function start(options: RelayOptions = {}): Promise<void> {
+  async function start(options: RelayOptions = {}, extra: Partial<Pick<RelayDeps, 'greet' | 'logger'>> = {}): Promise<void> {
     bus = new MemoryBus();
     server = http.createServer((_req, res) => res.writeHead(404).end());
-    relay = new RealtimeRelay({ bus, tokens, logger: silentLogger }, options).attach(server);
+    relay = new RealtimeRelay({ bus, tokens, logger: silentLogger, ...extra }, options).attach(server);
     await relay.start();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
@@ -165,6 +166,93 @@ describe('real-time relay (in-process bus)', function () {
       await waitUntil(() => prices('bitcoin').includes(50) && prices('ethereum').includes(1050), { message: 'the last tick of each coin' });
       expect(prices('bitcoin')).to.deep.equal([1, 50]);
       expect(prices('ethereum')).to.deep.equal([1001, 1050]);
+    });
+  });
+
+  describe('greeting a socket that authenticates with its user\'s current state', function () {
+    /** What `greet` answers per user; a user mapped to a Deferred answers when the test resolves it. */
+    const states = new Map<string, RelayFrame[] | Promise<RelayFrame[]>>();
+    /** Users whose state cannot be read. */
+    const failing = new Set<string>();
+    const asked: string[] = [];
+    const warnings: string[] = [];
+    const logger = { ...silentLogger, warn: (message: string) => void warnings.push(message) };
+    const greet = async (userId: string) => {
+      asked.push(userId);
+      if (failing.has(userId)) throw new Error('read model unavailable');
+      return (await states.get(userId)) ?? [];
+    };
+    /** Lets every continuation of an already-resolved promise run (the relay's send after the greeting resolves). */
+    const settled = () => new Promise((resolve) => setImmediate(resolve));
+    beforeEach(async () => {
+      states.clear();
+      failing.clear();
+      asked.length = 0;
+      warnings.length = 0;
+      await start({}, { greet, logger });
+    });
+
+    it('sends the state right after AUTHENTICATED, to that user only; visitors and users without state get nothing', async function () {
+      const alice = randomUUID();
+      const bob = randomUUID();
+      states.set(alice, [{ type: 'BOT_STATUS', data: { status: 'ACTIVE' } }]);
+      const aliceByProtocol = await connect(['papertrade', `bearer.${tokens.issue(alice)}`]);
+      const aliceByMessage = await connect();
+      aliceByMessage.send({ type: 'auth', token: tokens.issue(alice) });
+      const bobSocket = await connect(['papertrade', `bearer.${tokens.issue(bob)}`]);
+      const visitor = await connect();
+      for (const c of [aliceByProtocol, aliceByMessage]) {
+        await waitUntil(() => c.of('BOT_STATUS').length === 1, { message: "alice's greeting" });
+        expect(c.messages.map((m) => m.type)).to.deep.equal(['AUTHENTICATED', 'BOT_STATUS']);
+        expect(c.of('BOT_STATUS')[0]!.data).to.deep.equal({ status: 'ACTIVE' });
+        expect(serverMessageSchema.safeParse(c.of('BOT_STATUS')[0]).success).to.equal(true);
+      }
+      await waitUntil(() => bobSocket.of('AUTHENTICATED').length === 1, { message: "bob's AUTHENTICATED" });
+      await waitUntil(() => asked.includes(bob), { message: "bob's state to be asked for" });
+      await bus.publish(publicRealtimeSubject('ANNOUNCEMENT'), {});
+      for (const c of [bobSocket, visitor]) await waitUntil(() => c.of('ANNOUNCEMENT').length === 1, { message: 'a later public push' });
+      expect(bobSocket.of('BOT_STATUS')).to.deep.equal([]);
+      expect(visitor.of('BOT_STATUS')).to.deep.equal([]);
+      expect(asked.filter((u) => u === alice)).to.have.length(2);
+    });
+
+    it('leaves out a type pushed while the state was read (the push is newer), and drops a greeting for an earlier sign-in', async function () {
+      const alice = randomUUID();
+      let answer!: (frames: RelayFrame[]) => void;
+      states.set(alice, new Promise<RelayFrame[]>((resolve) => (answer = resolve)));
+      const client = await connect(['papertrade', `bearer.${tokens.issue(alice)}`]);
+      await waitUntil(() => asked.includes(alice), { message: 'the greeting to be asked for' });
+      await bus.publish(userRealtimeSubject(alice, 'BOT_STATUS'), { status: 'STOPPED' });
+      await waitUntil(() => client.of('BOT_STATUS').length === 1, { message: 'the push' });
+      answer([{ type: 'BOT_STATUS', data: { status: 'ACTIVE' } }, { type: 'ML_UPDATE', data: { accuracy: 61 } }]);
+      await settled();
+      await bus.publish(publicRealtimeSubject('ANNOUNCEMENT'), {});
+      await waitUntil(() => client.of('ANNOUNCEMENT').length === 1, { message: 'a later public push' });
+      expect(client.of('BOT_STATUS').map((m) => m.data), 'the stale read is not sent after the push').to.deep.equal([{ status: 'STOPPED' }]);
+      expect(client.of('ML_UPDATE').map((m) => m.data), 'the other type still is').to.deep.equal([{ accuracy: 61 }]);
+
+      // Signed in again, then out before the state arrives: nothing is sent to the now public socket.
+      states.set(alice, new Promise<RelayFrame[]>((resolve) => (answer = resolve)));
+      asked.length = 0;
+      client.send({ type: 'auth', token: tokens.issue(alice) });
+      await waitUntil(() => asked.includes(alice), { message: 'the second greeting to be asked for' });
+      client.send({ type: 'logout' });
+      await waitUntil(() => client.of('LOGGED_OUT').length === 1, { message: 'LOGGED_OUT' });
+      answer([{ type: 'BOT_STATUS', data: { status: 'ACTIVE' } }]);
+      await settled();
+      await bus.publish(publicRealtimeSubject('ANNOUNCEMENT'), {});
+      await waitUntil(() => client.of('ANNOUNCEMENT').length === 2, { message: 'the second public push' });
+      expect(client.of('BOT_STATUS')).to.have.length(1);
+    });
+
+    it('a greeting that fails is logged, and the socket still gets its pushes', async function () {
+      const alice = randomUUID();
+      failing.add(alice);
+      const client = await connect(['papertrade', `bearer.${tokens.issue(alice)}`]);
+      await waitUntil(() => warnings.includes('real-time greeting failed'), { message: 'the failure to be logged' });
+      await bus.publish(userRealtimeSubject(alice, 'BOT_STATUS'), { status: 'ACTIVE' });
+      await waitUntil(() => client.of('BOT_STATUS').length === 1, { message: 'the push after the failed greeting' });
+      expect(client.ws.readyState).to.equal(client.ws.OPEN);
     });
   });
 

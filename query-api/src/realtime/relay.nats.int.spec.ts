@@ -1,7 +1,8 @@
 /**
  * The relay across processes (local cluster mode): a query-api started as its own process
  * (bin/start-service.ts query-api, on PostgreSQL and NATS, a unique subject prefix) and this test
- * publishing on real NATS as the market feed and other workers would, with real WebSocket clients.
+ * publishing on real NATS as the market feed and other workers would, with real WebSocket clients;
+ * for the greeting on sign-in, a projectors process writes the trading-bots read model it reads.
  */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
@@ -10,7 +11,11 @@ import { TokenService } from '@papertrade/platform/auth/tokens';
 import { marketTickSubject, type MarketTick } from '@papertrade/domain/market/contracts';
 import { requireServices, NATS_URL } from '../../../test/services';
 import { startService, type StartedService } from '../../../test/app-process';
-import { clusterEnv } from '../../../test/cluster-support';
+import { clusterEnv, SchemaView } from '../../../test/cluster-support';
+import { botStreamId } from '@papertrade/domain/trading/bot';
+import { botDecider } from '@papertrade/domain/trading/bot.decider';
+import { TRADING_BOTS_PROJECTION, type TradingBotView } from '@papertrade/domain/trading/bot-view';
+import { CommandHandler } from '@papertrade/platform/commands/command-handler';
 import { dropSchema, uniqueSchema } from '../../../test/postgres';
 import { waitUntil } from '../../../test/wait';
 import { userRealtimeSubject } from '@papertrade/domain/realtime/subjects';
@@ -22,12 +27,13 @@ describe('real-time relay across processes (query-api service, NATS)', function 
   let queryApi: StartedService | undefined;
   let bus: NatsBus;
   let tokens: TokenService;
+  let env: Record<string, string> = {};
   const clients: RecordingClient[] = [];
 
   before(async function () {
     await requireServices(this, 'postgres', 'nats');
     schema = uniqueSchema('relay');
-    const env = clusterEnv(schema);
+    env = clusterEnv(schema);
     tokens = new TokenService(env.JWT_SECRET!);
     queryApi = await startService('bin/start-service.ts', ['query-api'], env);
     bus = await NatsBus.connect(NATS_URL, { prefix: schema, name: 'relay-spec' });
@@ -74,6 +80,30 @@ describe('real-time relay across processes (query-api service, NATS)', function 
     expect(bobSocket.of('ML_UPDATE').map((m) => m.data)).to.deep.equal([{ accuracy: 0.58 }]);
     expect(bobSocket.of('BOT_STATUS')).to.deep.equal([]);
     expect(visitor.of('BOT_STATUS').concat(visitor.of('ML_UPDATE'))).to.deep.equal([]);
+  });
+
+  it('tells a socket that signs in its bot status from the read model the projectors process writes', async function () {
+    const projectors = await startService('bin/start-service.ts', ['projectors'], env);
+    const view = await SchemaView.open(schema);
+    try {
+      const carol = randomUUID();
+      // A socket open while the bot starts gets the projector's push; once it has, a socket that
+      // signs in afterwards can only learn the status from the greeting.
+      const open = await connect(['papertrade', `bearer.${tokens.issue(carol)}`]);
+      await waitUntil(() => open.of('AUTHENTICATED').length === 1, { message: 'AUTHENTICATED' });
+      const handler = new CommandHandler(view.events, () => new Date());
+      await handler.handle(botDecider, botStreamId(carol), { type: 'StartBot', data: { userId: carol, premium: true }, metadata: { now: new Date().toISOString() } }, { actor: 'test', correlationId: randomUUID() });
+      await waitUntil(() => open.of('BOT_STATUS').length === 1, { timeoutMs: 30_000, message: 'the push to the open socket' });
+      const bots = await view.readModels.collection<TradingBotView>(TRADING_BOTS_PROJECTION);
+      expect(await bots.get(carol)).to.include({ status: 'ACTIVE' });
+      const later = await connect(['papertrade', `bearer.${tokens.issue(carol)}`]);
+      const greeted = await waitUntil(() => later.of('BOT_STATUS')[0], { timeoutMs: 20_000, message: 'BOT_STATUS on signing in' });
+      expect(greeted.data).to.deep.equal({ status: 'ACTIVE' });
+      expect(later.messages.map((m) => m.type)).to.deep.equal(['AUTHENTICATED', 'BOT_STATUS']);
+    } finally {
+      await view.close();
+      await projectors.stop();
+    }
   });
 
   it('coalesces a burst: far fewer updates than ticks, and the last price arrives', async function () {

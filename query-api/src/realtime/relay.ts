@@ -15,6 +15,14 @@
  * which then is not delivered. No cookie is involved, so a cross-site page cannot ride on a visitor's
  * session (no Origin check needed).
  *
+ * Greeting: right after AUTHENTICATED the relay asks `greet` (when given) for the current state of
+ * the user's private feeds and sends it as ordinary pushes (query-api's is BOT_STATUS from the
+ * trading-bots read model, ../trading/bot-status-greeting.ts). Pushes only say what changed, so
+ * without it a page opened after the bot started would show the default (STOPPED) until the next
+ * change, and a user could not pause a running bot from it. A push of the same type that reached the
+ * socket while the read was out is newer than (or as new as) what the read found, so the greeting
+ * skips that type; a greeting for an earlier sign-in of the socket is dropped.
+ *
  * Slow clients cannot make memory grow without bound: before each send the socket's
  * `bufferedAmount` (bytes queued in the process, not yet taken by the kernel) is checked. Above
  * SLOW_SOCKET_DROP_BYTES market updates for that socket are dropped (the next tick replaces them
@@ -56,6 +64,8 @@ export interface RelayDeps {
   bus: Bus;
   tokens: Pick<TokenService, 'claims'>;
   logger: Logger;
+  /** The current state of a user's private feeds, sent to a socket once it authenticates (see the top of this file). */
+  greet?: (userId: string) => Promise<RelayFrame[]>;
 }
 
 export interface RelayOptions {
@@ -73,6 +83,10 @@ interface Client {
   userId: string | undefined;
   token: string | undefined;
   droppedMarketUpdates: number;
+  /** Counts the sign-ins and sign-outs of this socket, so a late greeting for an earlier one is dropped. */
+  session: number;
+  /** The private push types delivered since the socket's current sign-in. */
+  pushedSinceAuth: Set<string>;
 }
 
 export interface RelayStats {
@@ -187,7 +201,7 @@ export class RealtimeRelay {
   };
 
   private onConnection(ws: WebSocket, req: IncomingMessage): void {
-    const client: Client = { ws, alive: true, userId: undefined, token: undefined, droppedMarketUpdates: 0 };
+    const client: Client = { ws, alive: true, userId: undefined, token: undefined, droppedMarketUpdates: 0, session: 0, pushedSinceAuth: new Set() };
     this.clients.add(client);
     ws.on('pong', () => (client.alive = true));
     ws.on('message', (data, isBinary) => this.onClientMessage(client, data, isBinary));
@@ -227,6 +241,25 @@ export class RealtimeRelay {
     }
     this.setUser(client, claims.userId.toLowerCase(), token);
     this.sendTo(client, { type: 'AUTHENTICATED', data: { userId: claims.userId } }, 'control');
+    if (this.deps.greet) void this.greet(client, this.deps.greet, claims.userId);
+  }
+
+  /** Sends the user's current state (RelayDeps.greet) unless the socket moved on or a newer push of that type came first. */
+  private async greet(client: Client, greet: NonNullable<RelayDeps['greet']>, userId: string): Promise<void> {
+    const session = client.session;
+    let frames: RelayFrame[];
+    try {
+      frames = await greet(userId);
+    } catch (error) {
+      // The socket works without it: the next change is pushed as usual.
+      this.deps.logger.warn('real-time greeting failed', { userId, error: error instanceof Error ? error.message : String(error) });
+      return;
+    }
+    if (client.session !== session || !this.clients.has(client)) return;
+    for (const frame of frames) {
+      if (client.pushedSinceAuth.has(frame.type)) continue;
+      this.sendFrame(client, Buffer.from(JSON.stringify(frame), 'utf8'), 'push');
+    }
   }
 
   private setUser(client: Client, userId: string | undefined, token: string | undefined): void {
@@ -237,6 +270,8 @@ export class RealtimeRelay {
     }
     client.userId = userId;
     client.token = token;
+    client.session += 1;
+    client.pushedSinceAuth = new Set();
     if (userId) {
       const set = this.byUser.get(userId) ?? new Set<Client>();
       set.add(client);
@@ -290,6 +325,7 @@ export class RealtimeRelay {
         this.sendTo(client, { type: 'AUTH_ERROR', data: { message: 'The token has expired; this connection now receives public messages only.' } }, 'control');
         continue;
       }
+      client.pushedSinceAuth.add(route.type);
       this.sendFrame(client, frame, 'push');
     }
   }

@@ -267,6 +267,9 @@ describe('trading read API (HTTP, embedded)', function () {
       ['coinId=dogecoin', /coinId/],
       ['coinId=bitcoin&symbol=ETH', /does not match coinId bitcoin/],
       ['from=yesterday', /from/],
+      // Date.parse would roll these over to March 2 and May 1.
+      ['to=2026-02-30', /^to: must be an ISO-8601 date/],
+      ['from=2026-04-31T10:00:00Z', /^from: must be an ISO-8601 date/],
       ['from=2026-03-05&to=2026-03-04', /to: must not be before from/],
       ['page=1&page=2', /page: must be given once/],
       ['sort=asc', /sort/],

@@ -2,9 +2,11 @@
  * The market cards of the dashboard's top row for the selected coin:
  * - Current price, labelled SYMBOL/USD: GET /api/price?symbol= every 5 s, moved between polls by the
  *   real-time ticks (whichever is newer, see ../live-price.ts);
- * - 24h Performance: the coin's market change over 24 h with its high and low (the per-coin summary),
- *   compared with the portfolio's daily P&L, which the screen passes in as `portfolio` (it belongs to
- *   the portfolio feature, and features do not import each other).
+ * - 24h Performance (spec section 2: "daily profit and loss as a percent of total portfolio value,
+ *   compared with the coin's market"): the portfolio's daily P&L is the figure, which the screen
+ *   passes in as `portfolio` (it belongs to the portfolio feature, and features do not import each
+ *   other); under it the coin's market change over 24 h with its high and low (the per-coin summary)
+ *   to compare it with. Without a portfolio part the market change is the figure.
  */
 import type { ReactNode } from 'react';
 import { FetchError } from '../../../components/ui/fetch-error';
@@ -41,13 +43,15 @@ export function PerformanceCard({ coin, portfolio }: { coin: SelectedCoin; portf
   const data = summary.data;
   return (
     <StatCard label="24h Performance" testId="performance-card">
-      <span className={`stat-card__value num ${direction(data?.changePercent24h)}`} data-testid="performance-market-change">
-        {formatSignedPercent(data?.changePercent24h)}
-      </span>
-      <span className="stat-card__note num">
-        {coin.symbol} market · low {formatUsd(data?.low24h)} · high {formatUsd(data?.high24h)}
-      </span>
       {portfolio}
+      <span className="stat-card__note num" data-testid="performance-market">
+        {portfolio ? 'vs ' : ''}
+        {coin.symbol} market{' '}
+        <span className={portfolio ? direction(data?.changePercent24h) : `stat-card__value ${direction(data?.changePercent24h)}`} data-testid="performance-market-change">
+          {formatSignedPercent(data?.changePercent24h)}
+        </span>{' '}
+        · low {formatUsd(data?.low24h)} · high {formatUsd(data?.high24h)}
+      </span>
       {summary.isError && <FetchError text={COIN_SUMMARY_ERROR} error={summary.error} />}
     </StatCard>
   );

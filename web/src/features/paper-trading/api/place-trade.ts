@@ -4,30 +4,13 @@
  * the caller passes (the app composes them, features never import each other) are invalidated.
  */
 import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
-import { z } from 'zod';
-import { tradeSides } from '@papertrade/domain/trading/contracts';
-import { coinIds, coinSymbols } from '@papertrade/domain/market/coins';
+import { placeTradeResponseSchema, tradeSides, type PlaceTradeResponse } from '@papertrade/domain/trading/contracts';
 import { sendJson } from '../../../lib/api-client';
 
 export const PLACE_TRADE_PATH = '/api/trades';
 
-/** command-api's answer (trading-routes.ts); it has no domain contract, so it is checked here. */
-export const placedTradeSchema = z.object({
-  id: z.string(),
-  coinId: z.enum(coinIds),
-  symbol: z.enum(coinSymbols),
-  type: z.enum(tradeSides),
-  amount: z.number().positive(),
-  price: z.number().positive(),
-  fee: z.number().nonnegative(),
-  total: z.number(),
-  realisedPnl: z.number().nullable(),
-  status: z.enum(['OPEN', 'CLOSED']),
-  source: z.string(),
-  timestamp: z.iso.datetime(),
-  position: z.string().nullable(),
-});
-export type PlacedTrade = z.infer<typeof placedTradeSchema>;
+/** command-api's answer, checked with the trading slice's contract (the route answers that type). */
+export type PlacedTrade = PlaceTradeResponse;
 
 /** The body the form sends; the server checks it against `placeTradeRequestSchema` and says what is wrong. */
 export interface PlaceTradeInput {
@@ -37,7 +20,7 @@ export interface PlaceTradeInput {
 }
 
 export function placeTrade(request: PlaceTradeInput): Promise<PlacedTrade> {
-  return sendJson('POST', PLACE_TRADE_PATH, request, placedTradeSchema);
+  return sendJson('POST', PLACE_TRADE_PATH, request, placeTradeResponseSchema);
 }
 
 export function usePlaceTrade({ invalidates }: { invalidates: readonly QueryKey[] }) {

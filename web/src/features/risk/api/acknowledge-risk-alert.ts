@@ -1,13 +1,11 @@
 /** POST /api/risk/alerts/{id}/acknowledge (premium): the alert stays listed, dimmed, until cleared. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
+import { acknowledgeAlertResponseSchema } from '@papertrade/domain/trading/contracts';
 import { sendJson } from '../../../lib/api-client';
 import { RISK_ALERTS_PATH } from './get-risk-alerts';
 
-export const acknowledgeRiskAlertResponseSchema = z.object({ alertId: z.string(), position: z.string().nullable() });
-
 export function acknowledgeRiskAlert(alertId: string) {
-  return sendJson('POST', `${RISK_ALERTS_PATH}/${encodeURIComponent(alertId)}/acknowledge`, undefined, acknowledgeRiskAlertResponseSchema);
+  return sendJson('POST', `${RISK_ALERTS_PATH}/${encodeURIComponent(alertId)}/acknowledge`, undefined, acknowledgeAlertResponseSchema);
 }
 
 export function useAcknowledgeRiskAlert() {

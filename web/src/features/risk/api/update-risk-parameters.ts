@@ -5,21 +5,13 @@
  * so a quick series of edits cannot land on the server out of order.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
-import { riskParametersSchema, type RiskParameters } from '@papertrade/domain/trading/contracts';
+import { riskParametersChangeResponseSchema, type RiskParameters, type RiskParametersChangeResponse } from '@papertrade/domain/trading/contracts';
 import type { RiskParametersResponse } from '@papertrade/domain/trading/read-contracts';
 import { sendJson } from '../../../lib/api-client';
 import { RISK_PARAMETERS_PATH } from './get-risk-parameters';
 
-export const updateRiskParametersResponseSchema = z.object({
-  userId: z.string(),
-  parameters: riskParametersSchema,
-  position: z.string().nullable(),
-});
-export type UpdateRiskParametersResponse = z.infer<typeof updateRiskParametersResponseSchema>;
-
-export function updateRiskParameters(parameters: RiskParameters): Promise<UpdateRiskParametersResponse> {
-  return sendJson('PUT', RISK_PARAMETERS_PATH, parameters, updateRiskParametersResponseSchema);
+export function updateRiskParameters(parameters: RiskParameters): Promise<RiskParametersChangeResponse> {
+  return sendJson('PUT', RISK_PARAMETERS_PATH, parameters, riskParametersChangeResponseSchema);
 }
 
 let queue: Promise<unknown> = Promise.resolve();
