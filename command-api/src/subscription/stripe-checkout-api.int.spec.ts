@@ -251,6 +251,35 @@ describe('subscription checkout with Stripe (real client, fake Stripe server)', 
     expect(events[0]!.data).to.include({ tier: 'FREE', status: 'EXPIRED', reason: 'stripe-subscription-deleted' });
   });
 
+  it('a signed event it cannot read is acknowledged as unexpected and appends nothing; a signed body that is not JSON is a 400', async function () {
+    const user = await account();
+    const metadata = { userId: user.userId, planId: 'premium' };
+    const invoice = (id: string, extra: Record<string, unknown> = {}) => ({ id, object: 'invoice', amount_paid: 2900, amount_due: 2900, currency: 'usd', metadata, ...extra });
+    const signed = (payload: string) => h.request('POST', '/api/stripe/webhook', { raw: payload, headers: { 'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }) } });
+    const events = await h.appendedBy(async () => {
+      const notJson = await signed('not json');
+      expect(notJson.status).to.equal(400);
+      expect(notJson.body.detail).to.equal('The webhook body is not a JSON Stripe event');
+      const unreadable = [
+        'null',
+        '[]',
+        JSON.stringify({ id: `evt_${unique()}`, type: 'invoice.paid' }),
+        JSON.stringify({ id: `evt_${unique()}`, type: 'invoice.paid', data: null }),
+        JSON.stringify({ id: 12, type: 'invoice.paid', data: { object: invoice(`in_${unique()}`) } }),
+        JSON.stringify({ id: `evt_${unique()}\u0000`, type: 'invoice.paid', data: { object: invoice(`in_${unique()}`) } }),
+        JSON.stringify({ id: `evt_${unique()}`, type: 'invoice.paid', data: { object: invoice(`in_${unique()}\u0000`) } }),
+        // A lone surrogate, as JSON may escape it: PostgreSQL refuses it like NUL.
+        JSON.stringify({ id: `evt_${unique()}`, type: 'invoice.paid', data: { object: invoice(`in_${unique()}`, { lines: { data: [{ description: 'x', metadata: {} }] } }) } }).replace('"x"', '"\\ud800"'),
+      ];
+      for (const payload of unreadable) {
+        const res = await signed(payload);
+        expect(res.status, `${payload.slice(0, 80)}: ${JSON.stringify(res.body)}`).to.equal(200);
+        expect(res.body, payload.slice(0, 80)).to.deep.equal({ received: true, outcome: 'ignored: unexpected payload' });
+      }
+    });
+    expect(events).to.deep.equal([]);
+  });
+
   it('the test checkout pages are off when Stripe is configured', async function () {
     expect((await h.request('GET', '/test-checkout/cs_test_local_00000000000000000000000000000000_000000000000000000000000')).status).to.equal(404);
     expect((await h.request('POST', '/test-checkout/cs_test_local_00000000000000000000000000000000_000000000000000000000000/pay')).status).to.equal(404);
