@@ -74,6 +74,30 @@ describe('subscription checkout with Stripe (real client, fake Stripe server)', 
     expect(events[0]!.data).to.include({ sessionId: answer!.sessionId, planId: 'premium', amountUsd: 29, source: 'stripe' });
   });
 
+  it('a checkout retried with the same Idempotency-Key answers the session it opened (one session at Stripe, one CheckoutStarted); 422 for another body, 409 once paid', async function () {
+    const user = await account();
+    const headers = { 'idempotency-key': `checkout-${unique()}` };
+    const opened = () => stripe.requests.filter((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions').length;
+    const before = opened();
+    const answers: unknown[] = [];
+    const events = await h.appendedBy(async () => {
+      for (let i = 0; i < 2; i++) {
+        const res = await h.request('POST', '/api/subscription/checkout', { token: user.token, body: { planId: 'premium' }, headers });
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+        answers.push(checkoutResponseSchema.parse(res.body));
+      }
+      const other = await h.request('POST', '/api/subscription/checkout', { token: user.token, body: { tier: 'PREMIUM' }, headers });
+      expect(other.status, JSON.stringify(other.body)).to.equal(422);
+    });
+    expect(answers[1]).to.deep.equal(answers[0]);
+    expect(opened() - before, 'sessions opened at Stripe').to.equal(1);
+    expect(types(events)).to.deep.equal(['CheckoutStarted']);
+    stripe.pay((answers[0] as { sessionId: string }).sessionId);
+    const paid = await h.request('POST', '/api/subscription/checkout', { token: user.token, body: { planId: 'premium' }, headers });
+    expect(paid.status).to.equal(409);
+    expect(paid.body.detail).to.match(/no longer open/);
+  });
+
   it('activates once on success: a repeated call appends nothing; premium switches on in the read models', async function () {
     const user = await account();
     const { sessionId } = await checkout(user.token);
