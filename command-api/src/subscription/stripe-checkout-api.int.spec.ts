@@ -188,6 +188,28 @@ describe('subscription checkout with Stripe (real client, fake Stripe server)', 
     expect(types(events)).to.deep.equal(['SubscriptionActivated']);
   });
 
+  it('success and webhook at the same moment (and the webhook twice): activates once, every answer 2xx', async function () {
+    for (let round = 0; round < 4; round++) {
+      const user = await account();
+      const { sessionId } = await checkout(user.token);
+      const session = stripe.pay(sessionId);
+      const hook = webhook('checkout.session.completed', session);
+      const events = await h.appendedBy(async () => {
+        const answers = await Promise.all([
+          h.request('POST', '/api/subscription/success', { token: user.token, body: { sessionId } }),
+          hook.send(),
+          webhook('checkout.session.completed', session).send(),
+          h.request('POST', '/api/subscription/success', { token: user.token, body: { sessionId } }),
+        ]);
+        expect(answers.map((a) => a.status), JSON.stringify(answers.map((a) => a.body))).to.deep.equal([200, 200, 200, 200]);
+        const activatedNow = [answers[0]!.body.activatedNow, answers[3]!.body.activatedNow];
+        const appended = [answers[1]!.body.outcome, answers[2]!.body.outcome].filter((o) => o === 'appended').length;
+        expect(activatedNow.filter(Boolean).length + appended, `round ${round}: one of the four activated`).to.equal(1);
+      });
+      expect(types(events), `round ${round}`).to.deep.equal(['SubscriptionActivated']);
+    }
+  });
+
   it('an asynchronous payment: completed but unpaid activates nothing; async_payment_succeeded activates once, by the same path', async function () {
     const user = await account();
     const { sessionId } = await checkout(user.token);
