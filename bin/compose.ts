@@ -73,6 +73,11 @@ export function checkoutProvider(config: Config, handler: CommandHandler): Check
   return config.STRIPE_SECRET_KEY ? StripeCheckout.fromConfig(config.STRIPE_SECRET_KEY, config.STRIPE_API_URL) : new TestCheckout(handler);
 }
 
+/** The caller's last write on any stream (the event store's index on the actor), for read-your-own-writes. */
+export function ownWritesOf(rt: Runtime): OwnWrites {
+  return new OwnWrites(rt.infra.readModels, (actor, after) => rt.infra.eventStore.lastPositionByActor(actor, after));
+}
+
 export function commandApiDeps(rt: Runtime): CommandApiDeps {
   const { config } = rt;
   const handler = new CommandHandler(rt.infra.eventStore, rt.clock);
@@ -82,6 +87,7 @@ export function commandApiDeps(rt: Runtime): CommandApiDeps {
     handler,
     checkout: checkoutProvider(config, handler),
     readModels: rt.infra.readModels,
+    ownWrites: ownWritesOf(rt),
     head: rt.head,
     tokens: new TokenService(rt.jwtSecret, rt.clock),
     requestHashKey: `request-hash:${rt.jwtSecret}`,
@@ -106,7 +112,7 @@ export function queryApiDeps(rt: Runtime): QueryApiDeps {
   return {
     readModels: rt.infra.readModels,
     head: rt.head,
-    ownWrites: new OwnWrites(rt.infra.readModels, (actor, after) => rt.infra.eventStore.lastPositionByActor(actor, after)),
+    ownWrites: ownWritesOf(rt),
     tokens: new TokenService(rt.jwtSecret, rt.clock),
     logger: rt.logger,
     clock: rt.clock,

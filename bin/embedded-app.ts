@@ -17,8 +17,9 @@ export function createEmbeddedApp(rt: Runtime, options: { webDist?: string } = {
   app.use(problemMiddleware(rt.logger));
   app.use(apiNotFound);
   app.use(minPositionWithinHead(rt.head));
-  app.use(authenticate(commands.tokens, rt.infra.readModels));
-  app.use(queryApiRoutes(queryApiDeps(rt)));
+  const queries = queryApiDeps(rt);
+  app.use(authenticate(commands.tokens, rt.infra.readModels, { ownWrites: queries.ownWrites }));
+  app.use(queryApiRoutes(queries));
   app.use(commandApiRoutes(commands));
   if (options.webDist) app.use(webApp(options.webDist));
   return app;

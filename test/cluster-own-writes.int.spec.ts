@@ -138,4 +138,23 @@ describe('local cluster: a plain client reads its own writes without X-Min-Posit
     }
     expect(misses).to.deep.equal([]);
   });
+
+  it('a payment confirmed on command-api, then me on query-api and premium routes on both see Premium, each time', async function () {
+    const misses: string[] = [];
+    for (let i = 0; i < 15; i++) {
+      const { token } = await newUser();
+      const checkout = await send('POST', '/api/subscription/checkout', token, { planId: 'premium' });
+      expect(checkout.status, JSON.stringify(checkout.body)).to.equal(200);
+      const sessionId = String(checkout.body.sessionId);
+      // The test checkout's Pay button, on command-api (the gateway sends /test-checkout/ there).
+      expect((await fetch(`${commandApi}/test-checkout/${sessionId}/pay`, { method: 'POST', redirect: 'manual' })).status).to.equal(303);
+      const success = await send('POST', '/api/subscription/success', token, { sessionId });
+      expect(success.status, JSON.stringify(success.body)).to.equal(200);
+      const [me, bot, alerts] = await Promise.all([get('/api/auth/me', token), send('POST', '/api/bot/start', token, {}), get('/api/risk/alerts', token)]);
+      if (me.body.subscriptionTier !== 'PREMIUM') misses.push(`${i} me: ${me.body.subscriptionTier}`);
+      if (bot.status !== 200) misses.push(`${i} bot/start: ${bot.status} ${JSON.stringify(bot.body)}`);
+      if (alerts.status !== 200) misses.push(`${i} risk/alerts: ${alerts.status}`);
+    }
+    expect(misses).to.deep.equal([]);
+  });
 });

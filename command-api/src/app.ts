@@ -43,7 +43,7 @@ export function createCommandApi(deps: CommandApiDeps): Koa {
     else await next();
   });
   app.use(minPositionWithinHead(deps.head));
-  app.use(authenticate(deps.tokens, deps.readModels));
+  app.use(authenticate(deps.tokens, deps.readModels, deps.ownWrites ? { ownWrites: deps.ownWrites } : {}));
   app.use(commandApiRoutes(deps));
   return app;
 }

@@ -7,6 +7,7 @@ import type { TokenService } from '@papertrade/platform/auth/tokens';
 import type { SignInLimits } from '@papertrade/platform/auth/sign-in-limits';
 import type { ApiCallCounter } from '@papertrade/platform/auth/api-call-counter';
 import type { HeadPort } from '@papertrade/platform/http/min-position';
+import type { OwnWrites } from '@papertrade/platform/http/own-writes';
 import type { MarketData } from '@papertrade/platform/market/market-data';
 import type { CheckoutProvider } from './subscription/checkout-provider';
 
@@ -29,4 +30,10 @@ export interface CommandApiDeps {
   marketData: Pick<MarketData, 'price'>;
   /** Stripe (STRIPE_SECRET_KEY) or the built-in test checkout (command-api/src/subscription). */
   checkout: CheckoutProvider;
+  /**
+   * The caller's last write, so that a premium or admin guard about to refuse first sees the effect
+   * of the caller's own payment or plan change (platform/src/auth/guards.ts). Without it the guards
+   * judge by the cached user alone.
+   */
+  ownWrites?: OwnWrites;
 }

@@ -43,7 +43,7 @@ export function createQueryApi(deps: QueryApiDeps): Koa {
   app.use(problemMiddleware(deps.logger));
   app.use(apiNotFound);
   app.use(minPositionWithinHead(deps.head));
-  app.use(authenticate(deps.tokens, deps.readModels));
+  app.use(authenticate(deps.tokens, deps.readModels, { ownWrites: deps.ownWrites }));
   app.use(queryApiRoutes(deps));
   return app;
 }

@@ -122,6 +122,56 @@ describe('read-your-own-writes without X-Min-Position (embedded)', function () {
     expect(misses).to.deep.equal([]);
   });
 
+  it("a payment confirmed, then GET /api/auth/me, premium routes and the API call limit see Premium; a move to Free, then me sees Free (the users projection held back until they wait)", async function () {
+    const { token, userId } = await newUser(h);
+    // At the Free plan's monthly API call limit: the next command would be a 429 while Free.
+    await h.rt.apiCalls.record(userId, 1000);
+    const checkout = await h.request('POST', '/api/subscription/checkout', { token, body: { planId: 'premium' } });
+    expect(checkout.status, JSON.stringify(checkout.body)).to.equal(200);
+    const sessionId = checkout.body.sessionId as string;
+    expect((await fetch(`${h.url}/test-checkout/${sessionId}/pay`, { method: 'POST', redirect: 'manual' })).status).to.equal(303);
+    expect((await h.request('GET', '/api/auth/me', { token })).body.subscriptionTier).to.equal('FREE');
+
+    /** Runs `command` with the projector stopped, sends `reads` while it is, and restarts it only then. */
+    async function heldBack<T>(command: () => Promise<unknown>, reads: () => Promise<T>): Promise<T> {
+      await h.projector.stop();
+      let restarted = false;
+      try {
+        await command();
+        const pending = reads();
+        await new Promise((r) => setTimeout(r, 200));
+        await h.projector.start();
+        restarted = true;
+        return await pending;
+      } finally {
+        if (!restarted) await h.projector.start();
+      }
+    }
+
+    const [me, bot, alerts, trade] = await heldBack(
+      async () => expect((await h.request('POST', '/api/subscription/success', { token, body: { sessionId } })).status).to.equal(200),
+      () =>
+        Promise.all([
+          h.request('GET', '/api/auth/me', { token }),
+          // The bot decider's premium check, a requirePremium guard, and the Free plan's API call limit.
+          h.request('POST', '/api/bot/start', { token }),
+          h.request('GET', '/api/risk/alerts', { token }),
+          h.request('POST', '/api/trades', { token, body: { symbol: 'ETH', type: 'BUY', amount: 0.001 } }),
+        ]),
+    );
+    expect(me.body.subscriptionTier, JSON.stringify(me.body)).to.equal('PREMIUM');
+    expect(bot.status, JSON.stringify(bot.body)).to.be.within(200, 299);
+    expect(alerts.status, JSON.stringify(alerts.body)).to.equal(200);
+    expect(trade.status, JSON.stringify(trade.body)).to.equal(201);
+    await h.request('POST', '/api/bot/stop', { token });
+
+    const after = await heldBack(
+      async () => expect((await h.request('POST', '/api/subscription/upgrade', { token, body: { tier: 'FREE' } })).status).to.equal(200),
+      () => h.request('GET', '/api/auth/me', { token }),
+    );
+    expect(after.body.subscriptionTier, JSON.stringify(after.body)).to.equal('FREE');
+  });
+
   it('waits at most the X-Min-Position time for a write the projections do not reach, then serves what there is', async function () {
     const { token } = await newUser(h);
     await h.projector.stop();

@@ -104,6 +104,18 @@ describe('web: Admin Panel (e2e)', function () {
     expect(toast.description).to.match(/in use|taken|already/i);
     // The dialog stays open for a correction.
     expect(await dialog.isVisible()).to.equal(true);
+
+    // No client-side validation (spec section 5): a malformed email goes to the server, whose 400 is the toast.
+    const puts: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'PUT' && new URL(r.url()).pathname === `/api/admin/users/${second.userId}`) puts.push(r.postData() ?? '');
+    });
+    await dialog.getByLabel('Email').fill('not-an-email');
+    await dialog.getByRole('button', { name: 'Save Changes' }).click();
+    const invalid = await expectToast(page, 'Error', 'email: must be a valid email address');
+    expect(invalid.variant).to.equal('destructive');
+    expect(puts.map((body) => JSON.parse(body).email)).to.deep.equal(['not-an-email']);
+    await screenshot(page, 'admin-edit-error');
   });
 
   it('searches on the server: typing filters the table, and a miss shows No users found', async () => {

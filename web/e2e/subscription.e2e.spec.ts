@@ -3,7 +3,8 @@
  * (issue 9, "Browser tests"): a free user upgrades through the built-in test checkout to
  * /payment-success and back to /subscription, Premium active with the payment in Billing History;
  * cancelling (the dialog's text) shows the end date and reactivating restores it; a cancellation the
- * server refuses shows 'Cancellation Failed' with the server's message. Each test signs up its own
+ * server refuses shows 'Cancellation Failed' with the server's message; the Switch button moves Premium to Free
+ * ('Plan Changed'). Each test signs up its own
  * user and pays through the test checkout, so no test depends on another.
  */
 import { expect } from 'chai';
@@ -191,6 +192,30 @@ describe('web: subscription and billing (e2e)', function () {
     await page.getByTestId('subscription-cancel').waitFor();
     const restored = await subscriptionOf(token);
     expect([restored.tier, restored.subscriptionStatus, restored.isCancelled, restored.endsAt]).to.deep.equal(['PREMIUM', 'ACTIVE', false, null]);
+  });
+
+  it("moves a Premium user to Free with the Plans tab's Switch button: 'Plan Changed', and the server says FREE", async () => {
+    const token = await signInFree();
+    await openSubscription();
+    await buyPremium();
+    await page.getByTestId('payment-success').waitFor();
+    await page.getByTestId('pay-to-subscription').click();
+    await page.getByTestId('subscription-plan').filter({ hasText: 'Premium Pro' }).waitFor();
+
+    const upgrades: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/api/subscription/upgrade') upgrades.push(r.postData() ?? '');
+    });
+    await page.getByTestId('plan-button-free').click();
+    const toast = await expectToast(page, 'Plan Changed', 'You are now on Free Starter');
+    expect(toast.variant).to.equal('success');
+    await page.getByTestId('subscription-plan').filter({ hasText: 'Free Starter' }).waitFor();
+    expect(await page.getByTestId('subscription-tier').textContent()).to.equal('FREE');
+    expect(await page.getByTestId('plan-button-free').textContent()).to.equal('Current Plan');
+    // The spec's call: {tier} in upper case.
+    expect(upgrades).to.deep.equal([JSON.stringify({ tier: 'FREE' })]);
+    expect((await subscriptionOf(token)).tier).to.equal('FREE');
+    await screenshot(page, 'subscription-plan-changed');
   });
 
   it("shows 'Cancellation Failed' with the server's message when the server refuses the cancellation", async () => {

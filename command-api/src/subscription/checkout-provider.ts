@@ -29,6 +29,8 @@ export interface CheckoutProvider {
   createSession(input: { userId: string; email: string; plan: Plan; successUrl: string; cancelUrl: string }): Promise<{ id: string; url: string }>;
   /** NotFoundError when no such session exists. */
   retrieveSession(sessionId: string): Promise<CheckoutSessionInfo>;
+  /** Where the browser pays an open session (a retried checkout answers it again); null once it is closed. */
+  sessionUrl(sessionId: string, origin: string): Promise<string | null>;
   /**
    * Keeps the provider's billing in step with a cancel (stop renewing), a reactivation (renew again)
    * or a move to Free (end now). The test checkout bills nothing, so it has nothing to do.
@@ -50,6 +52,7 @@ export const stripeSessionSchema = z.object({
   metadata: z.record(z.string(), z.string()).nullish(),
   subscription: idOrObject,
   customer: idOrObject,
+  url: z.string().nullish(),
 });
 
 export function sessionInfoFromStripe(raw: unknown): CheckoutSessionInfo {
@@ -118,6 +121,16 @@ export class StripeCheckout implements CheckoutProvider {
     }
   }
 
+  async sessionUrl(sessionId: string): Promise<string | null> {
+    try {
+      const session = stripeSessionSchema.parse(await this.stripe.checkout.sessions.retrieve(sessionId));
+      // Stripe keeps the URL while the session is open only.
+      return session.status === 'open' ? (session.url ?? null) : null;
+    } catch (error) {
+      throw stripeFailure(error);
+    }
+  }
+
   async updateRenewal(stripeSubscriptionId: string, change: 'stop-renewing' | 'renew' | 'end-now'): Promise<void> {
     try {
       if (change === 'end-now') await this.stripe.subscriptions.cancel(stripeSubscriptionId);
@@ -135,6 +148,8 @@ function stripeFailure(error: unknown): Error {
   const detail = error instanceof Error ? error.message : String(error);
   return new ServiceUnavailableError(`The payment provider could not be reached or refused the request: ${detail}`);
 }
+
+const testCheckoutUrl = (origin: string, sessionId: string) => `${origin}/test-checkout/${sessionId}`;
 
 /** Test session ids carry their user (32 hex digits of the uuid), so the test page finds the stream without a sign-in. */
 const TEST_SESSION = /^cs_test_local_([0-9a-f]{32})_([0-9a-f]{24})$/;
@@ -158,8 +173,12 @@ export class TestCheckout implements CheckoutProvider {
   async createSession(input: { userId: string; successUrl: string }) {
     const id = `cs_test_local_${input.userId.replace(/-/g, '')}_${randomBytes(12).toString('hex')}`;
     // Relative to the public origin the success URL names.
-    const origin = new URL(input.successUrl).origin;
-    return { id, url: `${origin}/test-checkout/${id}` };
+    return { id, url: testCheckoutUrl(new URL(input.successUrl).origin, id) };
+  }
+
+  async sessionUrl(sessionId: string, origin: string): Promise<string | null> {
+    const session = await this.retrieveSession(sessionId);
+    return session.paid ? null : testCheckoutUrl(origin, sessionId);
   }
 
   async retrieveSession(sessionId: string): Promise<CheckoutSessionInfo> {

@@ -74,6 +74,30 @@ describe('subscription checkout with Stripe (real client, fake Stripe server)', 
     expect(events[0]!.data).to.include({ sessionId: answer!.sessionId, planId: 'premium', amountUsd: 29, source: 'stripe' });
   });
 
+  it('a checkout retried with the same Idempotency-Key answers the session it opened (one session at Stripe, one CheckoutStarted); 422 for another body, 409 once paid', async function () {
+    const user = await account();
+    const headers = { 'idempotency-key': `checkout-${unique()}` };
+    const opened = () => stripe.requests.filter((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions').length;
+    const before = opened();
+    const answers: unknown[] = [];
+    const events = await h.appendedBy(async () => {
+      for (let i = 0; i < 2; i++) {
+        const res = await h.request('POST', '/api/subscription/checkout', { token: user.token, body: { planId: 'premium' }, headers });
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+        answers.push(checkoutResponseSchema.parse(res.body));
+      }
+      const other = await h.request('POST', '/api/subscription/checkout', { token: user.token, body: { tier: 'PREMIUM' }, headers });
+      expect(other.status, JSON.stringify(other.body)).to.equal(422);
+    });
+    expect(answers[1]).to.deep.equal(answers[0]);
+    expect(opened() - before, 'sessions opened at Stripe').to.equal(1);
+    expect(types(events)).to.deep.equal(['CheckoutStarted']);
+    stripe.pay((answers[0] as { sessionId: string }).sessionId);
+    const paid = await h.request('POST', '/api/subscription/checkout', { token: user.token, body: { planId: 'premium' }, headers });
+    expect(paid.status).to.equal(409);
+    expect(paid.body.detail).to.match(/no longer open/);
+  });
+
   it('activates once on success: a repeated call appends nothing; premium switches on in the read models', async function () {
     const user = await account();
     const { sessionId } = await checkout(user.token);
@@ -164,6 +188,28 @@ describe('subscription checkout with Stripe (real client, fake Stripe server)', 
     expect(types(events)).to.deep.equal(['SubscriptionActivated']);
   });
 
+  it('success and webhook at the same moment (and the webhook twice): activates once, every answer 2xx', async function () {
+    for (let round = 0; round < 4; round++) {
+      const user = await account();
+      const { sessionId } = await checkout(user.token);
+      const session = stripe.pay(sessionId);
+      const hook = webhook('checkout.session.completed', session);
+      const events = await h.appendedBy(async () => {
+        const answers = await Promise.all([
+          h.request('POST', '/api/subscription/success', { token: user.token, body: { sessionId } }),
+          hook.send(),
+          webhook('checkout.session.completed', session).send(),
+          h.request('POST', '/api/subscription/success', { token: user.token, body: { sessionId } }),
+        ]);
+        expect(answers.map((a) => a.status), JSON.stringify(answers.map((a) => a.body))).to.deep.equal([200, 200, 200, 200]);
+        const activatedNow = [answers[0]!.body.activatedNow, answers[3]!.body.activatedNow];
+        const appended = [answers[1]!.body.outcome, answers[2]!.body.outcome].filter((o) => o === 'appended').length;
+        expect(activatedNow.filter(Boolean).length + appended, `round ${round}: one of the four activated`).to.equal(1);
+      });
+      expect(types(events), `round ${round}`).to.deep.equal(['SubscriptionActivated']);
+    }
+  });
+
   it('an asynchronous payment: completed but unpaid activates nothing; async_payment_succeeded activates once, by the same path', async function () {
     const user = await account();
     const { sessionId } = await checkout(user.token);
@@ -249,6 +295,35 @@ describe('subscription checkout with Stripe (real client, fake Stripe server)', 
     });
     expect(types(events)).to.deep.equal(['SubscriptionExpired']);
     expect(events[0]!.data).to.include({ tier: 'FREE', status: 'EXPIRED', reason: 'stripe-subscription-deleted' });
+  });
+
+  it('a signed event it cannot read is acknowledged as unexpected and appends nothing; a signed body that is not JSON is a 400', async function () {
+    const user = await account();
+    const metadata = { userId: user.userId, planId: 'premium' };
+    const invoice = (id: string, extra: Record<string, unknown> = {}) => ({ id, object: 'invoice', amount_paid: 2900, amount_due: 2900, currency: 'usd', metadata, ...extra });
+    const signed = (payload: string) => h.request('POST', '/api/stripe/webhook', { raw: payload, headers: { 'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }) } });
+    const events = await h.appendedBy(async () => {
+      const notJson = await signed('not json');
+      expect(notJson.status).to.equal(400);
+      expect(notJson.body.detail).to.equal('The webhook body is not a JSON Stripe event');
+      const unreadable = [
+        'null',
+        '[]',
+        JSON.stringify({ id: `evt_${unique()}`, type: 'invoice.paid' }),
+        JSON.stringify({ id: `evt_${unique()}`, type: 'invoice.paid', data: null }),
+        JSON.stringify({ id: 12, type: 'invoice.paid', data: { object: invoice(`in_${unique()}`) } }),
+        JSON.stringify({ id: `evt_${unique()}\u0000`, type: 'invoice.paid', data: { object: invoice(`in_${unique()}`) } }),
+        JSON.stringify({ id: `evt_${unique()}`, type: 'invoice.paid', data: { object: invoice(`in_${unique()}\u0000`) } }),
+        // A lone surrogate, as JSON may escape it: PostgreSQL refuses it like NUL.
+        JSON.stringify({ id: `evt_${unique()}`, type: 'invoice.paid', data: { object: invoice(`in_${unique()}`, { lines: { data: [{ description: 'x', metadata: {} }] } }) } }).replace('"x"', '"\\ud800"'),
+      ];
+      for (const payload of unreadable) {
+        const res = await signed(payload);
+        expect(res.status, `${payload.slice(0, 80)}: ${JSON.stringify(res.body)}`).to.equal(200);
+        expect(res.body, payload.slice(0, 80)).to.deep.equal({ received: true, outcome: 'ignored: unexpected payload' });
+      }
+    });
+    expect(events).to.deep.equal([]);
   });
 
   it('the test checkout pages are off when Stripe is configured', async function () {

@@ -40,6 +40,28 @@ export async function readRawBody(ctx: Context): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/**
+ * What PostgreSQL's JSONB refuses inside a string: NUL and unpaired UTF-16 surrogates. A signed event
+ * carrying one would fail at the append (a 500, retried by Stripe for days); it is refused up front.
+ */
+const UNSTORABLE = /[\u0000\p{Cs}]/u;
+function storable(value: unknown): boolean {
+  if (typeof value === 'string') return !UNSTORABLE.test(value);
+  if (Array.isArray(value)) return value.every(storable);
+  if (value !== null && typeof value === 'object') return Object.entries(value).every(([k, v]) => storable(k) && storable(v));
+  return true;
+}
+
+/** The event envelope: Stripe's event id (the idempotency key), its type and the object it is about. */
+export const webhookEventSchema = z
+  .object({
+    id: z.string().min(1).max(255),
+    type: z.string().min(1).max(255),
+    data: z.object({ object: z.unknown() }),
+  })
+  .refine(storable, 'contains text the event store cannot hold (NUL or an unpaired surrogate)');
+type WebhookEvent = z.infer<typeof webhookEventSchema>;
+
 const uuid = z.string().uuid();
 const metadataSchema = z.record(z.string(), z.string()).nullish();
 /** The invoice fields we use; the user comes from the subscription metadata Stripe copies onto it (new and older API shapes). */
@@ -77,22 +99,31 @@ export function stripeWebhookRoutes(deps: CommandApiDeps): Router {
     const signature = ctx.get('stripe-signature');
     if (!signature) throw new ValidationError('Missing Stripe-Signature header');
     const raw = await readRawBody(ctx);
-    let event: { id: string; type: string; data: { object: unknown } };
+    let signed: unknown;
     try {
-      event = Stripe.webhooks.constructEvent(raw, signature, secret) as unknown as typeof event;
+      signed = Stripe.webhooks.constructEvent(raw, signature, secret);
     } catch (error) {
       deps.logger.warn('stripe webhook refused', { reason: error instanceof Error ? error.message : String(error) });
-      throw new ValidationError('Webhook signature verification failed');
+      // The signature is checked first; a body that is signed but not JSON fails after it.
+      if (error instanceof Stripe.errors.StripeSignatureVerificationError) throw new ValidationError('Webhook signature verification failed');
+      throw new ValidationError('The webhook body is not a JSON Stripe event');
     }
     let outcome: string;
-    try {
-      outcome = await handleEvent(deps, event);
-    } catch (error) {
-      // A signed event of a shape we do not know: acknowledged (a retry would not change it) and logged.
-      if (!(error instanceof z.ZodError)) throw error;
+    const envelope = webhookEventSchema.safeParse(signed);
+    if (!envelope.success) {
+      // Signed, so from Stripe, but not an event we can read (no id, type or data.object, or text the
+      // event store cannot hold): acknowledged like any unexpected payload, so Stripe stops retrying.
       outcome = 'ignored: unexpected payload';
+    } else {
+      try {
+        outcome = await handleEvent(deps, envelope.data);
+      } catch (error) {
+        // A signed event of a shape we do not know: acknowledged (a retry would not change it) and logged.
+        if (!(error instanceof z.ZodError)) throw error;
+        outcome = 'ignored: unexpected payload';
+      }
     }
-    deps.logger.info('stripe webhook', { eventId: event.id, type: event.type, outcome });
+    deps.logger.info('stripe webhook', { eventId: envelope.data?.id ?? null, type: envelope.data?.type ?? null, outcome });
     ctx.body = { received: true, outcome };
   });
 
@@ -109,7 +140,7 @@ function webhookMeta(eventId: string): CommandMeta {
 }
 
 /** What the event did: 'appended', 'duplicate' (already done), or why it was ignored. */
-async function handleEvent(deps: CommandApiDeps, event: { id: string; type: string; data: { object: unknown } }): Promise<string> {
+async function handleEvent(deps: CommandApiDeps, event: WebhookEvent): Promise<string> {
   const now = deps.handler.now();
   const run = async (userId: string, command: SubscriptionCommand) => {
     const result = await deps.handler.handle(subscriptionDecider, subscriptionStreamId(userId), command, webhookMeta(event.id));

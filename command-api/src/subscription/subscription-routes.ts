@@ -62,10 +62,22 @@ export function subscriptionRoutes(deps: CommandApiDeps): Router {
       data: { userId: user.id, sessionId, planId: plan.id, tier: plan.tier, amountUsd: plan.priceUsdPerMonth, source: checkout.kind },
       metadata: { now: now() },
     });
-    // Refuse (Free plan, already Premium) before a session is opened at the provider.
-    const loaded = await handler.load(subscriptionDecider, stream);
-    subscriptionDecider.decide(start('cs_check'), loaded.state);
     const origin = publicOrigin(ctx, deps.config.PUBLIC_URL);
+    const loaded = await handler.load(subscriptionDecider, stream, meta);
+    if (loaded.previous.length > 0) {
+      // The same Idempotency-Key again (a retried request): the session it opened, not a second one.
+      // handle() answers the recorded events, or 422 when the body differs.
+      const replay = await handler.handle(subscriptionDecider, stream, start('cs_replay'), meta, loaded);
+      const started = replay.events.find((e) => e.type === 'CheckoutStarted');
+      if (!started || started.type !== 'CheckoutStarted') throw new IllegalStateError('This Idempotency-Key was used for another request');
+      const url = await checkout.sessionUrl(started.data.sessionId, origin);
+      if (!url) throw new IllegalStateError('The checkout session of this Idempotency-Key is no longer open (paid or expired); start a new checkout with a new key');
+      const replayed: CheckoutResponse = { url, sessionId: started.data.sessionId, test: checkout.kind === 'test' };
+      ctx.body = replayed;
+      return;
+    }
+    // Refuse (Free plan, already Premium) before a session is opened at the provider.
+    subscriptionDecider.decide(start('cs_check'), loaded.state);
     const session = await checkout.createSession({
       userId: user.id,
       email: user.email,
@@ -73,7 +85,7 @@ export function subscriptionRoutes(deps: CommandApiDeps): Router {
       successUrl: `${origin}/payment-success?session_id=${SESSION_ID_TEMPLATE}`,
       cancelUrl: `${origin}/subscription`,
     });
-    await handler.handle(subscriptionDecider, stream, start(session.id), meta);
+    await handler.handle(subscriptionDecider, stream, start(session.id), meta, loaded);
     deps.logger.info('checkout started', { userId: user.id, planId: plan.id, provider: checkout.kind });
     const answer: CheckoutResponse = { url: session.url, sessionId: session.id, test: checkout.kind === 'test' };
     ctx.body = answer;
@@ -128,8 +140,11 @@ export function subscriptionRoutes(deps: CommandApiDeps): Router {
       async (meta) => {
         const command: SubscriptionCommand = { type: 'ChangePlan', data: { userId: user.id, tier: body.tier }, metadata: { now: now() } };
         const loaded = await handler.load(subscriptionDecider, stream, meta);
-        subscriptionDecider.decide(command, loaded.state); // refusals before touching the provider
-        await syncRenewal(loaded.state, 'end-now');
+        // Refusals before touching the provider; a retry with the same Idempotency-Key is answered by handle().
+        if (loaded.previous.length === 0) {
+          subscriptionDecider.decide(command, loaded.state);
+          await syncRenewal(loaded.state, 'end-now');
+        }
         return handler.handle(subscriptionDecider, stream, command, meta, loaded);
       },
       commandMeta(ctx, user.id, deps.requestHashKey, body),

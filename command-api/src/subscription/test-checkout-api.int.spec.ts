@@ -153,6 +153,33 @@ describe('subscription with the built-in test checkout (embedded default), cance
     expect(subscriptionChangeResponseSchema.parse(changed.body)).to.include({ tier: 'FREE', subscriptionStatus: 'ACTIVE', isCancelled: false });
   });
 
+  it('retries with the same Idempotency-Key answer the first outcome: checkout the same test session, upgrade the same change, appending once', async function () {
+    const user = await account();
+    const checkoutKey = { 'idempotency-key': `co-${unique()}` };
+    const bodies: unknown[] = [];
+    const started = await h.appendedBy(async () => {
+      for (let i = 0; i < 2; i++) {
+        const res = await h.request('POST', '/api/subscription/checkout', { token: user.token, body: { planId: 'premium' }, headers: checkoutKey });
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+        bodies.push(checkoutResponseSchema.parse(res.body));
+      }
+    });
+    expect(bodies[1]).to.deep.equal(bodies[0]);
+    expect(types(started)).to.deep.equal(['CheckoutStarted']);
+    // The URL answered the second time is a page that exists.
+    expect((await fetch((bodies[1] as { url: string }).url)).status).to.equal(200);
+
+    await h.request('POST', '/api/subscription/success', { token: user.token, body: { sessionId: await buyPremium(user.token) } });
+    const upgradeKey = { 'idempotency-key': `up-${unique()}` };
+    const answers: Array<{ status: number; body: unknown }> = [];
+    const changed = await h.appendedBy(async () => {
+      for (let i = 0; i < 2; i++) answers.push(await h.request('POST', '/api/subscription/upgrade', { token: user.token, body: { tier: 'FREE' }, headers: upgradeKey }));
+    });
+    expect(answers.map((a) => a.status), JSON.stringify(answers.map((a) => a.body))).to.deep.equal([200, 200]);
+    expect(answers[1]!.body).to.deep.equal(answers[0]!.body);
+    expect(types(changed)).to.deep.equal(['SubscriptionPlanChanged']);
+  });
+
   it('the query side: counts real trades, needs a sign-in, refuses query parameters', async function () {
     const user = await account();
     const trade = await h.request('POST', '/api/trades', { token: user.token, body: { symbol: 'ETH', type: 'BUY', amount: 0.01 } });

@@ -46,7 +46,7 @@ import { portfolioDecider, type PlaceSimulatedTrade } from '@papertrade/domain/t
 import { riskStreamId } from '@papertrade/domain/trading/risk';
 import { riskDecider } from '@papertrade/domain/trading/risk.decider';
 import { idempotentId } from '@papertrade/platform/commands/command-handler';
-import { currentUser, requirePremium, requireUser } from '@papertrade/platform/auth/guards';
+import { currentUser, requirePremium, requireUser, userAfterOwnWrites } from '@papertrade/platform/auth/guards';
 import { jsonBody, parseBody } from '@papertrade/platform/http/body';
 import type { CommandApiDeps } from '../deps';
 import { commandMeta } from '../request-meta';
@@ -61,6 +61,8 @@ export function tradingRoutes(deps: CommandApiDeps): Router {
     const user = currentUser(ctx);
     return { user, meta: commandMeta(ctx, user.id, deps.requestHashKey, body) };
   };
+  /** Premium now: as cached, else once the caller's own last write (a payment just confirmed) is read (guards.ts). */
+  const premiumNow = async (ctx: Context) => isPremium(currentUser(ctx)) || isPremium(await userAfterOwnWrites(ctx));
 
   router.post('/api/trades', requireUser, jsonBody, async (ctx) => {
     const body = parseBody(ctx, placeTradeRequestSchema);
@@ -111,7 +113,7 @@ export function tradingRoutes(deps: CommandApiDeps): Router {
     const result = await deps.handler.handle(
       botDecider,
       botStreamId(user.id),
-      { type: 'StartBot', data: { userId: user.id, premium: isPremium(user) }, metadata: { now: now() } },
+      { type: 'StartBot', data: { userId: user.id, premium: await premiumNow(ctx) }, metadata: { now: now() } },
       meta,
     );
     const answer: BotCommandResponse = { userId: user.id, position: result.position ?? null };
@@ -144,7 +146,7 @@ export function tradingRoutes(deps: CommandApiDeps): Router {
     const bot = await deps.handler.handle(
       botDecider,
       botStreamId(user.id),
-      { type: 'ResetBot', data: { userId: user.id, premium: isPremium(user) }, metadata: { now: now() } },
+      { type: 'ResetBot', data: { userId: user.id, premium: await premiumNow(ctx) }, metadata: { now: now() } },
       meta,
     );
     const settings = await deps.handler.handle(riskDecider, riskStreamId(user.id), { type: 'ResetBotSettings', data: { userId: user.id }, metadata: { now: now() } }, meta);

@@ -13,7 +13,8 @@
  */
 import type { Middleware } from 'koa';
 import { planInEffect } from '@papertrade/domain/plans/catalogue';
-import type { AuthState } from '@papertrade/platform/auth/guards';
+import { TooManyRequestsError } from '@papertrade/domain/shared/errors';
+import { userAfterOwnWrites, type AuthState } from '@papertrade/platform/auth/guards';
 import type { ApiCallCounter } from '@papertrade/platform/auth/api-call-counter';
 
 const COUNTED_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
@@ -23,7 +24,16 @@ export function apiCallLimit(counter: ApiCallCounter): Middleware {
   return async (ctx, next) => {
     const { user } = ctx.state as AuthState;
     if (user && COUNTED_METHODS.has(ctx.method) && !UNCOUNTED_PATHS.some((p) => p.test(ctx.path))) {
-      await counter.spend(user.id, planInEffect({ tier: user.subscriptionTier, status: user.subscriptionStatus }).limits.apiCalls);
+      const limitOf = (u: typeof user) => planInEffect({ tier: u.subscriptionTier, status: u.subscriptionStatus }).limits.apiCalls;
+      try {
+        await counter.spend(user.id, limitOf(user));
+      } catch (error) {
+        // Refused as Free: unless the caller's own payment or plan change, not yet read here, lifted the limit.
+        if (!(error instanceof TooManyRequestsError)) throw error;
+        const now = await userAfterOwnWrites(ctx);
+        if (limitOf(now) !== null) throw error;
+        await counter.spend(user.id, null);
+      }
     }
     await next();
   };

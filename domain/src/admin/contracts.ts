@@ -12,7 +12,8 @@ export const ADMIN_USERS_MAX_PAGE_SIZE = 100;
 
 /** GET /api/admin/users query: a search (prefix of email, username or name), filters and a page (from 1). */
 export const adminUsersQuerySchema = z.strictObject({
-  q: z.string().max(100, 'must be at most 100 characters').optional().meta({ description: 'A prefix of the email, username, full name or last name, any case' }),
+  // Safe text: a NUL reached PostgreSQL's prefix query and answered 500.
+  q: safeText().max(100, 'must be at most 100 characters').optional().meta({ description: 'A prefix of the email, username, full name or last name, any case' }),
   page: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(100_000, 'must be at most 100000').default(1),
   pageSize: z.coerce
     .number()

@@ -388,7 +388,8 @@ export const checkout = endpoint({
   path: '/api/subscription/checkout',
   tag: 'Subscription',
   summary: 'Start a checkout for a paid plan',
-  description: 'Answers the URL to go to: a Stripe Checkout Session, or the built-in test checkout without STRIPE_SECRET_KEY. 409 for the Free plan or when already Premium.',
+  description:
+    'Answers the URL to go to: a Stripe Checkout Session, or the built-in test checkout without STRIPE_SECRET_KEY. 409 for the Free plan or when already Premium. A retry with the same Idempotency-Key answers the session the first request opened (409 once that session is paid or expired).',
   access: 'signed-in',
   body: { schema: checkoutRequestSchema, required: true },
   success: { status: 200, description: 'Where to pay', schema: checkoutResponseSchema },
@@ -451,7 +452,7 @@ export const stripeWebhook = endpoint({
   tag: 'Payments',
   summary: "Stripe's notices (signed)",
   description:
-    'Verified with STRIPE_WEBHOOK_SECRET on the raw body; handles checkout.session.completed, invoice.paid, invoice.payment_failed and customer.subscription.deleted, idempotently by Stripe event id. 503 when webhooks are not configured.',
+    "Verified with STRIPE_WEBHOOK_SECRET on the raw body (400 for a missing or wrong signature); handles checkout.session.completed, checkout.session.async_payment_succeeded and async_payment_failed, invoice.paid, invoice.payment_failed and customer.subscription.deleted, idempotently by Stripe event id. Other types, and signed events it cannot read, are acknowledged with an 'ignored: ...' outcome. 503 when webhooks are not configured.",
   access: 'public',
   headers: { 'Stripe-Signature': { description: "Stripe's signature of the raw body", required: true } },
   rawBody: { contentType: 'application/json', description: 'A Stripe event, exactly as Stripe sent it' },

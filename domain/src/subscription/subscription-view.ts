@@ -101,7 +101,7 @@ export function cancellationView(endsAt: string | null, now: Date): Pick<Subscri
 /**
  * GET /api/subscription from the read model (or the defaults of a user whose stream is empty) and
  * the counts that exist: trades, and this month's API calls when the caller could read the counter
- * (`apiCalls` given; the limit is the one enforced, planInEffect's). Strategies and exchanges are not
+ * (`apiCalls` given). Every limit is the one enforced, planInEffect's. Strategies and exchanges are not
  * features of this product yet, so they answer 0 with `tracked: false` rather than a made-up number.
  */
 export function toSubscriptionResponse(
@@ -110,19 +110,19 @@ export function toSubscriptionResponse(
   now: Date,
 ): SubscriptionResponse {
   const tier = view?.tier ?? 'FREE';
+  const subscriptionStatus = view?.subscriptionStatus ?? 'ACTIVE';
   const plan = planForTier(tier);
+  // Every limit is the one the server applies now: an inactive or expired Premium is limited like Free.
+  const { limits } = planInEffect({ tier, status: subscriptionStatus });
   return {
     tier,
-    subscriptionStatus: view?.subscriptionStatus ?? 'ACTIVE',
+    subscriptionStatus,
     ...cancellationView(view?.endsAt ?? null, now),
     usage: {
-      tradingStrategies: { used: 0, limit: plan.limits.tradingStrategies, tracked: false },
-      exchanges: { used: 0, limit: plan.limits.exchanges, tracked: false },
-      apiCalls:
-        counts.apiCalls === undefined
-          ? { used: 0, limit: plan.limits.apiCalls, tracked: false }
-          : { used: counts.apiCalls, limit: planInEffect({ tier, status: view?.subscriptionStatus ?? 'ACTIVE' }).limits.apiCalls, tracked: true },
-      trades: { used: counts.trades, limit: plan.limits.trades, tracked: true },
+      tradingStrategies: { used: 0, limit: limits.tradingStrategies, tracked: false },
+      exchanges: { used: 0, limit: limits.exchanges, tracked: false },
+      apiCalls: counts.apiCalls === undefined ? { used: 0, limit: limits.apiCalls, tracked: false } : { used: counts.apiCalls, limit: limits.apiCalls, tracked: true },
+      trades: { used: counts.trades, limit: limits.trades, tracked: true },
     },
     plan,
   };

@@ -50,6 +50,16 @@ describe('subscriptions read model', function () {
     expect(toSubscriptionResponse(premium, { trades: 0, apiCalls: 5000 }, now).usage.apiCalls).to.deep.equal({ used: 5000, limit: null, tracked: true });
     expect(toSubscriptionResponse({ ...premium, subscriptionStatus: 'INACTIVE' }, { trades: 0, apiCalls: 5 }, now).usage.apiCalls.limit).to.equal(1000);
   });
+
+  it('shows every limit in effect: an inactive Premium gets the Free limits on each line, not only API calls', function () {
+    const now = new Date('2026-01-30T12:00:00.000Z');
+    const limits = (status: 'ACTIVE' | 'INACTIVE' | 'CANCELLED' | 'EXPIRED') => {
+      const { usage } = toSubscriptionResponse({ tier: 'PREMIUM', subscriptionStatus: status, endsAt: null }, { trades: 0, apiCalls: 5 }, now);
+      return Object.values(usage).map((u) => u.limit);
+    };
+    expect(limits('ACTIVE')).to.deep.equal([null, null, null, null]);
+    for (const status of ['INACTIVE', 'CANCELLED', 'EXPIRED'] as const) expect(limits(status), status).to.deep.equal([3, 1, 1000, null]);
+  });
 });
 
 describe('tier-changing subscription events in the users and trading-bots read models', function () {

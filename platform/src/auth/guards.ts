@@ -7,6 +7,12 @@
  * A token may carry the position at which its account existed (tokens.ts): when the account is not
  * in the read model yet, the request waits for the users projection to reach that position rather
  * than answering that the account does not exist.
+ *
+ * The caller's own writes (http/own-writes.ts): a user who just paid, changed plan or was made an
+ * auditor by their own command must not be refused as what they were a moment ago by a client that
+ * sends no X-Min-Position. Before a guard refuses for a tier or role (and on GET /api/auth/me), the
+ * users projection is given the time to apply the caller's last write, and the user is read again.
+ * Only the refusal path pays for it; a request the cached user already passes costs nothing more.
  */
 import type { Context, Middleware } from 'koa';
 import { isPremium } from '@papertrade/domain/auth/contracts';
@@ -14,6 +20,7 @@ import { ForbiddenError, ServiceUnavailableError, UnauthorizedError } from '@pap
 import { USERS_PROJECTION, type UserView } from '@papertrade/domain/auth/user-view';
 import type { ReadModels } from '../projections/read-models';
 import { waitForMinPosition } from '../http/min-position';
+import type { OwnWrites } from '../http/own-writes';
 import { IdentityCache } from './identity-cache';
 import type { TokenService } from './tokens';
 
@@ -33,6 +40,12 @@ export interface AuthState {
   authError?: string;
   /** Set (with authError) when retrying later can help: the guards answer 503 with Retry-After. */
   authRetryAfterSeconds?: number;
+  /**
+   * Set with `user` when the caller's own writes can be waited for (AuthenticateOptions.ownWrites):
+   * the user again once the users projection has applied the caller's last write. Use
+   * userAfterOwnWrites(ctx).
+   */
+  reloadAfterOwnWrites?: () => Promise<UserView>;
 }
 
 export interface AuthenticateOptions {
@@ -43,6 +56,8 @@ export interface AuthenticateOptions {
   identities?: IdentityCache;
   /** How long to wait for the position in a token (ACCOUNT_WAIT_MS; tests shorten it). */
   accountWaitMs?: number;
+  /** The caller's last write, so that a guard about to refuse first sees its effect (see above). */
+  ownWrites?: OwnWrites;
 }
 
 export function bearerToken(ctx: Context): string | undefined {
@@ -83,8 +98,23 @@ export function authenticate(tokens: TokenService, readModels: ReadModels, optio
       }
       user = await identities.refresh(claims.userId);
     }
-    if (user) state.user = user;
-    else state.authError = ACCOUNT_GONE;
+    if (!user) {
+      state.authError = ACCOUNT_GONE;
+      return;
+    }
+    state.user = user;
+    const ownWrites = options.ownWrites;
+    // With X-Min-Position the user was read past the cache at the position the client asked for.
+    if (ownWrites && !ctx.get('x-min-position')) {
+      const userId = user.id;
+      state.reloadAfterOwnWrites = async () => {
+        if ((await ownWrites.waitFor(userId, [USERS_PROJECTION])) !== 'none') {
+          const fresh = await identities.refresh(userId);
+          if (fresh) state.user = fresh;
+        }
+        return state.user!;
+      };
+    }
   };
 
   return async (ctx, next) => {
@@ -114,27 +144,39 @@ export function currentUser(ctx: Context): UserView {
   throw new UnauthorizedError(state.authError ?? 'Authentication required: send a bearer token');
 }
 
+/**
+ * The signed-in user once the users projection has applied their own last write (at most the
+ * X-Min-Position wait), read again if it had to wait; the user as authenticated when there is
+ * nothing to wait for or no way to know. Waits at most once per request.
+ */
+export async function userAfterOwnWrites(ctx: Context): Promise<UserView> {
+  const user = currentUser(ctx);
+  const state = ctx.state as AuthState;
+  const reload = state.reloadAfterOwnWrites;
+  if (!reload) return user;
+  state.reloadAfterOwnWrites = undefined;
+  return reload();
+}
+
+/** A guard: passes when `allowed` holds for the user, else (after their own last write is applied) refuses. */
+function guard(allowed: (user: UserView) => boolean, refusal: string): Middleware {
+  return async (ctx, next) => {
+    if (!allowed(currentUser(ctx)) && !allowed(await userAfterOwnWrites(ctx))) throw new ForbiddenError(refusal);
+    await next();
+  };
+}
+
 export const requireUser: Middleware = async (ctx, next) => {
   currentUser(ctx);
   await next();
 };
 
-export const requirePremium: Middleware = async (ctx, next) => {
-  if (!isPremium(currentUser(ctx))) throw new ForbiddenError('Premium subscription required');
-  await next();
-};
+export const requirePremium: Middleware = guard(isPremium, 'Premium subscription required');
 
-export const requireAdmin: Middleware = async (ctx, next) => {
-  if (!currentUser(ctx).isAdmin) throw new ForbiddenError('Administrator access required');
-  await next();
-};
+export const requireAdmin: Middleware = guard((user) => user.isAdmin, 'Administrator access required');
 
 /**
  * Read-only admin endpoints (the user list, the stats, the audit endpoints): an admin or an auditor.
  * Anything that changes state keeps `requireAdmin`, so an auditor gets 403 there.
  */
-export const requireAdminOrAuditor: Middleware = async (ctx, next) => {
-  const user = currentUser(ctx);
-  if (!user.isAdmin && !user.isAuditor) throw new ForbiddenError('Administrator or auditor access required');
-  await next();
-};
+export const requireAdminOrAuditor: Middleware = guard((user) => user.isAdmin || user.isAuditor === true, 'Administrator or auditor access required');

@@ -101,6 +101,8 @@ describe('admin users list: pages and CSV (HTTP, embedded)', function () {
     ['pageSize=0', 'pageSize: must be at least 1'],
     ['format=xml', 'format: must be json or csv'],
     ['format=csv&limit=5', 'limit'],
+    ['q=a%00b', 'q: must not contain control characters'],
+    ['q=%00&format=csv', 'q: must not contain control characters'],
   ] as const) {
     it(`?${query}: 400 naming ${detail}`, async function () {
       const res = await get(`/api/admin/users?${query}`, admin.token);

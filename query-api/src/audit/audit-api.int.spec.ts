@@ -4,7 +4,10 @@
  * password hash, the timeline in global order with paging and CSV, and the as-of replay: trades placed
  * at t1 < t2 < t3 through the portfolio decider and the command handler (with a clock at those
  * times), the portfolios read model captured after each, and the audit's portfolio as of a time
- * between them equal to the read model captured then (state, and valuation at the prices it names).
+ * between them equal to the read model captured then (state, and valuation at the prices it names);
+ * likewise the subscription as of each step of a paid lifecycle (test checkout, activation, cancel,
+ * reactivate, cancel, move to Free, an admin's edit) equals GET /api/subscription and the billing
+ * history captured right after that step.
  */
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
@@ -16,6 +19,7 @@ import { valueView } from '@papertrade/domain/trading/trading-read';
 import { riskStreamId } from '@papertrade/domain/trading/risk';
 import { riskDecider, type RiskCommand } from '@papertrade/domain/trading/risk.decider';
 import { portfolioAsOfResponseSchema, streamResponseSchema, subscriptionAsOfResponseSchema, timelineResponseSchema } from '@papertrade/domain/audit/contracts';
+import { billingHistoryResponseSchema, subscriptionResponseSchema } from '@papertrade/domain/subscription/contracts';
 import { REDACTED } from '@papertrade/domain/audit/redaction';
 import { CommandHandler } from '@papertrade/platform/commands/command-handler';
 import type { Position } from '@papertrade/platform/event-store/position';
@@ -233,6 +237,53 @@ describe('audit API (HTTP, embedded)', function () {
       const before = portfolioAsOfResponseSchema.parse((await get(`/api/audit/users/${userId}/portfolio?asOf=${encodeURIComponent(new Date(t1.getTime() - 1000).toISOString())}`, admin.token)).body);
       expect(before).to.deep.include({ opened: false, events: [] });
       expect(before.valuation.totalValue).to.equal(10_000);
+    });
+
+    it('the subscription rebuilt by replay equals the live read model captured after each step of a paid lifecycle', async function () {
+      const admin = await harness().admin();
+      const { userId, token } = await user('FREE');
+      const h = harness();
+      /** GET /api/subscription and the billing history once the step's event is projected, and the time just after. */
+      async function capture(position: string | null) {
+        const headers: Record<string, string> = position ? { 'x-min-position': position } : {};
+        const live = subscriptionResponseSchema.parse((await get('/api/subscription', token, headers)).body);
+        const billing = billingHistoryResponseSchema.parse((await get('/api/subscription/billing', token, headers)).body);
+        const at = new Date();
+        await new Promise((r) => setTimeout(r, 5)); // the next step's events are appended strictly later
+        return { at, live, billing, label: '' };
+      }
+      const ok = async (label: string, res: Promise<{ status: number; body: any }>) => {
+        const answer = await res;
+        expect(answer.status, `${label}: ${JSON.stringify(answer.body)}`).to.be.within(200, 299);
+        return { ...(await capture((answer.body?.position as string | undefined) ?? String(await h.head()))), label };
+      };
+      const steps = [{ ...(await capture(null)), label: 'signed up' }];
+      const checkout = await h.request('POST', '/api/subscription/checkout', { token, body: { planId: 'premium' } });
+      const sessionId = checkout.body.sessionId as string;
+      steps.push({ ...(await capture(String(await h.head()))), label: 'checkout started' });
+      expect((await fetch(`${h.url}/test-checkout/${sessionId}/pay`, { method: 'POST', redirect: 'manual' })).status).to.equal(303);
+      steps.push({ ...(await capture(String(await h.head()))), label: 'paid' });
+      steps.push(await ok('activated', h.request('POST', '/api/subscription/success', { token, body: { sessionId } })));
+      steps.push(await ok('cancelled', h.request('POST', '/api/subscription/cancel', { token })));
+      steps.push(await ok('reactivated', h.request('POST', '/api/subscription/reactivate', { token })));
+      steps.push(await ok('cancelled again', h.request('POST', '/api/subscription/cancel', { token })));
+      steps.push(await ok('moved to Free', h.request('POST', '/api/subscription/upgrade', { token, body: { tier: 'FREE' } })));
+      steps.push(await ok('made Premium, inactive, by an admin', h.request('PUT', `/api/admin/users/${userId}`, { token: admin.token, body: { subscriptionTier: 'PREMIUM', subscriptionStatus: 'INACTIVE' } })));
+      // Each step shows somewhere: the live answers are not all the same.
+      expect(new Set(steps.map((s) => JSON.stringify([s.live.tier, s.live.subscriptionStatus, s.live.endsAt, s.billing.length]))).size).to.equal(6);
+
+      for (const [i, step] of steps.entries()) {
+        const res = await get(`/api/audit/users/${userId}/subscription?asOf=${encodeURIComponent(step.at.toISOString())}`, admin.token);
+        expect(res.status, step.label).to.equal(200);
+        const replayed = subscriptionAsOfResponseSchema.parse(res.body);
+        const state = replayed.state as { tier: string; status: string; endsAt: string | null; paid: string[]; failed: string[] };
+        expect([state.tier, state.status], step.label).to.deep.equal([step.live.tier, step.live.subscriptionStatus]);
+        expect(state.endsAt !== null, `${step.label}: cancelled`).to.equal(step.live.isCancelled);
+        expect(state.endsAt, `${step.label}: end date`).to.equal(step.live.endsAt?.iso ?? null);
+        expect([...state.paid, ...state.failed].sort(), `${step.label}: payments`).to.deep.equal(step.billing.map((b) => b.id).sort());
+        expect(replayed.events.every((e) => Date.parse(e.time) <= step.at.getTime()), step.label).to.equal(true);
+        if (i + 1 < steps.length) expect(replayed.laterEvents, step.label).to.be.greaterThan(0);
+      }
     });
 
     it('the subscription rebuilt by replay, before and after an admin made it premium', async function () {

@@ -22,3 +22,15 @@ export function usageMeter(used: number, limit: number | null): UsageMeter {
   const level: UsageLevel = limit <= 0 && used <= 0 ? 'ok' : exact >= DANGER_PERCENT ? 'danger' : exact >= WARN_PERCENT ? 'warn' : 'ok';
   return { percent, level };
 }
+
+/**
+ * The line above the meters. The server's limits are the ones in effect: a Premium that is not
+ * active (inactive, cancelled or expired by an admin) is limited like the Free plan, so the hint
+ * says so rather than naming a plan whose limits are not the ones shown.
+ */
+export function usageHint(subscription: { tier: string; subscriptionStatus: string; plan: { name: string } }): string {
+  if (subscription.tier === 'PREMIUM' && subscription.subscriptionStatus !== 'ACTIVE') {
+    return `Your ${subscription.plan.name} subscription is ${subscription.subscriptionStatus.toLowerCase()}: the Free plan's limits apply.`;
+  }
+  return `Limits of your ${subscription.plan.name} plan.`;
+}

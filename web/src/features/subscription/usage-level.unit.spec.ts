@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { usageMeter } from './usage-level';
+import { usageHint, usageMeter } from './usage-level';
 
 describe('subscription: usage bar colours (issue 9: 90% or more red, 70% or more amber)', () => {
   it('is red from 90 percent of the limit on, over the limit included', () => {
@@ -26,5 +26,14 @@ describe('subscription: usage bar colours (issue 9: 90% or more red, 70% or more
   it('reads a limit of 0 as not included: unused is fine, any use is at the limit', () => {
     expect(usageMeter(0, 0)).to.deep.equal({ percent: 0, level: 'ok' });
     expect(usageMeter(1, 0)).to.deep.equal({ percent: 100, level: 'danger' });
+  });
+});
+
+describe('subscription: the usage hint', () => {
+  const plan = { name: 'Premium Pro' };
+  it("names the plan whose limits are shown, and says when an inactive Premium gets the Free plan's", () => {
+    expect(usageHint({ tier: 'FREE', subscriptionStatus: 'ACTIVE', plan: { name: 'Free Starter' } })).to.equal('Limits of your Free Starter plan.');
+    expect(usageHint({ tier: 'PREMIUM', subscriptionStatus: 'ACTIVE', plan })).to.equal('Limits of your Premium Pro plan.');
+    expect(usageHint({ tier: 'PREMIUM', subscriptionStatus: 'INACTIVE', plan })).to.equal("Your Premium Pro subscription is inactive: the Free plan's limits apply.");
   });
 });

@@ -45,7 +45,8 @@ export function EditUserDialog({ user, onClose }: { user: AdminUser; onClose: ()
 
   return (
     <div className="admin-dialog__backdrop" onClick={(e) => e.target === e.currentTarget && !update.isPending && onClose()}>
-      <form className="admin-dialog card" role="dialog" aria-modal="true" aria-labelledby={titleId} onSubmit={submit} data-testid="edit-user-dialog">
+      {/* noValidate: the email input's type would have the browser refuse a bad address itself, and the spec shows no client-side validation. */}
+      <form className="admin-dialog card" role="dialog" aria-modal="true" aria-labelledby={titleId} onSubmit={submit} noValidate data-testid="edit-user-dialog">
         <h2 id={titleId}>Edit User</h2>
         {field('Username', username, setUsername)}
         {field('Email', email, setEmail, 'email')}

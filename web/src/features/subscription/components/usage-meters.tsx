@@ -1,5 +1,5 @@
 import type { SubscriptionResponse, UsageItem } from '@papertrade/domain/subscription/contracts';
-import { usageMeter } from '../usage-level';
+import { usageHint, usageMeter } from '../usage-level';
 
 const count = new Intl.NumberFormat('en-US');
 
@@ -36,7 +36,7 @@ export function UsageMeters({ subscription }: { subscription: SubscriptionRespon
   return (
     <div className="card sub-section" data-testid="usage-tab">
       <h2 className="sub-section__title">Usage this billing period</h2>
-      <p className="sub-section__hint">Limits of your {subscription.plan.name} plan.</p>
+      <p className="sub-section__hint">{usageHint(subscription)}</p>
       <ul className="usage-lines">
         {LINES.map(({ key, label }) => (
           <UsageLine key={key} id={key} label={label} item={subscription.usage[key]} />
