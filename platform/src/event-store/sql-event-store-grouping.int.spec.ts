@@ -150,3 +150,42 @@ suite('PostgreSQL', async () => {
     },
   };
 });
+
+describe('SqlEventStore as the sole writer: lastPositionByActor from its own appends (PGlite)', function () {
+  this.timeout(60_000);
+  let cleanup: () => Promise<void>;
+  let client: SqlClient;
+  before(async function () {
+    const pglite = await freshPglite();
+    cleanup = pglite.cleanup;
+    client = new PgliteClient(pglite.db, false);
+  });
+  after(async function () {
+    await cleanup?.();
+  });
+
+  it('answers from its own appends without a query, and asks the database about what came before it', async function () {
+    const plain = await SqlEventStore.create(client);
+    const before = await plain.append(`a-${randomUUID()}`, [newEvent('Before')], 'any'); // actor 'tester'
+    const statements: string[] = [];
+    const sole = await SqlEventStore.create(recording(client, statements), { soleWriter: true });
+    const byActor = (actor: string) => ({ ...newEvent('Mine'), metadata: { ...newEvent('Mine').metadata, userId: actor } });
+    const alice = `alice-${randomUUID()}`;
+    const first = await sole.append(`a-${randomUUID()}`, [byActor(alice)], 'any');
+    const second = await sole.append(`a-${randomUUID()}`, [byActor(alice), byActor(alice)], 'any');
+    statements.length = 0;
+    expect(await sole.lastPositionByActor(alice)).to.equal(second.position);
+    expect(await sole.lastPositionByActor(alice, first.position)).to.equal(second.position);
+    expect(await sole.lastPositionByActor(alice, second.position)).to.equal(undefined);
+    // Someone who has not written since the store was created: nothing after its start head.
+    expect(await sole.lastPositionByActor(`bob-${randomUUID()}`, before.position)).to.equal(undefined);
+    expect(statements, 'no query for any of these').to.deep.equal([]);
+    // Before its start head it knows nothing: the database answers ('tester' wrote `before`).
+    expect(await sole.lastPositionByActor('tester')).to.equal(before.position);
+    expect(statements.length).to.equal(1);
+    // The same answers as the database gives.
+    for (const [actor, after] of [[alice, undefined], [alice, first.position], [alice, second.position], ['tester', undefined]] as const) {
+      expect(await sole.lastPositionByActor(actor, after), `${actor} after ${after}`).to.equal(await plain.lastPositionByActor(actor, after));
+    }
+  });
+});

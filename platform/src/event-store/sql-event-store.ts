@@ -15,6 +15,7 @@
  * stream under its own expectation. Alone, an append goes at once; under load, a transaction's fixed
  * costs (parse, plan, commit, the WAL flush) are shared by the appends that waited.
  */
+import { LRUCache } from 'lru-cache';
 import { ConcurrencyError } from '@papertrade/domain/shared/errors';
 import type {
   AppendResult,
@@ -47,6 +48,13 @@ interface EventRow extends Row {
 
 export interface SqlEventStoreOptions {
   schema?: string;
+  /**
+   * No other process or store instance appends to this database (the embedded mode: PGlite's data
+   * folder is locked to one process). Then `lastPositionByActor` answers from the appends this store
+   * made itself whenever that is enough, without a query: read-your-own-writes asks it on every
+   * signed-in read of the caller's own data, and on PGlite each query holds the one thread.
+   */
+  soleWriter?: boolean;
   /** How often a caught-up subscription looks for new events committed by other processes. */
   pollIntervalMs?: number;
 }
@@ -84,6 +92,9 @@ export class SqlEventStore implements EventStore {
   /** Streams with an append in a statement on its way. */
   private readonly streamsInFlight = new Set<string>();
 
+  /** With `soleWriter`: each actor's last append by this store, since it was created (see ActorWrites). */
+  private actorWrites: ActorWrites | undefined;
+
   private constructor(
     private readonly sql: SqlClient,
     options: SqlEventStoreOptions,
@@ -93,6 +104,7 @@ export class SqlEventStore implements EventStore {
 
   static async create(sql: SqlClient, options: SqlEventStoreOptions = {}): Promise<SqlEventStore> {
     const store = new SqlEventStore(sql, options);
+    const soleWriter = options.soleWriter === true;
     const schema = options.schema ? `CREATE SCHEMA IF NOT EXISTS ${quoteIdent(options.schema)};` : '';
     await sql.exec(`${schema}
       CREATE TABLE IF NOT EXISTS streams (
@@ -123,6 +135,7 @@ export class SqlEventStore implements EventStore {
         state jsonb NOT NULL,
         PRIMARY KEY (stream_id, name)
       );`);
+    if (soleWriter) store.actorWrites = new ActorWrites(await store.headPosition());
     return store;
   }
 
@@ -227,7 +240,9 @@ export class SqlEventStore implements EventStore {
       );
     }
     for (const wake of [...this.waiters]) wake();
-    return { nextRevision: toBigInt(tail.revision), position: encodePosition(toBigInt(tail.tx_id), toBigInt(tail.seq)) };
+    const position = encodePosition(toBigInt(tail.tx_id), toBigInt(tail.seq));
+    this.actorWrites?.record(events, position);
+    return { nextRevision: toBigInt(tail.revision), position };
   }
 
   /**
@@ -288,8 +303,10 @@ export class SqlEventStore implements EventStore {
     const results: Array<AppendResult | ConcurrencyError> = new Array(appends.length);
     sorted.forEach((a, i) => {
       const tail = byIndex.get(i);
-      results[order[i]!] = tail
-        ? { nextRevision: toBigInt(tail.revision), position: encodePosition(toBigInt(tail.tx_id), toBigInt(tail.seq)) }
+      const position = tail ? encodePosition(toBigInt(tail.tx_id), toBigInt(tail.seq)) : undefined;
+      if (position) this.actorWrites?.record(a.events, position);
+      results[order[i]!] = tail && position
+        ? { nextRevision: toBigInt(tail.revision), position }
         : new ConcurrencyError(a.expected === 'no_stream' ? `stream ${a.streamId} already exists` : `stream ${a.streamId} is not at revision ${String(a.expected)}`);
     });
     if (rows.length > 0) for (const wake of [...this.waiters]) wake();
@@ -436,6 +453,8 @@ export class SqlEventStore implements EventStore {
   }
 
   async lastPositionByActor(actor: string, after?: Position): Promise<Position | undefined> {
+    const known = this.actorWrites?.lastAfter(actor, after);
+    if (known !== undefined) return known.position;
     // Committed events only, as the head: the caller's own write has committed before it asks. The
     // ORDER BY matches events_actor, so this reads one index entry.
     const rows = await this.sql.query<{ seq: unknown; tx_id: unknown }>(
@@ -495,6 +514,43 @@ export class SqlEventStore implements EventStore {
 
   async close(): Promise<void> {
     await this.sql.close();
+  }
+}
+
+/** Most actors whose last append a sole writer remembers (ActorWrites); older ones are asked of the database. */
+export const ACTOR_WRITES_KEPT = 100_000;
+
+/**
+ * A sole writer's record of each actor's last append (SqlEventStoreOptions.soleWriter): the last
+ * position of an append holding an event of the actor (at or after that event: waiting for it is
+ * as good). It knows nothing of what was appended before the store was created (up to `startHead`)
+ * nor of actors it has forgotten (the LRU's oldest, up to `forgottenUpTo`), so it answers only for
+ * a question after both; otherwise the database is asked.
+ */
+class ActorWrites {
+  private forgottenUpTo: Position | undefined;
+  private readonly last = new LRUCache<string, Position>({
+    max: ACTOR_WRITES_KEPT,
+    dispose: (position, _actor, reason) => {
+      if (reason === 'evict' && comparePositions(position, this.forgottenUpTo) > 0) this.forgottenUpTo = position;
+    },
+  });
+
+  constructor(private readonly startHead: Position | undefined) {}
+
+  record(events: NewEvent[], position: Position): void {
+    for (const event of events) {
+      const actor = event.metadata.userId;
+      if (typeof actor === 'string') this.last.set(actor, position);
+    }
+  }
+
+  /** `{ position }` (undefined: no write after `after`) when this record knows; undefined when it does not. */
+  lastAfter(actor: string, after: Position | undefined): { position: Position | undefined } | undefined {
+    const position = this.last.get(actor);
+    if (position !== undefined) return { position: comparePositions(position, after) > 0 ? position : undefined };
+    if (comparePositions(after, this.startHead) >= 0 && comparePositions(after, this.forgottenUpTo) >= 0) return { position: undefined };
+    return undefined;
   }
 }
 

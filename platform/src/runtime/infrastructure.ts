@@ -59,7 +59,8 @@ export async function createInfrastructure(config: Config, options: { service: s
   const postgres = () => new PostgresClient({ connectionString: config.DATABASE_URL!, ...(schema ? { schema } : {}) });
 
   let eventStore: EventStore;
-  if (config.EVENT_STORE === 'pglite') eventStore = await SqlEventStore.create(pglite!);
+  // The data folder is locked to this process: its store is the only writer (soleWriter).
+  if (config.EVENT_STORE === 'pglite') eventStore = await SqlEventStore.create(pglite!, { soleWriter: true });
   else if (config.EVENT_STORE === 'postgres') eventStore = await SqlEventStore.create(postgres(), schema ? { schema } : {});
   else {
     const { EventStoreDbEventStore } = await import('../event-store/eventstoredb-event-store');
