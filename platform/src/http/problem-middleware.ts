@@ -1,12 +1,15 @@
 /**
  * The one error mapper at the top of every Koa chain: domain errors, validation failures and body
- * parser errors become RFC 7807 problem bodies with a `detail` a person can read. Anything else is a
- * 500 whose detail reveals nothing (the cause goes to the log).
+ * parser errors become RFC 7807 problem bodies with a `detail` a person can read. A store that cannot
+ * serve now (the database refused a connection or dropped it: unavailable.ts) is a 503 with
+ * Retry-After, logged as a warning. Anything else is a 500 whose detail reveals nothing (the cause
+ * goes to the log).
  */
 import type { Middleware } from 'koa';
 import { ZodError } from 'zod';
 import { DomainError } from '@papertrade/domain/shared/errors';
 import type { Logger } from '../config/logger';
+import { UNAVAILABLE_DETAIL, UNAVAILABLE_RETRY_AFTER_SECONDS, isStoreUnavailable } from './unavailable';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -61,6 +64,10 @@ export function problemMiddleware(logger: Logger): Middleware {
           body = problem(415, 'Unsupported media type', 'The request body encoding is not supported');
         } else if (status >= 400 && status < 500 && e.expose) {
           body = problem(status, 'Request error', e.message ?? 'Bad request');
+        } else if (isStoreUnavailable(error)) {
+          logger.warn('store unavailable', { method: ctx.method, path: ctx.path, error: error instanceof Error ? error.stack : String(error) });
+          ctx.set('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+          body = problem(503, 'Service unavailable', UNAVAILABLE_DETAIL);
         } else {
           logger.error('unhandled error', { method: ctx.method, path: ctx.path, error: error instanceof Error ? error.stack : String(error) });
           body = problem(500, 'Internal error', 'Something went wrong on our side; please try again');
