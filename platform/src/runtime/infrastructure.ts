@@ -4,7 +4,6 @@
  */
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
 import type { Bus } from '../bus/bus';
 import { MemoryBus } from '../bus/memory-bus';
 import { NatsBus } from '../bus/nats-bus';
@@ -20,6 +19,9 @@ import { PgliteClient, PostgresClient, type SqlClient } from '../sql/sql-client'
 import { prepareLimitStore, type LimitStore } from '../auth/sign-in-limits';
 import { lockDataDir } from './data-dir-lock';
 import { ensurePrivateDir, octal, restrictTree } from './private-dir';
+
+/** The most connections one process's pool opens to the PostgreSQL server (leases aside). */
+export const POSTGRES_POOL_MAX = 10;
 
 /** Documents written between two ANALYZEs of the PGlite read models (SqlDocumentStoreOptions). */
 export const PGLITE_ANALYZE_EVERY_WRITES = 5_000;
@@ -56,7 +58,13 @@ export async function createInfrastructure(config: Config, options: { service: s
     closers.unshift(() => db.close());
   }
   const schema = config.DATABASE_SCHEMA;
-  const postgres = () => new PostgresClient({ connectionString: config.DATABASE_URL!, ...(schema ? { schema } : {}) });
+  // One pool per process for all it keeps on the PostgreSQL server (events, read models, request
+  // limits), of at most POSTGRES_POOL_MAX connections. With a pool per store (10 + 10 + 4), a cluster's
+  // four services could ask for more than a default server's max_connections (100) on their own,
+  // and a server at its limit refuses the next connection whoever asks (see http/unavailable.ts).
+  // Leases keep a connection of their own each (a session advisory lock).
+  let shared: PostgresClient | undefined;
+  const postgres = () => (shared ??= new PostgresClient({ connectionString: config.DATABASE_URL!, max: POSTGRES_POOL_MAX, ...(schema ? { schema } : {}) }));
 
   let eventStore: EventStore;
   // The data folder is locked to this process: its store is the only writer (soleWriter).
@@ -94,10 +102,8 @@ export async function createInfrastructure(config: Config, options: { service: s
 
   let limitStore: LimitStore = { kind: 'memory' };
   if (config.READ_STORE === 'postgres') {
-    const pool = new pg.Pool({ connectionString: config.DATABASE_URL!, max: 4 });
-    pool.on('error', () => {}); // an idle client's error (server restart) must not crash the process
-    closers.unshift(() => pool.end());
-    limitStore = { kind: 'postgres', pool, schema };
+    // The read models' pool (the limiter names its table with the schema; closed with the stores).
+    limitStore = { kind: 'postgres', pool: postgres().pool, schema };
   } else if (config.READ_STORE === 'mongodb') {
     const { MongoClient } = await import('mongodb');
     const client = await new MongoClient(config.MONGODB_URL!).connect();

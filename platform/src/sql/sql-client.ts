@@ -107,8 +107,11 @@ export class PostgresClient implements SqlClient {
     }
   }
 
+  private ended: Promise<void> | undefined;
+
+  /** Ends the pool; once, when the stores of a process share it (runtime/infrastructure.ts) and each closes. */
   async close(): Promise<void> {
-    await this.pool.end();
+    await (this.ended ??= this.pool.end());
   }
 }
 
