@@ -109,35 +109,41 @@ async function round(target: Target, users: Set<string>, label: string, signals:
   })();
   const start = performance.now();
   const probes: Array<Promise<number>> = [];
-  for (const s of signals) {
-    const signalId = randomUUID();
-    const data: SignalGenerated['data'] = { signalId, symbol: s.symbol, type: s.type, confidence: 80, price: PRICE[s.symbol]!, candleTime: s.candleTime, reasons: [] };
-    const at = performance.now();
-    appendedAt.set(signalId, at);
-    await eventStore.append(`signals-${s.symbol}`, [{ id: randomUUID(), type: 'SignalGenerated', data, metadata: { userId: 'signal-engine', correlationId: signalId, causationId: signalId, at: now(), schemaVersion: 1 } }], 'any');
-    if (target.probe) probes.push(target.probe(signalId).then(() => performance.now() - at));
-  }
   const trades: Array<{ position: Position; signalId: string }> = [];
-  let after: Position = before;
-  while (trades.length < expected) {
-    if (performance.now() - start > 900_000) throw new Error(`only ${trades.length} of ${expected} trades after 15 minutes`);
-    const batch = await eventStore.readAll({ after, limit: 1000 });
-    for (const event of batch) {
-      after = event.position;
-      if (event.type !== 'SimulatedTradePlaced') continue;
-      const data = event.data as SimulatedTradePlaced['data'];
-      if (data.source.kind === 'SIGNAL' && appendedAt.has(data.source.signalId) && users.has(data.userId)) trades.push({ position: event.position, signalId: data.source.signalId });
+  let botDoneAt = NaN;
+  try {
+    for (const s of signals) {
+      const signalId = randomUUID();
+      const data: SignalGenerated['data'] = { signalId, symbol: s.symbol, type: s.type, confidence: 80, price: PRICE[s.symbol]!, candleTime: s.candleTime, reasons: [] };
+      const at = performance.now();
+      appendedAt.set(signalId, at);
+      await eventStore.append(`signals-${s.symbol}`, [{ id: randomUUID(), type: 'SignalGenerated', data, metadata: { userId: 'signal-engine', correlationId: signalId, causationId: signalId, at: now(), schemaVersion: 1 } }], 'any');
+      if (target.probe) probes.push(target.probe(signalId).then(() => performance.now() - at));
     }
-    if (batch.length === 0) await new Promise((r) => setTimeout(r, 50));
+    let after: Position = before;
+    while (trades.length < expected) {
+      if (performance.now() - start > 900_000) throw new Error(`only ${trades.length} of ${expected} trades after 15 minutes`);
+      const batch = await eventStore.readAll({ after, limit: 1000 });
+      for (const event of batch) {
+        after = event.position;
+        if (event.type !== 'SimulatedTradePlaced') continue;
+        const data = event.data as SimulatedTradePlaced['data'];
+        if (data.source.kind === 'SIGNAL' && appendedAt.has(data.source.signalId) && users.has(data.userId)) trades.push({ position: event.position, signalId: data.source.signalId });
+      }
+      if (batch.length === 0) await new Promise((r) => setTimeout(r, 50));
+    }
+    botDoneAt = performance.now();
+    const last = trades.reduce((m, t) => (comparePositions(t.position, m) > 0 ? t.position : m), trades[0]!.position);
+    while (comparePositions(samples[samples.length - 1]?.checkpoint, last) < 0) {
+      if (performance.now() - start > 900_000) throw new Error('the trades projection did not catch up in 15 minutes');
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  } finally {
+    // Also when the round fails: a watcher left reading a store the caller then closes would crash the
+    // process with "Cannot use a pool after calling end on the pool" and hide the round's own error.
+    watching = false;
+    await watcher.catch(() => {});
   }
-  const botDoneAt = performance.now();
-  const last = trades.reduce((m, t) => (comparePositions(t.position, m) > 0 ? t.position : m), trades[0]!.position);
-  while (comparePositions(samples[samples.length - 1]?.checkpoint, last) < 0) {
-    if (performance.now() - start > 900_000) throw new Error('the trades projection did not catch up in 15 minutes');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  watching = false;
-  await watcher;
   const probeMs = await Promise.all(probes);
   const latencies: number[] = [];
   let lastVisible = 0;
@@ -245,14 +251,17 @@ async function cluster(): Promise<void> {
     }
     const events = view.events;
     const handler = new CommandHandler(events, () => new Date());
-    // The probe: a real account among the bots, reading its trades through query-api.
-    // Sign-up answered an intermittent 500 under load in some runs (not diagnosed yet): try thrice.
+    // The probe: a real account among the bots, reading its trades through query-api. A PostgreSQL
+    // server at max_connections (other suites on it) refuses the fresh command-api's first connections:
+    // 503 with Retry-After (it was a 500 before). Tried thrice, a second apart; with BENCH_LOG=on a
+    // failed attempt prints the service's last warnings and errors.
     let email = '';
     let signup: Awaited<ReturnType<typeof sendJson>> | undefined;
     for (let attempt = 1; attempt <= 3 && signup?.status !== 201; attempt++) {
+      if (attempt > 1) await new Promise((r) => setTimeout(r, 1000));
       email = `probe-${randomUUID().slice(0, 8)}@example.com`;
       signup = await sendJson('POST', `${commandApi.url}/api/auth/signup`, { email, username: `probe${randomUUID().slice(0, 8)}`, password: 'bench-pass-1', confirmPassword: 'bench-pass-1' });
-      if (signup.status !== 201) console.warn(`probe signup attempt ${attempt}: ${signup.status} ${JSON.stringify(signup.body)}`);
+      if (signup.status !== 201) console.warn(`probe signup attempt ${attempt}: ${signup.status} ${JSON.stringify(signup.body)}\n${commandApi.output().split('\n').filter((l) => /"level":"(error|warn)"/.test(l)).slice(-5).join('\n')}`);
     }
     if (signup?.status !== 201) throw new Error(`probe signup failed\n${commandApi.output().slice(-3000)}`);
     const probeUser = String(signup.body.userId);
