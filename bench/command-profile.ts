@@ -40,13 +40,20 @@ import { IdentityCache } from '@papertrade/platform/auth/identity-cache';
 import { commandApiDeps, createProjector, createRuntime, registrationDeps } from '../bin/compose';
 import { fmtMs, fmtRate, loadAverage, median, perSecond, ratio, runConcurrent, table } from './support/measure';
 import { LOOPBACK_LIMITS } from '../test/limits';
+import { wrkAvailable, wrkPuts } from './support/wrk-client';
 
 const args = new Set(process.argv.slice(2));
 const CPU_PROFILE = args.has('--cpu-prof');
 /** Stops the projector once the admin can sign in: the command path alone, for comparison. */
 const NO_PROJECTOR = args.has('--no-projector');
-/** The bench client as it was (fetch) instead of node:http: what the client's own CPU costs. */
-const CLIENT = args.has('--fetch') ? 'fetch' : 'http';
+/**
+ * The client of the 8-in-flight part: wrk when installed (bench/support/wrk-client.ts), else
+ * node:http in a child process; `--http` or `--fetch` (the bench client as it was) choose a Node
+ * client, to see what the client's own CPU costs. The 1-in-flight part always uses the Node client
+ * (it records each request's latency).
+ */
+const CLIENT: 'wrk' | 'http' | 'fetch' = args.has('--fetch') ? 'fetch' : args.has('--http') ? 'http' : wrkAvailable() ? 'wrk' : 'http';
+const NODE_CLIENT = CLIENT === 'fetch' ? 'fetch' : 'http';
 const USERS = 50;
 const WARMUP = 300;
 const PHASE_COMMANDS = 500; // 1 in flight
@@ -54,6 +61,8 @@ const CONCURRENCY = 8;
 const REPS = 3;
 const COMMANDS_PER_REP = 600;
 const RAW_PER_REP = 1500;
+/** With wrk, each 8-in-flight command rep (and the warm-up) lasts this long. */
+const WRK_SECONDS = 2;
 
 const DATABASE_URL = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const SCHEMA = `bench_${randomBytes(5).toString('hex')}`;
@@ -185,12 +194,22 @@ async function main(): Promise<void> {
     }
     await new Promise<void>((resolve) => client.once('message', () => resolve()));
     let seq = 0;
-    const puts = (count: number, concurrency: number) =>
+    /** `count` PUTs (with wrk: as many as it answers in the time the Node client would take for about `count`). */
+    const puts = async (count: number, concurrency: number): Promise<{ ms: number; cpuMs: number; count: number; latencies?: number[] }> => {
+      if (CLIENT === 'wrk' && concurrency > 1) {
+        const firstSeq = seq;
+        const run = await wrkPuts({ base, token, ids, seconds: WRK_SECONDS, concurrency, firstSeq });
+        seq += run.requests + concurrency; // the requests in flight at wrk's end took names too
+        return { ms: run.ms, cpuMs: run.cpuMs, count: run.requests };
+      }
+      return { ...(await nodePuts(count, concurrency)), count };
+    };
+    const nodePuts = (count: number, concurrency: number) =>
       new Promise<{ ms: number; cpuMs: number; latencies?: number[] }>((resolve, reject) => {
         client.once('message', (m: { ms?: number; cpuMs?: number; latencies?: number[]; error?: string }) =>
           m.error !== undefined ? reject(new Error(m.error)) : resolve({ ms: m.ms!, cpuMs: m.cpuMs ?? Number.NaN, ...(m.latencies ? { latencies: m.latencies } : {}) }),
         );
-        client.send({ base, token, ids, count, concurrency, firstSeq: seq, latencies: concurrency === 1, client: CLIENT });
+        client.send({ base, token, ids, count, concurrency, firstSeq: seq, latencies: concurrency === 1, client: NODE_CLIENT });
         seq += count;
       });
     let rawSeq = 0;
@@ -228,7 +247,7 @@ async function main(): Promise<void> {
     rows.push(['Koa, routing, body read + JSON.parse, meta, response body (handled - spans)', fmtUs(handledMs - spanned)]);
     rows.push(['response write until finish', fmtUs(serverMs - handledMs)]);
     rows.push(['= server, first middleware to response finished', fmtUs(serverMs)]);
-    rows.push([`client latency (child process, ${CLIENT})`, fmtUs(clientMs)]);
+    rows.push([`client latency (child process, ${NODE_CLIENT})`, fmtUs(clientMs)]);
     rows.push(['  of which HTTP client + sockets + Node HTTP parsing (client - server)', fmtUs(clientMs - serverMs)]);
     log(table(['phase', 'mean'], rows));
     log(`   PostgreSQL round trips per command: ${(mean((t) => t.trace.queries)).toFixed(2)}, awaited ${fmtUs(mean((t) => t.trace.queryMs))} in all`);
@@ -238,7 +257,7 @@ async function main(): Promise<void> {
 
     // ---- 2. throughput and CPU per operation, 8 in flight ----
     log();
-    log(`2. ${CONCURRENCY} in flight, ${REPS} reps alternated: ${COMMANDS_PER_REP} commands against ${RAW_PER_REP} raw INSERT transactions (CPU per operation)`);
+    log(`2. ${CONCURRENCY} in flight, ${REPS} reps alternated: ${CLIENT === 'wrk' ? `${WRK_SECONDS} s of commands from wrk` : `${COMMANDS_PER_REP} commands from node:${CLIENT}`} against ${RAW_PER_REP} raw INSERT transactions (CPU per operation)`);
     const session = CPU_PROFILE ? new Session() : undefined;
     const cmd = { rates: [] as number[], node: 0, nodeSystem: 0, client: 0, pg: 0 as number | undefined, ops: 0, queries: 0 };
     const base0 = { rates: [] as number[], node: 0, nodeSystem: 0, pg: 0 as number | undefined, ops: 0 };
@@ -271,8 +290,8 @@ async function main(): Promise<void> {
           }
           if (!NO_PROJECTOR) await projector.caughtUp(); // the projector's work for these commands is part of their cost
           cmd.queries += poolQueries - queries0;
-          cmd.rates.push(perSecond(COMMANDS_PER_REP, run.ms));
-          cmd.ops += COMMANDS_PER_REP;
+          cmd.rates.push(perSecond(run.count, run.ms));
+          cmd.ops += run.count;
           const cpu = process.cpuUsage(cpu0);
           cmd.node += (cpu.user + cpu.system) / 1000;
           cmd.nodeSystem += cpu.system / 1000;

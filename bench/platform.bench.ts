@@ -4,8 +4,10 @@
  * Measured side by side, in the same run, on the same server:
  *   1. appends/s through the command path (PUT /api/admin/users/{id} over HTTP: auth, load stream,
  *      decide, optimistic append) against raw single-row INSERT transactions via `pg`, with the
- *      same number of requests in flight; the HTTP client runs in a child process
- *      (bench/support/command-client.ts), as a real client would, off the server's event loop;
+ *      same number of requests in flight; the HTTP load comes from wrk when it is installed
+ *      (bench/support/wrk-client.ts: a C client whose CPU per request is a small fraction of a Node
+ *      client's, which on 2 cores would take it from the server), otherwise from node:http in a child
+ *      process (bench/support/command-client.ts); `BENCH_CLIENT=http` forces the latter;
  *   2. one command's latency (1 in flight) on streams of 10 events against streams of 10,000 events
  *      (snapshots: the cost must not grow with the stream), and where a command's time goes: the
  *      PostgreSQL round trips it waits for against everything else (HTTP, Koa, JWT, zod, JSON, decide);
@@ -39,6 +41,7 @@ import type { Projector } from '@papertrade/platform/projections/projector';
 import { userStreamId } from '@papertrade/domain/auth/user';
 import { commandApiDeps, createProjector, createRuntime, registrationDeps, type Runtime } from '../bin/compose';
 import { fmtCount, fmtMs, fmtRate, median, perSecond, runConcurrent, table, timed, loadAverage, ratio } from './support/measure';
+import { wrkAvailable, wrkPuts } from './support/wrk-client';
 import { LOOPBACK_LIMITS } from '../test/limits';
 
 // ---- fixed counts (about 75 s on a quiet 2-core machine) ----
@@ -47,6 +50,9 @@ const TARGET_USERS = 50;
 const APPEND_WARMUP = 300; // per side, untimed
 const APPEND_REPS = 5;
 const COMMANDS_PER_REP = 600;
+/** With wrk: each command rep lasts this long (wrk runs for a time, not a count). */
+const WRK_SECONDS = 2;
+const CLIENT: 'wrk' | 'http' = process.env.BENCH_CLIENT !== 'http' && wrkAvailable() ? 'wrk' : 'http';
 const RAW_INSERTS_PER_REP = 3000;
 /**
  * Appended straight to the store before the rebuild bench. The live projections apply them too (the
@@ -252,15 +258,22 @@ async function run(cleanup: Cleanup): Promise<void> {
     client.once('message', () => resolve());
     client.once('exit', (code) => reject(new Error(`the client process exited with ${code}`)));
   });
-  /** `count` PUTs from the child, CONCURRENCY in flight; the wall time it measured. */
-  const putsFromClient = (count: number) =>
-    new Promise<number>((resolve, reject) => {
+  /** `count` PUTs from the child, CONCURRENCY in flight (with wrk: what it answers in WRK_SECONDS); the wall time and the count. */
+  const putsFromClient = async (count: number): Promise<{ ms: number; count: number }> => {
+    if (CLIENT === 'wrk') {
+      const run = await wrkPuts({ base, token, ids: userIds, seconds: WRK_SECONDS, concurrency: CONCURRENCY, firstSeq: commandSeq });
+      commandSeq += run.requests + CONCURRENCY; // the requests in flight at its end took names too
+      return { ms: run.ms, count: run.requests };
+    }
+    const ms = await new Promise<number>((resolve, reject) => {
       client.once('message', (m: { ms?: number; error?: string }) => (m.error !== undefined ? reject(new Error(m.error)) : resolve(m.ms!)));
       client.send({ base, token, ids: userIds, count, concurrency: CONCURRENCY, firstSeq: commandSeq });
       commandSeq += count;
     });
+    return { ms, count };
+  };
 
-  log(`appends: warm-up ${APPEND_WARMUP} raw INSERTs + ${APPEND_WARMUP} commands, then ${APPEND_REPS} reps (order alternated), ${CONCURRENCY} in flight; the HTTP client in a child process`);
+  log(`appends: warm-up ${APPEND_WARMUP} raw INSERTs + ${CLIENT === 'wrk' ? `${WRK_SECONDS} s of commands` : `${APPEND_WARMUP} commands`}, then ${APPEND_REPS} reps (order alternated), ${CONCURRENCY} in flight; HTTP client: ${CLIENT === 'wrk' ? 'wrk' : 'node:http in a child process'}`);
   await runConcurrent(APPEND_WARMUP, CONCURRENCY, insertRow);
   await putsFromClient(APPEND_WARMUP);
   await settle();
@@ -268,6 +281,7 @@ async function run(cleanup: Cleanup): Promise<void> {
 
   const rawRates: number[] = [];
   const commandRates: number[] = [];
+  const commandCounts: number[] = [];
   const lagMs: number[] = [];
   for (let rep = 0; rep < APPEND_REPS; rep++) {
     const order = rep % 2 === 0 ? (['raw', 'command'] as const) : (['command', 'raw'] as const);
@@ -278,8 +292,9 @@ async function run(cleanup: Cleanup): Promise<void> {
         rawRates.push(perSecond(RAW_INSERTS_PER_REP, ms));
         parts.push(`raw ${fmtRate(rawRates.at(-1)!)}`);
       } else {
-        const ms = await putsFromClient(COMMANDS_PER_REP);
-        commandRates.push(perSecond(COMMANDS_PER_REP, ms));
+        const run = await putsFromClient(COMMANDS_PER_REP);
+        commandCounts.push(run.count);
+        commandRates.push(perSecond(run.count, run.ms));
         // The projector follows the appends; let it finish (untimed) so it does not eat into the next run.
         const settled = await settle();
         lagMs.push(settled.ms);
@@ -436,7 +451,7 @@ async function run(cleanup: Cleanup): Promise<void> {
       ['measure', 'reps', 'count/rep', 'median', 'min', 'max'],
       [
         row(`raw INSERT transaction (pg, ${CONCURRENCY} in flight)`, rawRates, fmtCount(RAW_INSERTS_PER_REP)),
-        row(`command PUT /api/admin/users/{id} (HTTP, ${CONCURRENCY} in flight)`, commandRates, fmtCount(COMMANDS_PER_REP)),
+        row(`command PUT /api/admin/users/{id} (HTTP from ${CLIENT === 'wrk' ? 'wrk' : 'node:http'}, ${CONCURRENCY} in flight)`, commandRates, fmtCount(Math.round(median(commandCounts)))),
         msRow(`command latency, streams of 10 events (1 in flight)`, shortLatency),
         msRow(`command latency, streams of ${fmtCount(LONG_STREAM)} events (1 in flight)`, longLatency),
         row(`plain readAll, batches of ${READ_BATCH}`, readRates, fmtCount(totalEvents)),
