@@ -7,6 +7,7 @@
  */
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
+import FakeTimers from '@sinonjs/fake-timers';
 import type { Collection, Document, DocumentStore } from '../document-store/document-store';
 import type { SqlDocumentStore } from '../document-store/sql-document-store';
 import type { EventStore, NewEvent, RecordedEvent, SubscribeOptions } from '../event-store/event-store';
@@ -15,7 +16,7 @@ import { MemoryBus } from '../bus/memory-bus';
 import { comparePositions, type Position } from '../event-store/position';
 import { silentLogger, type Logger } from '../config/logger';
 import { MemoryLeaseProvider } from './lease';
-import { CheckpointWriter, Projector } from './projector';
+import { CheckpointWriter, FLUSH_WITHIN_MS, Projector } from './projector';
 import type { ProjectionDefinition } from './projection';
 import { CHECKPOINT_COLLECTION, ReadModels, checkpointId } from './read-models';
 import { pgliteStores } from '../../../test/pglite-stores';
@@ -174,6 +175,41 @@ describe('projector runtime: batching, redelivery, restarts', function () {
     expect(writes.checkpoints.length, `events per checkpoint: ${covered.join(', ')}`).to.be.within(3, 30);
     expect(writes.documentBatches).to.have.length(writes.checkpoints.length);
     for (const batch of writes.documentBatches) expect(batch.length).to.be.at.most(keys.length);
+  });
+
+  it('writes a batch within FLUSH_WITHIN_MS of its first event while events keep coming without a pause', async function () {
+    await append(Array.from({ length: 100 }, () => event('steady')));
+    const events = await eventStore.readAll({ limit: 1000 });
+    // The test delivers the events itself, one every 3 ms of a fake clock: never a 5 ms pause.
+    let deliver: ((e: RecordedEvent) => Promise<void>) | undefined;
+    const fed: EventStore = new Proxy(eventStore, {
+      get(target, property, receiver) {
+        if (property !== 'subscribe') return Reflect.get(target, property, receiver) as unknown;
+        return (handler: (e: RecordedEvent) => Promise<void>) => {
+          deliver = handler;
+          return { done: new Promise<void>(() => {}), stop: async () => {} };
+        };
+      },
+    });
+    const writes: Writes = { documentBatches: [], checkpoints: [] };
+    const clock = FakeTimers.install({ toFake: ['performance', 'setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const p = projector(tallies(name), { events: fed, documents: countingDocuments(documents, writes) });
+      await p.start();
+      const delivered: number[] = [];
+      for (const [i, e] of events.entries()) {
+        await deliver!(e);
+        if (writes.checkpoints.length > delivered.length) delivered.push(i + 1);
+        clock.tick(3);
+      }
+      // Every (FLUSH_WITHIN_MS / 3 + 1) events a batch is written, long before FLUSH_EVERY (500).
+      const every = Math.ceil(FLUSH_WITHIN_MS / 3) + 1;
+      expect(delivered.slice(0, 3), 'the events delivered when each batch was written').to.deep.equal([every, 2 * every, 3 * every]);
+      await p.stop();
+    } finally {
+      clock.uninstall();
+    }
+    expect(await tally('steady')).to.deep.equal({ count: 100 });
   });
 
   it('keeps batching when the document store is slow: a slow read is not a pause in the stream', async function () {

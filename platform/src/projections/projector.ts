@@ -23,6 +23,12 @@ import {
 
 const FLUSH_EVERY = 500;
 const FLUSH_AFTER_MS = 5;
+/**
+ * The longest an applied event waits for its batch to be written while events keep coming (no pause
+ * of FLUSH_AFTER_MS): under a steady stream a batch would otherwise wait for FLUSH_EVERY events, a
+ * second or more at a few hundred events a second, and every read-your-writes wait with it.
+ */
+export const FLUSH_WITHIN_MS = 50;
 
 /**
  * The checkpoints of one process's projections, written together: the projections are woken by the
@@ -71,7 +77,8 @@ export class CheckpointWriter {
  * Applies one projection to one generation's collection.
  *
  * Documents are read once, changed in memory event after event, and written back together with the
- * checkpoint when FLUSH_EVERY events have been applied or the stream goes quiet for FLUSH_AFTER_MS:
+ * checkpoint when FLUSH_EVERY events have been applied, the stream goes quiet for FLUSH_AFTER_MS, or
+ * the oldest of them has waited FLUSH_WITHIN_MS:
  * a rebuild then costs a few round trips per batch instead of two per event. Documents are written
  * before the checkpoint and keep the position of the last event applied, so a crash in between only
  * means a redelivery that the positions skip.
@@ -81,6 +88,8 @@ class GenerationRunner {
   private applied?: Position;
   private flushed?: Position;
   private pending = 0;
+  /** When the first event of the batch not yet written was received. */
+  private firstPendingAt = 0;
   private readonly cache = new Map<string, CachedDocument>();
   /** Events received but not yet applied (applied in order when the batch is written). */
   private queued: RecordedEvent[] = [];
@@ -144,7 +153,8 @@ class GenerationRunner {
     clearTimeout(this.timer);
     this.queued.push(event);
     this.pending++;
-    if (this.pending >= FLUSH_EVERY) await this.write();
+    if (this.pending === 1) this.firstPendingAt = performance.now();
+    if (this.pending >= FLUSH_EVERY || performance.now() - this.firstPendingAt >= FLUSH_WITHIN_MS) await this.write();
     else this.timer = setTimeout(() => void this.flush().catch((error: unknown) => this.failedFlush(error)), FLUSH_AFTER_MS);
   }
 
