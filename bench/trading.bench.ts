@@ -111,6 +111,7 @@ async function round(target: Target, users: Set<string>, label: string, signals:
   const probes: Array<Promise<number>> = [];
   const trades: Array<{ position: Position; signalId: string }> = [];
   let botDoneAt = NaN;
+  let closedFirst = 0;
   try {
     for (const s of signals) {
       const signalId = randomUUID();
@@ -121,11 +122,19 @@ async function round(target: Target, users: Set<string>, label: string, signals:
       if (target.probe) probes.push(target.probe(signalId).then(() => performance.now() - at));
     }
     let after: Position = before;
-    while (trades.length < expected) {
-      if (performance.now() - start > 900_000) throw new Error(`only ${trades.length} of ${expected} trades after 15 minutes`);
+    // A position the risk monitor closed (its stop or target hit while the round ran) leaves its bot
+    // nothing to sell: that SELL signal has no trade to wait for.
+    const sold = new Set(signals.filter((s) => s.type === 'SELL').map((s) => s.symbol));
+    while (trades.length < expected - closedFirst) {
+      if (performance.now() - start > 900_000) throw new Error(`only ${trades.length} of ${expected - closedFirst} trades after 15 minutes`);
       const batch = await eventStore.readAll({ after, limit: 1000 });
       for (const event of batch) {
         after = event.position;
+        if (event.type === 'PositionClosed') {
+          const closed = event.data as { userId: string; symbol: string };
+          if (users.has(closed.userId) && sold.has(closed.symbol)) closedFirst++;
+          continue;
+        }
         if (event.type !== 'SimulatedTradePlaced') continue;
         const data = event.data as SimulatedTradePlaced['data'];
         if (data.source.kind === 'SIGNAL' && appendedAt.has(data.source.signalId) && users.has(data.userId)) trades.push({ position: event.position, signalId: data.source.signalId });
@@ -158,7 +167,7 @@ async function round(target: Target, users: Set<string>, label: string, signals:
   const elapsed = lastVisible - start;
   const sorted = latencies.slice().sort((x, y) => x - y);
   return [
-    label,
+    closedFirst > 0 ? `${label} (${fmtCount(closedFirst)} stops first)` : label,
     fmtCount(latencies.length),
     fmtMs(botDoneAt - start),
     fmtMs(elapsed),

@@ -8,8 +8,9 @@
  * version is ignored and rebuilt) and a load is snapshot + the events after it, in one round trip.
  *
  * Streams in memory: after a command has appended, the state it produced is kept (a bounded LRU per
- * handler; loads alone keep nothing, so read-only folds such as a sign-in's account never sit here), and the next command on that stream is decided on it and appended with its revision as
- * the expectation, without loading the stream first: one round trip instead of two. The expectation
+ * handler; loads alone keep nothing, so read-only folds such as a sign-in's account never sit here),
+ * and the next command on that stream is decided on it and appended with its revision as the
+ * expectation, without loading the stream first: one round trip instead of two. The expectation
  * is what makes this safe: if anyone else (another process, another handler) appended meanwhile, the
  * append fails with a conflict and the command is loaded and decided again. A command refused on a
  * kept state (a domain error, or nothing to append) is decided again on a fresh load before the
@@ -144,11 +145,9 @@ export class CommandHandler {
   /**
    * Snapshot + tail (+ the events of an earlier request with the same idempotency key), folded. A
    * tail of SNAPSHOT_EVERY events or more is saved as the fold's snapshot, so folds that only read
-   * (no command appends under their name) stay cheap too.
-   */
-  /**
-   * `options.kept`: a state kept in memory will do (no round trip when there is one). It may be stale,
-   * so only for a decision that a `handle` with this load then checks by its append's expectation.
+   * (no command appends under their name) stay cheap too. `options.kept`: a state kept in memory will
+   * do (no round trip when there is one); it may be stale, so only for a decision that a `handle`
+   * with this load then checks by its append's expectation.
    */
   async load<S, E extends DomainEvent>(
     decider: Fold<S, E>,
