@@ -206,8 +206,10 @@ export function riskResponse(settings: BotSettings, valuation: PortfolioValuatio
     dailyLossLimit: settings.dailyLossLimit,
     dailyPnL: centsToUsd(daily.dailyPnlCents),
     dailyLossUsed: centsToUsd(Math.max(0, -daily.dailyPnlCents)),
-    // The spec's bar reads |dailyPnL| / limit.
-    dailyLossUsedPercent: percentOf(Math.abs(daily.dailyPnlCents), dailyLimitCents),
+    // The spec writes the bar as |dailyPnL| / limit, which on a winning day fills the "Daily Loss
+    // Used" bar (60%, amber, beside "$0.00 / $500.00") with a gain. A gain uses none of the daily loss
+    // limit, as the risk monitor's daily-loss alerts and the bot's refusal count it: the loss alone.
+    dailyLossUsedPercent: percentOf(Math.max(0, -daily.dailyPnlCents), dailyLimitCents),
     portfolioRiskAmount: centsToUsd(riskTotalCents),
     portfolioRiskPercent: percentOf(riskTotalCents, Math.round(valuation.totalValue * 100)),
     openPositions: valuation.positions.length,

@@ -232,7 +232,10 @@ describe('trading read models', function () {
       });
       const daily = dailyPnl(view(), valuation, { ETH: 3200 }, { ETH: 3100 }, DAY2_NOW);
       const risk = riskResponse({ ...DEFAULT_BOT_SETTINGS, dailyLossLimit: 100 }, valuation, daily, DAY2_NOW);
-      expect(risk).to.deep.include({ dailyPnL: 69.34, dailyLossUsed: 0, dailyLossUsedPercent: 69.34, portfolioRiskAmount: 19.78, portfolioRiskPercent: 0.2, openPositions: 1 });
+      expect(risk).to.deep.include({ dailyPnL: 69.34, dailyLossUsed: 0, dailyLossUsedPercent: 0, portfolioRiskAmount: 19.78, portfolioRiskPercent: 0.2, openPositions: 1 });
+      // A losing day uses the limit by its loss; a gain (above) uses none of it.
+      const losing = riskResponse({ ...DEFAULT_BOT_SETTINGS, dailyLossLimit: 100 }, valuation, { ...daily, dailyPnlCents: -2_550 }, DAY2_NOW);
+      expect(losing).to.deep.include({ dailyPnL: -25.5, dailyLossUsed: 25.5, dailyLossUsedPercent: 25.5 });
     });
   });
 

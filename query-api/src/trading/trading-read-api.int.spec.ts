@@ -299,7 +299,7 @@ describe('trading read API (HTTP, embedded)', function () {
       expect(changed).to.deep.include({ stopLossPercent: 4, dailyLossLimit: 1000, openPositions: 1 });
       // Stop at 2,880: 2,880 - 2.88 fee = 2,877.12 against 3,003 -> 125.88.
       expect(changed.portfolioRiskAmount).to.equal(125.88);
-      expect(changed.dailyLossUsedPercent).to.equal(Math.round((Math.abs(cents(changed.dailyPnL)) / 100_000) * 10_000) / 100);
+      expect(changed.dailyLossUsedPercent).to.equal(Math.round((Math.max(0, -cents(changed.dailyPnL)) / 100_000) * 10_000) / 100);
       expect(riskParametersResponseSchema.parse((await get('/api/risk/parameters', token)).body)).to.deep.equal({ ...DEFAULT_RISK_PARAMETERS, maxConcurrentTrades: 3, customised: true });
 
       for (const path of ['/api/risk', '/api/risk/parameters']) expect((await get(path)).status, path).to.equal(401);
