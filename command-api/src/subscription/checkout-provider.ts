@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
 import { z } from 'zod';
-import { subscriptionDecider, subscriptionStreamId } from '@papertrade/domain/auth/subscription';
+import { premiumActive, subscriptionDecider, subscriptionStreamId } from '@papertrade/domain/auth/subscription';
 import type { Plan } from '@papertrade/domain/plans/contracts';
 import { NotFoundError, ServiceUnavailableError } from '@papertrade/domain/shared/errors';
 import type { CommandHandler } from '@papertrade/platform/commands/command-handler';
@@ -22,6 +22,8 @@ export interface CheckoutSessionInfo {
   paymentStatus: string;
   stripeSubscriptionId: string | null;
   stripeCustomerId: string | null;
+  /** The session can no longer be paid (the test checkout's, once the account is on Premium). */
+  closed?: boolean;
 }
 
 export interface CheckoutProvider {
@@ -36,6 +38,32 @@ export interface CheckoutProvider {
    * or a move to Free (end now). The test checkout bills nothing, so it has nothing to do.
    */
   updateRenewal(stripeSubscriptionId: string, change: 'stop-renewing' | 'renew' | 'end-now'): Promise<void>;
+  /**
+   * Closes an open session so that it can no longer be paid (Stripe: expire it; one that is paid,
+   * expired or closed already is left as it is). The test checkout closes its sessions by itself
+   * once the account is on Premium (see TestCheckout), so it has nothing to do.
+   */
+  closeSession(sessionId: string): Promise<void>;
+}
+
+/**
+ * After an activation: the account's other checkout sessions are closed at the provider, so that a
+ * second one left open in another tab cannot be paid too (a second Stripe subscription, billed every
+ * month besides the first). Best effort: a failure is logged, and Stripe expires an open session
+ * after 24 hours anyway.
+ */
+export async function closeOtherCheckouts(
+  deps: { handler: CommandHandler; checkout: CheckoutProvider; logger: { warn(message: string, fields?: Record<string, unknown>): void } },
+  userId: string,
+  activatedSessionId: string,
+): Promise<void> {
+  const { state } = await deps.handler.load(subscriptionDecider, subscriptionStreamId(userId));
+  const open = state.checkouts.filter((c) => c.sessionId !== activatedSessionId && !state.activated.includes(c.sessionId) && !state.paid.includes(c.sessionId));
+  for (const { sessionId } of open) {
+    await deps.checkout.closeSession(sessionId).catch((error: unknown) => {
+      deps.logger.warn('could not close a checkout session after an activation', { userId, sessionId, error: error instanceof Error ? error.message : String(error) });
+    });
+  }
 }
 
 /** The `{CHECKOUT_SESSION_ID}` template Stripe fills in; the test checkout fills it in the same way. */
@@ -131,6 +159,15 @@ export class StripeCheckout implements CheckoutProvider {
     }
   }
 
+  async closeSession(sessionId: string): Promise<void> {
+    try {
+      const session = stripeSessionSchema.parse(await this.stripe.checkout.sessions.retrieve(sessionId));
+      if (session.status === 'open') await this.stripe.checkout.sessions.expire(sessionId);
+    } catch (error) {
+      throw stripeFailure(error);
+    }
+  }
+
   async updateRenewal(stripeSubscriptionId: string, change: 'stop-renewing' | 'renew' | 'end-now'): Promise<void> {
     try {
       if (change === 'end-now') await this.stripe.subscriptions.cancel(stripeSubscriptionId);
@@ -178,7 +215,7 @@ export class TestCheckout implements CheckoutProvider {
 
   async sessionUrl(sessionId: string, origin: string): Promise<string | null> {
     const session = await this.retrieveSession(sessionId);
-    return session.paid ? null : testCheckoutUrl(origin, sessionId);
+    return session.paid || session.closed ? null : testCheckoutUrl(origin, sessionId);
   }
 
   async retrieveSession(sessionId: string): Promise<CheckoutSessionInfo> {
@@ -188,8 +225,13 @@ export class TestCheckout implements CheckoutProvider {
     const checkout = state.checkouts.find((c) => c.sessionId === sessionId && c.source === 'test');
     if (!checkout) throw new NotFoundError('Checkout session not found');
     const paid = state.paid.includes(sessionId);
-    return { id: sessionId, userId, planId: checkout.planId, paid, paymentStatus: paid ? 'paid' : 'unpaid', stripeSubscriptionId: null, stripeCustomerId: null };
+    // Closed like a Stripe session expired after another one activated: while the account is on an
+    // active Premium, an unpaid session cannot be paid (it would be a second subscription).
+    const closed = !paid && premiumActive(state);
+    return { id: sessionId, userId, planId: checkout.planId, paid, paymentStatus: paid ? 'paid' : closed ? 'closed' : 'unpaid', stripeSubscriptionId: null, stripeCustomerId: null, closed };
   }
 
   async updateRenewal(): Promise<void> {}
+
+  async closeSession(): Promise<void> {}
 }

@@ -1,10 +1,11 @@
 /**
  * A local fake of the few Stripe API endpoints checkout uses, for tests that drive the real `stripe`
  * client (pointed here with host/port/protocol): POST /v1/checkout/sessions, GET
- * /v1/checkout/sessions/{id}, POST /v1/subscriptions/{id} (update) and DELETE /v1/subscriptions/{id}
- * (cancel). Answers the documented object shapes (the fields our code reads, and their neighbours),
+ * /v1/checkout/sessions/{id}, POST /v1/checkout/sessions/{id}/expire (an open session only, as
+ * Stripe), POST /v1/subscriptions/{id} (update) and DELETE /v1/subscriptions/{id} (cancel). Answers the documented object shapes (the fields our code reads, and their neighbours),
  * Stripe's error shape for an unknown id, and records every request (method, path, form fields, key).
- * `pay(sessionId)` plays the customer completing payment on Stripe's page.
+ * `pay(sessionId)` plays the customer completing payment on Stripe's page (refused, as Stripe's page
+ * refuses it, for a session that is not open).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -81,6 +82,15 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         sessions.set(id, session);
         return send(res, 200, session);
       }
+      if (req.method === 'POST' && parts[0] === 'v1' && parts[1] === 'checkout' && parts[2] === 'sessions' && parts[3] && parts[4] === 'expire') {
+        const session = sessions.get(parts[3]);
+        if (!session) return missing(res, 'checkout.session', parts[3]);
+        if (session.status !== 'open') {
+          return send(res, 400, { error: { type: 'invalid_request_error', message: `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${String(session.status)}".` } });
+        }
+        Object.assign(session, { status: 'expired', url: null });
+        return send(res, 200, session);
+      }
       if (req.method === 'GET' && parts[0] === 'v1' && parts[1] === 'checkout' && parts[2] === 'sessions' && parts[3]) {
         const session = sessions.get(parts[3]);
         return session ? send(res, 200, session) : missing(res, 'checkout.session', parts[3]);
@@ -106,6 +116,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     pay(sessionId) {
       const session = sessions.get(sessionId);
       if (!session) throw new Error(`no session ${sessionId}`);
+      if (session.status !== 'open') throw new Error(`session ${sessionId} is ${String(session.status)}: it cannot be paid`);
       const subscription = rid('sub');
       const customer = rid('cus');
       subscriptions.set(subscription, { id: subscription, object: 'subscription', status: 'active', customer, cancel_at_period_end: false, metadata: session.metadata });

@@ -120,6 +120,34 @@ describe('subscription checkout with Stripe (real client, fake Stripe server)', 
     expect(bots).to.include({ premium: true });
   });
 
+  it('closes the account\'s other open checkout sessions at Stripe once one activates, so a second one cannot be paid too', async function () {
+    const user = await account();
+    const first = await checkout(user.token);
+    const second = await checkout(user.token); // another tab
+    const third = await checkout(user.token);
+    stripe.pay(second.sessionId);
+    const res = await h.request('POST', '/api/subscription/success', { token: user.token, body: { sessionId: second.sessionId } });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body.activatedNow).to.equal(true);
+    for (const { sessionId } of [first, third]) {
+      expect(stripe.sessions.get(sessionId)!.status, sessionId).to.equal('expired');
+      expect(() => stripe.pay(sessionId)).to.throw('cannot be paid');
+    }
+    expect(stripe.sessions.get(second.sessionId)!.status).to.equal('complete');
+    const expired = stripe.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/expire')).map((r) => r.path.split('/')[4]);
+    expect(expired.sort()).to.deep.equal([first.sessionId, third.sessionId].sort());
+  });
+
+  it('closes the other open sessions when the webhook activates first, too', async function () {
+    const user = await account();
+    const first = await checkout(user.token);
+    const second = await checkout(user.token);
+    const paid = stripe.pay(second.sessionId);
+    const res = await webhook('checkout.session.completed', paid).send();
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(stripe.sessions.get(first.sessionId)!.status).to.equal('expired');
+  });
+
   it("refuses another account's session (403) and an unpaid one (409), appending nothing", async function () {
     const owner = await account();
     const other = await account();

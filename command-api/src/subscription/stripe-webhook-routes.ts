@@ -22,7 +22,7 @@ import { PayloadTooLargeError, ServiceUnavailableError, ValidationError } from '
 import { BODY_LIMIT_BYTES } from '@papertrade/platform/http/body';
 import type { CommandMeta } from '@papertrade/platform/commands/command-handler';
 import type { CommandApiDeps } from '../deps';
-import { sessionInfoFromStripe } from './checkout-provider';
+import { closeOtherCheckouts, sessionInfoFromStripe } from './checkout-provider';
 
 export const WEBHOOK_PATH = '/api/stripe/webhook';
 export const STRIPE_WEBHOOK_ACTOR = 'stripe-webhook';
@@ -156,7 +156,7 @@ async function handleEvent(deps: CommandApiDeps, event: WebhookEvent): Promise<s
       // activates once (the decider's once-rule), whichever of the success call and the two events comes first.
       if (!session.paid) return 'ignored: session not paid';
       const plan = (session.planId && planById(session.planId)) || planForTier('PREMIUM');
-      return run(session.userId, {
+      const outcome = await run(session.userId, {
         type: 'ActivateSubscription',
         data: {
           userId: session.userId,
@@ -169,6 +169,8 @@ async function handleEvent(deps: CommandApiDeps, event: WebhookEvent): Promise<s
         },
         metadata: { now },
       });
+      if (outcome === 'appended') await closeOtherCheckouts(deps, session.userId, session.id);
+      return outcome;
     }
     case 'checkout.session.async_payment_failed': {
       const session = sessionInfoFromStripe(event.data.object);

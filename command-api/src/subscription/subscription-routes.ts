@@ -24,7 +24,7 @@ import { jsonBody, parseBody } from '@papertrade/platform/http/body';
 import type { CommandMeta } from '@papertrade/platform/commands/command-handler';
 import type { CommandApiDeps } from '../deps';
 import { commandMeta } from '../request-meta';
-import { SESSION_ID_TEMPLATE } from './checkout-provider';
+import { SESSION_ID_TEMPLATE, closeOtherCheckouts } from './checkout-provider';
 
 /** The public origin for return URLs: PUBLIC_URL, else this request's own (proxy-aware with TRUST_PROXY). */
 export function publicOrigin(ctx: Context, publicUrl: string | undefined): string {
@@ -127,7 +127,10 @@ export function subscriptionRoutes(deps: CommandApiDeps): Router {
       subscriptionStatus: state.status,
       position: result.position ?? null,
     };
-    if (answer.activatedNow) deps.logger.info('subscription activated', { userId: user.id, via: 'success', provider: checkout.kind });
+    if (answer.activatedNow) {
+      deps.logger.info('subscription activated', { userId: user.id, via: 'success', provider: checkout.kind });
+      await closeOtherCheckouts(deps, user.id, session.id);
+    }
     ctx.body = answer;
   });
 

@@ -11,7 +11,7 @@ import type { RecordedEvent } from '@papertrade/platform/event-store/event-store
 import { checkoutResponseSchema, subscriptionChangeResponseSchema, subscriptionResponseSchema } from '@papertrade/domain/subscription/contracts';
 import { SubscriptionExpiry } from '@papertrade/workers/subscription-expiry';
 import { startHarness, type Harness } from '../../../test/api-harness';
-import { TEST_PAYMENT_LABEL } from './test-checkout-routes';
+import { CLOSED_SESSION, TEST_PAYMENT_LABEL } from './test-checkout-routes';
 
 const unique = () => randomUUID().slice(0, 8);
 const types = (events: RecordedEvent[]) => events.map((e) => e.type);
@@ -77,6 +77,26 @@ describe('subscription with the built-in test checkout (embedded default), cance
     const billing = await h.request('GET', '/api/subscription/billing', { token: user.token });
     expect(billing.body.map((b: { status: string; amountUsd: number; source: string }) => [b.status, b.amountUsd, b.source])).to.deep.equal([['PAID', 29, 'test']]);
     expect((await h.request('GET', '/api/auth/me', { token: user.token })).body).to.include({ subscriptionTier: 'PREMIUM' });
+  });
+
+  it('closes the other open test sessions once the account is on Premium: their page says so and Pay is a 409 appending nothing', async function () {
+    const user = await account();
+    const res = await h.request('POST', '/api/subscription/checkout', { token: user.token, body: { tier: 'PREMIUM' } });
+    const other = checkoutResponseSchema.parse(res.body); // left open in another tab
+    const sessionId = await buyPremium(user.token);
+    expect((await h.request('POST', '/api/subscription/success', { token: user.token, body: { sessionId } })).status).to.equal(200);
+    const page = await fetch(other.url);
+    expect(page.status).to.equal(200);
+    const html = await page.text();
+    expect(html).to.include('This checkout is closed').and.not.include(`action="/test-checkout/${other.sessionId}/pay"`);
+    const events = await h.appendedBy(async () => {
+      const pay = await fetch(`${h.url}/test-checkout/${other.sessionId}/pay`, { method: 'POST', redirect: 'manual' });
+      expect(pay.status).to.equal(409);
+      expect(((await pay.json()) as { detail: string }).detail).to.equal(CLOSED_SESSION);
+      const success = await h.request('POST', '/api/subscription/success', { token: user.token, body: { sessionId: other.sessionId } });
+      expect(success.status).to.equal(409);
+    });
+    expect(events).to.deep.equal([]);
   });
 
   it("refuses an unpaid test session (409), another account's (403), and an unknown page (404), appending nothing", async function () {

@@ -9,15 +9,17 @@
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { subscriptionDecider, subscriptionStreamId } from '@papertrade/domain/auth/subscription';
+import { premiumActive, subscriptionDecider, subscriptionStreamId } from '@papertrade/domain/auth/subscription';
 import { planById } from '@papertrade/domain/plans/catalogue';
 import { checkoutSessionIdSchema } from '@papertrade/domain/subscription/contracts';
-import { NotFoundError } from '@papertrade/domain/shared/errors';
+import { IllegalStateError, NotFoundError } from '@papertrade/domain/shared/errors';
 import type { CommandApiDeps } from '../deps';
 import { testSessionUserId } from './checkout-provider';
 import { publicOrigin } from './subscription-routes';
 
 export const TEST_PAYMENT_LABEL = 'Test payment — no real money';
+/** What the page and the Pay button say of a session closed because the account is on Premium already. */
+export const CLOSED_SESSION = 'This checkout is closed: the account is on Premium Pro already, through another checkout. Nothing was charged.';
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -49,18 +51,23 @@ export function testCheckoutRoutes(deps: CommandApiDeps): Router {
     const started = state.checkouts.find((c) => c.sessionId === sessionId && c.source === 'test');
     const plan = started && planById(started.planId);
     if (!started || !plan) throw new NotFoundError('Checkout session not found');
-    return { sessionId, userId, plan, started, paid: state.paid.includes(sessionId) };
+    const paid = state.paid.includes(sessionId);
+    // As Stripe expires the other open sessions once one activates (checkout-provider.ts
+    // closeOtherCheckouts): while the account is on an active Premium, another session is closed.
+    return { sessionId, userId, plan, started, paid, closed: !paid && premiumActive(state) };
   }
 
   router.get('/test-checkout/:sessionId', async (ctx) => {
-    const { sessionId, plan, paid } = await findSession(ctx);
+    const { sessionId, plan, paid, closed } = await findSession(ctx);
     const origin = publicOrigin(ctx, deps.config.PUBLIC_URL);
     ctx.type = 'text/html; charset=utf-8';
     ctx.set('cache-control', 'no-store');
     const features = plan.features.map((f) => `<li>${escapeHtml(f)}</li>`).join('');
     const action = paid
       ? `<p>This session is already paid.</p><p><a href="${escapeHtml(`${origin}/payment-success?session_id=${encodeURIComponent(sessionId)}`)}">Continue</a></p>`
-      : `<form method="post" action="/test-checkout/${encodeURIComponent(sessionId)}/pay"><button type="submit">Pay $${plan.priceUsdPerMonth} (test)</button></form>
+      : closed
+        ? `<p>${escapeHtml(CLOSED_SESSION)}</p><p><a href="${escapeHtml(`${origin}/subscription`)}">Manage Subscription</a></p>`
+        : `<form method="post" action="/test-checkout/${encodeURIComponent(sessionId)}/pay"><button type="submit">Pay $${plan.priceUsdPerMonth} (test)</button></form>
 <p><a href="${escapeHtml(`${origin}/subscription`)}">Cancel and go back</a></p>`;
     ctx.body = page(
       `${TEST_PAYMENT_LABEL} - ${plan.name}`,
@@ -74,7 +81,8 @@ ${action}`,
   });
 
   router.post('/test-checkout/:sessionId/pay', async (ctx) => {
-    const { sessionId, userId, plan } = await findSession(ctx);
+    const { sessionId, userId, plan, closed } = await findSession(ctx);
+    if (closed) throw new IllegalStateError(CLOSED_SESSION);
     await deps.handler.handle(
       subscriptionDecider,
       subscriptionStreamId(userId),

@@ -204,7 +204,7 @@ export const initialSubscriptionState = (): SubscriptionState => ({
 });
 
 export const isCancelled = (state: Pick<SubscriptionState, 'endsAt'>) => state.endsAt !== null;
-const premiumActive = (state: SubscriptionState) => state.tier === 'PREMIUM' && state.status === 'ACTIVE';
+export const premiumActive = (state: SubscriptionState) => state.tier === 'PREMIUM' && state.status === 'ACTIVE';
 
 export function changeSubscriptionByAdmin(command: ChangeSubscriptionByAdmin, state: SubscriptionState): SubscriptionEvent[] {
   const tier = command.data.tier ?? state.tier;
