@@ -68,6 +68,7 @@ export function adminRoutes(deps: CommandApiDeps): Router {
     for (const release of releaseAfter) positions.push((await release()).position);
 
     if (body.subscriptionTier !== undefined || body.subscriptionStatus !== undefined) {
+      await endStripeBillingIfAccessEnds(id, body);
       const subscription = await deps.handler.handle(
         subscriptionDecider,
         subscriptionStreamId(id),
@@ -89,6 +90,22 @@ export function adminRoutes(deps: CommandApiDeps): Router {
     const answer: AdminUpdateUserResponse = { id, position: latest(...positions) ?? null };
     ctx.body = answer;
   });
+
+  /**
+   * An admin edit that leaves the account without an active Premium (tier FREE, or a status other than
+   * ACTIVE) while a Stripe subscription bills it ends that subscription at Stripe first, as the user's
+   * own move to Free does: no one is charged every month for access an admin took away. Granting
+   * Premium by hand bills nothing (a complimentary plan).
+   */
+  async function endStripeBillingIfAccessEnds(userId: string, body: { subscriptionTier?: string | undefined; subscriptionStatus?: string | undefined }): Promise<void> {
+    const { state } = await deps.handler.load(subscriptionDecider, subscriptionStreamId(userId));
+    if (!state.stripeSubscriptionId || state.tier !== 'PREMIUM' || state.status !== 'ACTIVE') return;
+    const tier = body.subscriptionTier ?? state.tier;
+    const status = body.subscriptionStatus ?? state.status;
+    if (tier === 'PREMIUM' && status === 'ACTIVE') return;
+    await deps.checkout.updateRenewal(state.stripeSubscriptionId, 'end-now');
+    deps.logger.info('stripe subscription ended by an admin edit', { userId });
+  }
 
   router.put('/api/admin/users/:id/auditor', requireAdmin, jsonBody, async (ctx) => {
     const admin = currentUser(ctx);

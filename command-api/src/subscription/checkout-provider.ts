@@ -170,6 +170,10 @@ export class StripeCheckout implements CheckoutProvider {
 
   async updateRenewal(stripeSubscriptionId: string, change: 'stop-renewing' | 'renew' | 'end-now'): Promise<void> {
     try {
+      // The account may still name a subscription that has ended (a move to Free, then Premium granted
+      // by hand): nothing bills any more, so there is nothing to change, and Stripe would refuse it.
+      const current = await this.stripe.subscriptions.retrieve(stripeSubscriptionId);
+      if (current.status === 'canceled' || current.status === 'incomplete_expired') return;
       if (change === 'end-now') await this.stripe.subscriptions.cancel(stripeSubscriptionId);
       else await this.stripe.subscriptions.update(stripeSubscriptionId, { cancel_at_period_end: change === 'stop-renewing' });
     } catch (error) {

@@ -279,6 +279,33 @@ describe('subscription checkout with Stripe (real client, fake Stripe server)', 
     expect(now.body).to.include({ tier: 'FREE' });
   });
 
+  it("an admin's move to Free (or to a status other than ACTIVE) ends the Stripe subscription; granting Premium by hand bills nothing", async function () {
+    const admin = await h.admin();
+    const user = await account();
+    const { sessionId } = await checkout(user.token);
+    const paid = stripe.pay(sessionId);
+    expect((await h.request('POST', '/api/subscription/success', { token: user.token, body: { sessionId } })).status).to.equal(200);
+    const subId = String(paid.subscription);
+    const deletes = () => stripe.requests.filter((r) => r.method === 'DELETE' && r.path === `/v1/subscriptions/${subId}`);
+    // A profile edit alone, or Premium kept ACTIVE, leaves billing alone.
+    const kept = await h.request('PUT', `/api/admin/users/${user.userId}`, { token: admin.token, body: { firstName: 'Kept', subscriptionTier: 'PREMIUM', subscriptionStatus: 'ACTIVE' } });
+    expect(kept.status, JSON.stringify(kept.body)).to.equal(200);
+    expect(deletes()).to.deep.equal([]);
+    const moved = await h.request('PUT', `/api/admin/users/${user.userId}`, { token: admin.token, body: { subscriptionTier: 'FREE' } });
+    expect(moved.status, JSON.stringify(moved.body)).to.equal(200);
+    expect(deletes()).to.have.length(1);
+    expect(stripe.subscriptions.get(subId)).to.include({ status: 'canceled' });
+    // Premium granted by hand afterwards: no Stripe call at all.
+    const before = stripe.requests.length;
+    expect((await h.request('PUT', `/api/admin/users/${user.userId}`, { token: admin.token, body: { subscriptionTier: 'PREMIUM', subscriptionStatus: 'ACTIVE' } })).status).to.equal(200);
+    expect(stripe.requests.length).to.equal(before);
+    // The account still names the ended Stripe subscription: moving it to Free again (the admin, or
+    // the user) asks Stripe, finds it ended, and changes nothing there.
+    const again = await h.request('PUT', `/api/admin/users/${user.userId}`, { token: admin.token, body: { subscriptionStatus: 'INACTIVE' } });
+    expect(again.status, JSON.stringify(again.body)).to.equal(200);
+    expect(deletes()).to.have.length(1);
+  });
+
   it('invoice.paid and invoice.payment_failed make the billing history, each Stripe event once', async function () {
     const user = await account();
     const { sessionId } = await checkout(user.token);
