@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { DomainEvent } from '../shared/decider';
 import { placeSimulatedTrade } from './portfolio.decider';
 import { evolvePortfolio, initialPortfolioState, type PortfolioState } from './portfolio';
-import { evolveOpenPositionsView, holdsField, type OpenPositionsView } from './open-positions-view';
+import { evolveOpenPositionsView, holdsField, openPositionsDocumentId, type OpenPositionsView } from './open-positions-view';
 
 const userId = '6f1c2a3b-0000-4000-8000-000000000002';
 
@@ -19,6 +19,21 @@ function trades(specs: Array<[string, 'BUY' | 'SELL', number, number]>): DomainE
 const fold = (events: DomainEvent[], from: OpenPositionsView | null = null) => events.reduce<OpenPositionsView | null>((doc, e) => evolveOpenPositionsView(doc, e), from);
 
 describe('open-positions view', function () {
+  it('keys a portfolio or risk event by its user, and nothing else', function () {
+    const [opened, traded] = trades([['ETH', 'BUY', 1, 3000]]);
+    expect(openPositionsDocumentId(opened!)).to.equal(userId);
+    expect(openPositionsDocumentId(traded!)).to.equal(userId);
+    expect(openPositionsDocumentId({ type: 'RiskParametersChanged', data: { userId } })).to.equal(userId);
+    expect(openPositionsDocumentId({ type: 'RiskParametersChanged', data: { userId: 42 } })).to.equal(null);
+    expect(openPositionsDocumentId({ type: 'UserProfileUpdated', data: { userId } })).to.equal(null);
+    expect(openPositionsDocumentId({ type: 'BotStarted', data: { userId } })).to.equal(null);
+  });
+
+  it('names the holders field by the upper-case symbol', function () {
+    expect(holdsField('eth')).to.equal('holds_ETH');
+    expect(holdsField('BTC')).to.equal('holds_BTC');
+  });
+
   it('marks the holders of each coin, and unmarks them when the position is gone', function () {
     const doc = fold(trades([['ETH', 'BUY', 1, 3000], ['BTC', 'BUY', 0.01, 60000]]))!;
     expect(doc[holdsField('ETH') as `holds_${string}`]).to.equal(true);

@@ -1,0 +1,190 @@
+/**
+ * The risk monitor's pure rules (risk-watch.ts) beyond the position size: which stops a tick reaches
+ * (with the minute candle's range) and each alert condition with its key, severity, value, threshold
+ * and once-only rule. The worker spec (workers/src/risk-monitor.int.spec.ts) drives them end to end.
+ */
+import { expect } from 'chai';
+import { v5 as uuidv5 } from 'uuid';
+import { fold } from '../shared/decider';
+import { DEFAULT_BOT_SETTINGS, DEFAULT_RISK_PARAMETERS } from './contracts';
+import type { OpenPositionsView } from './open-positions-view';
+import { evolvePortfolio, initialPortfolioState, type PortfolioEvent, type PortfolioState } from './portfolio';
+import { portfolioDecider } from './portfolio.decider';
+import { valuePortfolio } from './portfolio-valuation';
+import { RISK_ALERT_ID_NAMESPACE, alertsRaised, stopsReached, type TickRange } from './risk-watch';
+
+const OPENED_AT = '2026-03-04T10:00:00.000Z';
+const LATER = '2026-03-04T12:00:00.000Z';
+
+type Trade = { symbol: 'ETH' | 'BTC' | 'SOL'; side: 'BUY' | 'SELL'; usd: number; price: number; at?: string };
+
+/** A portfolio of 10,000 USD after the given trades (amounts in USD at their price). */
+function portfolioAfter(trades: Trade[]): PortfolioState {
+  const opened: PortfolioEvent = { type: 'PortfolioOpened', data: { userId: 'u1', startingCashMicros: 10_000_000_000, openedAt: OPENED_AT } };
+  let state = fold({ initialState: initialPortfolioState, evolve: evolvePortfolio }, [opened]);
+  trades.forEach((t, i) => {
+    const events = portfolioDecider.decide(
+      {
+        type: 'PlaceSimulatedTrade',
+        data: { userId: 'u1', tradeId: `t${i}`, symbol: t.symbol, side: t.side, amount: t.usd / t.price, price: t.price, source: { kind: 'MANUAL' } },
+        metadata: { now: t.at ?? OPENED_AT },
+      },
+      state,
+    );
+    state = events.reduce(evolvePortfolio, state);
+  });
+  return state;
+}
+
+function view(trades: Trade[], overrides: Partial<OpenPositionsView> = {}): OpenPositionsView {
+  return {
+    userId: 'u1',
+    portfolio: portfolioAfter(trades),
+    settings: { ...DEFAULT_BOT_SETTINGS }, // stop loss 2 %, take profit 5 %
+    parameters: { ...DEFAULT_RISK_PARAMETERS }, // daily loss 500, drawdown 15 %, 5 concurrent, volatility 30 %
+    alertKeys: {},
+    updatedAt: OPENED_AT,
+    ...overrides,
+  };
+}
+
+const tick = (symbol: TickRange['symbol'], price: number, candle: TickRange['candle'] = null, at = LATER): TickRange => ({ symbol, price, at, candle });
+
+describe('risk monitor rules: stops', function () {
+  const ethAt2000 = () => view([{ symbol: 'ETH', side: 'BUY', usd: 500, price: 2000 }]);
+
+  it('closes nothing while the price stays between the stop loss (1,960) and the take profit (2,100)', function () {
+    expect(stopsReached(ethAt2000(), tick('ETH', 2000))).to.deep.equal([]);
+    expect(stopsReached(ethAt2000(), tick('ETH', 1960.5))).to.deep.equal([]);
+    expect(stopsReached(ethAt2000(), tick('ETH', 2099.5))).to.deep.equal([]);
+  });
+
+  it('closes at the stop loss price when the tick reaches it, with the user, position and tick time', function () {
+    const v = ethAt2000();
+    const [close, ...more] = stopsReached(v, tick('ETH', 1950));
+    expect(more).to.deep.equal([]);
+    const position = Object.values(v.portfolio.status === 'open' ? v.portfolio.positions : {})[0]!;
+    expect(close).to.deep.equal({
+      type: 'ClosePosition',
+      data: { userId: 'u1', positionId: position.positionId, symbol: 'ETH', reason: 'STOP_LOSS', price: 1960 },
+      metadata: { now: LATER },
+    });
+  });
+
+  it('closes at the take profit price when the tick reaches it', function () {
+    const [close] = stopsReached(ethAt2000(), tick('ETH', 2100));
+    expect(close!.data).to.include({ reason: 'TAKE_PROFIT', price: 2100 });
+  });
+
+  it('widens the tick by the minute candle that began after the position opened, but not by an older candle', function () {
+    const after = Date.parse(OPENED_AT) + 60_000;
+    expect(stopsReached(ethAt2000(), tick('ETH', 2000, { time: after, high: 2010, low: 1955 }))[0]!.data).to.include({ reason: 'STOP_LOSS', price: 1960 });
+    expect(stopsReached(ethAt2000(), tick('ETH', 2000, { time: after, high: 2105, low: 1990 }))[0]!.data).to.include({ reason: 'TAKE_PROFIT', price: 2100 });
+    expect(stopsReached(ethAt2000(), tick('ETH', 2000, { time: Date.parse(OPENED_AT), high: 2105, low: 1955 })), 'a candle from the minute it opened').to.have.length(1);
+    expect(stopsReached(ethAt2000(), tick('ETH', 2000, { time: Date.parse(OPENED_AT) - 1, high: 2200, low: 1800 })), 'a candle from before it opened').to.deep.equal([]);
+  });
+
+  it('looks only at the ticked coin and at an open portfolio', function () {
+    const both = view([
+      { symbol: 'ETH', side: 'BUY', usd: 500, price: 2000 },
+      { symbol: 'BTC', side: 'BUY', usd: 500, price: 50_000 },
+    ]);
+    expect(stopsReached(both, tick('BTC', 40_000)).map((c) => c.data.symbol)).to.deep.equal(['BTC']);
+    expect(stopsReached(both, tick('SOL', 1))).to.deep.equal([]);
+    expect(stopsReached({ ...both, portfolio: initialPortfolioState() }, tick('BTC', 40_000))).to.deep.equal([]);
+  });
+});
+
+describe('risk monitor rules: alerts', function () {
+  const quiet = { changePercent24h: 0 };
+  const alerts = (v: OpenPositionsView, t: TickRange, prices: Record<string, number>, change: number | null = 0) =>
+    alertsRaised(v, { ...t, changePercent24h: change }, prices);
+
+  it('raises nothing for a calm portfolio within every limit', function () {
+    const v = view([{ symbol: 'ETH', side: 'BUY', usd: 500, price: 2000 }]);
+    expect(alertsRaised(v, { ...tick('ETH', 2000), ...quiet }, { ETH: 2000 })).to.deep.equal([]);
+  });
+
+  it('daily loss: medium at 50 % of the limit, high at 80 %, keyed by the UTC day, with the id from user, key and time', function () {
+    // bought 5,000 USD of ETH at 2,000, sold it all at 1,900: 250 USD lost plus fees (above 50 % of 500)
+    const half = view([
+      { symbol: 'ETH', side: 'BUY', usd: 5000, price: 2000 },
+      { symbol: 'ETH', side: 'SELL', usd: 4750, price: 1900, at: LATER },
+    ]);
+    const [medium, ...none] = alerts(half, tick('ETH', 1900), { ETH: 1900 });
+    expect(none).to.deep.equal([]);
+    expect(medium!.data).to.include({ userId: 'u1', conditionKey: 'DAILY_LOSS_50@2026-03-04', kind: 'DAILY_LOSS', severity: 'medium', symbol: null, threshold: 250 });
+    expect(medium!.data.value).to.be.within(250, 260);
+    expect(medium!.data.message).to.match(/^Daily loss of \$25\d\.\d\d has reached 50% of the \$500 limit$/);
+    expect(medium!.data.alertId).to.equal(uuidv5(`u1\nDAILY_LOSS_50@2026-03-04\n${LATER}`, RISK_ALERT_ID_NAMESPACE));
+    expect(medium!.metadata).to.deep.equal({ now: LATER });
+    expect(medium!.type).to.equal('RaiseRiskAlert');
+
+    // sold at 1,600: 1,000 USD lost, past 80 %
+    const most = view([
+      { symbol: 'ETH', side: 'BUY', usd: 5000, price: 2000 },
+      { symbol: 'ETH', side: 'SELL', usd: 4000, price: 1600, at: LATER },
+    ]);
+    expect(alerts(most, tick('ETH', 1600), { ETH: 1600 }).map((a) => [a.data.conditionKey, a.data.severity, a.data.threshold])).to.deep.equal([
+      ['DAILY_LOSS_50@2026-03-04', 'medium', 250],
+      ['DAILY_LOSS_80@2026-03-04', 'high', 400],
+    ]);
+    expect(alerts(most, tick('ETH', 1600, null, '2026-03-05T00:00:01.000Z'), { ETH: 1600 }), 'the next UTC day starts from 0').to.deep.equal([]);
+  });
+
+  it('daily loss: a gain or a loss below half the limit raises nothing', function () {
+    const gain = view([
+      { symbol: 'ETH', side: 'BUY', usd: 1000, price: 2000 },
+      { symbol: 'ETH', side: 'SELL', usd: 1100, price: 2200, at: LATER },
+    ]);
+    expect(alerts(gain, tick('ETH', 2200), { ETH: 2200 })).to.deep.equal([]);
+    const small = view([
+      { symbol: 'ETH', side: 'BUY', usd: 1000, price: 2000 },
+      { symbol: 'ETH', side: 'SELL', usd: 900, price: 1800, at: LATER },
+    ]);
+    expect(alerts(small, tick('ETH', 1800), { ETH: 1800 })).to.deep.equal([]);
+  });
+
+  it('drawdown: critical once the value is more than maxDrawdown below the starting cash, not at it', function () {
+    // 9,000 USD of ETH at 2,000 (plus 9 USD fee); the drawdown is measured at the tick's price
+    const v = view([{ symbol: 'ETH', side: 'BUY', usd: 9000, price: 2000 }], { parameters: { ...DEFAULT_RISK_PARAMETERS, maxPositionSize: 100, maxDrawdown: 15 } });
+    expect(alerts(v, tick('ETH', 1700), { ETH: 2000 }).filter((a) => a.data.kind === 'DRAWDOWN'), 'about 13.6 %').to.deep.equal([]);
+    const [drawdown] = alerts(v, tick('ETH', 1600), { ETH: 2000 }).filter((a) => a.data.kind === 'DRAWDOWN');
+    expect(drawdown!.data).to.include({ conditionKey: 'DRAWDOWN', severity: 'critical', symbol: null, threshold: 15 });
+    expect(drawdown!.data.value).to.be.closeTo(18.09, 0.01);
+    expect(drawdown!.data.message).to.equal('Drawdown of 18.09% is above the maximum of 15%');
+    // exactly at the maximum: no alert
+    const value = valuePortfolio(v.portfolio, { ETH: 1600 });
+    const exact = ((value.startingCash - value.totalValue) / value.startingCash) * 100;
+    const atMax = { ...v, parameters: { ...v.parameters, maxDrawdown: exact } };
+    expect(alerts(atMax, tick('ETH', 1600), { ETH: 2000 }).filter((a) => a.data.kind === 'DRAWDOWN')).to.deep.equal([]);
+  });
+
+  it('concurrent trades: high when more positions are open than the maximum', function () {
+    const three: Trade[] = [
+      { symbol: 'ETH', side: 'BUY', usd: 100, price: 2000 },
+      { symbol: 'BTC', side: 'BUY', usd: 100, price: 50_000 },
+      { symbol: 'SOL', side: 'BUY', usd: 100, price: 100 },
+    ];
+    const prices = { ETH: 2000, BTC: 50_000, SOL: 100 };
+    expect(alerts(view(three, { parameters: { ...DEFAULT_RISK_PARAMETERS, maxConcurrentTrades: 3 } }), tick('ETH', 2000), prices)).to.deep.equal([]);
+    const [over] = alerts(view(three, { parameters: { ...DEFAULT_RISK_PARAMETERS, maxConcurrentTrades: 2 } }), tick('ETH', 2000), prices);
+    expect(over!.data).to.include({ conditionKey: 'CONCURRENT_TRADES', kind: 'CONCURRENT_TRADES', severity: 'high', value: 3, threshold: 2, message: '3 positions are open, above the maximum of 2' });
+  });
+
+  it('volatility: high for a holder of the ticked coin moving more than the threshold either way, once per day', function () {
+    const v = view([{ symbol: 'ETH', side: 'BUY', usd: 100, price: 2000 }]);
+    expect(alerts(v, tick('ETH', 2000), { ETH: 2000 }, 30)).to.deep.equal([]);
+    expect(alerts(v, tick('ETH', 2000), { ETH: 2000 }, null)).to.deep.equal([]);
+    const [down] = alerts(v, tick('ETH', 2000), { ETH: 2000 }, -31.5);
+    expect(down!.data).to.include({ conditionKey: 'VOLATILITY:ETH@2026-03-04', severity: 'high', symbol: 'ETH', value: 31.5, threshold: 30, message: 'ETH moved 31.50% in 24 hours, above the threshold of 30%' });
+    expect(alerts(v, tick('BTC', 50_000), { ETH: 2000, BTC: 50_000 }, 40), 'not holding BTC').to.deep.equal([]);
+  });
+
+  it('raises a condition only while no alert stands for its key, and nothing but the daily loss for a closed portfolio', function () {
+    const v = view([{ symbol: 'ETH', side: 'BUY', usd: 100, price: 2000 }]);
+    const standing = { ...v, alertKeys: { 'VOLATILITY:ETH@2026-03-04': 'a1' } } as OpenPositionsView;
+    expect(alerts(standing, tick('ETH', 2000), { ETH: 2000 }, 50)).to.deep.equal([]);
+    expect(alerts({ ...v, portfolio: initialPortfolioState() }, tick('ETH', 2000), { ETH: 2000 }, 50)).to.deep.equal([]);
+  });
+});
