@@ -118,7 +118,7 @@ function suite(engine: string, open: () => Promise<{ client: SqlClient; cleanup(
       const [a, b, c] = await Promise.all([store.readAll({ limit: 1000 }), store.readAll({ limit: 1000 }), store.readAll({ limit: 999 })]);
       expect(statements.filter(isRead), 'two distinct reads').to.have.length(2);
       expect(b).to.equal(a);
-      expect(c.length).to.equal(a.length);
+      expect(c.length).to.equal(Math.min(a.length, 999));
     });
 
     it('never shares a read already sent: a read asked for after an append sees it', async function () {
