@@ -107,6 +107,10 @@ describe('web: the Audit tab of the Admin Panel (e2e)', function () {
     expect(Date.parse(trades[0]!.time)).to.be.below(asOfMs);
     expect(Date.parse(trades[1]!.time)).to.be.above(asOfMs);
 
+    // The tab's default as-of is now to the whole second (its input shows seconds): open it in a later
+    // second than the last event, or an event earlier in the same second is left out of "now".
+    const lastWrite = Date.now();
+    await waitUntil(() => Date.now() >= Math.ceil(lastWrite / 1000) * 1000 + 1, { message: 'a new second after the last write' });
     await openAuditTab(admin);
     await showUser(target.userId);
     await pageLabel().getByText(`Page 1 of 2 (${first.total} events)`, { exact: true }).waitFor();
@@ -170,6 +174,10 @@ describe('web: the Audit tab of the Admin Panel (e2e)', function () {
     );
     const expected = await timelinePage(auditor.token, target.userId, 1);
 
+    // The tab's default as-of is now to the whole second (its input shows seconds): open it in a later
+    // second than the last event, or an event earlier in the same second is left out of "now".
+    const lastWrite = Date.now();
+    await waitUntil(() => Date.now() >= Math.ceil(lastWrite / 1000) * 1000 + 1, { message: 'a new second after the last write' });
     await openAuditTab(auditor.token);
     await showUser(target.userId);
     await pageLabel().getByText(`Page 1 of 1 (${expected.total} events)`, { exact: true }).waitFor();

@@ -37,12 +37,8 @@ export function AuditTab({ initialUserId = '', initialAsOf }: { initialUserId?: 
   const [userId, setUserId] = useState(initialUserId);
   const [page, setPage] = useState(1);
   const [csvError, setCsvError] = useState<string | null>(null);
-  // "Now" by default, to the millisecond while the input is left as it opened: the input shows whole
-  // seconds, and asking for its value left out what happened earlier in the current second (a trade
-  // placed just before the tab opened). The server refuses a time in the future, so no rounding up.
-  const [openedAt] = useState(() => initialAsOf ?? new Date().toISOString());
-  const [asOfInput, setAsOfInput] = useState(() => isoToLocalInput(openedAt));
-  const asOf = asOfInput === isoToLocalInput(openedAt) ? openedAt : localInputToIso(asOfInput);
+  const [asOfInput, setAsOfInput] = useState(() => isoToLocalInput(initialAsOf ?? new Date().toISOString()));
+  const asOf = localInputToIso(asOfInput);
 
   const timeline = useTimeline(userId, page);
   const portfolio = usePortfolioAsOf(userId, asOf);
