@@ -8,7 +8,7 @@ import { userIdParamSchema as idSchema } from '@papertrade/domain/api/shared';
 import { adminSetAuditorRequestSchema, adminUpdateUserRequestSchema, type AdminSetAuditorResponse, type AdminUpdateUserResponse } from '@papertrade/domain/admin/contracts';
 import { userStreamId, type ProfileChanges } from '@papertrade/domain/auth/user';
 import { userDecider } from '@papertrade/domain/auth/user.decider';
-import { subscriptionDecider, subscriptionStreamId } from '@papertrade/domain/auth/subscription';
+import { premiumActive, subscriptionDecider, subscriptionStreamId } from '@papertrade/domain/auth/subscription';
 import { NotFoundError } from '@papertrade/domain/shared/errors';
 import { currentUser, requireAdmin } from '@papertrade/platform/auth/guards';
 import { jsonBody, parseBody } from '@papertrade/platform/http/body';
@@ -99,7 +99,7 @@ export function adminRoutes(deps: CommandApiDeps): Router {
    */
   async function endStripeBillingIfAccessEnds(userId: string, body: { subscriptionTier?: string | undefined; subscriptionStatus?: string | undefined }): Promise<void> {
     const { state } = await deps.handler.load(subscriptionDecider, subscriptionStreamId(userId));
-    if (!state.stripeSubscriptionId || state.tier !== 'PREMIUM' || state.status !== 'ACTIVE') return;
+    if (!state.stripeSubscriptionId || !premiumActive(state)) return;
     const tier = body.subscriptionTier ?? state.tier;
     const status = body.subscriptionStatus ?? state.status;
     if (tier === 'PREMIUM' && status === 'ACTIVE') return;

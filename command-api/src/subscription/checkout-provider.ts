@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
 import { z } from 'zod';
-import { premiumActive, subscriptionDecider, subscriptionStreamId } from '@papertrade/domain/auth/subscription';
+import { premiumActive, subscriptionDecider, subscriptionStreamId, type SubscriptionState } from '@papertrade/domain/auth/subscription';
 import type { Plan } from '@papertrade/domain/plans/contracts';
 import { NotFoundError, ServiceUnavailableError } from '@papertrade/domain/shared/errors';
 import type { CommandHandler } from '@papertrade/platform/commands/command-handler';
@@ -64,6 +64,14 @@ export async function closeOtherCheckouts(
       deps.logger.warn('could not close a checkout session after an activation', { userId, sessionId, error: error instanceof Error ? error.message : String(error) });
     });
   }
+}
+
+/**
+ * A test checkout session is closed like a Stripe session expired after another one activated: while
+ * the account is on an active Premium, an unpaid session cannot be paid (it would be a second subscription).
+ */
+export function testSessionClosed(state: SubscriptionState, sessionId: string): boolean {
+  return !state.paid.includes(sessionId) && premiumActive(state);
 }
 
 /** The `{CHECKOUT_SESSION_ID}` template Stripe fills in; the test checkout fills it in the same way. */
@@ -229,9 +237,7 @@ export class TestCheckout implements CheckoutProvider {
     const checkout = state.checkouts.find((c) => c.sessionId === sessionId && c.source === 'test');
     if (!checkout) throw new NotFoundError('Checkout session not found');
     const paid = state.paid.includes(sessionId);
-    // Closed like a Stripe session expired after another one activated: while the account is on an
-    // active Premium, an unpaid session cannot be paid (it would be a second subscription).
-    const closed = !paid && premiumActive(state);
+    const closed = testSessionClosed(state, sessionId);
     return { id: sessionId, userId, planId: checkout.planId, paid, paymentStatus: paid ? 'paid' : closed ? 'closed' : 'unpaid', stripeSubscriptionId: null, stripeCustomerId: null, closed };
   }
 

@@ -9,12 +9,12 @@
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { premiumActive, subscriptionDecider, subscriptionStreamId } from '@papertrade/domain/auth/subscription';
+import { subscriptionDecider, subscriptionStreamId } from '@papertrade/domain/auth/subscription';
 import { planById } from '@papertrade/domain/plans/catalogue';
 import { checkoutSessionIdSchema } from '@papertrade/domain/subscription/contracts';
 import { IllegalStateError, NotFoundError } from '@papertrade/domain/shared/errors';
 import type { CommandApiDeps } from '../deps';
-import { testSessionUserId } from './checkout-provider';
+import { testSessionClosed, testSessionUserId } from './checkout-provider';
 import { publicOrigin } from './subscription-routes';
 
 export const TEST_PAYMENT_LABEL = 'Test payment — no real money';
@@ -52,9 +52,8 @@ export function testCheckoutRoutes(deps: CommandApiDeps): Router {
     const plan = started && planById(started.planId);
     if (!started || !plan) throw new NotFoundError('Checkout session not found');
     const paid = state.paid.includes(sessionId);
-    // As Stripe expires the other open sessions once one activates (checkout-provider.ts
-    // closeOtherCheckouts): while the account is on an active Premium, another session is closed.
-    return { sessionId, userId, plan, started, paid, closed: !paid && premiumActive(state) };
+    // As Stripe expires the other open sessions once one activates (checkout-provider.ts closeOtherCheckouts).
+    return { sessionId, userId, plan, started, paid, closed: testSessionClosed(state, sessionId) };
   }
 
   router.get('/test-checkout/:sessionId', async (ctx) => {
