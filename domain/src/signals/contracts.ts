@@ -11,8 +11,11 @@
  */
 import { z } from 'zod';
 import { coinIds, coinSymbols } from '../market/coins';
-import { signalIndicators, signalTypes } from './signal-rules';
+import { SIGNAL_FORMULA, SIGNAL_FORMULA_TEXT, signalFormulas, signalIndicators, signalTypes } from './signal-rules';
 import { listFormatParam } from '../shared/list-format';
+
+/** What the client shows of the signal formula (it imports contracts only). */
+export { SIGNAL_FORMULA, SIGNAL_FORMULA_TEXT, SIGNAL_SCORE_THRESHOLD, type SignalFormula } from './signal-rules';
 
 /** The candle width signals are evaluated on (and /api/indicators computed on). */
 export const SIGNAL_CANDLE_MINUTES = 5;
@@ -54,15 +57,44 @@ export const signalReasonSchema = z.object({
   value: finite,
   threshold: finite,
   says: signalType,
+  vote: z.union([z.literal(1), z.literal(0), z.literal(-1)]).meta({ description: 'says as a number: BUY +1, SELL -1, HOLD 0' }),
+  weight: z.number().positive().finite().meta({ description: 'The indicator\'s weight in the score: RSI and MACD 2, the others 1' }),
   text: z.string(),
 });
+export type SignalReasonView = z.infer<typeof signalReasonSchema>;
 
+const weight = z.number().nonnegative().finite();
+/** The weight of the reasons saying each verdict: what score and confidence are computed from. */
+export const voteWeightsSchema = z.object({ buy: weight, sell: weight, hold: weight, total: weight });
+
+/** How a signal's confidence follows from its reasons, for the OpenAPI description. */
+export const SIGNAL_CONFIDENCE_DESCRIPTION =
+  `Each reason carries its weight and vote; the signal its weights per verdict, score, confidence and the formula's name. ${SIGNAL_FORMULA}: ${SIGNAL_FORMULA_TEXT[SIGNAL_FORMULA]}. ` +
+  `Signals generated before it name weighted-vote-v1: ${SIGNAL_FORMULA_TEXT['weighted-vote-v1']}.`;
+
+/**
+ * One signal (spec section 3 of both documents: id, type, symbol, description, price, confidence,
+ * timestamp), with what it was computed from.
+ */
 export const signalSchema = z.object({
+  /** The spec's name for signalId (the same value). */
+  id: z.string(),
   signalId: z.string(),
   symbol: z.enum(coinSymbols),
   type: signalType,
+  /** The verdict and the reasons in one sentence, e.g. "BUY (63% confidence): RSI, MACD, SMA20 say BUY; ...". */
+  description: z.string(),
+  /** Percent, 0-100, by `formula`. */
   confidence: z.number().min(0).max(100),
+  /** Σ weight·vote / Σ weight of the reasons, in [-1, 1]. */
+  score: z.number().min(-1).max(1),
+  formula: z.enum(signalFormulas),
+  /** More weight cancels out (2 × min(buy, sell)) than backs the verdict: conflicting evidence, low confidence. */
+  mixed: z.boolean(),
+  weights: voteWeightsSchema,
   price: z.number().positive().finite(),
+  /** When the signal was generated, ISO-8601 (its candle had closed by then). */
+  timestamp: z.iso.datetime(),
   /** The closed candle's open time, ISO-8601. */
   candleTime: z.iso.datetime(),
   reasons: z.array(signalReasonSchema),
@@ -90,7 +122,12 @@ export const signalsResponseSchema = z.object({
 });
 export type SignalsResponse = z.infer<typeof signalsResponseSchema>;
 
-/** GET /api/indicators[?symbol=]: null where there is too little history for an indicator. */
+/**
+ * GET /api/indicators[?symbol=]: null where there is too little history for an indicator. The spec's
+ * fields (section 3: rsi, macd, macdSignal, ma20, volume level) are all here: `macd` is the MACD line
+ * (a number, as the spec reads it; it was an object of line, signal and histogram before issue 16,
+ * now the three flat fields), `ma20` is sma20 under the spec's name, `volume` the level.
+ */
 export const indicatorsResponseSchema = z.object({
   coinId: z.enum(coinIds),
   symbol: z.enum(coinSymbols),

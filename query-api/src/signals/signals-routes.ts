@@ -32,6 +32,7 @@ import {
   SIGNAL_COUNTS_PROJECTION,
   SIGNALS_PROJECTION,
   emptySignalCounts,
+  toSignal,
   type SignalCountsView,
   type SignalView,
 } from '@papertrade/domain/signals/signal-view';
@@ -84,7 +85,7 @@ export function signalsRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'marketDat
     const latest = await read((page - 1) * pageSize, pageSize);
     const body: SignalsResponse = {
       symbol: coin?.symbol ?? null,
-      signals: latest.map(({ candleTimeMs: _sortKey, ...signal }) => signal),
+      signals: latest.map(toSignal),
       counts: count,
       total,
       page,
