@@ -658,6 +658,7 @@ export const indicators = endpoint({
   path: '/api/indicators',
   tag: 'Signals',
   summary: 'The latest RSI, MACD, moving averages and volume level',
+  description: 'Every reading is of the last closed candle, and `price` is that candle\'s close. `macd` is the MACD line (a number), `macdSignal` its signal line, `macdHistogram` their difference, `ma20` the 20-candle simple moving average (the same as `sma20`), `volume` the level; null where there is too little history.',
   access: 'public',
   query: indicatorsQuerySchema,
   success: { status: 200, description: 'The indicators of the last closed candle', schema: indicatorsResponseSchema },

@@ -136,13 +136,21 @@ export const indicatorsResponseSchema = z.object({
   intervalMinutes: z.number().int().positive(),
   /** Open time of the last closed candle the readings are of, ISO-8601. */
   candleTime: z.iso.datetime(),
-  /** That candle's close, USD. */
+  /** That candle's close, USD: the price of the same moment as every reading here. */
   price: z.number().positive().finite(),
   rsi: finite.nullable(),
-  macd: z.object({ macd: finite, signal: finite, histogram: finite }).nullable(),
+  /** The MACD line (EMA12 - EMA26 of closes), USD. */
+  macd: finite.nullable(),
+  /** The MACD signal line (EMA9 of the MACD line), USD. */
+  macdSignal: finite.nullable(),
+  /** macd - macdSignal, USD. */
+  macdHistogram: finite.nullable(),
+  /** The 20-candle simple moving average (the spec's ma20; the same value as sma20). */
+  ma20: finite.nullable(),
   sma20: finite.nullable(),
   sma50: finite.nullable(),
   ema20: finite.nullable(),
+  /** The volume level: the candle's volume against its 20-candle average. */
   volume: z.enum(['HIGH', 'LOW', 'NORMAL']).nullable(),
 });
 export type IndicatorsResponse = z.infer<typeof indicatorsResponseSchema>;

@@ -183,7 +183,14 @@ describe('signals API (HTTP, embedded)', function () {
       expect(res.status).to.equal(200);
       const body = indicatorsResponseSchema.parse(res.body);
       expect(body).to.deep.include({ coinId: 'ethereum', symbol: 'ETH', interval: '5m', intervalMinutes: 5, price: expected.readings.price });
-      expect(body).to.deep.include({ rsi: expected.readings.rsi, macd: expected.readings.macd, sma20: expected.readings.sma20, sma50: expected.readings.sma50, ema20: expected.readings.ema20 });
+      expect(body).to.deep.include({ rsi: expected.readings.rsi, sma20: expected.readings.sma20, sma50: expected.readings.sma50, ema20: expected.readings.ema20 });
+      // The spec's names: macd a number (the line), macdSignal, ma20 (= sma20); the histogram beside them.
+      expect(body).to.deep.include({
+        macd: expected.readings.macd!.macd,
+        macdSignal: expected.readings.macd!.signal,
+        macdHistogram: expected.readings.macd!.histogram,
+        ma20: expected.readings.sma20,
+      });
       expect(body.rsi).to.be.within(0, 100);
       expect(body.volume).to.be.oneOf(['HIGH', 'LOW', 'NORMAL']);
       expect(Date.parse(body.candleTime) + 5 * 60_000).to.be.at.most(Date.now());
