@@ -77,24 +77,18 @@ export const SIGNAL_CONFIDENCE_DESCRIPTION =
  * timestamp), with what it was computed from.
  */
 export const signalSchema = z.object({
-  /** The spec's name for signalId (the same value). */
-  id: z.string(),
+  id: z.string().meta({ description: "The spec's name for signalId (the same value)" }),
   signalId: z.string(),
   symbol: z.enum(coinSymbols),
   type: signalType,
-  /** The verdict and the reasons in one sentence, e.g. "BUY (63% confidence): RSI, MACD, SMA20 say BUY; ...". */
-  description: z.string(),
-  /** Percent, 0-100, by `formula`. */
-  confidence: z.number().min(0).max(100),
-  /** Σ weight·vote / Σ weight of the reasons, in [-1, 1]. */
-  score: z.number().min(-1).max(1),
-  formula: z.enum(signalFormulas),
-  /** More weight cancels out (2 × min(buy, sell)) than backs the verdict: conflicting evidence, low confidence. */
-  mixed: z.boolean(),
-  weights: voteWeightsSchema,
+  description: z.string().meta({ description: 'The verdict and its reasons in one sentence, e.g. "HOLD (13% confidence, mixed evidence): RSI, SMA20, EMA20 say BUY; MACD, SMA50 say SELL; VOLUME says HOLD"' }),
+  confidence: z.number().min(0).max(100).meta({ description: 'Percent, whole, by formula' }),
+  score: z.number().min(-1).max(1).meta({ description: 'Σ weight·vote / Σ weight of the reasons' }),
+  formula: z.enum(signalFormulas).meta({ description: 'The confidence formula (see the endpoint description)' }),
+  mixed: z.boolean().meta({ description: 'More weight cancels out (2 × min(buy, sell)) than backs the verdict: conflicting evidence, read as low confidence' }),
+  weights: voteWeightsSchema.meta({ description: 'The weight of the reasons saying BUY, SELL and HOLD, and in all' }),
   price: z.number().positive().finite(),
-  /** When the signal was generated, ISO-8601 (its candle had closed by then). */
-  timestamp: z.iso.datetime(),
+  timestamp: z.iso.datetime().meta({ description: 'When the signal was generated (its candle had closed by then)' }),
   /** The closed candle's open time, ISO-8601. */
   candleTime: z.iso.datetime(),
   reasons: z.array(signalReasonSchema),

@@ -68,7 +68,7 @@ export const SIGNAL_FORMULA_TEXT: Readonly<Record<SignalFormula, string>> = {
     'confidence = 100 × (weight saying the verdict - weight saying its opposite) / Σ weight, BUY and SELL being opposites and HOLD having none; ' +
     'mixed when the weight that cancels out (2 × the lesser of the BUY and SELL weights) is more than the weight backing the verdict',
   'weighted-vote-v1':
-    'score as in weighted-vote-v2; confidence = 100 × |score| for BUY and SELL, 100 × (1 - |score|) for HOLD (signals generated before weighted-vote-v2: votes that cancel out counted towards HOLD)',
+    'score as in weighted-vote-v2; confidence = 100 × |score| for BUY and SELL, 100 × (1 - |score|) for HOLD, which counted votes that cancel out towards HOLD',
 };
 
 /** A reason's vote: what it says as a number. */
