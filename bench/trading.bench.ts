@@ -30,7 +30,7 @@ import { subscriptionDecider, subscriptionStreamId } from '@papertrade/domain/au
 import { botStreamId } from '@papertrade/domain/trading/bot';
 import { botDecider } from '@papertrade/domain/trading/bot.decider';
 import type { SimulatedTradePlaced } from '@papertrade/domain/trading/portfolio';
-import type { SignalGenerated } from '@papertrade/domain/signals/signal';
+import type { SignalGeneratedV1 } from '@papertrade/domain/signals/signal';
 import { TRADES_PROJECTION } from '@papertrade/domain/trading/trading-view';
 import { tradesResponseSchema } from '@papertrade/domain/trading/read-contracts';
 import { CommandHandler } from '@papertrade/platform/commands/command-handler';
@@ -115,7 +115,7 @@ async function round(target: Target, users: Set<string>, label: string, signals:
   try {
     for (const s of signals) {
       const signalId = randomUUID();
-      const data: SignalGenerated['data'] = { signalId, symbol: s.symbol, type: s.type, confidence: 80, price: PRICE[s.symbol]!, candleTime: s.candleTime, reasons: [] };
+      const data: SignalGeneratedV1['data'] = { signalId, symbol: s.symbol, type: s.type, confidence: 80, price: PRICE[s.symbol]!, candleTime: s.candleTime, reasons: [] };
       const at = performance.now();
       appendedAt.set(signalId, at);
       await eventStore.append(`signals-${s.symbol}`, [{ id: randomUUID(), type: 'SignalGenerated', data, metadata: { userId: 'signal-engine', correlationId: signalId, causationId: signalId, at: now(), schemaVersion: 1 } }], 'any');

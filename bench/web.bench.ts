@@ -26,6 +26,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { toOhlcCandle } from '@papertrade/domain/market/candle-label';
 import { startApp } from '../test/app-process';
 import { CHROMIUM_PATH } from '../test/services';
 import { ensureWebBuilt, repoRoot } from '../web/e2e/support/web-build';
@@ -61,7 +62,8 @@ function benchCandles(count: number) {
   return Array.from({ length: count }, (_, i) => {
     const open = 2000 + 300 * Math.sin(i / 40) + 20 * Math.sin(i / 3);
     const close = open + 15 * Math.cos(i / 2);
-    return { time: start + i * HOUR_MS, open, close, high: Math.max(open, close) + 6, low: Math.min(open, close) - 6, volume: 1e6 + i };
+    // As the server sends them (the client's contract requires timestamp and timeLabel).
+    return toOhlcCandle({ time: start + i * HOUR_MS, open, close, high: Math.max(open, close) + 6, low: Math.min(open, close) - 6, volume: 1e6 + i }, 60);
   });
 }
 

@@ -15,7 +15,7 @@ import { botDecider } from '@papertrade/domain/trading/bot.decider';
 import { TRADING_BOTS_PROJECTION, type TradingBotView } from '@papertrade/domain/trading/bot-view';
 import { tradeIdFor } from '@papertrade/domain/trading/bot-trade-decision';
 import { HOUSE_DEMO_USER_ID } from '@papertrade/domain/trading/house-demo';
-import { signalsStreamId, type SignalGenerated } from '@papertrade/domain/signals/signal';
+import { signalsStreamId, type SignalGeneratedV1 } from '@papertrade/domain/signals/signal';
 import { CommandHandler } from '@papertrade/platform/commands/command-handler';
 import type { PostgresClient } from '@papertrade/platform/sql/sql-client';
 import { startService, type StartedService } from './app-process';
@@ -111,7 +111,7 @@ describe('local cluster: the trading bot killed (SIGKILL) midway through a signa
     // A BUY signal, as the signal engine appends it; killed as soon as its first trades are in.
     const signalId = randomUUID();
     const candleTime = new Date(Math.floor(Date.now() / 300_000) * 300_000 - 300_000).toISOString();
-    const data: SignalGenerated['data'] = { signalId, symbol: 'ETH', type: 'BUY', confidence: 80, price: 3000, candleTime, reasons: [] };
+    const data: SignalGeneratedV1['data'] = { signalId, symbol: 'ETH', type: 'BUY', confidence: 80, price: 3000, candleTime, reasons: [] };
     await view.events.append(
       signalsStreamId('ETH'),
       [{ id: randomUUID(), type: 'SignalGenerated', data, metadata: { userId: 'signal-engine', correlationId: signalId, causationId: signalId, at: now(), schemaVersion: 1 } }],

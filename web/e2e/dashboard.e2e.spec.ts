@@ -61,6 +61,11 @@ describe('web: main dashboard (e2e)', function () {
       await panel.getByTestId('signal-item').first().waitFor();
       expect(await panel.getByTestId('signal-reason').count()).to.be.greaterThan(0);
       expect(await page.getByTestId('ai-confidence-note').textContent()).to.include('from the latest ETH signal');
+      // How the confidence follows from the reasons: the score and the confidence arithmetic, each reason's weight.
+      const explanation = panel.getByTestId('signal-explanation').first();
+      expect(await explanation.textContent()).to.match(/score = \(.*\) \/ \d+ = [+−]\d\.\d{2}/);
+      expect(await panel.getByTestId('signal-explanation-confidence').first().textContent()).to.match(/^confidence/);
+      expect(await panel.getByTestId('signal-reason-weight').first().textContent()).to.match(/^×\d+ → (?:[+−]\d+|0)$/);
     }
     const counts = signals.counts;
     await page.getByTestId('active-signals-total').filter({ hasText: String(counts.total) }).waitFor();
@@ -72,6 +77,13 @@ describe('web: main dashboard (e2e)', function () {
     expect(await indicators.getByTestId('indicator-macd-label').textContent()).to.be.oneOf(['Bullish', 'Bearish', '—']);
     expect(await indicators.getByTestId('indicator-ma-label').textContent()).to.be.oneOf(['Above MA', 'Below MA', '—']);
     expect(await indicators.getByTestId('indicator-volume-label').textContent()).to.be.oneOf(['Above average', 'Below average', 'Average', '—']);
+    // The MACD bar: MACD in basis points of the price, the width min(100, |bp| x 2) percent, said in its tooltip.
+    const tooltip = (await indicators.getByTestId('macd-bar-track').getAttribute('title')) ?? '';
+    const bp = /is (-?[\d,.]+) bp of the price/.exec(tooltip);
+    if (bp) {
+      const width = Number.parseFloat((await indicators.getByTestId('macd-bar').getAttribute('style'))!.replace(/^.*width:\s*/, ''));
+      expect(width).to.be.closeTo(Math.min(100, Math.abs(Number(bp[1]!.replace(/,/g, ''))) * 2), 0.02);
+    } else expect(tooltip).to.include('no MACD yet');
 
     // The paper-trading and ML places are there.
     // Recent trades: the house demo bot's (paper-trading.e2e.spec.ts checks them), or none yet.

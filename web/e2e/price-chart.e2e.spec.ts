@@ -10,6 +10,7 @@ import type { Page, Response, WebSocketRoute } from 'playwright-core';
 import { sma } from '@papertrade/domain/market/indicators/sma';
 import { ema } from '@papertrade/domain/market/indicators/ema';
 import type { OhlcResponse } from '@papertrade/domain/market/contracts';
+import { toOhlcCandle } from '@papertrade/domain/market/candle-label';
 import { screenshot, useBrowserSuite } from './support/browser';
 
 const TIMEFRAMES = [
@@ -245,7 +246,7 @@ describe('web: the price chart panel (e2e)', function () {
     const candles: Candle[] = Array.from({ length: 2000 }, (_, i) => {
       const open = 2000 + 300 * Math.sin(i / 40) + 20 * Math.sin(i / 3);
       const close = open + 15 * Math.cos(i / 2);
-      return { time: start + i * HOUR_MS, open, close, high: Math.max(open, close) + 6, low: Math.min(open, close) - 6, volume: 1e6 + i };
+      return toOhlcCandle({ time: start + i * HOUR_MS, open, close, high: Math.max(open, close) + 6, low: Math.min(open, close) - 6, volume: 1e6 + i }, 60);
     });
     const body: OhlcResponse = { coinId: 'ethereum', days: 7, interval: '1h', intervalMinutes: 60, candles };
     await page.route('**/api/coins/ethereum/ohlc?days=7', (route) => route.fulfill({ json: body }));

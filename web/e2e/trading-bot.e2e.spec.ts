@@ -15,7 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import type { SignalGenerated } from '@papertrade/domain/signals/signal';
+import type { SignalGeneratedV1 } from '@papertrade/domain/signals/signal';
 import { signalsStreamId } from '@papertrade/domain/signals/signal';
 import { tradesResponseSchema } from '@papertrade/domain/trading/read-contracts';
 import { SqlEventStore } from '@papertrade/platform/event-store/sql-event-store';
@@ -53,7 +53,7 @@ describe('web: the trading bot trades a signal for a premium user (e2e, PostgreS
     events ??= await SqlEventStore.create(postgresClient(schema, 2), { schema });
     const signalId = randomUUID();
     const candleTime = new Date(Math.floor(Date.now() / 300_000) * 300_000 - 300_000).toISOString();
-    const data: SignalGenerated['data'] = { signalId, symbol, type, confidence: 80, price, candleTime, reasons: [] };
+    const data: SignalGeneratedV1['data'] = { signalId, symbol, type, confidence: 80, price, candleTime, reasons: [] };
     await events.append(
       signalsStreamId(symbol),
       [{ id: randomUUID(), type: 'SignalGenerated', data, metadata: { userId: 'signal-engine', correlationId: signalId, causationId: signalId, at: new Date().toISOString(), schemaVersion: 1 } }],

@@ -13,7 +13,7 @@ import { botDecider } from '@papertrade/domain/trading/bot.decider';
 import { tradeIdFor } from '@papertrade/domain/trading/bot-trade-decision';
 import { HOUSE_DEMO_USER_ID } from '@papertrade/domain/trading/house-demo';
 import type { SimulatedTradePlaced } from '@papertrade/domain/trading/portfolio';
-import type { SignalGenerated } from '@papertrade/domain/signals/signal';
+import type { SignalGeneratedV1 } from '@papertrade/domain/signals/signal';
 import { CommandHandler, type CommandMeta, type CommandResult } from '@papertrade/platform/commands/command-handler';
 import { silentLogger } from '@papertrade/platform/config/logger';
 import type { DomainEvent } from '@papertrade/domain/shared/decider';
@@ -55,7 +55,7 @@ describe('trading bot worker (PGlite)', function () {
 
   /** Appends a SignalGenerated as the signal engine would (its candle just closed). */
   async function signal(symbol: string, type: 'BUY' | 'SELL', price: number, signalId = randomUUID(), candleTime = new Date(Math.floor(Date.now() / 300_000) * 300_000 - 300_000).toISOString()) {
-    const data: SignalGenerated['data'] = { signalId, symbol, type, confidence: 80, price, candleTime, reasons: [] };
+    const data: SignalGeneratedV1['data'] = { signalId, symbol, type, confidence: 80, price, candleTime, reasons: [] };
     await harness.rt.infra.eventStore.append(`signals-${symbol}`, [{ id: randomUUID(), type: 'SignalGenerated', data, metadata: { userId: 'signal-engine', correlationId: signalId, causationId: signalId, at: new Date().toISOString(), schemaVersion: 1 } }], 'any');
     return { signalId, candleTime };
   }

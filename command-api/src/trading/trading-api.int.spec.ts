@@ -520,7 +520,8 @@ describe('trading commands API (HTTP, embedded)', function () {
       });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(eventsOf(events)).to.deep.equal([['BotSettingsChanged', `risk-${me.userId}`]]);
-      const expected = { ...DEFAULT_BOT_SETTINGS, maxPositionSize: 10, stopLossPercent: 3, takeProfitPercent: 6, dailyLossLimit: 800 };
+      // Answered under the domain's names and the spec's (stopLoss, takeProfit).
+      const expected = { ...DEFAULT_BOT_SETTINGS, maxPositionSize: 10, stopLossPercent: 3, takeProfitPercent: 6, stopLoss: 3, takeProfit: 6, dailyLossLimit: 800 };
       expect(events[0]!.data.changes).to.deep.equal({ maxPositionSize: 10, stopLossPercent: 3, takeProfitPercent: 6, dailyLossLimit: 800 });
       expect(res.body).to.deep.equal({ userId: me.userId, settings: expected, position: events[0]!.position });
       const same = await h.appendedBy(async () => {

@@ -29,6 +29,7 @@ import { findCoinBySymbol } from '@papertrade/domain/market/coins';
 import { IllegalStateError, NotFoundError } from '@papertrade/domain/shared/errors';
 import {
   botSettingsRequestSchema,
+  botSettingsView,
   placeTradeRequestSchema,
   riskParametersSchema,
   type AcknowledgeAlertResponse,
@@ -170,7 +171,7 @@ export function tradingRoutes(deps: CommandApiDeps): Router {
     const result = await deps.handler.handle(riskDecider, stream, { type: 'ChangeBotSettings', data: { userId: user.id, changes }, metadata: { now: now() } }, meta, loaded);
     const changed = result.events.find((e) => e.type === 'BotSettingsChanged' || e.type === 'BotSettingsReset');
     const settings = changed && 'settings' in changed.data ? changed.data.settings : loaded.state.settings;
-    const answer: BotSettingsResponse = { userId: user.id, settings, position: result.position ?? null };
+    const answer: BotSettingsResponse = { userId: user.id, settings: botSettingsView(settings), position: result.position ?? null };
     ctx.body = answer;
   });
 

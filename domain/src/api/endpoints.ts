@@ -33,7 +33,7 @@ import {
 import { coinIdSchema } from '../market/coins';
 import { plansResponseSchema } from '../plans/contracts';
 import { publicStatsSchema } from '../public-stats/contracts';
-import { indicatorsQuerySchema, indicatorsResponseSchema, signalsQuerySchema, signalsResponseSchema } from '../signals/contracts';
+import { SIGNAL_CONFIDENCE_DESCRIPTION, indicatorsQuerySchema, indicatorsResponseSchema, signalsQuerySchema, signalsResponseSchema } from '../signals/contracts';
 import {
   billingHistoryResponseSchema,
   checkoutRequestSchema,
@@ -638,7 +638,8 @@ export const signals = endpoint({
   tag: 'Signals',
   summary: 'The latest signals and the counts of every signal generated',
   description:
-    'JSON, or CSV with ?format=csv or Accept: text/csv: with page or pageSize that page, otherwise every match (at most 10,000 rows; X-Csv-Truncated: true when cut).',
+    'JSON, or CSV with ?format=csv or Accept: text/csv: with page or pageSize that page, otherwise every match (at most 10,000 rows; X-Csv-Truncated: true when cut). ' +
+    SIGNAL_CONFIDENCE_DESCRIPTION,
   access: 'public',
   query: signalsQuerySchema,
   minPosition: true,
@@ -657,6 +658,7 @@ export const indicators = endpoint({
   path: '/api/indicators',
   tag: 'Signals',
   summary: 'The latest RSI, MACD, moving averages and volume level',
+  description: 'Every reading is of the last closed candle, and `price` is that candle\'s close. `macd` is the MACD line (a number), `macdSignal` its signal line, `macdHistogram` their difference, `ma20` the 20-candle simple moving average (the same as `sma20`), `volume` the level; null where there is too little history.',
   access: 'public',
   query: indicatorsQuerySchema,
   success: { status: 200, description: 'The indicators of the last closed candle', schema: indicatorsResponseSchema },

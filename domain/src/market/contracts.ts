@@ -4,7 +4,8 @@
  * worker validate with them and web/ imports them, so client and server rules cannot drift apart.
  *
  * Prices are USD. Times in candles and price points are ms since the Unix epoch (UTC, a candle's
- * open time); `at` fields are ISO-8601. A 24-hour change is null when the source does not know it
+ * open time; a chart's candles also carry it as the spec's `timestamp`, with a `timeLabel`); `at`
+ * fields are ISO-8601. A 24-hour change is null when the source does not know it
  * (CoinGecko may not say).
  */
 import { z } from 'zod';
@@ -87,6 +88,15 @@ export const coinPriceResponseSchema = z.object({
 });
 export type CoinPriceResponse = z.infer<typeof coinPriceResponseSchema>;
 
+/**
+ * One candle of a chart, with the spec's names besides `time` (candle-label.ts): `timestamp`, the
+ * open time in ms since the Unix epoch (= time), and `timeLabel`, that time in UTC for an axis.
+ */
+export const ohlcCandleSchema = candleSchema.extend({
+  timestamp: z.number().int().meta({ description: 'The open time, ms since the Unix epoch (the same as time)' }),
+  timeLabel: z.string().meta({ description: 'The open time in UTC: "Mar 4, 14:05" below a day\'s width, "Mar 4, 2026" from a day up' }),
+});
+
 /** GET /api/coins/{coin}/ohlc?days=: candles oldest first; the newest may still be forming. */
 export const ohlcResponseSchema = z.object({
   coinId,
@@ -94,7 +104,7 @@ export const ohlcResponseSchema = z.object({
   /** The candle width's name (1m, 5m, 1h, 4h, 2d, ...) and its minutes. */
   interval: z.string(),
   intervalMinutes: z.number().int().positive(),
-  candles: z.array(candleSchema),
+  candles: z.array(ohlcCandleSchema),
 });
 export type OhlcResponse = z.infer<typeof ohlcResponseSchema>;
 

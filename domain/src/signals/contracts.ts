@@ -11,8 +11,11 @@
  */
 import { z } from 'zod';
 import { coinIds, coinSymbols } from '../market/coins';
-import { signalIndicators, signalTypes } from './signal-rules';
+import { SIGNAL_FORMULA, SIGNAL_FORMULA_TEXT, signalFormulas, signalIndicators, signalTypes } from './signal-rules';
 import { listFormatParam } from '../shared/list-format';
+
+/** What the client shows of the signal formula (it imports contracts only). */
+export { SIGNAL_FORMULA, SIGNAL_FORMULA_TEXT, SIGNAL_SCORE_THRESHOLD, type SignalFormula } from './signal-rules';
 
 /** The candle width signals are evaluated on (and /api/indicators computed on). */
 export const SIGNAL_CANDLE_MINUTES = 5;
@@ -54,15 +57,38 @@ export const signalReasonSchema = z.object({
   value: finite,
   threshold: finite,
   says: signalType,
+  vote: z.union([z.literal(1), z.literal(0), z.literal(-1)]).meta({ description: 'says as a number: BUY +1, SELL -1, HOLD 0' }),
+  weight: z.number().positive().finite().meta({ description: 'The indicator\'s weight in the score: RSI and MACD 2, the others 1' }),
   text: z.string(),
 });
+export type SignalReasonView = z.infer<typeof signalReasonSchema>;
 
+const weight = z.number().nonnegative().finite();
+/** The weight of the reasons saying each verdict: what score and confidence are computed from. */
+export const voteWeightsSchema = z.object({ buy: weight, sell: weight, hold: weight, total: weight });
+
+/** How a signal's confidence follows from its reasons, for the OpenAPI description. */
+export const SIGNAL_CONFIDENCE_DESCRIPTION =
+  `Each reason carries its weight and vote; the signal its weights per verdict, score, confidence and the formula's name. ${SIGNAL_FORMULA}: ${SIGNAL_FORMULA_TEXT[SIGNAL_FORMULA]}. ` +
+  `Signals generated before it name weighted-vote-v1: ${SIGNAL_FORMULA_TEXT['weighted-vote-v1']}.`;
+
+/**
+ * One signal (spec section 3 of both documents: id, type, symbol, description, price, confidence,
+ * timestamp), with what it was computed from.
+ */
 export const signalSchema = z.object({
+  id: z.string().meta({ description: "The spec's name for signalId (the same value)" }),
   signalId: z.string(),
   symbol: z.enum(coinSymbols),
   type: signalType,
-  confidence: z.number().min(0).max(100),
+  description: z.string().meta({ description: 'The verdict and its reasons in one sentence, e.g. "HOLD (13% confidence, mixed evidence): RSI, SMA20, EMA20 say BUY; MACD, SMA50 say SELL; VOLUME says HOLD"' }),
+  confidence: z.number().min(0).max(100).meta({ description: 'Percent, whole, by formula' }),
+  score: z.number().min(-1).max(1).meta({ description: 'Σ weight·vote / Σ weight of the reasons' }),
+  formula: z.enum(signalFormulas).meta({ description: 'The confidence formula (see the endpoint description)' }),
+  mixed: z.boolean().meta({ description: 'More weight cancels out (2 × min(buy, sell)) than backs the verdict: conflicting evidence, read as low confidence' }),
+  weights: voteWeightsSchema.meta({ description: 'The weight of the reasons saying BUY, SELL and HOLD, and in all' }),
   price: z.number().positive().finite(),
+  timestamp: z.iso.datetime().meta({ description: 'When the signal was generated (its candle had closed by then)' }),
   /** The closed candle's open time, ISO-8601. */
   candleTime: z.iso.datetime(),
   reasons: z.array(signalReasonSchema),
@@ -90,7 +116,12 @@ export const signalsResponseSchema = z.object({
 });
 export type SignalsResponse = z.infer<typeof signalsResponseSchema>;
 
-/** GET /api/indicators[?symbol=]: null where there is too little history for an indicator. */
+/**
+ * GET /api/indicators[?symbol=]: null where there is too little history for an indicator. The spec's
+ * fields (section 3: rsi, macd, macdSignal, ma20, volume level) are all here: `macd` is the MACD line
+ * (a number, as the spec reads it; it was an object of line, signal and histogram before issue 16,
+ * now the three flat fields), `ma20` is sma20 under the spec's name, `volume` the level.
+ */
 export const indicatorsResponseSchema = z.object({
   coinId: z.enum(coinIds),
   symbol: z.enum(coinSymbols),
@@ -99,13 +130,21 @@ export const indicatorsResponseSchema = z.object({
   intervalMinutes: z.number().int().positive(),
   /** Open time of the last closed candle the readings are of, ISO-8601. */
   candleTime: z.iso.datetime(),
-  /** That candle's close, USD. */
+  /** That candle's close, USD: the price of the same moment as every reading here. */
   price: z.number().positive().finite(),
   rsi: finite.nullable(),
-  macd: z.object({ macd: finite, signal: finite, histogram: finite }).nullable(),
+  /** The MACD line (EMA12 - EMA26 of closes), USD. */
+  macd: finite.nullable(),
+  /** The MACD signal line (EMA9 of the MACD line), USD. */
+  macdSignal: finite.nullable(),
+  /** macd - macdSignal, USD. */
+  macdHistogram: finite.nullable(),
+  /** The 20-candle simple moving average (the spec's ma20; the same value as sma20). */
+  ma20: finite.nullable(),
   sma20: finite.nullable(),
   sma50: finite.nullable(),
   ema20: finite.nullable(),
+  /** The volume level: the candle's volume against its 20-candle average. */
   volume: z.enum(['HIGH', 'LOW', 'NORMAL']).nullable(),
 });
 export type IndicatorsResponse = z.infer<typeof indicatorsResponseSchema>;

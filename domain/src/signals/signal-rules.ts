@@ -3,7 +3,8 @@
  * (BUY, SELL or HOLD), a confidence and the reasons behind it, so a signal always says which
  * indicators produced it (DESIGN.md section 6, "AI is honest").
  *
- * Each indicator with a reading gives one reason that says BUY, SELL or HOLD, with a weight:
+ * Each indicator with a reading gives one reason that says BUY, SELL or HOLD (its vote +1, -1 or 0),
+ * with a weight:
  *
  *   indicator  weight  BUY when                     SELL when                    else
  *   RSI        2       rsi < 30 (oversold)          rsi > 70 (overbought)        HOLD (neutral)
@@ -18,13 +19,25 @@
  * RSI and MACD weigh double: they are momentum oscillators with their own thresholds, while the
  * three averages largely say the same thing (trend) and would otherwise outvote them.
  *
- *   score = Σ weight · direction / Σ weight   (direction BUY +1, SELL -1, HOLD 0; in [-1, 1])
- *   BUY when score ≥ 0.25, SELL when score ≤ -0.25, else HOLD
- *   confidence (percent, whole) = |score| · 100 for BUY and SELL (how much of the evidence agrees,
- *   net of what disagrees), (1 - |score|) · 100 for HOLD (how little the evidence leans either way).
+ * The formula, named SIGNAL_FORMULA ('weighted-vote-v2') in every signal so a reader can recompute
+ * it from the reasons (each carries its weight and vote). With B, S and H the weights saying BUY,
+ * SELL and HOLD and W = B + S + H:
+ *
+ *   score = (B - S) / W                      (Σ weight · vote / Σ weight, in [-1, 1])
+ *   BUY when score >= 0.25, SELL when score <= -0.25, else HOLD
+ *   confidence (percent, whole) = 100 · (weight saying the verdict - weight saying its opposite) / W
+ *     BUY: (B - S) / W    SELL: (S - B) / W    HOLD: H / W   (BUY and SELL are opposites; HOLD has none)
+ *   mixed when the weight that cancels out, 2 · min(B, S), is more than the weight backing the
+ *   verdict (B - S for BUY, S - B for SELL, H for HOLD): more of the evidence contradicts itself than
+ *   supports the verdict, so the signal reads as low confidence and says so.
+ *
+ * Why not the earlier 'weighted-vote-v1' (HOLD's confidence 100 · (1 - |score|)): it counted votes
+ * that cancel each other towards HOLD, so four weights of BUY against three of SELL read as an 88%
+ * confident HOLD. v2 is v1 less that cancelled weight (for BUY and SELL the two agree). Signals stored
+ * before v2 keep their v1 confidence and name v1 as their formula (signal.ts upcasts them).
  *
  * Indicators without a reading yet (too little history) give no reason and no weight; with no reading
- * at all the verdict is HOLD with confidence 0.
+ * at all the verdict is HOLD with confidence 0 and score 0.
  */
 import { HIGH_VOLUME_RATIO, LOW_VOLUME_RATIO, volumeLevel } from '../market/indicators/volume-level';
 
@@ -40,6 +53,27 @@ export const RSI_OVERBOUGHT = 70;
 export const SIGNAL_SCORE_THRESHOLD = 0.25;
 
 export const SIGNAL_WEIGHTS: Readonly<Record<SignalIndicator, number>> = { RSI: 2, MACD: 2, SMA20: 1, SMA50: 1, EMA20: 1, VOLUME: 1 };
+
+/** The confidence formulas a signal may name: v1 for signals generated before v2, v2 since. */
+export const signalFormulas = ['weighted-vote-v1', 'weighted-vote-v2'] as const;
+export type SignalFormula = (typeof signalFormulas)[number];
+/** The formula the rules use now. */
+export const SIGNAL_FORMULA: SignalFormula = 'weighted-vote-v2';
+
+/** Each formula in words, for the API reference and the signals panel. */
+export const SIGNAL_FORMULA_TEXT: Readonly<Record<SignalFormula, string>> = {
+  'weighted-vote-v2':
+    'score = Σ weight·vote / Σ weight (vote BUY +1, SELL -1, HOLD 0; RSI and MACD weigh 2, SMA20, SMA50, EMA20 and VOLUME 1); ' +
+    `BUY when score >= ${SIGNAL_SCORE_THRESHOLD}, SELL when score <= -${SIGNAL_SCORE_THRESHOLD}, else HOLD; ` +
+    'confidence = 100 × (weight saying the verdict - weight saying its opposite) / Σ weight, BUY and SELL being opposites and HOLD having none; ' +
+    'mixed when the weight that cancels out (2 × the lesser of the BUY and SELL weights) is more than the weight backing the verdict',
+  'weighted-vote-v1':
+    'score as in weighted-vote-v2; confidence = 100 × |score| for BUY and SELL, 100 × (1 - |score|) for HOLD, which counted votes that cancel out towards HOLD',
+};
+
+/** A reason's vote: what it says as a number. */
+export type SignalVote = 1 | 0 | -1;
+export const SIGNAL_VOTES: Readonly<Record<SignalType, SignalVote>> = { BUY: 1, SELL: -1, HOLD: 0 };
 
 /** One closed candle's readings; `null` where an indicator has no value yet. */
 export interface IndicatorReadings {
@@ -63,32 +97,90 @@ export interface SignalReason {
   /** What the reading is compared with (RSI: the bound crossed or nearest; MACD: the signal line). */
   threshold: number;
   says: SignalType;
+  /** `says` as a number: BUY +1, SELL -1, HOLD 0. */
+  vote: SignalVote;
+  /** The indicator's weight (SIGNAL_WEIGHTS). */
+  weight: number;
   text: string;
+}
+
+/** What the confidence is computed from: the weight of the reasons saying each verdict. */
+export interface VoteWeights {
+  buy: number;
+  sell: number;
+  hold: number;
+  total: number;
 }
 
 export interface SignalVerdict {
   type: SignalType;
   /** Percent, 0-100, whole. */
   confidence: number;
+  /** (B - S) / W, in [-1, 1]; 0 with no reasons. */
+  score: number;
+  formula: SignalFormula;
+  /** More weight cancels out than backs the verdict (see the module comment). */
+  mixed: boolean;
   reasons: SignalReason[];
 }
 
-const DIRECTION: Readonly<Record<SignalType, number>> = { BUY: 1, SELL: -1, HOLD: 0 };
+export function voteWeights(reasons: ReadonlyArray<Pick<SignalReason, 'vote' | 'weight'>>): VoteWeights {
+  const weights: VoteWeights = { buy: 0, sell: 0, hold: 0, total: 0 };
+  for (const r of reasons) {
+    if (r.vote > 0) weights.buy += r.weight;
+    else if (r.vote < 0) weights.sell += r.weight;
+    else weights.hold += r.weight;
+    weights.total += r.weight;
+  }
+  return weights;
+}
+
+/** (B - S) / W; 0 when nothing weighs. */
+export function signalScore(w: VoteWeights): number {
+  return w.total === 0 ? 0 : (w.buy - w.sell) / w.total;
+}
+
+export function signalTypeOfScore(score: number): SignalType {
+  return score >= SIGNAL_SCORE_THRESHOLD ? 'BUY' : score <= -SIGNAL_SCORE_THRESHOLD ? 'SELL' : 'HOLD';
+}
+
+/** The weight backing a verdict, net of the weight saying its opposite (HOLD has no opposite). */
+function backingWeight(type: SignalType, w: VoteWeights): number {
+  return type === 'BUY' ? w.buy - w.sell : type === 'SELL' ? w.sell - w.buy : w.hold;
+}
+
+/** Whether more weight cancels out (2 · min(B, S)) than backs the verdict. */
+export function isMixedEvidence(type: SignalType, w: VoteWeights): boolean {
+  return 2 * Math.min(w.buy, w.sell) > backingWeight(type, w);
+}
+
+/** Percent, whole, by the formula named. */
+export function signalConfidence(type: SignalType, w: VoteWeights, formula: SignalFormula): number {
+  if (w.total === 0) return 0;
+  const share = formula === 'weighted-vote-v1' ? (type === 'HOLD' ? 1 - Math.abs(signalScore(w)) : Math.abs(signalScore(w))) : backingWeight(type, w) / w.total;
+  return Math.round(100 * share);
+}
+
+/** A signal's type, score, confidence and mixed flag from its reasons alone, by the formula it names. */
+export function confidenceFromReasons(
+  reasons: ReadonlyArray<Pick<SignalReason, 'vote' | 'weight'>>,
+  formula: SignalFormula,
+): { type: SignalType; score: number; confidence: number; mixed: boolean } {
+  const w = voteWeights(reasons);
+  const score = signalScore(w);
+  const type = signalTypeOfScore(score);
+  return { type, score, confidence: signalConfidence(type, w, formula), mixed: isMixedEvidence(type, w) };
+}
 
 export function evaluateSignalRules(readings: IndicatorReadings): SignalVerdict {
   const directional = [rsiReason(readings), macdReason(readings), smaReason('SMA20', readings.price, readings.sma20), smaReason('SMA50', readings.price, readings.sma50), emaReason(readings)].filter(
     (r): r is SignalReason => r !== null,
   );
-  const lean = Math.sign(directional.reduce((sum, r) => sum + SIGNAL_WEIGHTS[r.indicator] * DIRECTION[r.says], 0));
+  const lean = Math.sign(directional.reduce((sum, r) => sum + r.weight * r.vote, 0));
   const volume = volumeReason(readings.volumeRatio, lean);
   const reasons = volume ? [...directional, volume] : directional;
-  if (reasons.length === 0) return { type: 'HOLD', confidence: 0, reasons };
-
-  const totalWeight = reasons.reduce((sum, r) => sum + SIGNAL_WEIGHTS[r.indicator], 0);
-  const score = reasons.reduce((sum, r) => sum + SIGNAL_WEIGHTS[r.indicator] * DIRECTION[r.says], 0) / totalWeight;
-  const type: SignalType = score >= SIGNAL_SCORE_THRESHOLD ? 'BUY' : score <= -SIGNAL_SCORE_THRESHOLD ? 'SELL' : 'HOLD';
-  const confidence = Math.round(100 * (type === 'HOLD' ? 1 - Math.abs(score) : Math.abs(score)));
-  return { type, confidence, reasons };
+  const { type, score, confidence, mixed } = confidenceFromReasons(reasons, SIGNAL_FORMULA);
+  return { type, confidence, score, formula: SIGNAL_FORMULA, mixed, reasons };
 }
 
 function rsiReason({ rsi }: IndicatorReadings): SignalReason | null {
@@ -137,7 +229,7 @@ function volumeReason(ratio: number | null, lean: number): SignalReason | null {
 }
 
 function reason(indicator: SignalIndicator, value: number, threshold: number, says: SignalType, text: string): SignalReason {
-  return { indicator, value, threshold, says, text };
+  return { indicator, value, threshold, says, vote: SIGNAL_VOTES[says], weight: SIGNAL_WEIGHTS[indicator], text };
 }
 
 /** Six significant digits: enough to read RSI, MACD and coin prices from 0.45 to 65,000 USD. */

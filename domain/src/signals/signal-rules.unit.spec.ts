@@ -3,7 +3,18 @@
  * and the score threshold, volume as confirmation, and the confidence of each verdict.
  */
 import { expect } from 'chai';
-import { evaluateSignalRules, type IndicatorReadings, type SignalIndicator, type SignalType } from './signal-rules';
+import {
+  SIGNAL_FORMULA,
+  SIGNAL_WEIGHTS,
+  confidenceFromReasons,
+  evaluateSignalRules,
+  isMixedEvidence,
+  signalScore,
+  voteWeights,
+  type IndicatorReadings,
+  type SignalIndicator,
+  type SignalType,
+} from './signal-rules';
 
 /** Nothing known but the price: every test adds the readings it is about. */
 const bare: IndicatorReadings = { price: 100, rsi: null, macd: null, sma20: null, sma50: null, ema20: null, ema20Previous: null, volumeRatio: null };
@@ -14,7 +25,7 @@ function says(readings: Partial<IndicatorReadings>, indicator: SignalIndicator):
 
 describe('signal rules', function () {
   it('with no readings: HOLD, confidence 0, no reasons', function () {
-    expect(evaluateSignalRules(bare)).to.deep.equal({ type: 'HOLD', confidence: 0, reasons: [] });
+    expect(evaluateSignalRules(bare)).to.deep.equal({ type: 'HOLD', confidence: 0, score: 0, formula: SIGNAL_FORMULA, mixed: false, reasons: [] });
   });
 
   it('RSI: below 30 BUY (oversold), above 70 SELL (overbought), 30 to 70 HOLD', function () {
@@ -89,5 +100,77 @@ describe('signal rules', function () {
     expect(verdict.confidence).to.equal(100);
     expect(verdict.reasons.map((r) => r.indicator)).to.deep.equal(['RSI', 'MACD', 'SMA20', 'SMA50', 'EMA20', 'VOLUME']);
     expect(verdict.reasons.every((r) => r.says === 'SELL' && r.text.length > 0)).to.equal(true);
+  });
+
+  describe('confidence that can be followed (weighted-vote-v2)', function () {
+    /** RSI BUY (2), MACD SELL (2), SMA20 BUY (1), SMA50 SELL (1), EMA20 BUY (1), volume NORMAL: HOLD (1). */
+    const split: IndicatorReadings = { price: 100, rsi: 20, macd: { macd: 0, signal: 1, histogram: -1 }, sma20: 90, sma50: 110, ema20: 101, ema20Previous: 100, volumeRatio: 1 };
+
+    it('a HOLD from votes that cancel out is low confidence, marked mixed (it read 88%)', function () {
+      const verdict = evaluateSignalRules(split);
+      expect([verdict.type, verdict.confidence]).to.deep.equal(['HOLD', 13]);
+      // BUY 4, SELL 3, HOLD 1 of 8: score 1/8, a HOLD that only the volume reading backs.
+      expect(voteWeights(verdict.reasons)).to.deep.equal({ buy: 4, sell: 3, hold: 1, total: 8 });
+      expect(verdict).to.deep.include({ type: 'HOLD', score: 0.125, confidence: 13, mixed: true });
+    });
+
+    it('a HOLD of neutral readings is confident and not mixed', function () {
+      const neutral: IndicatorReadings = { price: 100, rsi: 50, macd: { macd: 1, signal: 1, histogram: 0 }, sma20: 100, sma50: 100, ema20: 100, ema20Previous: 100, volumeRatio: 1 };
+      expect(evaluateSignalRules(neutral)).to.deep.include({ type: 'HOLD', score: 0, confidence: 100, mixed: false });
+      // One average leaning up among neutrals: still a HOLD, 7 of 8 saying so.
+      expect(evaluateSignalRules({ ...neutral, sma20: 99 })).to.deep.include({ type: 'HOLD', score: 0.125, confidence: 88, mixed: false });
+    });
+
+    it('a BUY is the BUY weight net of the SELL weight; heavy dissent marks it mixed', function () {
+      // RSI BUY, MACD BUY, SMA20 BUY (5) against SMA50 SELL and EMA20 SELL (2), volume NORMAL: (5 - 2) / 8.
+      const dissent: IndicatorReadings = { price: 100, rsi: 20, macd: { macd: 1, signal: 0, histogram: 1 }, sma20: 90, sma50: 110, ema20: 99, ema20Previous: 100, volumeRatio: 1 };
+      expect(evaluateSignalRules(dissent)).to.deep.include({ type: 'BUY', score: 0.375, confidence: 38, mixed: true });
+      // SMA50 and EMA20 neutral instead: nothing cancels, (5 - 0) / 8, not mixed.
+      expect(evaluateSignalRules({ ...dissent, sma50: 100, ema20: 100 })).to.deep.include({ type: 'BUY', confidence: 63, mixed: false });
+    });
+
+    it('each reason carries its weight and vote; the verdict its score and the formula', function () {
+      const verdict = evaluateSignalRules(split);
+      expect(verdict.formula).to.equal('weighted-vote-v2');
+      expect(verdict.reasons.map((r) => [r.indicator, r.weight, r.vote])).to.deep.equal([
+        ['RSI', 2, 1],
+        ['MACD', 2, -1],
+        ['SMA20', 1, 1],
+        ['SMA50', 1, -1],
+        ['EMA20', 1, 1],
+        ['VOLUME', 1, 0],
+      ]);
+      for (const r of verdict.reasons) expect(r.weight).to.equal(SIGNAL_WEIGHTS[r.indicator]);
+    });
+
+    it('the confidence, score and type are recomputed from the reasons alone, for every combination of votes', function () {
+      const rsis = [null, 20, 50, 80];
+      const macds = [null, { macd: 1, signal: 0, histogram: 1 }, { macd: 0, signal: 0, histogram: 0 }, { macd: 0, signal: 1, histogram: -1 }];
+      const averages = [null, 90, 100, 110];
+      const emas: Array<[number | null, number | null]> = [[null, null], [101, 100], [100, 100], [99, 100]];
+      const volumes = [null, 0.3, 1, 2];
+      let checked = 0;
+      for (const rsi of rsis)
+        for (const macd of macds)
+          for (const sma20 of averages)
+            for (const sma50 of averages)
+              for (const [ema20, ema20Previous] of emas)
+                for (const volumeRatio of volumes) {
+                  const verdict = evaluateSignalRules({ price: 100, rsi, macd, sma20, sma50, ema20, ema20Previous, volumeRatio });
+                  const again = confidenceFromReasons(verdict.reasons, verdict.formula);
+                  expect(again).to.deep.equal({ type: verdict.type, score: verdict.score, confidence: verdict.confidence, mixed: verdict.mixed });
+                  expect(signalScore(voteWeights(verdict.reasons))).to.equal(verdict.score);
+                  expect(isMixedEvidence(verdict.type, voteWeights(verdict.reasons))).to.equal(verdict.mixed);
+                  // Conflicting evidence never reads as high confidence.
+                  if (verdict.mixed) expect(verdict.confidence).to.be.at.most(50);
+                  checked++;
+                }
+      expect(checked).to.equal(4 * 4 * 4 * 4 * 4 * 4);
+    });
+
+    it('the earlier formula (weighted-vote-v1, stored signals) counted cancelled votes towards HOLD', function () {
+      const { reasons } = evaluateSignalRules(split);
+      expect(confidenceFromReasons(reasons, 'weighted-vote-v1')).to.deep.equal({ type: 'HOLD', score: 0.125, confidence: 88, mixed: true });
+    });
   });
 });

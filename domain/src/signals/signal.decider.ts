@@ -6,7 +6,7 @@
  */
 import { assertNever, type Decider } from '../shared/decider';
 import { ValidationError } from '../shared/errors';
-import { evolveSignal, initialSignalState, type SignalEvent, type SignalState } from './signal';
+import { evolveSignal, initialSignalState, SIGNAL_EVENT_SCHEMA_VERSION, upcastSignalEvent, type SignalEvent, type SignalState } from './signal';
 import { evaluateSignalRules, type IndicatorReadings, type SignalReason, type SignalType } from './signal-rules';
 
 export type EvaluateSignal = {
@@ -32,7 +32,17 @@ export function evaluateSignal(command: EvaluateSignal, state: SignalState): Sig
   return [
     {
       type: 'SignalGenerated',
-      data: { signalId, symbol: symbol.toUpperCase(), type: verdict.type, confidence: verdict.confidence, price: readings.price, candleTime: new Date(at).toISOString(), reasons: verdict.reasons },
+      data: {
+        signalId,
+        symbol: symbol.toUpperCase(),
+        type: verdict.type,
+        confidence: verdict.confidence,
+        score: verdict.score,
+        formula: verdict.formula,
+        price: readings.price,
+        candleTime: new Date(at).toISOString(),
+        reasons: verdict.reasons,
+      },
     },
   ];
 }
@@ -50,9 +60,11 @@ function evidenceChanged(last: Extract<SignalState, { status: 'signalled' }>, ty
 
 export const signalDecider: Decider<SignalState, SignalCommand, SignalEvent> = {
   name: 'signals',
-  schemaVersion: 1,
+  // 2: score and formula on SignalGenerated, weight and vote on its reasons (signal.ts upcasts 1).
+  schemaVersion: SIGNAL_EVENT_SCHEMA_VERSION,
   initialState: initialSignalState,
   evolve: evolveSignal,
+  upcast: upcastSignalEvent,
   decide(command, state) {
     switch (command.type) {
       case 'EvaluateSignal':

@@ -4,7 +4,9 @@
  */
 import { specFor } from '../shared/decider-specification';
 import { ValidationError } from '../shared/errors';
-import type { SignalEvent } from './signal';
+import { expect } from 'chai';
+import { fold } from '../shared/decider';
+import { upcastSignalEvent, type SignalEvent, type SignalGeneratedV1 } from './signal';
 import { signalDecider, type EvaluateSignal } from './signal.decider';
 import { evaluateSignalRules, type IndicatorReadings } from './signal-rules';
 
@@ -25,7 +27,16 @@ const evaluate = (candleTime: string, readings: IndicatorReadings, signalId = `i
 
 function generated(candleTime: string, readings: IndicatorReadings, signalId = `id-${candleTime}`): SignalEvent {
   const verdict = evaluateSignalRules(readings);
-  return { type: 'SignalGenerated', data: { signalId, symbol: 'ETH', type: verdict.type, confidence: verdict.confidence, price: readings.price, candleTime, reasons: verdict.reasons } };
+  return {
+    type: 'SignalGenerated',
+    data: { signalId, symbol: 'ETH', type: verdict.type, confidence: verdict.confidence, score: verdict.score, formula: verdict.formula, price: readings.price, candleTime, reasons: verdict.reasons },
+  };
+}
+
+/** The same signal as schema version 1 stored it: no score or formula, reasons without weight or vote. */
+function storedV1(candleTime: string, readings: IndicatorReadings): SignalGeneratedV1 {
+  const { score: _score, formula: _formula, reasons, ...rest } = generated(candleTime, readings).data;
+  return { type: 'SignalGenerated', data: { ...rest, reasons: reasons.map(({ vote: _vote, weight: _weight, ...r }) => r) } };
 }
 
 describe('signal decider', function () {
@@ -67,5 +78,30 @@ describe('signal decider', function () {
 
   it('refuses a candle time that is not a time', function () {
     spec.given([]).when(evaluate('yesterday', bullish)).thenThrows(ValidationError, /candleTime/);
+  });
+
+  it('writes schema version 2: the score and formula, and each reason its weight and vote', function () {
+    const [event] = signalDecider.decide(evaluate(T0, bullish), signalDecider.initialState());
+    expect(signalDecider.schemaVersion).to.equal(2);
+    expect(event!.data).to.deep.include({ formula: 'weighted-vote-v2' });
+    expect(event!.data.score).to.be.a('number');
+    expect(event!.data.reasons.every((r) => typeof r.weight === 'number' && [1, 0, -1].includes(r.vote))).to.equal(true);
+  });
+
+  describe('stored version 1 events (before score and formula)', function () {
+    it('upcast to version 2 without changing what they said: weights of the table, votes from says, the score, formula v1', function () {
+      const v1 = storedV1(T0, bullish);
+      const upcast = upcastSignalEvent({ type: v1.type, data: v1.data, schemaVersion: 1 });
+      const current = generated(T0, bullish);
+      expect(upcast.data).to.deep.equal({ ...current.data, formula: 'weighted-vote-v1' });
+      // Version 2 passes through untouched.
+      expect(upcastSignalEvent({ type: current.type, data: current.data, schemaVersion: 2 })).to.deep.equal(current);
+    });
+
+    it('still decide what is new: the same evidence after a version 1 signal appends nothing, new evidence a version 2 signal', function () {
+      const state = fold(signalDecider, [upcastSignalEvent({ ...storedV1(T0, bullish), schemaVersion: 1 })]);
+      expect(signalDecider.decide(evaluate(T1, { ...bullish, price: 101 }), state)).to.deep.equal([]);
+      expect(signalDecider.decide(evaluate(T1, bearish), state)).to.deep.equal([generated(T1, bearish)]);
+    });
   });
 });

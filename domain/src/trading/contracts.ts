@@ -6,7 +6,7 @@
  * - POST /api/trades: a manual simulated trade, `{ coinId | symbol, type, amount }`.
  * - PUT /api/risk/parameters: the full risk parameter set (premium-and-account.md sections 5 and 9).
  * - POST /api/settings/bot: some or all of the bot settings, under the spec's names (stopLoss,
- *   takeProfit), returned under the domain's (stopLossPercent, takeProfitPercent).
+ *   takeProfit), returned under both the domain's (stopLossPercent, takeProfitPercent) and the spec's.
  */
 import { z } from 'zod';
 import { coinIdSchema, coinSymbolSchema, coinSymbols, findCoinById, type CoinSymbol } from '../market/coins';
@@ -210,17 +210,32 @@ export type PlaceTradeResponse = z.infer<typeof placeTradeResponseSchema>;
 export const botCommandResponseSchema = z.object({ userId: z.string(), position });
 export type BotCommandResponse = z.infer<typeof botCommandResponseSchema>;
 
+/**
+ * The bot settings as answers show them: the domain's names and the spec's (premium-and-account.md
+ * section 3, Bot settings: stopLoss and takeProfit, the same values as stopLossPercent and takeProfitPercent).
+ */
+export const botSettingsViewSchema = z.object({
+  maxPositionSize: z.number(),
+  stopLossPercent: z.number(),
+  takeProfitPercent: z.number(),
+  /** The spec's name for stopLossPercent. */
+  stopLoss: z.number(),
+  /** The spec's name for takeProfitPercent. */
+  takeProfit: z.number(),
+  dailyLossLimit: z.number(),
+  enableNotifications: z.boolean(),
+  autoRetrain: z.boolean(),
+}) satisfies z.ZodType<BotSettings>;
+export type BotSettingsView = z.infer<typeof botSettingsViewSchema>;
+
+export function botSettingsView(settings: BotSettings): BotSettingsView {
+  return { ...settings, stopLoss: settings.stopLossPercent, takeProfit: settings.takeProfitPercent };
+}
+
 /** POST /api/settings/bot: the whole set as it now is. */
 export const botSettingsResponseSchema = z.object({
   userId: z.string(),
-  settings: z.object({
-    maxPositionSize: z.number(),
-    stopLossPercent: z.number(),
-    takeProfitPercent: z.number(),
-    dailyLossLimit: z.number(),
-    enableNotifications: z.boolean(),
-    autoRetrain: z.boolean(),
-  }) satisfies z.ZodType<BotSettings>,
+  settings: botSettingsViewSchema,
   position,
 });
 export type BotSettingsResponse = z.infer<typeof botSettingsResponseSchema>;

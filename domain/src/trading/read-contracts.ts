@@ -27,7 +27,7 @@ import { z } from 'zod';
 import { coinIds, coinIdSchema, coinSymbolSchema, coinSymbols } from '../market/coins';
 import { signalCountsSchema } from '../signals/contracts';
 import { listFormatParam } from '../shared/list-format';
-import { alertSeverities, riskParametersSchema, stopLossTypes, tradeSides } from './contracts';
+import { alertSeverities, botSettingsViewSchema, riskParametersSchema, stopLossTypes, tradeSides } from './contracts';
 import { riskAlertKinds } from './risk';
 
 const usd = () => z.number().finite();
@@ -137,6 +137,8 @@ export const tradeSchema = z.object({
   status: z.enum(tradeStatuses),
   /** 'Manual', '<TYPE> signal' (e.g. 'BUY signal'), 'Stop loss' or 'Take profit'. */
   source: z.string(),
+  /** The spec's name (premium-and-account.md section 3, the Signal Source column): source, null for a manual trade (shown as Manual). */
+  signal: z.string().nullable(),
   /** The signal followed (SignalGenerated.data.signalId), else null. */
   signalId: z.string().nullable(),
   /** Null while OPEN (and for manual or signal SELLs, closed when placed: 'SELL'). */
@@ -245,17 +247,8 @@ function toBound(to: { ms: number; dateOnly: boolean }): number {
 // ---------------------------------------------------------------------------------------------
 // GET /api/risk, /api/risk/parameters
 
-export const botSettingsViewSchema = z.object({
-  maxPositionSize: z.number().finite(),
-  stopLossPercent: z.number().finite(),
-  takeProfitPercent: z.number().finite(),
-  dailyLossLimit: z.number().finite(),
-  enableNotifications: z.boolean(),
-  autoRetrain: z.boolean(),
-});
-
 export const riskResponseSchema = z.object({
-  /** The bot settings (the defaults until changed). */
+  /** The bot settings (the defaults until changed), under the domain's names and the spec's. */
   settings: botSettingsViewSchema,
   /** The same four figures flat, as the dashboard's risk card reads them. */
   maxPositionSize: z.number().finite(),

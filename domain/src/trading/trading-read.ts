@@ -16,7 +16,7 @@
 import type { SignalCounts } from '../signals/contracts';
 import type { CoinSymbol } from '../market/coins';
 import { centsToUsd, feeMicros, microsToCents, notionalMicros, quantityToUnits, unitsToQuantity } from './money';
-import { initialPortfolioState } from './portfolio';
+import { initialPortfolioState, tradeSourceLabel } from './portfolio';
 import { valuePortfolio, type PortfolioValuation, type Prices } from './portfolio-valuation';
 import type {
   ActiveRiskTrade,
@@ -29,7 +29,7 @@ import type {
 } from './read-contracts';
 import { stopLevels } from './stop-levels';
 import { dayStartAt, portfolioStateOf, type PortfolioView, type RiskView, type TradeSummaryCounts, type TradeView } from './trading-view';
-import { DEFAULT_BOT_SETTINGS, DEFAULT_RISK_PARAMETERS, type BotSettings } from './contracts';
+import { botSettingsView, DEFAULT_BOT_SETTINGS, DEFAULT_RISK_PARAMETERS, type BotSettings } from './contracts';
 
 /** A percent rounded to 2 decimals; 0 of a zero whole. */
 export const percentOf = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 100);
@@ -119,6 +119,9 @@ export function portfolioResponse(input: PortfolioReadInput): PortfolioResponse 
 // ---------------------------------------------------------------------------------------------
 // trades
 
+/** How a manual trade's source reads; its `signal` is null (the spec's blank signal). */
+const MANUAL_SOURCE = tradeSourceLabel({ kind: 'MANUAL' });
+
 export function tradeResponse(view: TradeView, prices: Prices): Trade {
   const quantity = unitsToQuantity(view.units);
   const price = view.status === 'OPEN' ? knownPrice(prices[view.symbol]) : undefined;
@@ -140,6 +143,7 @@ export function tradeResponse(view: TradeView, prices: Prices): Trade {
     pnlRealised: view.realisedPnlMicros !== null,
     status: view.status,
     source: view.source,
+    signal: view.source === MANUAL_SOURCE ? null : view.source,
     signalId: view.signalId,
     closeReason: view.closeReason,
     closedAt: view.closedAt,
@@ -199,7 +203,7 @@ export function riskResponse(settings: BotSettings, valuation: PortfolioValuatio
   const riskTotalCents = active.reduce((sum, t) => sum + Math.round(t.riskAmount * 100), 0);
   const dailyLimitCents = Math.round(settings.dailyLossLimit * 100);
   return {
-    settings: { ...settings },
+    settings: botSettingsView(settings),
     maxPositionSize: settings.maxPositionSize,
     stopLossPercent: settings.stopLossPercent,
     takeProfitPercent: settings.takeProfitPercent,

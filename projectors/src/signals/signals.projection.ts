@@ -17,7 +17,8 @@ import type { ProjectionDefinition } from '@papertrade/platform/projections/proj
 export const signalsProjection: ProjectionDefinition<SignalView> = {
   name: SIGNALS_PROJECTION,
   documentIds: (event) => (event.type === 'SignalGenerated' ? [String(event.data.signalId)] : []),
-  evolve: (doc, event) => evolveSignalView(doc, event),
+  // The event's time is the signal's timestamp (GET /api/signals); a rebuild reads the same metadata.
+  evolve: (doc, event, recorded) => evolveSignalView(doc, event, typeof recorded.metadata.at === 'string' ? recorded.metadata.at : undefined),
 };
 
 export const signalCountsProjection: ProjectionDefinition<SignalCountsView> = {

@@ -7,7 +7,8 @@
  * - GET /api/coins/supported            { [coinId]: { name, symbol, icon, color } }
  * - GET /api/coins/prices               { [coinId]: { price, changePercent24h } }
  * - GET /api/coins/{coinId}/price       { coinId, symbol, price, changePercent24h, at }
- * - GET /api/coins/{coinId}/ohlc?days=  { coinId, days, interval, intervalMinutes, candles }
+ * - GET /api/coins/{coinId}/ohlc?days=  { coinId, days, interval, intervalMinutes, candles } (each candle
+ *                                       with the spec's timestamp and timeLabel besides time)
  * - GET /api/coins/{coinId}/history?days=  [{ time, price }]
  * - GET /api/coins/{coinId}/summary     price, 24 h change, high, low, volume, and the source
  * - GET /api/price[?symbol=ETH]         like /api/coins/{coinId}/price, by symbol in any case
@@ -29,6 +30,7 @@ import {
   type SupportedCoinsResponse,
 } from '@papertrade/domain/market/contracts';
 import { DEFAULT_COIN_SYMBOL } from '@papertrade/domain/market/coins';
+import { toOhlcCandle } from '@papertrade/domain/market/candle-label';
 import { parseQuery } from '@papertrade/platform/http/body';
 import { coinById, coinBySymbol } from './coin-params';
 import type { CoinPrice, MarketData } from '@papertrade/platform/market/market-data';
@@ -79,7 +81,8 @@ export function marketRoutes(deps: { marketData: MarketData }): Router {
     const coin = coinById(ctx.params.coinId);
     const { days } = parseQuery(ctx, chartQuerySchema);
     const series = await market.candles(coin.id, days);
-    const body: OhlcResponse = { coinId: coin.id, days, interval: series.interval.label, intervalMinutes: series.interval.minutes, candles: series.candles };
+    const width = series.interval.minutes;
+    const body: OhlcResponse = { coinId: coin.id, days, interval: series.interval.label, intervalMinutes: width, candles: series.candles.map((c) => toOhlcCandle(c, width)) };
     ctx.set('Cache-Control', `public, max-age=${chartMaxAgeSeconds(series.interval.minutes)}`);
     ctx.body = body;
   });

@@ -82,6 +82,27 @@ describe('signals API (HTTP, embedded)', function () {
       expect(signalsResponseSchema.parse((await get('/api/signals?symbol=')).body).counts.total).to.equal(3);
     });
 
+    it('says how each confidence follows from the reasons: weights, votes, score, formula; votes that cancel read as a mixed, low-confidence HOLD', async function () {
+      // RSI BUY, MACD SELL, SMA20 BUY, SMA50 SELL, EMA20 BUY, volume NORMAL: BUY 4, SELL 3, HOLD 1 of 8.
+      const split: IndicatorReadings = { price: 100, rsi: 20, macd: { macd: 0, signal: 1, histogram: -1 }, sma20: 90, sma50: 110, ema20: 101, ema20Previous: 100, volumeRatio: 1 };
+      const result = await evaluate('LINK', '2026-01-01T00:00:00.000Z', split);
+      const body = signalsResponseSchema.parse((await get('/api/signals?symbol=LINK', { 'x-min-position': String(result.position) })).body);
+      const [signal] = body.signals;
+      expect(signal).to.deep.include({ id: signal!.signalId, type: 'HOLD', confidence: 13, score: 0.125, formula: 'weighted-vote-v2', mixed: true });
+      expect(signal!.weights).to.deep.equal({ buy: 4, sell: 3, hold: 1, total: 8 });
+      expect(signal!.reasons.map((r) => [r.indicator, r.weight, r.vote])).to.deep.equal([
+        ['RSI', 2, 1],
+        ['MACD', 2, -1],
+        ['SMA20', 1, 1],
+        ['SMA50', 1, -1],
+        ['EMA20', 1, 1],
+        ['VOLUME', 1, 0],
+      ]);
+      expect(signal!.description).to.equal('HOLD (13% confidence, mixed evidence): RSI, SMA20, EMA20 say BUY; MACD, SMA50 say SELL; VOLUME says HOLD');
+      // Generated now (the event's time), after its candle closed.
+      expect(Date.parse(signal!.timestamp)).to.be.above(Date.parse('2026-01-01T00:05:00.000Z'));
+    });
+
     it('shows what the signal engine writes: one signal per coin on start, ids from symbol and candle', async function () {
       const before = signalsResponseSchema.parse((await get('/api/signals')).body).counts.total;
       let fire: (() => void) | undefined;
@@ -162,7 +183,14 @@ describe('signals API (HTTP, embedded)', function () {
       expect(res.status).to.equal(200);
       const body = indicatorsResponseSchema.parse(res.body);
       expect(body).to.deep.include({ coinId: 'ethereum', symbol: 'ETH', interval: '5m', intervalMinutes: 5, price: expected.readings.price });
-      expect(body).to.deep.include({ rsi: expected.readings.rsi, macd: expected.readings.macd, sma20: expected.readings.sma20, sma50: expected.readings.sma50, ema20: expected.readings.ema20 });
+      expect(body).to.deep.include({ rsi: expected.readings.rsi, sma20: expected.readings.sma20, sma50: expected.readings.sma50, ema20: expected.readings.ema20 });
+      // The spec's names: macd a number (the line), macdSignal, ma20 (= sma20); the histogram beside them.
+      expect(body).to.deep.include({
+        macd: expected.readings.macd!.macd,
+        macdSignal: expected.readings.macd!.signal,
+        macdHistogram: expected.readings.macd!.histogram,
+        ma20: expected.readings.sma20,
+      });
       expect(body.rsi).to.be.within(0, 100);
       expect(body.volume).to.be.oneOf(['HIGH', 'LOW', 'NORMAL']);
       expect(Date.parse(body.candleTime) + 5 * 60_000).to.be.at.most(Date.now());

@@ -6,7 +6,7 @@
  *   and the counts of every signal generated (total, buy, sell, hold), for the symbol (any case) or for
  *   every coin; from the `signals` and `signal-counts` read models. As CSV (?format=csv or Accept:
  *   text/csv): that page, or without page/pageSize every signal up to CSV_MAX_ROWS (../csv.ts).
- * - GET /api/indicators[?symbol=]  the latest RSI, MACD, sma20, sma50, ema20, volume level and price
+ * - GET /api/indicators[?symbol=]  the latest RSI, MACD (line, signal, histogram), ma20 (= sma20), sma50, ema20, volume level and price
  *   over closed SIGNAL_CANDLE_MINUTES candles from the market-data port (default ETH): the same
  *   candles and numbers the signal engine evaluates (domain/src/signals/readings.ts).
  *
@@ -32,6 +32,7 @@ import {
   SIGNAL_COUNTS_PROJECTION,
   SIGNALS_PROJECTION,
   emptySignalCounts,
+  toSignal,
   type SignalCountsView,
   type SignalView,
 } from '@papertrade/domain/signals/signal-view';
@@ -84,7 +85,7 @@ export function signalsRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'marketDat
     const latest = await read((page - 1) * pageSize, pageSize);
     const body: SignalsResponse = {
       symbol: coin?.symbol ?? null,
-      signals: latest.map(({ candleTimeMs: _sortKey, ...signal }) => signal),
+      signals: latest.map(toSignal),
       counts: count,
       total,
       page,
@@ -109,7 +110,10 @@ export function signalsRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'marketDat
       candleTime: new Date(last.candle.time).toISOString(),
       price: readings.price,
       rsi: readings.rsi,
-      macd: readings.macd,
+      macd: readings.macd?.macd ?? null,
+      macdSignal: readings.macd?.signal ?? null,
+      macdHistogram: readings.macd?.histogram ?? null,
+      ma20: readings.sma20,
       sma20: readings.sma20,
       sma50: readings.sma50,
       ema20: readings.ema20,

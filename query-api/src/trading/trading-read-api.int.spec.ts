@@ -287,7 +287,7 @@ describe('trading read API (HTTP, embedded)', function () {
     it('the bot settings and parameters (defaults until changed); 401 for visitors', async function () {
       const { userId, token } = await user('FREE');
       const fresh = riskResponseSchema.parse((await get('/api/risk', token)).body);
-      expect(fresh.settings).to.deep.equal(DEFAULT_BOT_SETTINGS);
+      expect(fresh.settings).to.deep.equal({ ...DEFAULT_BOT_SETTINGS, stopLoss: 2, takeProfit: 5 });
       expect(fresh).to.deep.include({ maxPositionSize: 5, stopLossPercent: 2, takeProfitPercent: 5, dailyLossLimit: 500, dailyPnL: 0, dailyLossUsed: 0, portfolioRiskAmount: 0, openPositions: 0 });
       expect(riskParametersResponseSchema.parse((await get('/api/risk/parameters', token)).body)).to.deep.equal({ ...DEFAULT_RISK_PARAMETERS, customised: false });
 

@@ -17,6 +17,7 @@ const trade = (id: string): Trade => ({
   pnlRealised: false,
   status: 'OPEN',
   source: 'Manual',
+  signal: null,
   signalId: null,
   closeReason: null,
   closedAt: null,

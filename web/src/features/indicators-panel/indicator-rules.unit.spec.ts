@@ -1,7 +1,7 @@
 /** The indicators panel's labels (spec section 9), each boundary on both sides. */
 import { expect } from 'chai';
 import type { IndicatorsResponse } from '@papertrade/domain/signals/contracts';
-import { indicatorLabels, macdBarWidthPercent, macdLabel, maLabel, rsiLabel, volumeLabel } from './indicator-rules';
+import { indicatorLabels, macdBarTooltip, macdBarWidthPercent, macdBasisPoints, macdLabel, maLabel, rsiLabel, volumeLabel } from './indicator-rules';
 
 describe('indicator rules', function () {
   describe('RSI', function () {
@@ -38,15 +38,37 @@ describe('indicator rules', function () {
       expect(macdLabel(1, null)).to.equal(null);
     });
 
-    it('draws a bar of min(100, |macd| x 2) percent', function () {
-      expect(macdBarWidthPercent(0)).to.equal(0);
-      expect(macdBarWidthPercent(12.5)).to.equal(25);
-      expect(macdBarWidthPercent(-12.5)).to.equal(25);
-      expect(macdBarWidthPercent(49.9)).to.be.closeTo(99.8, 1e-12);
-      expect(macdBarWidthPercent(50)).to.equal(100);
-      expect(macdBarWidthPercent(-50.1)).to.equal(100);
-      expect(macdBarWidthPercent(1e6)).to.equal(100);
-      expect(macdBarWidthPercent(null)).to.equal(0);
+    it('draws a bar of min(100, |MACD / price x 10,000| x 2) percent: MACD in basis points of the same moment\'s price', function () {
+      // 12.5 bp of price: a quarter of the bar, at any price.
+      expect(macdBarWidthPercent(12.5, 10_000)).to.be.closeTo(25, 1e-9);
+      expect(macdBarWidthPercent(-12.5, 10_000)).to.be.closeTo(25, 1e-9);
+      expect(macdBarWidthPercent(0.125, 100)).to.be.closeTo(25, 1e-9);
+      expect(macdBarWidthPercent(0, 3000)).to.equal(0);
+      // 50 bp and more: full.
+      expect(macdBarWidthPercent(49.9, 10_000)).to.be.closeTo(99.8, 1e-9);
+      expect(macdBarWidthPercent(50, 10_000)).to.equal(100);
+      expect(macdBarWidthPercent(-1e6, 10_000)).to.equal(100);
+      // No MACD or no usable price: no bar.
+      expect(macdBarWidthPercent(null, 3000)).to.equal(0);
+      expect(macdBarWidthPercent(1, 0)).to.equal(0);
+      expect(macdBarWidthPercent(1, Number.NaN)).to.equal(0);
+    });
+
+    it('means the same for every coin: a BTC-like MACD is no longer always full, nor a MATIC-like one always empty', function () {
+      // BTC at 65,000 with a MACD of 65 USD: 10 bp of its price, a bar of 20% (|macd| x 2 drew 100%, full).
+      expect(macdBarWidthPercent(65, 65_000)).to.be.closeTo(20, 1e-9);
+      expect(macdBasisPoints(65, 65_000)).to.be.closeTo(10, 1e-9);
+      // MATIC at 0.55 with a MACD of 0.00055 USD: the same 10 bp, the same 20% (|macd| x 2 drew 0.0011%, empty).
+      expect(macdBarWidthPercent(0.00055, 0.55)).to.be.closeTo(20, 1e-9);
+      expect(macdBasisPoints(-0.00055, 0.55)).to.be.closeTo(-10, 1e-9);
+      // A strong MATIC move (0.003 USD, 54.5 bp) fills the bar; a quiet BTC one (5 USD, 0.77 bp) barely starts it.
+      expect(macdBarWidthPercent(0.003, 0.55)).to.equal(100);
+      expect(macdBarWidthPercent(5, 65_000)).to.be.closeTo(1.5385, 1e-4);
+    });
+
+    it('says in its tooltip what the bar measures', function () {
+      expect(macdBarTooltip(40, 65_000)).to.equal('MACD 40 is 6.15 bp of the price 65,000 (MACD / price × 10,000); the bar is min(100, |6.15| × 2) = 12.3% wide');
+      expect(macdBarTooltip(null, 65_000)).to.equal('MACD in basis points of price (MACD / price × 10,000); the bar is min(100, |bp| × 2) percent wide; no MACD yet');
     });
   });
 
@@ -77,17 +99,24 @@ describe('indicator rules', function () {
       candleTime: '2026-11-22T09:00:00.000Z',
       price: 3210,
       rsi: 72,
-      macd: { macd: -4, signal: -3, histogram: -1 },
+      macd: -4,
+      macdSignal: -3,
+      macdHistogram: -1,
+      ma20: 3200,
       sma20: 3200,
       sma50: 3190,
       ema20: 3205,
       volume: 'LOW',
     };
-    expect(indicatorLabels(reading)).to.deep.equal({ rsi: 'Overbought', macd: 'Bearish', macdBarWidthPercent: 8, ma: 'Above MA', volume: 'Below average' });
-    expect(indicatorLabels({ ...reading, rsi: null, macd: null, sma20: null, volume: null })).to.deep.equal({
+    // MACD -4 at 3,210: 12.46 bp, a bar of 24.92%.
+    const labels = indicatorLabels(reading);
+    expect(labels).to.deep.include({ rsi: 'Overbought', macd: 'Bearish', ma: 'Above MA', volume: 'Below average' });
+    expect(labels.macdBarWidthPercent).to.be.closeTo((4 / 3210) * 10_000 * 2, 1e-9);
+    expect(indicatorLabels({ ...reading, rsi: null, macd: null, macdSignal: null, macdHistogram: null, ma20: null, sma20: null, volume: null })).to.deep.equal({
       rsi: null,
       macd: null,
       macdBarWidthPercent: 0,
+      macdBarTooltip: 'MACD in basis points of price (MACD / price × 10,000); the bar is min(100, |bp| × 2) percent wide; no MACD yet',
       ma: null,
       volume: null,
     });

@@ -23,7 +23,8 @@ import { ema } from '@papertrade/domain/market/indicators/ema';
 import { sma } from '@papertrade/domain/market/indicators/sma';
 import type { OhlcResponse } from '@papertrade/domain/market/contracts';
 
-export type Candle = OhlcResponse['candles'][number];
+/** What the chart draws of a candle: the server's timestamp and timeLabel are not needed (the chart formats time itself, and candles built from history or live ticks have neither). */
+export type Candle = Omit<OhlcResponse['candles'][number], 'timestamp' | 'timeLabel'>;
 
 export const UP_COLOUR = '#26a69a';
 export const DOWN_COLOUR = '#ef5350';

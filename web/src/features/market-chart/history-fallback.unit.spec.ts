@@ -23,8 +23,8 @@ const ohlc: OhlcResponse = {
   interval: '1h',
   intervalMinutes: 60,
   candles: [
-    { time: NOW - HOUR, open: 3200, high: 3220, low: 3190, close: 3210, volume: 12 },
-    { time: NOW, open: 3210, high: 3215, low: 3195, close: 3200, volume: 9 },
+    { time: NOW - HOUR, timestamp: NOW - HOUR, timeLabel: 'Nov 22, 08:00', open: 3200, high: 3220, low: 3190, close: 3210, volume: 12 },
+    { time: NOW, timestamp: NOW, timeLabel: 'Nov 22, 09:00', open: 3210, high: 3215, low: 3195, close: 3200, volume: 9 },
   ],
 };
 // Times the server would send; the spec's rule dates the entries itself.

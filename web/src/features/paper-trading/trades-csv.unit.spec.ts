@@ -19,6 +19,7 @@ function trade(overrides: Partial<Trade> = {}): Trade {
     pnlRealised: false,
     status: 'OPEN',
     source: 'Manual',
+    signal: null,
     signalId: null,
     closeReason: null,
     closedAt: null,

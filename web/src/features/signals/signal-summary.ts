@@ -18,3 +18,8 @@ export function confidenceLevel(confidence: number): ConfidenceLevel {
   if (confidence > 60) return 'Medium';
   return 'Low';
 }
+
+/** The AI Confidence card's note: the level (and "mixed evidence" when the reasons conflict), and which signal it is. */
+export function confidenceNote(latest: Signal, symbol: string): string {
+  return `${confidenceLevel(latest.confidence)}${latest.mixed ? ' (mixed evidence)' : ''}, from the latest ${symbol} signal (${latest.type})`;
+}

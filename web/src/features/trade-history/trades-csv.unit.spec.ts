@@ -18,6 +18,7 @@ const trade = (over: Partial<Trade>): Trade => ({
   pnlRealised: false,
   status: 'OPEN',
   source: 'Manual',
+  signal: null,
   signalId: null,
   closeReason: null,
   closedAt: null,

@@ -1,7 +1,8 @@
 /**
  * The technical indicators panel: the selected coin's latest readings (GET /api/indicators?symbol=,
  * 30 s) with the section 9 labels from ../indicator-rules.ts. A reading the server cannot compute
- * yet shows a dash, never an invented verdict.
+ * yet shows a dash, never an invented verdict. The MACD bar's width is MACD in basis points of the
+ * answer's price (the same candle's close), its tooltip the arithmetic.
  */
 import type { ReactNode } from 'react';
 import { FetchError } from '../../../components/ui/fetch-error';
@@ -50,11 +51,12 @@ export function IndicatorsPanel({ symbol }: { symbol: string }) {
           <Row name="RSI (14)" value={data.rsi === null ? MISSING : reading.format(data.rsi)} label={labels.rsi} testId="indicator-rsi" />
           <Row
             name="MACD"
-            value={data.macd ? `${reading.format(data.macd.macd)} / ${reading.format(data.macd.signal)}` : MISSING}
+            value={data.macd !== null && data.macdSignal !== null ? `${reading.format(data.macd)} / ${reading.format(data.macdSignal)}` : MISSING}
             label={labels.macd}
             testId="indicator-macd"
           >
-            <div className="indicator__bar" aria-hidden="true">
+            {/* The bar's MACD is in basis points of the price, so it means the same for every coin; the tooltip says so. */}
+            <div className="indicator__bar" role="img" aria-label={labels.macdBarTooltip} title={labels.macdBarTooltip} data-testid="macd-bar-track">
               <span
                 className={`indicator__bar-fill ${labels.macd === 'Bullish' ? 'indicator__bar-fill--up' : 'indicator__bar-fill--down'}`}
                 style={{ width: `${labels.macdBarWidthPercent}%` }}
@@ -62,7 +64,7 @@ export function IndicatorsPanel({ symbol }: { symbol: string }) {
               />
             </div>
           </Row>
-          <Row name="MA20" value={data.sma20 === null ? MISSING : formatUsd(data.sma20)} label={labels.ma} testId="indicator-ma" />
+          <Row name="MA20" value={data.ma20 === null ? MISSING : formatUsd(data.ma20)} label={labels.ma} testId="indicator-ma" />
           <Row name="Volume" value={data.volume ?? MISSING} label={labels.volume} testId="indicator-volume" />
         </>
       )}

@@ -16,8 +16,8 @@ const OHLC = {
   interval: '1h',
   intervalMinutes: 60,
   candles: [
-    { time: NOW - HOUR_MS, open: 100, high: 102, low: 99, close: 101, volume: 5 },
-    { time: NOW, open: 101, high: 103, low: 100, close: 102, volume: 6 },
+    { time: NOW - HOUR_MS, timestamp: NOW - HOUR_MS, timeLabel: 'Nov 22, 11:00', open: 100, high: 102, low: 99, close: 101, volume: 5 },
+    { time: NOW, timestamp: NOW, timeLabel: 'Nov 22, 12:00', open: 101, high: 103, low: 100, close: 102, volume: 6 },
   ],
 };
 

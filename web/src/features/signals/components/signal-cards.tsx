@@ -1,14 +1,15 @@
 /**
  * The signal cards of the dashboard's top row for the selected coin, from GET /api/signals?symbol=
  * (the same query as the signals panel, so one request serves all three):
- * - AI Confidence: the confidence of the latest signal of that coin, said to be so;
+ * - AI Confidence: the confidence of the latest signal of that coin, said to be so (and "mixed
+ *   evidence" when its reasons conflict: such a signal's confidence is low by its formula);
  * - Active Signals: the server's counts (total, buy, sell, hold) of that coin's signals.
  */
 import { FetchError } from '../../../components/ui/fetch-error';
 import { StatCard } from '../../../components/ui/panel';
 import { formatCount, MISSING } from '../../../lib/number-format';
 import { SIGNALS_ERROR, useSignals } from '../api/get-signals';
-import { confidenceLevel, latestSignal } from '../signal-summary';
+import { confidenceNote, latestSignal } from '../signal-summary';
 
 export function AiConfidenceCard({ symbol }: { symbol: string }) {
   const signals = useSignals(symbol);
@@ -20,7 +21,7 @@ export function AiConfidenceCard({ symbol }: { symbol: string }) {
       </span>
       <span className="stat-card__note" data-testid="ai-confidence-note">
         {latest
-          ? `${confidenceLevel(latest.confidence)}, from the latest ${symbol} signal (${latest.type})`
+          ? confidenceNote(latest, symbol)
           : signals.isSuccess
             ? `No ${symbol} signal yet: the engine speaks when the indicators agree`
             : `From the latest ${symbol} signal`}

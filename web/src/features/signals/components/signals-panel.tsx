@@ -1,13 +1,16 @@
 /**
  * The signals panel beside the chart: the selected coin's latest signals (newest first), each with
- * its type, confidence, price and candle time, and the reasons that produced it (which indicator
- * said what, its value and the threshold it was held against), so a visitor can see why.
+ * its type, confidence, price and time, and the reasons that produced it (which indicator said what,
+ * its value and the threshold it was held against, its weight and its part of the score), then how
+ * the confidence follows from them (../signal-explanation.ts): the score, the confidence, and why
+ * the evidence is mixed when it is, so a visitor can see why and check the arithmetic.
  */
-import type { Signal } from '@papertrade/domain/signals/contracts';
+import { SIGNAL_FORMULA_TEXT, type Signal } from '@papertrade/domain/signals/contracts';
 import { FetchError } from '../../../components/ui/fetch-error';
 import { Panel } from '../../../components/ui/panel';
 import { formatUsd } from '../../../lib/number-format';
 import { SIGNALS_ERROR, useSignals } from '../api/get-signals';
+import { explainSignal, reasonContribution } from '../signal-explanation';
 import './signals-panel.css';
 
 /** Signals shown; the rest of the history is for the premium screens. */
@@ -19,16 +22,24 @@ const time = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', 
 const TYPE_CLASS = { BUY: 'up', SELL: 'down', HOLD: 'flat' } as const;
 
 function SignalItem({ signal }: { signal: Signal }) {
+  const explanation = explainSignal(signal);
   return (
     <li className="signal" data-testid="signal-item">
       <div className="signal__head">
         <span className={`signal__type ${TYPE_CLASS[signal.type]}`} data-testid="signal-type">
           {signal.type}
         </span>
-        <span className="signal__confidence num">{signal.confidence.toFixed(1)}% confidence</span>
+        <span className="signal__confidence num" data-testid="signal-confidence">
+          {signal.confidence.toFixed(1)}% confidence
+        </span>
+        {signal.mixed && (
+          <span className="badge signal__mixed" data-testid="signal-mixed">
+            mixed
+          </span>
+        )}
         <span className="signal__price num">{formatUsd(signal.price)}</span>
-        <time className="signal__time" dateTime={signal.candleTime}>
-          {time.format(new Date(signal.candleTime))}
+        <time className="signal__time" dateTime={signal.timestamp}>
+          {time.format(new Date(signal.timestamp))}
         </time>
       </div>
       {signal.reasons.length > 0 && (
@@ -39,11 +50,24 @@ function SignalItem({ signal }: { signal: Signal }) {
               <span className="num">{reading.format(reason.value)}</span>
               <span className="signal__threshold num">vs {reading.format(reason.threshold)}</span>
               <span className={`signal__says ${TYPE_CLASS[reason.says]}`}>{reason.says}</span>
+              <span className="signal__weight num" title={`weight ${reason.weight} × vote ${reason.vote}`} data-testid="signal-reason-weight">
+                ×{reason.weight} → {reasonContribution(reason)}
+              </span>
               <span className="signal__text">{reason.text}</span>
             </li>
           ))}
         </ul>
       )}
+      <div className="signal__math" data-testid="signal-explanation">
+        <span className="num">{explanation.score}</span>
+        <span className="num" data-testid="signal-explanation-confidence">
+          {explanation.confidence}
+        </span>
+        {explanation.mixed && <span data-testid="signal-explanation-mixed">{explanation.mixed}</span>}
+        <span className="signal__formula" title={SIGNAL_FORMULA_TEXT[explanation.formula]}>
+          Formula {explanation.formula}
+        </span>
+      </div>
     </li>
   );
 }
@@ -55,7 +79,7 @@ export function SignalsPanel({ symbol }: { symbol: string }) {
     <Panel title="AI Signals" testId="signals-panel" actions={<span className="badge">{symbol}</span>}>
       {signals.isError && <FetchError text={SIGNALS_ERROR} error={signals.error} />}
       {signals.isSuccess && list.length === 0 && <p className="empty-text">No recent signals available</p>}
-      {list.length > 0 && <ul className="signal-list">{list.map((signal) => <SignalItem key={signal.signalId} signal={signal} />)}</ul>}
+      {list.length > 0 && <ul className="signal-list">{list.map((signal) => <SignalItem key={signal.id} signal={signal} />)}</ul>}
     </Panel>
   );
 }
