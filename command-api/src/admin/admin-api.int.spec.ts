@@ -149,6 +149,9 @@ describe('admin API (HTTP, embedded)', function () {
     ['a bad username', { username: 'no spaces please' }, 400, /username/],
     ['an unknown field', { isAdmin: true }, 400, /unknown field: isAdmin/],
     ['a number for the first name', { firstName: 7 }, 400, /firstName/],
+    ['a line separator in the first name', { firstName: '=HYPERLINK("https://evil.example")\u2028Ann' }, 400, /firstName: must not contain .*\(found U\+2028\)/],
+    ['a paragraph separator in the last name', { lastName: 'Lee\u2029x' }, 400, /lastName: must not contain .*\(found U\+2029\)/],
+    ['a bidi isolate in the last name', { lastName: 'Lee\u2066x' }, 400, /lastName: must not contain .*\(found U\+2066\)/],
   ];
   for (const [name, body, status, detail] of badEdits) {
     it(`refuses ${name} with ${status}, appending nothing`, async function () {

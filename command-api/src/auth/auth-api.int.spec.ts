@@ -89,6 +89,11 @@ describe('auth API (HTTP, embedded)', function () {
       ['an unknown field', () => ({ ...valid(), isAdmin: true }), /unknown field: isAdmin/],
       ['an array', () => [valid()], /expected object/i],
       ['a 300-character first name', () => ({ ...valid(), firstName: 'x'.repeat(300) }), /firstName: must be at most 64 characters/],
+      // A line separator let a formula past the CSV escape (issue 16 item 15); format characters are invisible.
+      ['a line separator in the first name', () => ({ ...valid(), firstName: '=HYPERLINK("https://evil.example")\u2028Ann' }), /firstName: must not contain .*\(found U\+2028\)/],
+      ['a paragraph separator in the last name', () => ({ ...valid(), lastName: 'Lee\u2029=1+1' }), /lastName: must not contain .*\(found U\+2029\)/],
+      ['a right-to-left override in the last name', () => ({ ...valid(), lastName: 'Lee\u202Egnp.exe' }), /lastName: must not contain .*\(found U\+202E\)/],
+      ['a zero-width space in the first name', () => ({ ...valid(), firstName: 'An\u200Bn' }), /firstName: must not contain .*\(found U\+200B\)/],
     ];
     for (const [name, body, detail] of badBodies) {
       it(`answers 400 naming the field for ${name}, appending nothing`, async function () {
