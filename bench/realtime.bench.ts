@@ -37,6 +37,7 @@ import { MemoryBus } from '@papertrade/platform/bus/memory-bus';
 import { NatsBus } from '@papertrade/platform/bus/nats-bus';
 import { silentLogger } from '@papertrade/platform/config/logger';
 import { TokenService } from '@papertrade/platform/auth/tokens';
+import { ACCOUNT_GONE } from '@papertrade/platform/auth/guards';
 import { RealtimeRelay } from '../query-api/src/realtime/relay';
 import { MARKET_UPDATE_INTERVAL_MS } from '../query-api/src/realtime/market-throttle';
 import { tick } from '../query-api/src/realtime/relay-test-client';
@@ -144,7 +145,12 @@ async function main(): Promise<void> {
 }
 
 async function measure(mode: string, relayBus: Bus, publisher: Bus, socketCount: number, pattern: 'steady' | 'burst'): Promise<Result> {
-  const relay = new RealtimeRelay({ bus: relayBus, tokens: new TokenService(randomUUID() + randomUUID()), logger: silentLogger });
+  // No socket signs in here (market updates only), so no account is ever looked up; the clients'
+  // process opens every socket from one address.
+  const relay = new RealtimeRelay(
+    { bus: relayBus, tokens: new TokenService(randomUUID() + randomUUID()), accounts: async () => ({ error: ACCOUNT_GONE }), logger: silentLogger },
+    { maxSocketsPerAddress: socketCount },
+  );
   await relay.start();
   const server = http.createServer((_req, res) => res.writeHead(404).end());
   relay.attach(server);

@@ -9,9 +9,12 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { MarketTick } from '@papertrade/domain/market/contracts';
 import { RecordingClient } from '@papertrade/query-api/realtime/relay-test-client';
+import { TokenService } from '@papertrade/platform/auth/tokens';
 import { startApp, type StartedApp } from '../test/app-process';
 import { sendJson } from '../test/cluster-support';
 import { waitUntil } from '../test/wait';
+
+const JWT_SECRET = 'realtime-spec-secret-realtime-spec-secret';
 
 describe('embedded app: real-time socket on /ws', function () {
   this.timeout(90_000);
@@ -19,7 +22,7 @@ describe('embedded app: real-time socket on /ws', function () {
   const clients: RecordingClient[] = [];
 
   before(async function () {
-    app = await startApp({ env: { MARKET_TICK_MS: '200', WEB_DIST: path.join(os.tmpdir(), 'papertrade-no-web') } });
+    app = await startApp({ env: { MARKET_TICK_MS: '200', WEB_DIST: path.join(os.tmpdir(), 'papertrade-no-web'), JWT_SECRET } });
   });
 
   after(async function () {
@@ -39,5 +42,16 @@ describe('embedded app: real-time socket on /ws', function () {
     await waitUntil(() => client.of('AUTHENTICATED').length === 1, { message: 'AUTHENTICATED' });
     const update = await waitUntil(() => client.of('MARKET_UPDATE')[0], { message: 'a MARKET_UPDATE from the feed', timeoutMs: 20_000 });
     expect((update.data as MarketTick).price).to.be.greaterThan(0);
+  });
+
+  it('refuses a token signed with its secret for an account it does not have (AUTH_ERROR, as the APIs answer 401)', async function () {
+    const token = new TokenService(JWT_SECRET).issue(randomUUID());
+    const me = await sendJson('GET', `${app!.url}/api/auth/me`, undefined, { authorization: `Bearer ${token}` });
+    expect(me.status).to.equal(401);
+    const client = await RecordingClient.open(`${app!.url.replace('http', 'ws')}/ws`, ['papertrade', `bearer.${token}`]);
+    clients.push(client);
+    const error = await waitUntil(() => client.of('AUTH_ERROR')[0], { message: 'AUTH_ERROR' });
+    expect(error.data).to.deep.equal({ message: `${String(me.body.detail)}; this connection receives public messages only.` });
+    expect(client.of('AUTHENTICATED')).to.deep.equal([]);
   });
 });

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { createCommandApi } from '@papertrade/command-api/app';
 import { createQueryApi } from '@papertrade/query-api/app';
 import { RealtimeRelay } from '@papertrade/query-api/realtime/relay';
+import { accountLookup } from '@papertrade/platform/auth/guards';
 import { botStatusGreeting } from '@papertrade/query-api/trading/bot-status-greeting';
 import { AdminBootstrapRefused, ensureAdmin } from '@papertrade/command-api/bootstrap';
 import { commandApiDeps, createProjector, createWorkers, createRuntime, queryApiDeps, registrationDeps } from './compose';
@@ -49,7 +50,10 @@ async function main() {
       const deps = queryApiDeps(rt);
       // The socket relay on /ws of the same server, following the bus (NATS here). Started before
       // listening: announcePort must see the 'listening' event.
-      const relay = new RealtimeRelay({ bus: rt.infra.bus, tokens: deps.tokens, logger, greet: botStatusGreeting(rt.infra.readModels) });
+      const relay = new RealtimeRelay(
+        { bus: rt.infra.bus, tokens: deps.tokens, accounts: accountLookup(rt.infra.readModels), logger, greet: botStatusGreeting(rt.infra.readModels) },
+        { maxSocketsPerAddress: config.REALTIME_MAX_SOCKETS_PER_ADDRESS, trustProxy: config.TRUST_PROXY },
+      );
       await relay.start();
       closers.push(() => relay.close());
       server = createQueryApi(deps).listen(config.PORT);

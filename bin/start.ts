@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TokenService } from '@papertrade/platform/auth/tokens';
 import { RealtimeRelay } from '@papertrade/query-api/realtime/relay';
+import { accountLookup } from '@papertrade/platform/auth/guards';
 import { botStatusGreeting } from '@papertrade/query-api/trading/bot-status-greeting';
 import { AdminBootstrapRefused, ensureAdmin, seedDemoAccounts } from '@papertrade/command-api/bootstrap';
 import { createProjector, createRuntime, createWorkers, registrationDeps } from './compose';
@@ -46,7 +47,10 @@ async function main() {
   const app = createEmbeddedApp(rt, { webDist: dist });
   // The socket relay on /ws of the same server, following the in-process bus; a socket that signs in
   // is told its bot's status (query-api/src/trading/bot-status-greeting.ts).
-  const relay = new RealtimeRelay({ bus: rt.infra.bus, tokens: new TokenService(rt.jwtSecret, rt.clock), logger, greet: botStatusGreeting(rt.infra.readModels) });
+  const relay = new RealtimeRelay(
+    { bus: rt.infra.bus, tokens: new TokenService(rt.jwtSecret, rt.clock), accounts: accountLookup(rt.infra.readModels), logger, greet: botStatusGreeting(rt.infra.readModels) },
+    { maxSocketsPerAddress: config.REALTIME_MAX_SOCKETS_PER_ADDRESS, trustProxy: config.TRUST_PROXY },
+  );
   await relay.start();
 
   const server = app.listen(config.PORT, () => {

@@ -4,6 +4,7 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import { ValidationError } from '@papertrade/domain/shared/errors';
 import type { CommandMeta } from '@papertrade/platform/commands/command-handler';
+import { clientAddress } from '@papertrade/platform/http/client-address';
 
 const keySchema = z.string().regex(/^[\x21-\x7e]{1,200}$/);
 const correlationSchema = z.string().regex(/^[\w.:-]{1,100}$/);
@@ -20,11 +21,7 @@ export function commandMeta(ctx: Context, actor: string, requestHashKey: string,
   return { actor, correlationId, idempotency: { scope: `${actor}|${ctx.method}|${ctx.path}`, key: rawKey, requestHash } };
 }
 
-/** The client address; behind the gateway (TRUST_PROXY) the first X-Forwarded-For entry. */
+/** The client address; behind the gateway (TRUST_PROXY) the first X-Forwarded-For entry (platform/src/http/client-address.ts). */
 export function clientIp(ctx: Context, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = ctx.get('x-forwarded-for').split(',')[0]?.trim();
-    if (forwarded) return forwarded;
-  }
-  return ctx.socket.remoteAddress ?? 'unknown';
+  return clientAddress(ctx.req, trustProxy);
 }

@@ -7,8 +7,8 @@
  *   JSON's order, read from the store in pages of CSV_READ_ROWS, at most CSV_MAX_ROWS rows
  *   (X-Csv-Truncated: true when the list is longer); X-Total-Count is every match either way;
  * - papaparse's quoting, CRLF line breaks (RFC 4180), and formula injection escaped: a text cell
- *   starting with = + - @ (or a tab or carriage return) gets a leading quote, so a spreadsheet shows
- *   `=cmd()` as text instead of running it (the same writer settings as the web app's lib/csv.ts);
+ *   whose first character is in FORMULA_START gets a leading quote, so a spreadsheet shows `=cmd()`
+ *   as text instead of running it (the same writer settings as the web app's lib/csv.ts);
  * - `Content-Disposition: attachment; filename="<name>-<UTC date>.csv"` (or `-page-N` for a page).
  */
 import type { Context } from 'koa';
@@ -30,8 +30,21 @@ export function pageAsked(ctx: Context): boolean {
   return ctx.query.page !== undefined || ctx.query.pageSize !== undefined;
 }
 
+/**
+ * A text cell a spreadsheet could run as a formula, judged by its first character alone, whatever
+ * follows: OWASP's CSV Injection guidance (https://owasp.org/www-community/attacks/CSV_Injection)
+ * names = + - @ tab and carriage return, and its remedy, a leading apostrophe (the cell is then
+ * quoted). papaparse's own `escapeFormulae: true` pattern is /^[=+\-@\t\r].*$/, whose `.*$` cannot
+ * cross a line feed, carriage return, U+2028 or U+2029, so a name holding one went out unescaped.
+ * The full-width forms (U+FF1D, U+FF0B, U+FF0D, U+FF20) are escaped too: they are rare at the start
+ * of a real name, cost nothing to escape, and a spreadsheet that folds width on input (East Asian
+ * input settings can) would read them as the ASCII ones. Numbers are not cells of this kind: a
+ * negative P&L stays a number. Keep in step with web/src/lib/csv.ts.
+ */
+export const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+
 export function writeCsv(fields: readonly string[], rows: readonly (readonly CsvCell[])[]): string {
-  return Papa.unparse({ fields: [...fields], data: rows.map((r) => [...r]) }, { escapeFormulae: true, newline: '\r\n' });
+  return Papa.unparse({ fields: [...fields], data: rows.map((r) => [...r]) }, { escapeFormulae: FORMULA_START, newline: '\r\n' });
 }
 
 /**

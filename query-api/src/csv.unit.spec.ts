@@ -1,5 +1,6 @@
 /** The list endpoints' CSV writer and whole-list reader (csv.ts). */
 import { expect } from 'chai';
+import Papa from 'papaparse';
 import { CSV_READ_ROWS, readWholeList, writeCsv } from './csv';
 
 describe('list CSV (query-api/src/csv.ts)', function () {
@@ -11,6 +12,34 @@ describe('list CSV (query-api/src/csv.ts)', function () {
     ]);
     // The line break inside a quoted cell stays as it is; rows end with CRLF.
     expect(csv.split('\r\n')).to.deep.equal(['name,pnl,note', `"'=cmd()",-12.34,"a, ""quoted""\nline"`, `"'+1",0,"'@SUM(A1)"`, `"'-x",,true`]);
+  });
+
+  // Issue 16 item 15: papaparse's own pattern (/^[=+\-@\t\r].*$/) needs the whole cell to match
+  // `.*$`, and `.` stops at a line break, U+2028 or U+2029: such a cell went out unescaped.
+  for (const [name, cell] of [
+    ['a line separator (U+2028)', '=HYPERLINK("https://evil.example","x")\u2028y'],
+    ['a paragraph separator (U+2029)', '+1\u2029'],
+    ['a line feed', '@SUM(A1)\nmore'],
+    ['a carriage return', '-2+3\r'],
+    ['a tab first', '\t=1+1'],
+    ['a carriage return first', '\r=1+1'],
+    ['a full-width equals sign', '\uff1d1+1'],
+    ['a full-width plus', '\uff0b1'],
+    ['a full-width minus', '\uff0d1'],
+    ['a full-width at', '\uff20SUM(A1)'],
+  ] as const) {
+    it(`escapes a formula cell whatever follows its first character: ${name}`, function () {
+      const csv = writeCsv(['name'], [[cell]]);
+      const [, row] = csv.split('\r\n');
+      expect(row!.startsWith(`"'`), JSON.stringify(row)).to.equal(true);
+      // Read back: the cell is the text with a leading quote, nothing else changed.
+      expect(Papa.parse<string[]>(csv).data[1]).to.deep.equal([`'${cell}`]);
+    });
+  }
+
+  it('leaves other text alone, and numbers (a negative P&L too) as numbers', function () {
+    const csv = writeCsv(['a', 'b', 'c', 'd'], [['Ann\u2028Lee', ' =1', -5, "'=already"]]);
+    expect(Papa.parse<string[]>(csv).data[1]).to.deep.equal(['Ann\u2028Lee', ' =1', '-5', "'=already"]);
   });
 
   it('reads a whole list page by page until a short page, and stops at the cap', async function () {

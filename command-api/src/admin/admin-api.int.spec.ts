@@ -2,6 +2,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { startHarness, type Harness } from '../../../test/api-harness';
+import { reservationStream } from '../auth/register-account';
 
 const unique = () => randomUUID().slice(0, 8);
 
@@ -149,6 +150,9 @@ describe('admin API (HTTP, embedded)', function () {
     ['a bad username', { username: 'no spaces please' }, 400, /username/],
     ['an unknown field', { isAdmin: true }, 400, /unknown field: isAdmin/],
     ['a number for the first name', { firstName: 7 }, 400, /firstName/],
+    ['a line separator in the first name', { firstName: '=HYPERLINK("https://evil.example")\u2028Ann' }, 400, /firstName: must not contain .*\(found U\+2028\)/],
+    ['a paragraph separator in the last name', { lastName: 'Lee\u2029x' }, 400, /lastName: must not contain .*\(found U\+2029\)/],
+    ['a bidi isolate in the last name', { lastName: 'Lee\u2066x' }, 400, /lastName: must not contain .*\(found U\+2066\)/],
   ];
   for (const [name, body, status, detail] of badEdits) {
     it(`refuses ${name} with ${status}, appending nothing`, async function () {
@@ -161,6 +165,22 @@ describe('admin API (HTTP, embedded)', function () {
       expect(events).to.deep.equal([]);
     });
   }
+
+  it('refuses an edit onto a username an unfinished sign-up holds (within the grace) with 409, appending nothing', async function () {
+    const B = await freshUser();
+    const held = `held_${unique()}`;
+    const meta = { userId: 'anonymous', correlationId: randomUUID(), causationId: randomUUID(), at: new Date().toISOString(), schemaVersion: 1 };
+    await h.rt.infra.eventStore.append(
+      reservationStream('username', held),
+      [{ id: randomUUID(), type: 'NameReserved', data: { ownerId: randomUUID(), reservedAt: new Date().toISOString() }, metadata: meta }],
+      'no_stream',
+    );
+    const before = await h.head();
+    const res = await h.request('PUT', `/api/admin/users/${B.userId}`, { token: admin.token, body: { email: `free.${unique()}@example.com`, username: held } });
+    expect(res.status).to.equal(409);
+    expect(res.body.detail).to.equal('Username already taken');
+    expect(await h.eventsSince(before)).to.deep.equal([]);
+  });
 
   it('answers 404 for an unknown or malformed id, and 409 for an email or username in use, appending nothing', async function () {
     const events = await appendedBy(async () => {

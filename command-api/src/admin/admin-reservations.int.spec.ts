@@ -1,7 +1,8 @@
 /**
  * An admin edit never moves a user onto a name another registered user holds, however old the
  * reservation (past the orphan grace), on any path: a plain edit, after an admin edit made the
- * holder's reservation, and an Idempotency-Key replayed after a later edit.
+ * holder's reservation, and an Idempotency-Key replayed after a later edit. An edit refused for one
+ * of its names appends nothing for the other, and of two edits onto one name at once one wins.
  */
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
@@ -54,6 +55,36 @@ describe('admin edits and reservations past the orphan grace (HTTP, embedded)', 
       expect(username.body.detail).to.equal('Username already taken');
     });
     expect(events).to.deep.equal([]);
+  });
+
+  it('refuses an edit to a free email and a taken username with 409, appending nothing (no reservation made and released)', async function () {
+    const { A, B } = await pair();
+    const free = `free.${unique()}@example.com`;
+    const before = await h.head();
+    const res = await edit(B.userId, { email: free, username: A.username });
+    expect(res.status).to.equal(409);
+    expect(res.body.detail).to.equal('Username already taken');
+    expect(await h.eventsSince(before)).to.deep.equal([]);
+    expect(await h.rt.infra.eventStore.readStream(reservationStream('email', free))).to.deep.equal([]);
+  });
+
+  it('gives a username two admins move two users onto at once to one of them; the other is refused and keeps its names', async function () {
+    const { A, B } = await pair();
+    const wanted = `both_${unique()}`;
+    const emails = [`a2.${unique()}@example.com`, `b2.${unique()}@example.com`];
+    const [ra, rb] = await Promise.all([edit(A.userId, { email: emails[0], username: wanted }), edit(B.userId, { email: emails[1], username: wanted })]);
+    expect([ra.status, rb.status].sort()).to.deep.equal([200, 409]);
+    const [winner, loser, loserEmail] = ra.status === 200 ? [A, B, emails[1]!] : [B, A, emails[0]!];
+    expect((ra.status === 200 ? rb : ra).body.detail).to.equal('Username already taken');
+    const reservations = await h.rt.infra.eventStore.readStream(reservationStream('username', wanted));
+    expect(reservations.map((e) => [e.type, e.data.ownerId])).to.deep.equal([['NameReserved', winner.userId]]);
+    await h.projector.caughtUp();
+    const users = (await h.request('GET', `/api/admin/users?q=${wanted}`, { token: admin.token })).body as Array<{ id: string }>;
+    expect(users.map((u) => u.id)).to.deep.equal([winner.userId]);
+    const loserView = (await h.request('GET', `/api/admin/users?q=${loser.username}`, { token: admin.token })).body as Array<{ id: string; email: string }>;
+    expect(loserView.map((u) => [u.id, u.email])).to.deep.equal([[loser.userId, loser.email]]);
+    // Whatever the loser reserved before it lost the race was given back: its email is free at once.
+    await h.signup({ email: loserEmail, username: `after_${unique()}` });
   });
 
   it('refuses to move B onto the email an admin edit gave A', async function () {

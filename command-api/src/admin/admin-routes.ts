@@ -15,7 +15,7 @@ import { jsonBody, parseBody } from '@papertrade/platform/http/body';
 import type { Position } from '@papertrade/platform/event-store/position';
 import type { CommandApiDeps } from '../deps';
 import { commandMeta } from '../request-meta';
-import { latest, releaseName, reservationStream, reserveName } from '../auth/register-account';
+import { latest, refuseUnavailableName, releaseName, reservationStream, reserveName } from '../auth/register-account';
 
 export function adminRoutes(deps: CommandApiDeps): Router {
   const router = new Router();
@@ -33,6 +33,12 @@ export function adminRoutes(deps: CommandApiDeps): Router {
     const loaded = await deps.handler.load(userDecider, userStreamId(id), meta, { kept: true });
     const { state } = loaded;
     if (state.status !== 'registered') throw new NotFoundError('User not found');
+
+    // Every new name is checked before any is reserved: an edit refused for its username must not
+    // reserve and release its (free) email on the way. The reservations stay the guard against a
+    // race (two edits onto one name at once: one wins, the other gives back what it reserved).
+    const moves = (['email', 'username'] as const).filter((kind) => body[kind] !== undefined && reservationStream(kind, body[kind]!) !== reservationStream(kind, state[kind]));
+    for (const kind of moves) await refuseUnavailableName(registration, kind, body[kind]!, id);
 
     const changes: ProfileChanges = {};
     const reserved: Array<() => Promise<unknown>> = [];

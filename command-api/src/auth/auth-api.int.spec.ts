@@ -89,6 +89,11 @@ describe('auth API (HTTP, embedded)', function () {
       ['an unknown field', () => ({ ...valid(), isAdmin: true }), /unknown field: isAdmin/],
       ['an array', () => [valid()], /expected object/i],
       ['a 300-character first name', () => ({ ...valid(), firstName: 'x'.repeat(300) }), /firstName: must be at most 64 characters/],
+      // A line separator let a formula past the CSV escape (issue 16 item 15); format characters are invisible.
+      ['a line separator in the first name', () => ({ ...valid(), firstName: '=HYPERLINK("https://evil.example")\u2028Ann' }), /firstName: must not contain .*\(found U\+2028\)/],
+      ['a paragraph separator in the last name', () => ({ ...valid(), lastName: 'Lee\u2029=1+1' }), /lastName: must not contain .*\(found U\+2029\)/],
+      ['a right-to-left override in the last name', () => ({ ...valid(), lastName: 'Lee\u202Egnp.exe' }), /lastName: must not contain .*\(found U\+202E\)/],
+      ['a zero-width space in the first name', () => ({ ...valid(), firstName: 'An\u200Bn' }), /firstName: must not contain .*\(found U\+200B\)/],
     ];
     for (const [name, body, detail] of badBodies) {
       it(`answers 400 naming the field for ${name}, appending nothing`, async function () {
@@ -199,23 +204,41 @@ describe('auth API (HTTP, embedded)', function () {
       expect(inflight.status).to.equal(409);
     });
 
-    it('releases the email reservation when the username turns out to be taken mid-way', async function () {
+    it('refuses a username an unfinished sign-up holds with 409 before reserving the free email: nothing appended', async function () {
       const id = unique();
-      // The username is reserved by an in-flight sign-up (no user yet), so the pre-check passes.
+      // The username is reserved by an in-flight sign-up (no user yet, within the orphan grace).
       const meta = { userId: 'anonymous', correlationId: randomUUID(), causationId: randomUUID(), at: new Date().toISOString(), schemaVersion: 1 };
       await h.rt.infra.eventStore.append(
         reservationStream('username', `held_${id}`),
         [{ id: randomUUID(), type: 'NameReserved', data: { ownerId: randomUUID(), reservedAt: new Date().toISOString() }, metadata: meta }],
         'no_stream',
       );
-      const res = await h.request('POST', '/api/auth/signup', {
-        body: { email: `held.${id}@example.com`, username: `held_${id}`, password: 'secret1', confirmPassword: 'secret1' },
+      let res!: Awaited<ReturnType<Harness['request']>>;
+      const events = await appendedBy(async () => {
+        res = await h.request('POST', '/api/auth/signup', {
+          body: { email: `held.${id}@example.com`, username: `held_${id}`, password: 'secret1', confirmPassword: 'secret1' },
+        });
       });
       expect(res.status).to.equal(409);
-      const emailEvents = await h.rt.infra.eventStore.readStream(reservationStream('email', `held.${id}@example.com`));
-      expect(emailEvents.map((e) => e.type)).to.deep.equal(['NameReserved', 'ReservationReleased']);
-      // and the address is free again at once
+      expect(res.body.detail).to.equal('Username already taken');
+      expect(events).to.deep.equal([]);
+      // and the address is free at once
       await h.signup({ email: `held.${id}@example.com`, username: `free_${id}` });
+    });
+
+    it('gives a username one of many concurrent sign-ups; the others leave their (free) emails free', async function () {
+      const id = unique();
+      const results = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          h.request('POST', '/api/auth/signup', {
+            body: { email: `same.${id}.${i}@example.com`, username: `same_${id}`, password: 'secret1', confirmPassword: 'secret1' },
+          }),
+        ),
+      );
+      expect(results.filter((r) => r.status === 201)).to.have.length(1);
+      for (const r of results.filter((r) => r.status !== 201)) expect([r.status, r.body.detail]).to.deep.equal([409, 'Username already taken']);
+      // A loser that reserved its email before it lost the race released it: each free email signs up again.
+      for (const [i, r] of results.entries()) if (r.status !== 201) await h.signup({ email: `same.${id}.${i}@example.com`, username: `again_${id}_${i}` });
     });
   });
 

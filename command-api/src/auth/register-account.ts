@@ -12,8 +12,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { normaliseEmail, normaliseUsername, userStreamId } from '@papertrade/domain/auth/user';
 import { userDecider } from '@papertrade/domain/auth/user.decider';
-import { RESERVATION_TAKEN, reservationDecider, reservationStreamId, type ReservationKind } from '@papertrade/domain/auth/reservation';
-import { IdempotencyConflictError, IllegalStateError } from '@papertrade/domain/shared/errors';
+import { reservationDecider, reservationStreamId, type ReservationKind, type ReservationState, type Reserve } from '@papertrade/domain/auth/reservation';
+import { IdempotencyConflictError } from '@papertrade/domain/shared/errors';
 import { idempotentId, type CommandHandler, type CommandMeta } from '@papertrade/platform/commands/command-handler';
 import type { EventStore } from '@papertrade/platform/event-store/event-store';
 import { comparePositions, type Position } from '@papertrade/platform/event-store/position';
@@ -56,23 +56,35 @@ async function usesName(deps: Pick<RegistrationDeps, 'handler'>, userId: string,
   return kind === 'email' ? normaliseEmail(state.email) === normaliseEmail(value) : normaliseUsername(state.username) === normaliseUsername(value);
 }
 
+/** The Reserve command for a reservation in `state`, with the facts the decider needs about its holder. */
+async function reserveCommand(deps: RegistrationDeps, kind: ReservationKind, ownerId: string, state: ReservationState): Promise<Reserve> {
+  return {
+    type: 'Reserve',
+    data: {
+      kind,
+      ownerId,
+      holderRegistered: state.status === 'held' && state.ownerId !== ownerId ? await isRegistered(deps, state.ownerId) : false,
+      orphanAfterMs: deps.orphanAfterMs,
+    },
+    metadata: { now: deps.handler.now() },
+  };
+}
+
 export async function reserveName(deps: RegistrationDeps, kind: ReservationKind, value: string, ownerId: string, meta: CommandMeta) {
-  return deps.handler.handle(
-    reservationDecider,
-    reservationStream(kind, value),
-    async (state) => ({
-      type: 'Reserve' as const,
-      data: {
-        kind,
-        ownerId,
-        holderRegistered:
-          state.status === 'held' && state.ownerId !== ownerId ? await isRegistered(deps, state.ownerId) : false,
-        orphanAfterMs: deps.orphanAfterMs,
-      },
-      metadata: { now: deps.handler.now() },
-    }),
-    meta,
-  );
+  return deps.handler.handle(reservationDecider, reservationStream(kind, value), (state) => reserveCommand(deps, kind, ownerId, state), meta);
+}
+
+/**
+ * Refuses (409) a name the reservation decider would refuse now, before anything is appended: held
+ * by another owner who is registered, or by an unfinished sign-up still within its grace. The
+ * decider itself decides, on the stream as it is, so this check and the append cannot disagree
+ * except by a race, which the append's expected revision settles (one wins, the other is refused
+ * and gives back what it reserved). A command that reserves two names checks both first, so one
+ * refused for its second name does not reserve and release its first (issue 16 item 19).
+ */
+export async function refuseUnavailableName(deps: RegistrationDeps, kind: ReservationKind, value: string, ownerId: string): Promise<void> {
+  const { state } = await deps.handler.load(reservationDecider, reservationStream(kind, value));
+  reservationDecider.decide(await reserveCommand(deps, kind, ownerId, state), state);
 }
 
 export async function releaseName(deps: RegistrationDeps, kind: ReservationKind, value: string, ownerId: string, meta: CommandMeta) {
@@ -95,16 +107,13 @@ export async function reservationOwner(deps: Pick<RegistrationDeps, 'handler'>, 
 }
 
 /**
- * Fails fast, before anything is appended, when the email or username already belongs to a
- * registered user. The reservations below remain the real guard against races.
+ * Fails fast, before anything is appended, when the email or username cannot be reserved (a
+ * registered user's, or an unfinished sign-up's within its grace). The reservations below remain the
+ * real guard against races.
  */
 async function refuseTakenNames(deps: RegistrationDeps, input: AccountInput, userId: string): Promise<void> {
-  for (const [kind, value] of [['email', input.email], ['username', input.username]] as const) {
-    const owner = await reservationOwner(deps, kind, value);
-    if (owner && owner !== userId && (await isRegistered(deps, owner))) {
-      throw new IllegalStateError(RESERVATION_TAKEN[kind]);
-    }
-  }
+  await refuseUnavailableName(deps, 'email', input.email, userId);
+  await refuseUnavailableName(deps, 'username', input.username, userId);
 }
 
 export async function registerAccount(deps: RegistrationDeps, input: AccountInput, meta: CommandMeta): Promise<{ userId: string; position: Position | undefined }> {

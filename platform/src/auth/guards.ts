@@ -22,7 +22,7 @@ import type { ReadModels } from '../projections/read-models';
 import { waitForMinPosition } from '../http/min-position';
 import type { OwnWrites } from '../http/own-writes';
 import { IdentityCache } from './identity-cache';
-import type { TokenService } from './tokens';
+import type { TokenClaims, TokenService } from './tokens';
 
 /** How long a request waits for the users projection to reach the position in its token. */
 export const ACCOUNT_WAIT_MS = 5000;
@@ -89,19 +89,13 @@ export function authenticate(tokens: TokenService, readModels: ReadModels, optio
     } else {
       user = await identities.get(claims.userId);
     }
-    if (!user && claims.position) {
-      // Signed in on command-api before this process's read model got the account: wait for it.
-      if (!(await readModels.waitFor([USERS_PROJECTION], claims.position, accountWaitMs))) {
-        state.authError = ACCOUNT_NOT_YET;
-        state.authRetryAfterSeconds = ACCOUNT_RETRY_AFTER_SECONDS;
-        return;
-      }
-      user = await identities.refresh(claims.userId);
-    }
-    if (!user) {
-      state.authError = ACCOUNT_GONE;
+    const account = await settleAccount(claims, user, identities, readModels, accountWaitMs);
+    if ('error' in account) {
+      state.authError = account.error;
+      if (account.retryAfterSeconds !== undefined) state.authRetryAfterSeconds = account.retryAfterSeconds;
       return;
     }
+    user = account.user;
     state.user = user;
     const ownWrites = options.ownWrites;
     // With X-Min-Position the user was read past the cache at the position the client asked for.
@@ -121,6 +115,45 @@ export function authenticate(tokens: TokenService, readModels: ReadModels, optio
     if (ctx.get('authorization')) await resolve(ctx, ctx.state as AuthState);
     await next();
   };
+}
+
+/** The account a verified token names, or why it cannot be used (ACCOUNT_GONE, or ACCOUNT_NOT_YET with a retry). */
+export type AccountResolution = { user: UserView } | { error: string; retryAfterSeconds?: number };
+
+/**
+ * The account of verified `claims` given the user read first (null when the read model lacks it):
+ * a token that carries the position at which its account existed waits (boundedly) for the users
+ * projection to get there; a token whose account is not there is of no use, however well signed.
+ */
+async function settleAccount(
+  claims: TokenClaims,
+  user: UserView | null,
+  identities: IdentityCache,
+  readModels: ReadModels,
+  accountWaitMs: number,
+): Promise<AccountResolution> {
+  if (!user && claims.position) {
+    // Signed in on command-api before this process's read model got the account: wait for it.
+    if (!(await readModels.waitFor([USERS_PROJECTION], claims.position, accountWaitMs))) {
+      return { error: ACCOUNT_NOT_YET, retryAfterSeconds: ACCOUNT_RETRY_AFTER_SECONDS };
+    }
+    user = await identities.refresh(claims.userId);
+  }
+  return user ? { user } : { error: ACCOUNT_GONE };
+}
+
+/** Resolves the account of verified token claims. */
+export type AccountLookup = (claims: TokenClaims) => Promise<AccountResolution>;
+
+/**
+ * The same resolution as `authenticate`, for callers outside an HTTP request (the real-time relay:
+ * a socket that signs in with a validly signed token for an account that does not exist is refused
+ * as HTTP answers 401). One cache per call, like `authenticate`'s.
+ */
+export function accountLookup(readModels: ReadModels, options: Pick<AuthenticateOptions, 'identities' | 'accountWaitMs'> = {}): AccountLookup {
+  const identities = options.identities ?? defaultIdentities(readModels);
+  const accountWaitMs = options.accountWaitMs ?? ACCOUNT_WAIT_MS;
+  return async (claims) => settleAccount(claims, await identities.get(claims.userId), identities, readModels, accountWaitMs);
 }
 
 /**

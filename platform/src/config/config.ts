@@ -42,6 +42,8 @@ export const configSchema = z.object({
   SIGNUP_MAX_PER_IP: count(10),
   SIGNUP_IP_WINDOW_MS: count(60 * 60 * 1000),
   RESERVATION_ORPHAN_AFTER_MS: count(60 * 1000),
+  /** Open real-time sockets (/ws) one client address may hold at once (query-api/src/realtime/relay.ts). */
+  REALTIME_MAX_SOCKETS_PER_ADDRESS: count(20),
   /** Where prices come from (platform/src/market): the deterministic simulated market, or CoinGecko's public API. */
   MARKET_DATA: z.enum(['simulated', 'coingecko']).default('simulated'),
   /** The simulated market's seed: every process with the same seed sees the same market. */

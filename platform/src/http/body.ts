@@ -1,5 +1,8 @@
 /**
  * JSON bodies only, at most 100 kB, free of prototype keys, validated with the slice's zod schema.
+ * A compressed body (Content-Encoding gzip, deflate or br) is inflated as it arrives and the limit
+ * counts the inflated bytes, so a zip bomb stops at 100 kB; one that is not valid compressed data
+ * is a 400.
  */
 import type { Context, Middleware } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
@@ -57,6 +60,23 @@ const forbidden = (key: string, path?: string) => {
 /** co-body parses with @hapi/bourne, which throws this on a `__proto__` key (escaped or not) without saying where. */
 const PROTO_POISONING = /forbidden prototype property/;
 
+/** The encodings co-body inflates (through `inflation`); any other is its 415. */
+const DECOMPRESSED = new Set(['gzip', 'deflate', 'br']);
+
+/**
+ * A body that is not valid data of its Content-Encoding: zlib's or brotli's stream error (Z_DATA_ERROR
+ * "incorrect header check", Z_BUF_ERROR "unexpected end of file", ...) reaches us as is, with no
+ * HTTP status, and was a 500 with a stack trace in the log. The parser's other errors all carry a
+ * status (413 too large, 415 unknown encoding, 400 bad JSON or an aborted request).
+ */
+function badCompressedBody(ctx: Context, error: Error): ValidationError | undefined {
+  const encoding = ctx.get('content-encoding');
+  if (!DECOMPRESSED.has(encoding)) return undefined;
+  const { status, statusCode } = error as { status?: unknown; statusCode?: unknown };
+  if (typeof status === 'number' || typeof statusCode === 'number') return undefined;
+  return new ValidationError(`The request body is not valid ${encoding} data (Content-Encoding: ${encoding})`);
+}
+
 /** Refuses oversized bodies from the Content-Length before reading them, then parses JSON. */
 export const jsonBody: Middleware = async (ctx, next) => {
   const length = Number(ctx.get('content-length') || 0);
@@ -71,7 +91,10 @@ export const jsonBody: Middleware = async (ctx, next) => {
     });
   } catch (error) {
     // Only the parser's own error: a route below may throw anything, and it is not ours to rename.
-    if (!parsed && error instanceof Error && PROTO_POISONING.test(error.message)) throw forbidden('__proto__');
+    if (!parsed && error instanceof Error) {
+      if (PROTO_POISONING.test(error.message)) throw forbidden('__proto__');
+      throw badCompressedBody(ctx, error) ?? error;
+    }
     throw error;
   }
 };

@@ -13,6 +13,8 @@ import { botStreamId } from '@papertrade/domain/trading/bot';
 import { botDecider } from '@papertrade/domain/trading/bot.decider';
 import { TRADING_BOTS_PROJECTION, type TradingBotView } from '@papertrade/domain/trading/bot-view';
 import { TokenService } from '@papertrade/platform/auth/tokens';
+import { accountLookup } from '@papertrade/platform/auth/guards';
+import { positionSchema } from '@papertrade/platform/event-store/position';
 import { CommandHandler } from '@papertrade/platform/commands/command-handler';
 import { silentLogger } from '@papertrade/platform/config/logger';
 import { RealtimeRelay } from '@papertrade/query-api/realtime/relay';
@@ -34,7 +36,8 @@ describe('trading-bots projection and BOT_STATUS (PGlite, in-process bus)', func
   before(async function () {
     harness = await startHarness();
     server = http.createServer((_req, res) => res.writeHead(404).end());
-    relay = new RealtimeRelay({ bus: harness.rt.infra.bus, tokens, logger: silentLogger, greet: botStatusGreeting(harness.rt.infra.readModels) }).attach(server);
+    const { readModels } = harness.rt.infra;
+    relay = new RealtimeRelay({ bus: harness.rt.infra.bus, tokens, accounts: accountLookup(readModels), logger: silentLogger, greet: botStatusGreeting(readModels) }).attach(server);
     await relay.start();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
@@ -46,8 +49,16 @@ describe('trading-bots projection and BOT_STATUS (PGlite, in-process bus)', func
     await harness?.stop();
   });
 
-  async function socketOf(userId: string): Promise<RecordingClient> {
-    const client = await RecordingClient.open(`ws://127.0.0.1:${port}/ws`, ['papertrade', `bearer.${tokens.issue(userId)}`]);
+  /** A registered user (the relay, like the APIs, refuses a token whose account does not exist). */
+  async function newUser(): Promise<{ userId: string; position: string }> {
+    const id = randomUUID().slice(0, 8);
+    return harness.signup({ email: `bot.${id}@example.com`, username: `bot_${id}` });
+  }
+
+  async function socketOf({ userId, position }: { userId: string; position: string }): Promise<RecordingClient> {
+    // The position at which the account exists, as a sign-in's token carries: the relay waits for the users projection to get there.
+    const token = tokens.issue(userId, { position: positionSchema.parse(position) });
+    const client = await RecordingClient.open(`ws://127.0.0.1:${port}/ws`, ['papertrade', `bearer.${token}`]);
     clients.push(client);
     await waitUntil(() => client.of('AUTHENTICATED').length === 1, { message: 'AUTHENTICATED' });
     return client;
@@ -55,10 +66,11 @@ describe('trading-bots projection and BOT_STATUS (PGlite, in-process bus)', func
 
   it('pushes BOT_STATUS to the bot owner only, after the document is written', async function () {
     const handler = new CommandHandler(harness.rt.infra.eventStore, () => new Date());
-    const alice = randomUUID();
-    const bob = randomUUID();
-    const aliceSocket = await socketOf(alice);
-    const bobSocket = await socketOf(bob);
+    const aliceUser = await newUser();
+    const bobUser = await newUser();
+    const [alice, bob] = [aliceUser.userId, bobUser.userId];
+    const aliceSocket = await socketOf(aliceUser);
+    const bobSocket = await socketOf(bobUser);
     const visitor = await RecordingClient.open(`ws://127.0.0.1:${port}/ws`);
     clients.push(visitor);
     const meta = { actor: 'test', correlationId: randomUUID() };
@@ -93,14 +105,15 @@ describe('trading-bots projection and BOT_STATUS (PGlite, in-process bus)', func
 
   it('tells a socket that signs in later the status the read model holds (a reloaded dashboard of a running bot reads ACTIVE)', async function () {
     const handler = new CommandHandler(harness.rt.infra.eventStore, () => new Date());
-    const carol = randomUUID();
+    const carolUser = await newUser();
+    const carol = carolUser.userId;
     const meta = { actor: 'test', correlationId: randomUUID() };
     const now = new Date().toISOString();
     await handler.handle(subscriptionDecider, subscriptionStreamId(carol), { type: 'ChangeSubscriptionByAdmin', data: { userId: carol, tier: 'PREMIUM', adminId: 'admin' }, metadata: { now } }, meta);
     await handler.handle(botDecider, botStreamId(carol), { type: 'StartBot', data: { userId: carol, premium: true }, metadata: { now } }, meta);
     await harness.projector.caughtUp();
 
-    const reloaded = await socketOf(carol);
+    const reloaded = await socketOf(carolUser);
     const greeted = await waitUntil(() => reloaded.of('BOT_STATUS')[0], { message: 'BOT_STATUS on a socket opened while the bot runs' });
     expect(greeted.data).to.deep.equal({ status: 'ACTIVE' });
     expect(reloaded.messages.map((m) => m.type)).to.deep.equal(['AUTHENTICATED', 'BOT_STATUS']);
@@ -108,12 +121,12 @@ describe('trading-bots projection and BOT_STATUS (PGlite, in-process bus)', func
     // Stopped: the open socket gets the change, and a socket opened afterwards reads STOPPED.
     await handler.handle(botDecider, botStreamId(carol), { type: 'StopBot', data: { userId: carol }, metadata: { now } }, meta);
     await waitUntil(() => reloaded.of('BOT_STATUS').length === 2, { message: 'the STOPPED push' });
-    const later = await socketOf(carol);
+    const later = await socketOf(carolUser);
     const again = await waitUntil(() => later.of('BOT_STATUS')[0], { message: 'BOT_STATUS on a socket opened after the stop' });
     expect(again.data).to.deep.equal({ status: 'STOPPED' });
 
     // Someone who never had a bot is told nothing (the client's default, STOPPED, is right).
-    const newcomer = await socketOf(randomUUID());
+    const newcomer = await socketOf(await newUser());
     await harness.rt.infra.bus.publish(publicRealtimeSubject('ANNOUNCEMENT'), {});
     await waitUntil(() => newcomer.of('ANNOUNCEMENT').length === 1, { message: 'a later public push' });
     expect(newcomer.of('BOT_STATUS')).to.deep.equal([]);

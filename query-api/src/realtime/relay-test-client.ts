@@ -23,10 +23,10 @@ export class RecordingClient {
     ws.on('close', (code) => (this.closeCode = code));
   }
 
-  /** Opens `ws://…/ws`; resolves once open. `protocols` e.g. `['papertrade', 'bearer.<token>']`. */
-  static open(url: string, protocols?: string[]): Promise<RecordingClient> {
+  /** Opens `ws://…/ws`; resolves once open. `protocols` e.g. `['papertrade', 'bearer.<token>']`; `headers` e.g. X-Forwarded-For. */
+  static open(url: string, protocols?: string[], headers?: Record<string, string>): Promise<RecordingClient> {
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(url, protocols);
+      const ws = new WebSocket(url, protocols, headers ? { headers } : {});
       const client = new RecordingClient(ws);
       ws.once('open', () => resolve(client));
       ws.once('error', reject);
@@ -68,5 +68,37 @@ export function openNonReadingSocket(port: number, path = '/ws'): Promise<net.So
       resolve(socket);
     };
     socket.on('data', onData);
+  });
+}
+
+/**
+ * A WebSocket handshake by hand, for what the answer itself holds: its head (status line and
+ * headers) and, for a refusal, its body. An accepted socket is dropped once the head has come.
+ */
+export function rawHandshake(port: number, headers: Record<string, string> = {}, path = '/ws'): Promise<{ status: number; head: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    socket.once('error', reject);
+    socket.once('connect', () => {
+      const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+      socket.write(
+        `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
+          `Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\n${extra}\r\n`,
+      );
+    });
+    let text = '';
+    const settle = () => {
+      const end = text.indexOf('\r\n\r\n');
+      const head = text.slice(0, end);
+      resolve({ status: Number(head.split(' ')[1]), head, body: text.slice(end + 4) });
+    };
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString('latin1');
+      if (text.startsWith('HTTP/1.1 101') && text.includes('\r\n\r\n')) {
+        socket.destroy();
+        settle();
+      }
+    });
+    socket.on('end', settle);
   });
 }

@@ -10,13 +10,14 @@ import { expect } from 'chai';
 import { MemoryBus } from '@papertrade/platform/bus/memory-bus';
 import { TokenService } from '@papertrade/platform/auth/tokens';
 import { silentLogger } from '@papertrade/platform/config/logger';
+import { ACCOUNT_GONE, ACCOUNT_NOT_YET } from '@papertrade/platform/auth/guards';
 import { marketTickSubject, type MarketTick } from '@papertrade/domain/market/contracts';
 import { serverMessageSchema } from '@papertrade/domain/realtime/contracts';
 import { waitUntil } from '../../../test/wait';
-import { CLOSE_TOO_SLOW, RealtimeRelay, type RelayDeps, type RelayOptions } from './relay';
+import { CLOSE_POLICY_VIOLATION, CLOSE_TOO_SLOW, RealtimeRelay, type RelayDeps, type RelayOptions } from './relay';
 import type { RelayFrame } from './messages';
 import { publicRealtimeSubject, userRealtimeSubject } from '@papertrade/domain/realtime/subjects';
-import { openNonReadingSocket, RecordingClient, tick } from './relay-test-client';
+import { openNonReadingSocket, rawHandshake, RecordingClient, tick } from './relay-test-client';
 
 const SECRET = 'relay-spec-secret-relay-spec-secret!!';
 
@@ -29,18 +30,29 @@ describe('real-time relay (in-process bus)', function () {
   const tokens = new TokenService(SECRET, () => now);
   const clients: RecordingClient[] = [];
   const raw: net.Socket[] = [];
+  /**
+   * The accounts that exist, standing in for the users read model (the real lookup, guards.ts
+   * accountLookup, is wired in bin/start.ts and exercised in bin/realtime.int.spec.ts): `issue`
+   * registers the user it signs a token for; a token from `tokens.issue` alone names no account.
+   */
+  const registered = new Set<string>();
+  const issue = (userId: string) => {
+    registered.add(userId);
+    return tokens.issue(userId);
+  };
+  const accounts: RelayDeps['accounts'] = async (claims) => (registered.has(claims.userId) ? { user: { id: claims.userId } } : { error: ACCOUNT_GONE });
 
-  async function start(options: RelayOptions = {}, extra: Partial<Pick<RelayDeps, 'greet' | 'logger'>> = {}): Promise<void> {
+  async function start(options: RelayOptions = {}, extra: Partial<Pick<RelayDeps, 'greet' | 'logger' | 'accounts'>> = {}): Promise<void> {
     bus = new MemoryBus();
     server = http.createServer((_req, res) => res.writeHead(404).end());
-    relay = new RealtimeRelay({ bus, tokens, logger: silentLogger, ...extra }, options).attach(server);
+    relay = new RealtimeRelay({ bus, tokens, accounts, logger: silentLogger, ...extra }, options).attach(server);
     await relay.start();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
   }
 
-  async function connect(protocols?: string[], path = '/ws'): Promise<RecordingClient> {
-    const client = await RecordingClient.open(`ws://127.0.0.1:${port}${path}`, protocols);
+  async function connect(protocols?: string[], path = '/ws', headers?: Record<string, string>): Promise<RecordingClient> {
+    const client = await RecordingClient.open(`ws://127.0.0.1:${port}${path}`, protocols, headers);
     clients.push(client);
     return client;
   }
@@ -77,10 +89,10 @@ describe('real-time relay (in-process bus)', function () {
       const alice = randomUUID();
       const bob = randomUUID();
       const aliceByMessage = await connect();
-      aliceByMessage.send({ type: 'auth', token: tokens.issue(alice) });
-      const aliceByProtocol = await connect(['papertrade', `bearer.${tokens.issue(alice)}`]);
+      aliceByMessage.send({ type: 'auth', token: issue(alice) });
+      const aliceByProtocol = await connect(['papertrade', `bearer.${issue(alice)}`]);
       expect(aliceByProtocol.ws.protocol, 'the token is not echoed back').to.equal('papertrade');
-      const bobSocket = await connect(['papertrade', `bearer.${tokens.issue(bob)}`]);
+      const bobSocket = await connect(['papertrade', `bearer.${issue(bob)}`]);
       const visitor = await connect();
       for (const c of [aliceByMessage, aliceByProtocol, bobSocket]) await waitUntil(() => c.of('AUTHENTICATED').length === 1, { message: 'AUTHENTICATED' });
       expect(aliceByMessage.of('AUTHENTICATED')[0]!.data).to.deep.equal({ userId: alice });
@@ -102,7 +114,7 @@ describe('real-time relay (in-process bus)', function () {
     it('answers a bad token with AUTH_ERROR and keeps the socket public (and logout makes it public)', async function () {
       const user = randomUUID();
       const client = await connect();
-      client.send({ type: 'auth', token: tokens.issue(user) });
+      client.send({ type: 'auth', token: issue(user) });
       await waitUntil(() => client.of('AUTHENTICATED').length === 1, { message: 'AUTHENTICATED' });
       client.send({ type: 'auth', token: 'not-a-token' });
       await waitUntil(() => client.of('AUTH_ERROR').length === 1, { message: 'AUTH_ERROR' });
@@ -112,7 +124,7 @@ describe('real-time relay (in-process bus)', function () {
       expect(client.of('BOT_STATUS'), 'no private push after a bad token').to.deep.equal([]);
       expect(client.ws.readyState).to.equal(client.ws.OPEN);
 
-      client.send({ type: 'auth', token: tokens.issue(user) });
+      client.send({ type: 'auth', token: issue(user) });
       await waitUntil(() => client.of('AUTHENTICATED').length === 2, { message: 'authenticated again' });
       client.send({ type: 'logout' });
       await waitUntil(() => client.of('LOGGED_OUT').length === 1, { message: 'LOGGED_OUT' });
@@ -129,7 +141,7 @@ describe('real-time relay (in-process bus)', function () {
 
     it('stops private pushes once the token has expired', async function () {
       const user = randomUUID();
-      const client = await connect(['papertrade', `bearer.${tokens.issue(user)}`]);
+      const client = await connect(['papertrade', `bearer.${issue(user)}`]);
       await waitUntil(() => client.of('AUTHENTICATED').length === 1, { message: 'AUTHENTICATED' });
       now = new Date(now.getTime() + 25 * 60 * 60 * 1000);
       await bus.publish(userRealtimeSubject(user, 'BOT_STATUS'), { status: 'ACTIVE' });
@@ -146,7 +158,7 @@ describe('real-time relay (in-process bus)', function () {
     });
 
     it('refuses a token in the URL (400) and any other path (404)', async function () {
-      const token = tokens.issue(randomUUID());
+      const token = issue(randomUUID());
       for (const query of [`?token=${token}`, `?access_token=${token}`, `?t=${token}`]) {
         const error = await connect(undefined, `/ws${query}`).then(() => null, (e: Error) => e);
         expect(error?.message, query).to.equal('handshake answered 400');
@@ -154,6 +166,52 @@ describe('real-time relay (in-process bus)', function () {
       const other = await connect(undefined, '/socket').then(() => null, (e: Error) => e);
       expect(other?.message).to.equal('handshake answered 404');
       expect(relay.stats().sockets).to.equal(0);
+    });
+
+    it('never echoes the bearer token in the handshake: papertrade is selected, and a bearer protocol alone is refused (400)', async function () {
+      const token = issue(randomUUID());
+      const both = await rawHandshake(port, { 'Sec-WebSocket-Protocol': `papertrade, bearer.${token}` });
+      expect(both.status).to.equal(101);
+      expect(both.head).to.match(/\r\nSec-WebSocket-Protocol: papertrade(\r\n|$)/i);
+      expect(both.head).to.not.include(token);
+      const alone = await rawHandshake(port, { 'Sec-WebSocket-Protocol': `bearer.${token}` });
+      expect(alone.status).to.equal(400);
+      expect(alone.head + alone.body).to.not.include(token);
+      expect(JSON.parse(alone.body).detail).to.match(/^Offer the subprotocol papertrade beside bearer\.<token>/);
+      // Through a real client too: the socket works, and its protocol is papertrade.
+      const client = await connect(['papertrade', `bearer.${token}`]);
+      expect(client.ws.protocol).to.equal('papertrade');
+      await waitUntil(() => client.of('AUTHENTICATED').length === 1, { message: 'AUTHENTICATED' });
+    });
+
+    it('refuses a validly signed token whose account does not exist, as HTTP does (AUTH_ERROR, public socket)', async function () {
+      const ghost = randomUUID();
+      const token = tokens.issue(ghost); // signed with the right secret, but no such account
+      const byMessage = await connect();
+      byMessage.send({ type: 'auth', token });
+      const byProtocol = await connect(['papertrade', `bearer.${token}`]);
+      for (const c of [byMessage, byProtocol]) {
+        const error = await waitUntil(() => c.of('AUTH_ERROR')[0], { message: 'AUTH_ERROR' });
+        expect(error.data).to.deep.equal({ message: `${ACCOUNT_GONE}; this connection receives public messages only.` });
+        expect(c.of('AUTHENTICATED')).to.deep.equal([]);
+      }
+      await bus.publish(userRealtimeSubject(ghost, 'BOT_STATUS'), { status: 'ACTIVE' });
+      await bus.publish(publicRealtimeSubject('ANNOUNCEMENT'), {});
+      for (const c of [byMessage, byProtocol]) await waitUntil(() => c.of('ANNOUNCEMENT').length === 1, { message: 'the public push' });
+      for (const c of [byMessage, byProtocol]) expect(c.of('BOT_STATUS')).to.deep.equal([]);
+      expect(relay.stats().authenticated).to.equal(0);
+    });
+
+    it('closes a socket that sends more messages than its bucket allows with 1008', async function () {
+      const client = await connect();
+      const token = issue(randomUUID());
+      for (let i = 0; i < 200; i++) client.send({ type: 'auth', token });
+      await waitUntil(() => client.closeCode !== undefined, { message: 'the socket closed' });
+      expect(client.closeCode).to.equal(CLOSE_POLICY_VIOLATION);
+      // At most the default burst was read (an auth overtaken by the next one, or answered after the
+      // close, is not answered); the rest was not even parsed.
+      expect(client.of('AUTHENTICATED').length).to.be.at.most(10);
+      expect(relay.stats().closedTooManyMessages).to.equal(1);
     });
 
     it('coalesces a burst of ticks per coin: the first at once, then only the latest', async function () {
@@ -196,10 +254,10 @@ describe('real-time relay (in-process bus)', function () {
       const alice = randomUUID();
       const bob = randomUUID();
       states.set(alice, [{ type: 'BOT_STATUS', data: { status: 'ACTIVE' } }]);
-      const aliceByProtocol = await connect(['papertrade', `bearer.${tokens.issue(alice)}`]);
+      const aliceByProtocol = await connect(['papertrade', `bearer.${issue(alice)}`]);
       const aliceByMessage = await connect();
-      aliceByMessage.send({ type: 'auth', token: tokens.issue(alice) });
-      const bobSocket = await connect(['papertrade', `bearer.${tokens.issue(bob)}`]);
+      aliceByMessage.send({ type: 'auth', token: issue(alice) });
+      const bobSocket = await connect(['papertrade', `bearer.${issue(bob)}`]);
       const visitor = await connect();
       for (const c of [aliceByProtocol, aliceByMessage]) {
         await waitUntil(() => c.of('BOT_STATUS').length === 1, { message: "alice's greeting" });
@@ -220,7 +278,7 @@ describe('real-time relay (in-process bus)', function () {
       const alice = randomUUID();
       let answer!: (frames: RelayFrame[]) => void;
       states.set(alice, new Promise<RelayFrame[]>((resolve) => (answer = resolve)));
-      const client = await connect(['papertrade', `bearer.${tokens.issue(alice)}`]);
+      const client = await connect(['papertrade', `bearer.${issue(alice)}`]);
       await waitUntil(() => asked.includes(alice), { message: 'the greeting to be asked for' });
       await bus.publish(userRealtimeSubject(alice, 'BOT_STATUS'), { status: 'STOPPED' });
       await waitUntil(() => client.of('BOT_STATUS').length === 1, { message: 'the push' });
@@ -234,7 +292,7 @@ describe('real-time relay (in-process bus)', function () {
       // Signed in again, then out before the state arrives: nothing is sent to the now public socket.
       states.set(alice, new Promise<RelayFrame[]>((resolve) => (answer = resolve)));
       asked.length = 0;
-      client.send({ type: 'auth', token: tokens.issue(alice) });
+      client.send({ type: 'auth', token: issue(alice) });
       await waitUntil(() => asked.includes(alice), { message: 'the second greeting to be asked for' });
       client.send({ type: 'logout' });
       await waitUntil(() => client.of('LOGGED_OUT').length === 1, { message: 'LOGGED_OUT' });
@@ -248,7 +306,7 @@ describe('real-time relay (in-process bus)', function () {
     it('a greeting that fails is logged, and the socket still gets its pushes', async function () {
       const alice = randomUUID();
       failing.add(alice);
-      const client = await connect(['papertrade', `bearer.${tokens.issue(alice)}`]);
+      const client = await connect(['papertrade', `bearer.${issue(alice)}`]);
       await waitUntil(() => warnings.includes('real-time greeting failed'), { message: 'the failure to be logged' });
       await bus.publish(userRealtimeSubject(alice, 'BOT_STATUS'), { status: 'ACTIVE' });
       await waitUntil(() => client.of('BOT_STATUS').length === 1, { message: 'the push after the failed greeting' });
@@ -264,6 +322,74 @@ describe('real-time relay (in-process bus)', function () {
     first.close();
     await waitUntil(() => relay.stats().sockets === 0, { message: 'the first socket gone' });
     await connect();
+  });
+
+  it('holds at most maxSocketsPerAddress sockets per address (429 beyond), freeing a slot when one closes', async function () {
+    await start({ maxSocketsPerAddress: 2 });
+    const first = await connect();
+    await connect();
+    const refused = await connect().then(() => null, (e: Error) => e);
+    expect(refused?.message).to.equal('handshake answered 429');
+    const answer = await rawHandshake(port);
+    expect(answer.status).to.equal(429);
+    expect(JSON.parse(answer.body).detail).to.equal('At most 2 real-time connections per address are served; close another tab or try again later.');
+    // X-Forwarded-For is anyone's to send: without trustProxy it does not make another address.
+    const forged = await connect(undefined, '/ws', { 'X-Forwarded-For': '198.51.100.7' }).then(() => null, (e: Error) => e);
+    expect(forged?.message).to.equal('handshake answered 429');
+    first.close();
+    await waitUntil(() => relay.stats().sockets === 1, { message: 'the first socket gone' });
+    await connect();
+    expect(relay.stats().refusedPerAddress).to.equal(3);
+  });
+
+  it('counts sockets by the X-Forwarded-For address behind the gateway (trustProxy)', async function () {
+    await start({ maxSocketsPerAddress: 1, trustProxy: true });
+    const from = (address: string) => connect(undefined, '/ws', { 'X-Forwarded-For': address });
+    await from('198.51.100.1');
+    await from('198.51.100.2, 10.0.0.1');
+    const refused = await from('198.51.100.1').then(() => null, (e: Error) => e);
+    expect(refused?.message).to.equal('handshake answered 429');
+    expect(relay.stats().sockets).to.equal(2);
+  });
+
+  it('meters messages with a token bucket: a burst, then a refill per second, then 1008', async function () {
+    let clock = 0;
+    await start({ messageBurst: 3, messageRefillPerSecond: 2, now: () => clock });
+    const client = await connect();
+    // Messages the relay answers at once, each with an ERROR, so every one that was read shows.
+    const unknown = { type: 'subscribe' };
+    for (let i = 0; i < 3; i++) client.send(unknown);
+    await waitUntil(() => client.of('ERROR').length === 3, { message: 'the burst answered' });
+    clock += 500; // one message's worth
+    client.send(unknown);
+    await waitUntil(() => client.of('ERROR').length === 4, { message: 'the refilled message answered' });
+    client.send(unknown);
+    await waitUntil(() => client.closeCode !== undefined, { message: 'the socket closed' });
+    expect(client.closeCode).to.equal(CLOSE_POLICY_VIOLATION);
+    expect(client.of('ERROR')).to.have.length(4);
+  });
+
+  it('answers a token whose account is not readable yet with AUTH_ERROR, and one that cannot be checked too; a later auth still works', async function () {
+    const late = randomUUID();
+    let failing = true;
+    await start({}, {
+      accounts: async (claims) => {
+        if (failing) throw new Error('read model unavailable');
+        return claims.userId === late ? { error: ACCOUNT_NOT_YET } : { user: { id: claims.userId } };
+      },
+    });
+    const client = await connect();
+    client.send({ type: 'auth', token: tokens.issue(late) });
+    await waitUntil(() => client.of('AUTH_ERROR').length === 1, { message: 'AUTH_ERROR when the account cannot be read' });
+    expect(client.of('AUTH_ERROR')[0]!.data).to.deep.equal({ message: 'The account cannot be checked right now; please retry in a moment; this connection receives public messages only.' });
+    failing = false;
+    client.send({ type: 'auth', token: tokens.issue(late) });
+    await waitUntil(() => client.of('AUTH_ERROR').length === 2, { message: 'AUTH_ERROR for an account not readable yet' });
+    expect(client.of('AUTH_ERROR')[1]!.data).to.deep.equal({ message: `${ACCOUNT_NOT_YET}; this connection receives public messages only.` });
+    const known = randomUUID();
+    client.send({ type: 'auth', token: tokens.issue(known) });
+    await waitUntil(() => client.of('AUTHENTICATED').length === 1, { message: 'AUTHENTICATED' });
+    expect(client.of('AUTHENTICATED')[0]!.data).to.deep.equal({ userId: known });
   });
 
   it('terminates a socket that does not answer pings', async function () {

@@ -5,15 +5,26 @@
  * instance receives every notice, so a socket may connect to any of them.
  *
  * Authentication: the same bearer token as the APIs, sent in the first message
- * (`{type:'auth', token}`) or as a subprotocol `bearer.<token>` (offer `papertrade` as well; the
- * relay then answers with `papertrade`, never echoing the token). Never in the URL: a handshake with
- * a credential-like query parameter is refused (400), since URLs end up in access logs. A socket
- * without a valid token is public: it gets MARKET_UPDATE and public pushes only. A bad or expired
- * token gets an AUTH_ERROR message and leaves the socket public (not closed): the dashboard is useful
- * signed out, and the client learns why its private feed is missing. A token that expires while
- * connected is noticed at the next private push (checked with the token service, injected clock),
- * which then is not delivered. No cookie is involved, so a cross-site page cannot ride on a visitor's
- * session (no Origin check needed).
+ * (`{type:'auth', token}`, what the web app does) or as a subprotocol `bearer.<token>` beside
+ * `papertrade`: the relay selects `papertrade`, so the handshake's answer never holds the token. A
+ * handshake that offers a bearer protocol without `papertrade` is refused (400): the only protocol
+ * it could select is the token itself, echoed in the answer's Sec-WebSocket-Protocol (into proxy
+ * logs), and a client that offered protocols fails a handshake that selects none. Never in the URL
+ * either: a credential-like query parameter is refused (400), since URLs end up in access logs. A
+ * socket without a valid token is public: it gets MARKET_UPDATE and public pushes only. A bad or
+ * expired token, or a validly signed one whose account does not exist (RelayDeps.accounts, the same
+ * resolution as HTTP's guards, which answer 401), gets an AUTH_ERROR message and leaves the socket
+ * public (not closed): the dashboard is useful signed out, and the client learns why its private feed
+ * is missing. A token that expires while connected is noticed at the next private push (checked with
+ * the token service, injected clock), which then is not delivered. No cookie is involved, so a
+ * cross-site page cannot ride on a visitor's session (no Origin check needed).
+ *
+ * Abuse bounds: at most `maxSocketsPerAddress` open sockets per client address (the address from
+ * X-Forwarded-For only with `trustProxy`, as the APIs; further handshakes: 429), so one client
+ * cannot take every socket of the process; and each socket's messages are metered by a token bucket
+ * (`messageBurst` at once, `messageRefillPerSecond` after): a socket over it is closed with 1008
+ * (policy violation), since each `auth` costs a token check and an account read (5,000 of them cost
+ * 1.5 s of CPU before the bucket).
  *
  * Greeting: right after AUTHENTICATED the relay asks `greet` (when given) for the current state of
  * the user's private feeds and sends it as ordinary pushes (query-api's is BOT_STATUS from the
@@ -38,8 +49,9 @@ import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { marketTickSchema, MARKET_TICK_SUBJECTS, type MarketTick } from '@papertrade/domain/market/contracts';
 import { PUBLIC_REALTIME_SUBJECTS, routeRealtimeSubject, USER_REALTIME_SUBJECTS } from '@papertrade/domain/realtime/subjects';
 import type { Bus } from '@papertrade/platform/bus/bus';
-import type { TokenService } from '@papertrade/platform/auth/tokens';
+import type { TokenClaims, TokenService } from '@papertrade/platform/auth/tokens';
 import type { Logger } from '@papertrade/platform/config/logger';
+import { clientAddress } from '@papertrade/platform/http/client-address';
 import { MarketThrottle, MARKET_UPDATE_INTERVAL_MS } from './market-throttle';
 import { clientMessageSchema, type ControlMessage, type RelayFrame } from './messages';
 
@@ -52,17 +64,30 @@ export const SLOW_SOCKET_CLOSE_BYTES = 1024 * 1024;
 export const MAX_CLIENT_MESSAGE_BYTES = 16 * 1024;
 /** Sockets one process holds at most; more are refused (503) so that the bound above stays a bound. */
 export const MAX_SOCKETS = 10_000;
+/** Sockets one client address may hold at once (a tab each; an office behind one NAT shares it); more are refused (429). */
+export const MAX_SOCKETS_PER_ADDRESS = 20;
+/** Client messages a socket may send at once... */
+export const MESSAGE_BURST = 10;
+/** ...and per second after that. A client sends `auth` on open and on each sign-in, `logout` on sign-out. */
+export const MESSAGE_REFILL_PER_SECOND = 1;
+/** Close code for a socket that sends more messages than its bucket allows (RFC 6455: policy violation). */
+export const CLOSE_POLICY_VIOLATION = 1008;
 /** Close code for a socket that does not read what it is sent (application range 4000-4999). */
 export const CLOSE_TOO_SLOW = 4008;
 /** The subprotocol the relay selects when a client offers it (with or without a bearer one). */
 export const REALTIME_SUBPROTOCOL = 'papertrade';
 const BEARER_PROTOCOL_PREFIX = 'bearer.';
-/** How long a socket closed for being slow gets to take its close frame before it is destroyed. */
+/** How long a socket closed for being slow (or for flooding) gets to take its close frame before it is destroyed. */
 const TERMINATE_AFTER_CLOSE_MS = 1000;
 
 export interface RelayDeps {
   bus: Bus;
   tokens: Pick<TokenService, 'claims'>;
+  /**
+   * Whether the account a verified token names exists (platform/src/auth/guards.ts accountLookup,
+   * over the users read model): `{ error }` when it does not, or not yet.
+   */
+  accounts: (claims: TokenClaims) => Promise<{ user: object } | { error: string }>;
   logger: Logger;
   /** The current state of a user's private feeds, sent to a socket once it authenticates (see the top of this file). */
   greet?: (userId: string) => Promise<RelayFrame[]>;
@@ -75,10 +100,26 @@ export interface RelayOptions {
   dropMarketAboveBytes?: number;
   closeAboveBytes?: number;
   maxSockets?: number;
+  maxSocketsPerAddress?: number;
+  /** The client address from X-Forwarded-For (behind the gateway), as the APIs with TRUST_PROXY. */
+  trustProxy?: boolean;
+  messageBurst?: number;
+  messageRefillPerSecond?: number;
+  /** Milliseconds, for the message buckets (tests inject a clock). */
+  now?: () => number;
 }
 
 interface Client {
   ws: WebSocket;
+  /** Its client address, as counted against maxSocketsPerAddress. */
+  address: string;
+  /** Messages it may still send now (a token bucket), and when that was last worked out. */
+  allowance: number;
+  allowanceAt: number;
+  /** Closed for flooding: whatever else it sends is ignored. */
+  closing: boolean;
+  /** Counts its auth and logout messages, so an account read that a later one overtook is dropped. */
+  authAttempt: number;
   alive: boolean;
   userId: string | undefined;
   token: string | undefined;
@@ -94,6 +135,8 @@ export interface RelayStats {
   authenticated: number;
   droppedMarketUpdates: number;
   closedTooSlow: number;
+  closedTooManyMessages: number;
+  refusedPerAddress: number;
   terminatedNoPong: number;
   /** The largest `bufferedAmount` seen before a send, over all sockets: what the relay held for a client. */
   maxBufferedBytes: number;
@@ -113,11 +156,18 @@ export class RealtimeRelay {
   private readonly dropAbove: number;
   private readonly closeAbove: number;
   private readonly maxSockets: number;
+  private readonly maxSocketsPerAddress: number;
+  private readonly trustProxy: boolean;
+  private readonly messageBurst: number;
+  private readonly messageRefillPerMs: number;
+  private readonly now: () => number;
+  /** Open sockets per client address. */
+  private readonly perAddress = new Map<string, number>();
   private readonly servers = new Set<Server>();
   private unsubscribers: Array<() => void> = [];
   private heartbeat: NodeJS.Timeout | undefined;
   private closed = false;
-  private readonly counters = { droppedMarketUpdates: 0, closedTooSlow: 0, terminatedNoPong: 0, maxBufferedBytes: 0 };
+  private readonly counters = { droppedMarketUpdates: 0, closedTooSlow: 0, closedTooManyMessages: 0, refusedPerAddress: 0, terminatedNoPong: 0, maxBufferedBytes: 0 };
 
   constructor(
     private readonly deps: RelayDeps,
@@ -128,6 +178,11 @@ export class RealtimeRelay {
     this.dropAbove = options.dropMarketAboveBytes ?? SLOW_SOCKET_DROP_BYTES;
     this.closeAbove = options.closeAboveBytes ?? SLOW_SOCKET_CLOSE_BYTES;
     this.maxSockets = options.maxSockets ?? MAX_SOCKETS;
+    this.maxSocketsPerAddress = options.maxSocketsPerAddress ?? MAX_SOCKETS_PER_ADDRESS;
+    this.trustProxy = options.trustProxy ?? false;
+    this.messageBurst = options.messageBurst ?? MESSAGE_BURST;
+    this.messageRefillPerMs = (options.messageRefillPerSecond ?? MESSAGE_REFILL_PER_SECOND) / 1000;
+    this.now = options.now ?? (() => performance.now());
     this.throttle = new MarketThrottle(options.marketUpdateIntervalMs ?? MARKET_UPDATE_INTERVAL_MS, (tick) =>
       this.broadcast({ type: 'MARKET_UPDATE', data: tick }, 'market'),
     );
@@ -194,25 +249,82 @@ export class RealtimeRelay {
         );
       }
     }
+    const offered = offeredProtocols(req.headers['sec-websocket-protocol']);
+    if (offered.some((p) => p.startsWith(BEARER_PROTOCOL_PREFIX)) && !offered.includes(REALTIME_SUBPROTOCOL)) {
+      return refuseHandshake(
+        socket,
+        400,
+        'Bad request',
+        `Offer the subprotocol ${REALTIME_SUBPROTOCOL} beside bearer.<token> (the relay selects ${REALTIME_SUBPROTOCOL} and never echoes the token), or send {"type":"auth","token":...} as the first message.`,
+      );
+    }
     if (this.clients.size >= this.maxSockets) {
       return refuseHandshake(socket, 503, 'Service unavailable', 'This server holds as many real-time connections as it can; try again later.', { 'Retry-After': '5' });
     }
+    const address = clientAddress(req, this.trustProxy);
+    if ((this.perAddress.get(address) ?? 0) >= this.maxSocketsPerAddress) {
+      this.counters.refusedPerAddress += 1;
+      return refuseHandshake(
+        socket,
+        429,
+        'Too many requests',
+        `At most ${this.maxSocketsPerAddress} real-time connections per address are served; close another tab or try again later.`,
+        { 'Retry-After': '5' },
+      );
+    }
+    // ws completes the handshake synchronously here (no verifyClient), so the counts above cannot
+    // be overtaken by another handshake before onConnection records this one.
     this.wss.handleUpgrade(req, socket, head, (ws) => this.wss.emit('connection', ws, req));
   };
 
   private onConnection(ws: WebSocket, req: IncomingMessage): void {
-    const client: Client = { ws, alive: true, userId: undefined, token: undefined, droppedMarketUpdates: 0, session: 0, pushedSinceAuth: new Set() };
+    const address = clientAddress(req, this.trustProxy);
+    const client: Client = {
+      ws,
+      address,
+      allowance: this.messageBurst,
+      allowanceAt: this.now(),
+      closing: false,
+      authAttempt: 0,
+      alive: true,
+      userId: undefined,
+      token: undefined,
+      droppedMarketUpdates: 0,
+      session: 0,
+      pushedSinceAuth: new Set(),
+    };
     this.clients.add(client);
+    this.perAddress.set(address, (this.perAddress.get(address) ?? 0) + 1);
     ws.on('pong', () => (client.alive = true));
     ws.on('message', (data, isBinary) => this.onClientMessage(client, data, isBinary));
     ws.on('close', () => this.forget(client));
     // A broken connection (reset, a frame over maxPayload) closes the socket; nothing else to do.
     ws.on('error', () => undefined);
     const token = bearerFromProtocols(req.headers['sec-websocket-protocol']);
-    if (token !== undefined) this.authenticate(client, token);
+    if (token !== undefined) void this.authenticate(client, token);
+  }
+
+  /** Takes one message from the socket's bucket; false when it is empty. */
+  private allowMessage(client: Client): boolean {
+    const now = this.now();
+    client.allowance = Math.min(this.messageBurst, client.allowance + (now - client.allowanceAt) * this.messageRefillPerMs);
+    client.allowanceAt = now;
+    if (client.allowance < 1) return false;
+    client.allowance -= 1;
+    return true;
   }
 
   private onClientMessage(client: Client, data: RawData, isBinary: boolean): void {
+    if (client.closing) return;
+    // Metered before anything is parsed or checked: the cost of a message is what is bounded.
+    if (!this.allowMessage(client)) {
+      client.closing = true;
+      this.counters.closedTooManyMessages += 1;
+      this.deps.logger.warn('real-time socket closed: too many messages', { address: client.address, userId: client.userId });
+      client.ws.close(CLOSE_POLICY_VIOLATION, 'too many messages');
+      setTimeout(() => client.ws.terminate(), TERMINATE_AFTER_CLOSE_MS).unref();
+      return;
+    }
     let json: unknown;
     try {
       if (isBinary) throw new Error('binary');
@@ -224,21 +336,35 @@ export class RealtimeRelay {
     if (!parsed.success) {
       return this.sendTo(client, { type: 'ERROR', data: { message: 'Unknown message: send {"type":"auth","token":"..."} or {"type":"logout"}.' } }, 'control');
     }
-    if (parsed.data.type === 'auth') this.authenticate(client, parsed.data.token);
+    if (parsed.data.type === 'auth') void this.authenticate(client, parsed.data.token);
     else {
+      client.authAttempt += 1;
       this.setUser(client, undefined, undefined);
       this.sendTo(client, { type: 'LOGGED_OUT', data: {} }, 'control');
     }
   }
 
-  /** A valid token makes the socket that user's; an invalid one leaves it public, whatever it was. */
-  private authenticate(client: Client, token: string): void {
-    const claims = this.deps.tokens.claims(token);
-    if (!claims) {
+  /**
+   * A valid token for an existing account makes the socket that user's; anything else leaves it
+   * public, whatever it was. An answer a later auth or logout of the socket overtook is dropped.
+   */
+  private async authenticate(client: Client, token: string): Promise<void> {
+    const attempt = ++client.authAttempt;
+    const refuse = (message: string) => {
       this.setUser(client, undefined, undefined);
-      this.sendTo(client, { type: 'AUTH_ERROR', data: { message: 'The token is invalid or expired; this connection receives public messages only.' } }, 'control');
-      return;
+      this.sendTo(client, { type: 'AUTH_ERROR', data: { message: `${message}; this connection receives public messages only.` } }, 'control');
+    };
+    const claims = this.deps.tokens.claims(token);
+    if (!claims) return refuse('The token is invalid or expired');
+    let account: Awaited<ReturnType<RelayDeps['accounts']>>;
+    try {
+      account = await this.deps.accounts(claims);
+    } catch (error) {
+      this.deps.logger.warn('real-time sign-in: the account could not be read', { userId: claims.userId, error: error instanceof Error ? error.message : String(error) });
+      account = { error: 'The account cannot be checked right now; please retry in a moment' };
     }
+    if (client.authAttempt !== attempt || !this.clients.has(client)) return;
+    if ('error' in account) return refuse(account.error.replace(/[.;]\s*$/, ''));
     this.setUser(client, claims.userId.toLowerCase(), token);
     this.sendTo(client, { type: 'AUTHENTICATED', data: { userId: claims.userId } }, 'control');
     if (this.deps.greet) void this.greet(client, this.deps.greet, claims.userId);
@@ -281,7 +407,10 @@ export class RealtimeRelay {
 
   private forget(client: Client): void {
     this.setUser(client, undefined, undefined);
-    this.clients.delete(client);
+    if (!this.clients.delete(client)) return;
+    const left = (this.perAddress.get(client.address) ?? 1) - 1;
+    if (left > 0) this.perAddress.set(client.address, left);
+    else this.perAddress.delete(client.address);
   }
 
   private beat(): void {
@@ -366,17 +495,20 @@ export class RealtimeRelay {
   }
 }
 
-/** `papertrade` when offered, else the bearer protocol (a browser fails a handshake that selects none). */
+/**
+ * `papertrade` when offered, and never anything else: selecting the bearer protocol would echo the
+ * token in the answer (a handshake offering one without `papertrade` is refused before this).
+ */
 function selectProtocol(protocols: Set<string>): string | false {
-  if (protocols.has(REALTIME_SUBPROTOCOL)) return REALTIME_SUBPROTOCOL;
-  for (const p of protocols) if (p.startsWith(BEARER_PROTOCOL_PREFIX)) return p;
-  return false;
+  return protocols.has(REALTIME_SUBPROTOCOL) ? REALTIME_SUBPROTOCOL : false;
+}
+
+function offeredProtocols(header: string | undefined): string[] {
+  return header ? header.split(',').map((p) => p.trim()) : [];
 }
 
 function bearerFromProtocols(header: string | undefined): string | undefined {
-  if (!header) return undefined;
-  const offered = header.split(',').map((p) => p.trim());
-  const bearer = offered.find((p) => p.startsWith(BEARER_PROTOCOL_PREFIX));
+  const bearer = offeredProtocols(header).find((p) => p.startsWith(BEARER_PROTOCOL_PREFIX));
   return bearer === undefined ? undefined : bearer.slice(BEARER_PROTOCOL_PREFIX.length);
 }
 
