@@ -35,6 +35,7 @@ import { riskStreamId } from '@papertrade/domain/trading/risk';
 import { riskDecider, type RaiseRiskAlert } from '@papertrade/domain/trading/risk.decider';
 import { CommandHandler } from '@papertrade/platform/commands/command-handler';
 import { TokenService } from '@papertrade/platform/auth/tokens';
+import { accountLookup } from '@papertrade/platform/auth/guards';
 import { RealtimeRelay } from '@papertrade/query-api/realtime/relay';
 import { RecordingClient } from '@papertrade/query-api/realtime/relay-test-client';
 import { botStatusGreeting } from '@papertrade/query-api/trading/bot-status-greeting';
@@ -307,7 +308,7 @@ describe('API entities of spec section 3 (both documents) against real answers',
     });
 
     it('Real-time message: BOT_STATUS with a status, MARKET_UPDATE', async function () {
-      const relay = new RealtimeRelay({ bus: harness().rt.infra.bus, tokens: new TokenService(harness().rt.jwtSecret, harness().rt.clock), logger: harness().rt.logger, greet: botStatusGreeting(harness().rt.infra.readModels) });
+      const relay = new RealtimeRelay({ bus: harness().rt.infra.bus, tokens: new TokenService(harness().rt.jwtSecret, harness().rt.clock), accounts: accountLookup(harness().rt.infra.readModels), logger: harness().rt.logger, greet: botStatusGreeting(harness().rt.infra.readModels) });
       await relay.start();
       const server = http.createServer();
       relay.attach(server);
