@@ -144,7 +144,8 @@ function TradeStats({ summary }: { summary: TradeSummary | undefined }) {
         <p className="stat-card__value">{summary ? formatCount(summary.totalTrades) : MISSING}</p>
       </StatCard>
       <StatCard label="Win Rate" testId="stat-win-rate">
-        <p className="stat-card__value">{summary ? `${summary.winRate.toFixed(1)}%` : MISSING}</p>
+        {/* No closing trade yet: no win rate (a dash), not 0.0 %. */}
+        <p className="stat-card__value">{summary && summary.winRate !== null ? `${summary.winRate.toFixed(1)}%` : MISSING}</p>
       </StatCard>
       <StatCard label="Total P&L" testId="stat-total-pnl">
         <p className={`stat-card__value ${summary ? direction(summary.totalPnl) : ''}`}>{summary ? formatSignedUsd(summary.totalPnl) : MISSING}</p>
