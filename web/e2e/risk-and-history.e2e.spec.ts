@@ -3,8 +3,9 @@
  * tests"): a premium user's risk parameters change and survive a reload; a free user sees them
  * read-only with 'Basic'; risk alerts raised by the risk monitor are acknowledged (dimmed) and
  * cleared; trades placed through POST /api/trades are listed, the tabs and the filter narrow them
- * on the server, paging walks them, and Export downloads them as CSV; a visitor sees a login prompt
- * and dashes. Premium is granted as an administrator would, through PUT /api/admin/users/{id}.
+ * on the server, paging walks them, and Export downloads them as CSV; the screen states the FIFO lot
+ * rule, what is left of a BUY partly sold, and a dash for Win Rate until a trade closes; a visitor
+ * sees a login prompt and dashes. Premium is granted as an administrator would, through PUT /api/admin/users/{id}.
  */
 import { expect } from 'chai';
 import fs from 'node:fs';
@@ -194,7 +195,7 @@ describe('web: risk management and trade history (e2e)', function () {
       { symbol: 'ETH', type: 'SELL', amount: 0.2 },
     ];
     for (const t of placed) await callAs(app.url, trader.token, 'POST', '/api/trades', t);
-    const server = (await callAs(app.url, trader.token, 'GET', '/api/trades')) as { trades: Array<{ id: string; type: string; symbol: string; price: number; value: number }>; summary: { totalTrades: number; avgTradeSize: number } };
+    const server = (await callAs(app.url, trader.token, 'GET', '/api/trades')) as { trades: Array<{ id: string; type: string; symbol: string; price: number; value: number; entryPrice: number }>; summary: { totalTrades: number; avgTradeSize: number } };
     expect(server.trades).to.have.length(3);
 
     await arrive(trader.token, '/trade-history');
@@ -210,6 +211,14 @@ describe('web: risk management and trade history (e2e)', function () {
     expect(await firstRow.getByTestId('trade-price').textContent()).to.equal(server.trades[0]!.price.toLocaleString('en-US', { style: 'currency', currency: 'USD' }));
     expect(await firstRow.getByTestId('trade-amount').textContent()).to.equal(`0.2000 ETH${server.trades[0]!.value.toLocaleString('en-US', { style: 'currency', currency: 'USD' })}`);
     expect(await page.getByTestId('trade-source').allTextContents()).to.deep.equal(['Manual', 'Manual', 'Manual']);
+    // FIFO lots: the SELL took 0.2 of the ETH BUY, which still holds 0.3 (its P&L covers that); the SELL
+    // names its rule and the entry price of what it took; one trade closed, with a win rate of its own.
+    expect(await page.getByTestId('lot-rule').textContent()).to.match(/^Sells are matched to buys first in, first out \(FIFO\)/);
+    const ethBuy = rows.filter({ hasText: '0.5000 ETH' });
+    expect(await ethBuy.getByTestId('trade-lot').textContent()).to.equal('0.3000 left of 0.5000');
+    const entry = server.trades[0]!.entryPrice.toLocaleString('en-US', { style: 'currency', currency: 'USD' });
+    expect(await firstRow.getByTestId('trade-lot').textContent()).to.equal(`FIFO · entry ${entry}`);
+    expect(await page.getByTestId('stat-win-rate').locator('.stat-card__value').textContent()).to.match(/^\d+\.\d%$/);
     await screenshot(page, 'trade-history');
 
     await page.getByRole('tab', { name: 'Buy' }).click();
@@ -235,7 +244,7 @@ describe('web: risk management and trade history (e2e)', function () {
     await expectToast(page, 'Download Started');
     // A BOM first (lib/download-file.ts), so spreadsheet programs read it as UTF-8.
     const csv = fs.readFileSync((await file.path())!, 'utf8').replace(/^\uFEFF/, '').trim().split(/\r\n/);
-    expect(csv[0]).to.equal('Time,Type,Symbol,Amount,Price,Value,Fee,Signal Source,P&L,Status');
+    expect(csv[0]).to.equal('Time,Type,Symbol,Amount,Price,Value,Fee,Signal Source,P&L,Status,Entry Price,Remaining');
     expect(csv).to.have.length(2);
     expect(csv[1]).to.include(',BUY,BTC,0.01,');
     expect(csv[1]).to.include(',Manual,');
@@ -258,6 +267,10 @@ describe('web: risk management and trade history (e2e)', function () {
     await arrive(trader.token, '/trade-history');
     const pager = page.getByTestId('trade-pager');
     await pager.filter({ hasText: 'Page 1 of 2 · 27 trades' }).waitFor();
+    // Only buys: no trade has closed, so no win rate (a dash, not 0.0%); the lot rule is stated.
+    expect(await page.getByTestId('stat-win-rate').locator('.stat-card__value').textContent()).to.equal('—');
+    expect(await page.getByTestId('stat-total-trades').locator('.stat-card__value').textContent()).to.equal('27');
+    expect(await page.getByTestId('lot-rule').textContent()).to.include('FIFO');
     expect(await page.getByTestId('trade-row').count()).to.equal(25);
     await page.getByRole('button', { name: 'Next' }).click();
     await pager.filter({ hasText: 'Page 2 of 2' }).waitFor();

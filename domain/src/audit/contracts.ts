@@ -85,7 +85,20 @@ export const portfolioAsOfResponseSchema = z.object({
     startingCashMicros: z.number(),
     cashMicros: z.number(),
     realisedPnlMicros: z.number(),
-    positions: z.array(z.object({ positionId: z.string(), coinId: z.string(), symbol: z.string(), units: z.number(), costBasisMicros: z.number(), entryNotionalMicros: z.number(), openTradeIds: z.array(z.string()), openedAt: z.string() })),
+    positions: z.array(
+      z.object({
+        positionId: z.string(),
+        coinId: z.string(),
+        symbol: z.string(),
+        units: z.number(),
+        costBasisMicros: z.number(),
+        entryNotionalMicros: z.number(),
+        openTradeIds: z.array(z.string()),
+        /** The FIFO lots (each open BUY's remainder), oldest first; absent from servers before lots. */
+        lots: z.array(z.object({ tradeId: z.string(), units: z.number(), costMicros: z.number(), entryNotionalMicros: z.number(), price: z.number() })).optional(),
+        openedAt: z.string(),
+      }),
+    ),
   }),
   /** The state valued at `prices` (portfolio-valuation.ts), in USD to the cent. */
   valuation: z.object({

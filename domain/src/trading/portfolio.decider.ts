@@ -3,6 +3,7 @@
  * - PlaceSimulatedTrade: a manual trade (POST /api/trades) or the trading bot's, filled at the market
  *   price the caller read, with TRADE_FEE_RATE. The first command opens the portfolio.
  * - ClosePosition: the risk monitor closes a whole position at its stop loss or take profit price.
+ * Sales take FIFO lots (portfolio.ts); each event records the lots it took.
  * - ResetPortfolio: back to the starting cash, recording what it closed.
  */
 import { findCoinBySymbol } from '../market/coins';
@@ -21,10 +22,15 @@ import {
 import {
   evolvePortfolio,
   initialPortfolioState,
+  LOT_RULE,
+  lotsOf,
+  PORTFOLIO_SCHEMA_VERSION,
+  upcastPortfolioEvent,
   type CloseReason,
   type PortfolioEvent,
   type PortfolioState,
   type Position,
+  type SoldLot,
   type TradeSide,
   type TradeSource,
 } from './portfolio';
@@ -128,12 +134,34 @@ function alreadyPlaced(state: PortfolioState, tradeId: string, symbol: string, s
   return false;
 }
 
-/** The share of a position's cost basis and entry notional that `units` of it carry (all of it when all are sold). */
-function shareOf(position: Position, units: number) {
-  if (units === position.units) return { costBasis: position.costBasisMicros, entryNotional: position.entryNotionalMicros };
+/**
+ * FIFO: `units` taken from the position's lots, oldest first: the whole of each lot it empties (its
+ * cost and entry notional to the micro) and of the last lot it touches a share pro rata, rounded to
+ * the micro once. What the sale closed is what it took; the lots it emptied are CLOSED.
+ */
+function takeLots(position: Position, units: number) {
+  const lots: SoldLot[] = [];
+  const closedTradeIds: string[] = [];
+  let left = units;
+  for (const lot of lotsOf(position)) {
+    if (left <= 0) break;
+    const take = Math.min(left, lot.units);
+    const all = take === lot.units;
+    lots.push({
+      tradeId: lot.tradeId,
+      quantity: unitsToQuantity(take),
+      entryPrice: lot.price,
+      costMicros: all ? lot.costMicros : Math.round((lot.costMicros * take) / lot.units),
+      entryNotionalMicros: all ? lot.entryNotionalMicros : Math.round((lot.entryNotionalMicros * take) / lot.units),
+    });
+    if (all) closedTradeIds.push(lot.tradeId);
+    left -= take;
+  }
   return {
-    costBasis: Math.round((position.costBasisMicros * units) / position.units),
-    entryNotional: Math.round((position.entryNotionalMicros * units) / position.units),
+    lots,
+    closedTradeIds,
+    costBasis: lots.reduce((sum, l) => sum + l.costMicros, 0),
+    entryNotional: lots.reduce((sum, l) => sum + l.entryNotionalMicros, 0),
   };
 }
 
@@ -161,24 +189,29 @@ export function placeSimulatedTrade(command: PlaceSimulatedTrade, state: Portfol
     if (notional + fee > open.cashMicros) {
       throw new IllegalStateError(`Insufficient paper cash: buying ${quantity} ${coin.symbol} costs $${usd(notional + fee)} with the fee, cash is $${usd(open.cashMicros)}`, { field: 'amount' });
     }
-    return [...opening, { type: 'SimulatedTradePlaced', data: { ...base, costBasisClosedMicros: 0, entryNotionalClosedMicros: 0, realisedPnlMicros: 0, closedTradeIds: [] } }];
+    return [
+      ...opening,
+      { type: 'SimulatedTradePlaced', data: { ...base, costBasisClosedMicros: 0, entryNotionalClosedMicros: 0, realisedPnlMicros: 0, closedTradeIds: [], lotRule: LOT_RULE, lots: [] } },
+    ];
   }
 
   const held = open.positions[coin.symbol];
   if (!held || units > held.units) {
     throw new IllegalStateError(`Cannot sell ${quantity} ${coin.symbol}: holding ${unitsToQuantity(held?.units ?? 0)}`, { field: 'amount' });
   }
-  const share = shareOf(held, units);
+  const taken = takeLots(held, units);
   return [
     ...opening,
     {
       type: 'SimulatedTradePlaced',
       data: {
         ...base,
-        costBasisClosedMicros: share.costBasis,
-        entryNotionalClosedMicros: share.entryNotional,
-        realisedPnlMicros: notional - fee - share.costBasis,
-        closedTradeIds: units === held.units ? held.openTradeIds : [],
+        costBasisClosedMicros: taken.costBasis,
+        entryNotionalClosedMicros: taken.entryNotional,
+        realisedPnlMicros: notional - fee - taken.costBasis,
+        closedTradeIds: taken.closedTradeIds,
+        lotRule: LOT_RULE,
+        lots: taken.lots,
       },
     },
   ];
@@ -199,6 +232,7 @@ export function closePosition(command: ClosePosition, state: PortfolioState): Po
   const notional = notionalMicros(held.units, price);
   if (!(notional <= MAX_TRADE_VALUE_MICROS)) throw new ValidationError(`a close must be worth at most $${microsToUsd(MAX_TRADE_VALUE_MICROS)}`, { field: 'price' });
   const fee = feeMicros(notional);
+  const taken = takeLots(held, held.units);
   return [
     {
       type: 'PositionClosed',
@@ -212,10 +246,12 @@ export function closePosition(command: ClosePosition, state: PortfolioState): Po
         price,
         notionalMicros: notional,
         feeMicros: fee,
-        costBasisClosedMicros: held.costBasisMicros,
-        entryNotionalClosedMicros: held.entryNotionalMicros,
-        realisedPnlMicros: notional - fee - held.costBasisMicros,
-        closedTradeIds: held.openTradeIds,
+        costBasisClosedMicros: taken.costBasis,
+        entryNotionalClosedMicros: taken.entryNotional,
+        realisedPnlMicros: notional - fee - taken.costBasis,
+        closedTradeIds: taken.closedTradeIds,
+        lotRule: LOT_RULE,
+        lots: taken.lots,
         closedAt: command.metadata.now,
       },
     },
@@ -252,9 +288,10 @@ export function resetPortfolio(command: ResetPortfolio, state: PortfolioState): 
 
 export const portfolioDecider: Decider<PortfolioState, PortfolioCommand, PortfolioEvent> = {
   name: 'portfolio',
-  schemaVersion: 1,
+  schemaVersion: PORTFOLIO_SCHEMA_VERSION,
   initialState: initialPortfolioState,
   evolve: evolvePortfolio,
+  upcast: upcastPortfolioEvent,
   decide(command, state) {
     switch (command.type) {
       case 'PlaceSimulatedTrade':

@@ -1,14 +1,15 @@
 /**
  * The portfolio decider as given/when/then: opening on first use, BUY and SELL fills with the fee,
- * average cost and realised P&L net of fees, the cash and holdings limits, input validation,
- * idempotency by trade id (and by signal), stop loss / take profit closes and reset.
+ * FIFO lots and realised P&L net of fees, the cash and holdings limits, input validation,
+ * idempotency by trade id (and by signal), stop loss / take profit closes and reset; events stored
+ * before FIFO (schema version 1, average cost) fold as they always did.
  */
 import { expect } from 'chai';
 import { fold } from '../shared/decider';
 import { specFor } from '../shared/decider-specification';
 import { IllegalStateError, ValidationError } from '../shared/errors';
 import { STARTING_CASH_MICROS } from './money';
-import { TRADE_ID_MEMORY, type PortfolioEvent, type SimulatedTradePlaced, type TradeSource } from './portfolio';
+import { apportion, TRADE_ID_MEMORY, upcastPortfolioEvent, type PortfolioEvent, type PortfolioState, type SimulatedTradePlaced, type TradeSource } from './portfolio';
 import { portfolioDecider, type ClosePosition, type PlaceSimulatedTrade } from './portfolio.decider';
 
 const spec = specFor(portfolioDecider);
@@ -47,6 +48,8 @@ const buyHalfEth: SimulatedTradePlaced = {
     realisedPnlMicros: 0,
     source: MANUAL,
     closedTradeIds: [],
+    lotRule: 'FIFO',
+    lots: [],
     placedAt: NOW,
   },
 };
@@ -117,6 +120,7 @@ describe('portfolio decider', function () {
               entryNotionalClosedMicros: 750_000_000,
               realisedPnlMicros: 48_450_000,
               closedTradeIds: [],
+              lots: [{ tradeId: 't1', quantity: 0.25, entryPrice: 3000, costMicros: 750_750_000, entryNotionalMicros: 750_000_000 }],
             },
           },
         ]);
@@ -143,9 +147,166 @@ describe('portfolio decider', function () {
               entryNotionalClosedMicros: 2_500_000_000,
               realisedPnlMicros: -5_000_000,
               closedTradeIds: ['t1', 't2'],
+              lots: [
+                { tradeId: 't1', quantity: 0.5, entryPrice: 3000, costMicros: 1_501_500_000, entryNotionalMicros: 1_500_000_000 },
+                { tradeId: 't2', quantity: 0.5, entryPrice: 2000, costMicros: 1_001_000_000, entryNotionalMicros: 1_000_000_000 },
+              ],
             },
           },
         ]);
+    });
+
+    describe('FIFO lots (issue 16)', function () {
+      // b1 0.5 ETH at 3,000 (cost 1,501.50), b2 0.5 at 3,100 (cost 1,551.55).
+      const twoBuys = () => history(place('b1', 'BUY', 0.5, 3000), place('b2', 'BUY', 0.5, 3100));
+      const open = (state: PortfolioState) => {
+        if (state.status !== 'open') throw new Error('not open');
+        return state;
+      };
+
+      it('a partial sell takes the oldest lot first: the BUY it empties is closed, the next keeps the rest', function () {
+        // All of b1 (1,501.50) and 0.1 of b2 (1,551.55 x 0.2 = 310.31): 1,830 - 1.83 fee - 1,811.81 = 16.36.
+        spec
+          .given(twoBuys())
+          .when(place('s1', 'SELL', 0.6, 3050))
+          .then([
+            {
+              type: 'SimulatedTradePlaced',
+              data: {
+                ...buyHalfEth.data,
+                tradeId: 's1',
+                side: 'SELL',
+                quantity: 0.6,
+                price: 3050,
+                notionalMicros: 1_830_000_000,
+                feeMicros: 1_830_000,
+                costBasisClosedMicros: 1_811_810_000,
+                entryNotionalClosedMicros: 1_810_000_000,
+                realisedPnlMicros: 16_360_000,
+                closedTradeIds: ['b1'],
+                lots: [
+                  { tradeId: 'b1', quantity: 0.5, entryPrice: 3000, costMicros: 1_501_500_000, entryNotionalMicros: 1_500_000_000 },
+                  { tradeId: 'b2', quantity: 0.1, entryPrice: 3100, costMicros: 310_310_000, entryNotionalMicros: 310_000_000 },
+                ],
+              },
+            },
+          ]);
+        const state = open(fold(portfolioDecider, history(place('b1', 'BUY', 0.5, 3000), place('b2', 'BUY', 0.5, 3100), place('s1', 'SELL', 0.6, 3050))));
+        expect(state.positions.ETH).to.deep.include({
+          positionId: 'b1',
+          units: 40_000_000,
+          costBasisMicros: 1_241_240_000,
+          entryNotionalMicros: 1_240_000_000,
+          openTradeIds: ['b2'],
+          lots: [{ tradeId: 'b2', units: 40_000_000, costMicros: 1_241_240_000, entryNotionalMicros: 1_240_000_000, price: 3100 }],
+        });
+        expect(state).to.include({ realisedPnlMicros: 16_360_000, realisedPnlCents: 1_636, cashMicros: 10_000_000_000 - 1_501_500_000 - 1_551_550_000 + 1_828_170_000 });
+      });
+
+      it('a stop loss sells what is left of every lot, and says so', function () {
+        const events = history(place('b1', 'BUY', 0.5, 3000), place('b2', 'BUY', 0.5, 3100), place('s1', 'SELL', 0.6, 3050));
+        const [closed] = portfolioDecider.decide(close('b1', 'STOP_LOSS', 3000), fold(portfolioDecider, events));
+        expect(closed).to.deep.include({ type: 'PositionClosed' });
+        expect(closed!.data).to.deep.include({
+          quantity: 0.4,
+          costBasisClosedMicros: 1_241_240_000,
+          entryNotionalClosedMicros: 1_240_000_000,
+          closedTradeIds: ['b2'],
+          lotRule: 'FIFO',
+          lots: [{ tradeId: 'b2', quantity: 0.4, entryPrice: 3100, costMicros: 1_241_240_000, entryNotionalMicros: 1_240_000_000 }],
+        });
+      });
+
+      it('a lot is remembered by id while it holds anything: replaying its BUY appends nothing', function () {
+        const events = history(place('b1', 'BUY', 0.5, 3000), place('b2', 'BUY', 0.5, 3100), place('s1', 'SELL', 0.6, 3050));
+        spec.given(events).when(place('b2', 'BUY', 0.5, 3100)).then([]);
+      });
+    });
+
+    describe('events stored before FIFO (schema version 1, average cost)', function () {
+      // What the average-cost decider appended for b1, b2 and a sale of 0.6 at 3,050: 0.6 of the
+      // whole cost basis (3,053.05) closed, -3.66 realised, no BUY closed.
+      const stored = (type: string, data: Record<string, unknown>) => upcastPortfolioEvent({ type, data, schemaVersion: 1 });
+      const v1Buy = (tradeId: string, price: number, notional: number) => {
+        const { lotRule: _rule, lots: _lots, ...data } = { ...buyHalfEth.data, tradeId, price, notionalMicros: notional, feeMicros: notional / 1000 };
+        return stored('SimulatedTradePlaced', data);
+      };
+      const v1History = () => [
+        stored('PortfolioOpened', opened.data),
+        v1Buy('b1', 3000, 1_500_000_000),
+        v1Buy('b2', 3100, 1_550_000_000),
+        stored('SimulatedTradePlaced', {
+          ...v1Buy('s1', 3050, 1_830_000_000).data,
+          side: 'SELL',
+          quantity: 0.6,
+          costBasisClosedMicros: 1_831_830_000,
+          entryNotionalClosedMicros: 1_830_000_000,
+          realisedPnlMicros: -3_660_000,
+          lotRule: undefined,
+          lots: undefined,
+        }),
+      ];
+
+      it('the upcaster marks their fills AVERAGE_COST with no lots, and leaves version 2 alone', function () {
+        const [, buy, , sell] = v1History();
+        expect(buy!.data).to.deep.include({ lotRule: 'AVERAGE_COST', lots: [] });
+        expect(sell!.data).to.deep.include({ lotRule: 'AVERAGE_COST', lots: [], costBasisClosedMicros: 1_831_830_000 });
+        expect(upcastPortfolioEvent({ type: buyHalfEth.type, data: buyHalfEth.data, schemaVersion: 2 })).to.deep.equal(buyHalfEth);
+        expect(portfolioDecider.upcast).to.equal(upcastPortfolioEvent);
+        expect(portfolioDecider.schemaVersion).to.equal(2);
+      });
+
+      it('fold to the same cash, realised P&L and cost basis as before; every lot gave up the same share', function () {
+        const state = fold(portfolioDecider, v1History());
+        if (state.status !== 'open') throw new Error('not open');
+        expect(state).to.include({ cashMicros: 10_000_000_000 - 1_501_500_000 - 1_551_550_000 + 1_828_170_000, realisedPnlMicros: -3_660_000, realisedPnlCents: -366 });
+        expect(state.positions.ETH).to.deep.include({
+          units: 40_000_000,
+          costBasisMicros: 3_053_050_000 - 1_831_830_000,
+          entryNotionalMicros: 3_050_000_000 - 1_830_000_000,
+          openTradeIds: ['b1', 'b2'],
+          lots: [
+            { tradeId: 'b1', units: 20_000_000, costMicros: 600_600_000, entryNotionalMicros: 600_000_000, price: 3000 },
+            { tradeId: 'b2', units: 20_000_000, costMicros: 620_620_000, entryNotionalMicros: 620_000_000, price: 3100 },
+          ],
+        });
+      });
+
+      it('a sale after them takes FIFO lots from what average cost left', function () {
+        spec
+          .given(v1History())
+          .when(place('s2', 'SELL', 0.3, 3000))
+          .then([
+            {
+              type: 'SimulatedTradePlaced',
+              data: {
+                ...buyHalfEth.data,
+                tradeId: 's2',
+                side: 'SELL',
+                quantity: 0.3,
+                notionalMicros: 900_000_000,
+                feeMicros: 900_000,
+                costBasisClosedMicros: 600_600_000 + 310_310_000,
+                entryNotionalClosedMicros: 600_000_000 + 310_000_000,
+                realisedPnlMicros: 900_000_000 - 900_000 - 910_910_000,
+                closedTradeIds: ['b1'],
+                lots: [
+                  { tradeId: 'b1', quantity: 0.2, entryPrice: 3000, costMicros: 600_600_000, entryNotionalMicros: 600_000_000 },
+                  { tradeId: 'b2', quantity: 0.1, entryPrice: 3100, costMicros: 310_310_000, entryNotionalMicros: 310_000_000 },
+                ],
+              },
+            },
+          ]);
+      });
+
+      it('apportions exactly: parts add up to the total, the largest remainders get what is left', function () {
+        expect(apportion(10, [1, 1, 1])).to.deep.equal([4, 3, 3]);
+        expect(apportion(7, [3, 0, 4])).to.deep.equal([3, 0, 4]);
+        expect(apportion(0, [5, 5])).to.deep.equal([0, 0]);
+        expect(apportion(5, [0, 0])).to.deep.equal([0, 0]);
+        const big = apportion(999_999_999_999_999, [333_333_333_333_333, 666_666_666_666_667]);
+        expect(big[0]! + big[1]!).to.equal(999_999_999_999_999);
+      });
     });
 
     it('refuses to sell more than is held, or a coin not held', function () {
@@ -262,6 +423,8 @@ describe('portfolio decider', function () {
               entryNotionalClosedMicros: 1_500_000_000,
               realisedPnlMicros: -32_970_000,
               closedTradeIds: ['t1'],
+              lotRule: 'FIFO',
+              lots: [{ tradeId: 't1', quantity: 0.5, entryPrice: 3000, costMicros: 1_501_500_000, entryNotionalMicros: 1_500_000_000 }],
               closedAt: LATER,
             },
           },

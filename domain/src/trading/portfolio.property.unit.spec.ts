@@ -12,6 +12,12 @@
  * - cash + cost bases - realised P&L = starting cash (micro-dollars, exactly);
  * - valuePortfolio: totalValue = cash + sum of market values to the cent, totalPnl = realised +
  *   unrealised to the cent, and totalValue is within half a cent per figure of cash + quantity x price.
+ *
+ * And through the real read models (the projections' evolves and trading-read, issue 16): every
+ * position's FIFO lots add up to it; the sum of the trades' `pnl` since the last reset equals the
+ * portfolio's realised + unrealised P&L to the cent (and every trade's, the all-time realised of the
+ * summary + unrealised), whatever was bought, partly or wholly sold, stopped out or reset, at
+ * whatever prices; each open BUY's document holds what its lot holds; a BUY's entry price is its fill.
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
@@ -20,6 +26,8 @@ import { quantityToUnits, STARTING_CASH_MICROS, TRADE_FEE_RATE } from './money';
 import type { PortfolioEvent, PortfolioState, Position } from './portfolio';
 import { portfolioDecider, type PortfolioCommand } from './portfolio.decider';
 import { valuePortfolio } from './portfolio-valuation';
+import { portfolioResponse, tradeResponse, tradeSummary } from './trading-read';
+import { closeTradeId, evolvePortfolioView, evolveTradeView, tradeViewId, tradeViewIds, type PortfolioView, type TradeView } from './trading-view';
 
 const SYMBOLS = ['BTC', 'ETH', 'ADA'] as const;
 type Sym = (typeof SYMBOLS)[number];
@@ -34,7 +42,8 @@ type Step =
   | { kind: 'MOVE'; symbol: Sym; factor: number };
 
 const symbol = fc.constantFrom(...SYMBOLS);
-const share = fc.double({ min: 0.0001, max: 1, noNaN: true });
+// A share of what may be bought or sold; 1 often, so whole positions are sold too.
+const share = fc.oneof(fc.double({ min: 0.0001, max: 1, noNaN: true }), fc.constant(1));
 const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 5, arbitrary: fc.record({ kind: fc.constant('BUY' as const), symbol, share, overshoot: fc.boolean() }) },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('SELL' as const), symbol, share, overshoot: fc.boolean() }) },
@@ -55,6 +64,10 @@ describe('portfolio property: no drift, valuation to the cent', function () {
         // The spec's own ledger, from the events' quantities and prices.
         let ledgerCash = STARTING_CASH_MICROS;
         const ledgerUnits: Record<string, number> = {};
+        // The read models, as the projector keeps them, and the trades placed since the last reset.
+        let view: PortfolioView | null = null;
+        const docs = new Map<string, TradeView>();
+        const sinceReset = new Set<string>();
         let n = 0;
         for (const s of steps) {
           n += 1;
@@ -93,8 +106,16 @@ describe('portfolio property: no drift, valuation to the cent', function () {
             } else if (event.type === 'PortfolioReset') {
               ledgerCash = event.data.startingCashMicros;
               for (const key of Object.keys(ledgerUnits)) ledgerUnits[key] = 0;
+              sinceReset.clear();
             }
+            if (event.type === 'SimulatedTradePlaced') sinceReset.add(tradeViewId('u', event.data.tradeId));
+            if (event.type === 'PositionClosed') sinceReset.add(tradeViewId('u', closeTradeId(event.data.positionId)));
             state = portfolioDecider.evolve(state, event);
+            view = evolvePortfolioView(view, event);
+            for (const id of tradeViewIds(event)) {
+              const next = evolveTradeView(docs.get(id) ?? null, event);
+              if (next) docs.set(id, next);
+            }
           }
 
           if (state.status !== 'open') continue;
@@ -106,6 +127,16 @@ describe('portfolio property: no drift, valuation to the cent', function () {
           for (const p of held) {
             expect(p.units).to.be.above(0);
             expect(p.costBasisMicros).to.be.at.least(0);
+            // The FIFO lots, oldest first, add up to the position; each open BUY's document holds its lot.
+            expect(p.lots.reduce((sum, l) => sum + l.units, 0), 'lot units').to.equal(p.units);
+            expect(p.lots.reduce((sum, l) => sum + l.costMicros, 0), 'lot costs').to.equal(p.costBasisMicros);
+            expect(p.lots.reduce((sum, l) => sum + l.entryNotionalMicros, 0), 'lot entry notionals').to.equal(p.entryNotionalMicros);
+            expect(p.lots.map((l) => l.tradeId)).to.deep.equal(p.openTradeIds);
+            for (const lot of p.lots) {
+              expect(lot.units).to.be.above(0);
+              const doc = docs.get(tradeViewId('u', lot.tradeId))!;
+              expect(doc).to.deep.include({ status: 'OPEN', heldUnits: lot.units, heldCostMicros: lot.costMicros, entryPrice: lot.price });
+            }
           }
           const bases = held.reduce((sum, p) => sum + p.costBasisMicros, 0);
           expect(state.cashMicros + bases - state.realisedPnlMicros).to.equal(state.startingCashMicros);
@@ -114,10 +145,27 @@ describe('portfolio property: no drift, valuation to the cent', function () {
           expect(cents(v.totalValue)).to.equal(cents(v.cash) + v.positions.reduce((sum, p) => sum + cents(p.marketValue), 0));
           expect(cents(v.positionsValue)).to.equal(v.positions.reduce((sum, p) => sum + cents(p.marketValue), 0));
           expect(cents(v.totalPnl)).to.equal(cents(v.realisedPnl) + cents(v.unrealisedPnl));
-          expect(cents(v.totalPnl)).to.equal(cents(v.totalValue) - cents(v.startingCash));
+          // totalValue - startingCash is the same amount rounded once rather than per trade and per lot:
+          // at most half a cent apart per figure rounded (the cash, each closing trade, each lot).
+          const closes = [...sinceReset].filter((id) => docs.get(id)?.type === 'SELL').length;
+          const lots = held.reduce((sum, p) => sum + p.lots.length, 0);
+          expect(Math.abs(cents(v.totalPnl) - (cents(v.totalValue) - cents(v.startingCash)))).to.be.at.most((1 + closes + lots) / 2);
           expect(v.cash).to.be.at.least(0);
+
+          // Through the read models: the trades' pnl add up to the portfolio's realised + unrealised.
+          const body = portfolioResponse({ view, prices, dayStartPrices: {}, latestPrice: { symbol: 'ETH', price: prices.ETH, change24h: null, changePercent24h: null }, signalCounts: { total: 0, buy: 0, sell: 0, hold: 0 }, demo: false, now: new Date(NOW) });
+          expect([body.cash, body.totalValue, body.realisedPnl, body.unrealisedPnl, body.totalPnl]).to.deep.equal([v.cash, v.totalValue, v.realisedPnl, v.unrealisedPnl, v.totalPnl]);
+          const shown = [...docs.entries()].map(([id, doc]) => ({ id, trade: tradeResponse(doc, prices) }));
+          const pnlCents = (keep: (id: string) => boolean) => shown.filter((t) => keep(t.id)).reduce((sum, t) => sum + cents(t.trade.pnl ?? 0), 0);
+          expect(pnlCents((id) => sinceReset.has(id)), 'pnl since the reset').to.equal(cents(body.realisedPnl) + cents(body.unrealisedPnl));
+          expect(pnlCents(() => true), 'pnl of every trade').to.equal(cents(tradeSummary(view?.summary).totalPnl) + cents(body.unrealisedPnl));
+          for (const { trade } of shown) {
+            if (trade.type === 'BUY') expect(trade.entryPrice).to.equal(trade.price);
+            if (trade.status === 'OPEN') expect(trade.pnl, 'an open BUY at a known price has a pnl').to.be.a('number');
+          }
+          // Each lot is valued to the cent on its own.
           const marked = state.cashMicros / 1e6 + held.reduce((sum, p) => sum + (p.units / 1e8) * prices[p.symbol as Sym], 0);
-          expect(Math.abs(v.totalValue - marked)).to.be.at.most(0.005 * (held.length + 1) + 1e-6);
+          expect(Math.abs(v.totalValue - marked)).to.be.at.most(0.005 * (lots + 1) + 1e-6);
         }
       }),
       // 300 sequences in every test run; the mutation run (stryker.config.mjs) asks for fewer, since it

@@ -3,18 +3,25 @@
  * use; simulated BUY and SELL fills at the market price passed in, with a fee of TRADE_FEE_RATE;
  * positions closed by the risk monitor (stop loss, take profit); reset to the starting cash.
  *
- * Accounting (average cost, all amounts integer micro-dollars, see money.ts):
- * - A BUY moves notional + fee out of cash into the position's cost basis, so the cost basis is
- *   what the position really cost, fees included.
- * - A SELL (or a stop loss / take profit close) moves notional - fee into cash and takes the sold
- *   share of the cost basis out of the position; realised P&L = net proceeds - cost basis closed,
- *   so it is net of both fees.
+ * Accounting (FIFO lots, all amounts integer micro-dollars, see money.ts):
+ * - Each BUY is a lot: its units, its cost (notional + fee, so fees included), its entry notional
+ *   (fees excluded) and its fill price. A position is its lots, oldest first, and their sums.
+ * - A SELL takes its units from the lots oldest first (first in, first out, as exchanges' and tax
+ *   statements count), the whole of each lot it empties and a share of the last one it touches
+ *   (that lot's cost and entry notional pro rata, rounded to the micro); it moves notional - fee into
+ *   cash, and its realised P&L = net proceeds - the cost of what it took, so it is net of both fees.
+ *   The event lists the lots taken (`lots`), so `evolve` only subtracts what the decider decided.
+ *   A stop loss or take profit close sells the whole position: every lot.
  * - Hence at every event: cash + sum(cost bases) - realised P&L = starting cash (an invariant the
- *   property spec checks), and the valuation (portfolio-valuation.ts) follows from cash and positions.
+ *   property spec checks), and the valuation (portfolio-valuation.ts) follows from cash and lots.
+ * - Events written before schema version 2 (PORTFOLIO_SCHEMA_VERSION) sold at average cost: their
+ *   SELLs took the same share of every lot's cost. The upcaster marks them `lotRule: AVERAGE_COST`
+ *   and `evolve` folds them that way (every lot gives up the same share, apportioned exactly), so
+ *   stored history folds to the same cash, realised P&L and cost bases as it always did.
  *
- * Trades: a BUY is OPEN while its position is open; when a sell, a stop loss, a take profit or a
- * reset takes the position to zero, every open BUY of it becomes CLOSED (the event lists their ids).
- * A SELL is a closing trade, CLOSED when placed, carrying the realised P&L.
+ * Trades: a BUY is OPEN while its lot holds anything; the SELL (or stop loss, take profit, reset)
+ * that empties its lot CLOSES it (the event lists their ids in `closedTradeIds`). A SELL is a
+ * closing trade, CLOSED when placed, carrying the realised P&L.
  *
  * Idempotency by trade id: the state remembers the ids of the open trades and of the last
  * TRADE_ID_MEMORY trades, and for trades that follow a signal, the newest signal candle traded per
@@ -24,10 +31,36 @@
  * grows. (The command handler's Idempotency-Key covers the rest: on SQL it recognises a replayed
  * command at any age.)
  */
-import type { DomainEvent } from '../shared/decider';
+import type { DomainEvent, StoredEventShape } from '../shared/decider';
 import type { CoinId, CoinSymbol } from '../market/coins';
 import type { SignalType } from '../signals/signal-rules';
-import { quantityToUnits } from './money';
+import { microsToCents, quantityToUnits } from './money';
+
+/**
+ * The schema version of the portfolio's events and state: 2 since sales take FIFO lots (events
+ * carry `lotRule` and `lots`; positions keep their lots). Snapshots of version 1 are refolded.
+ */
+export const PORTFOLIO_SCHEMA_VERSION = 2;
+
+/** How a sale took its cost basis from the lots held: FIFO since schema version 2, AVERAGE_COST before. */
+export const lotRules = ['FIFO', 'AVERAGE_COST'] as const;
+export type LotRule = (typeof lotRules)[number];
+/** The rule the decider applies. */
+export const LOT_RULE: LotRule = 'FIFO';
+
+/** What a sale took from one lot (a BUY's), as the FIFO rule decided. */
+export interface SoldLot {
+  /** The BUY whose lot it is. */
+  tradeId: string;
+  /** Coins taken from it, a decimal with at most 8 places. */
+  quantity: number;
+  /** The lot's fill price (its BUY's price). */
+  entryPrice: number;
+  /** The lot's cost (fees included) taken with them. */
+  costMicros: number;
+  /** The lot's entry notional (fees excluded) taken with them. */
+  entryNotionalMicros: number;
+}
 
 export type TradeSide = 'BUY' | 'SELL';
 export type CloseReason = 'STOP_LOSS' | 'TAKE_PROFIT';
@@ -75,8 +108,12 @@ export type SimulatedTradePlaced = DomainEvent<
     /** SELL: notional - fee - costBasisClosed; BUY: 0. */
     realisedPnlMicros: number;
     source: TradeSource;
-    /** The open BUY trades this fill closed (a SELL that took the position to zero); else empty. */
+    /** The BUY trades whose lots this fill emptied (they are CLOSED); else empty. */
     closedTradeIds: string[];
+    /** BUY: the rule its lot will be sold by; SELL: the rule it was allocated by (AVERAGE_COST: written before FIFO). */
+    lotRule: LotRule;
+    /** SELL under FIFO: the lots it took, oldest first; BUY, and SELLs at average cost: empty. */
+    lots: SoldLot[];
     placedAt: string;
   }
 >;
@@ -103,6 +140,9 @@ export type PositionClosed = DomainEvent<
     entryNotionalClosedMicros?: number;
     realisedPnlMicros: number;
     closedTradeIds: string[];
+    /** As SimulatedTradePlaced's: FIFO closes list every lot of the position, oldest first. */
+    lotRule: LotRule;
+    lots: SoldLot[];
     closedAt: string;
   }
 >;
@@ -132,6 +172,20 @@ export type PortfolioReset = DomainEvent<
 
 export type PortfolioEvent = PortfolioOpened | SimulatedTradePlaced | PositionClosed | PortfolioReset;
 
+/** What is left of one BUY in a position. */
+export interface Lot {
+  /** The BUY that bought it. */
+  tradeId: string;
+  /** Integer units of 1e-8 coin still held, > 0 (an emptied lot is removed). */
+  units: number;
+  /** What those units cost, fees included (micros). */
+  costMicros: number;
+  /** What those units cost at the fill price, fees excluded (micros). */
+  entryNotionalMicros: number;
+  /** The BUY's fill price, USD per coin. */
+  price: number;
+}
+
 export interface Position {
   /** The id of the BUY that opened it. */
   positionId: string;
@@ -141,9 +195,15 @@ export interface Position {
   units: number;
   /** What the units held cost, fees included (micros). */
   costBasisMicros: number;
-  /** What the units held cost at their fill prices, fees excluded (micros): the average entry price's numerator. */
+  /** What the units held cost at their fill prices, fees excluded (micros). */
   entryNotionalMicros: number;
+  /** The BUYs whose lots are held, oldest first (the ids of `lots`). */
   openTradeIds: string[];
+  /**
+   * The lots, oldest first; they add up to units, costBasisMicros and entryNotionalMicros. Absent only
+   * in read-model documents written before lots existed (lotsOf reads those as one lot).
+   */
+  lots: Lot[];
   openedAt: string;
 }
 
@@ -162,6 +222,11 @@ export type PortfolioState =
       cashMicros: number;
       /** Realised P&L since the portfolio was opened or last reset (micros). */
       realisedPnlMicros: number;
+      /**
+       * The same as the trades show it: each closing trade's realised P&L rounded to the cent, summed,
+       * so the trade list's P&L adds up to the realised P&L shown (see read-contracts.ts).
+       */
+      realisedPnlCents: number;
       positions: Partial<Record<CoinSymbol, Position>>;
       /** The newest UTC day with realised P&L; an older day means nothing realised today. */
       daily: DailyRealised | null;
@@ -202,10 +267,107 @@ function opened(startingCashMicros: number): Extract<PortfolioState, { status: '
     startingCashMicros,
     cashMicros: startingCashMicros,
     realisedPnlMicros: 0,
+    realisedPnlCents: 0,
     positions: {},
     daily: null,
     recentTradeIds: [],
     lastSignalTraded: {},
+  };
+}
+
+/**
+ * A position's lots. A position read from a document written before lots existed has none: it reads
+ * as one lot holding all of it, named by its oldest open BUY, at its average entry price.
+ */
+export function lotsOf(position: Omit<Position, 'lots'> & { lots?: Lot[] }): Lot[] {
+  if (position.lots) return position.lots;
+  return [
+    {
+      tradeId: position.openTradeIds[0] ?? position.positionId,
+      units: position.units,
+      costMicros: position.costBasisMicros,
+      entryNotionalMicros: position.entryNotionalMicros,
+      price: (position.entryNotionalMicros * 100) / position.units,
+    },
+  ];
+}
+
+/** The booked realised cents of a state folded before they were kept: the realised P&L rounded once. */
+export function realisedCentsOf(state: { realisedPnlMicros: number; realisedPnlCents?: number }): number {
+  return state.realisedPnlCents ?? microsToCents(state.realisedPnlMicros);
+}
+
+/** The lots after a FIFO sale: what the event says it took from each, emptied lots removed. */
+function takeFifo(lots: Lot[], sold: SoldLot[]): Lot[] {
+  const taken = new Map(sold.map((s) => [s.tradeId, s]));
+  return lots
+    .map((lot) => {
+      const s = taken.get(lot.tradeId);
+      if (!s) return lot;
+      return { ...lot, units: lot.units - quantityToUnits(s.quantity), costMicros: lot.costMicros - s.costMicros, entryNotionalMicros: lot.entryNotionalMicros - s.entryNotionalMicros };
+    })
+    .filter((lot) => lot.units > 0);
+}
+
+/**
+ * `total` split over `weights` in proportion, in whole numbers that add up to it exactly (the largest
+ * remainders get the units left over; equal ones the earlier weight). Exact integer arithmetic.
+ */
+export function apportion(total: number, weights: number[]): number[] {
+  const sum = weights.reduce((a, w) => a + BigInt(w), 0n);
+  if (sum === 0n) return weights.map(() => 0);
+  const t = BigInt(total);
+  const parts = weights.map((w, i) => ({ i, floor: (t * BigInt(w)) / sum, rest: (t * BigInt(w)) % sum }));
+  let left = t - parts.reduce((a, p) => a + p.floor, 0n);
+  for (const p of [...parts].sort((a, b) => (a.rest === b.rest ? a.i - b.i : a.rest > b.rest ? -1 : 1))) {
+    if (left <= 0n) break;
+    p.floor += 1n;
+    left -= 1n;
+  }
+  return parts.map((p) => Number(p.floor));
+}
+
+/**
+ * The lots after a sale at average cost (events before FIFO): every lot gave up the same share of its
+ * units, cost and entry notional, apportioned exactly so they still add up to the position the event
+ * leaves. What an emptied lot still carried (a rounding) stays with the newest lot left.
+ */
+function takeAverageCost(lots: Lot[], units: number, costMicros: number, entryNotionalMicros: number): Lot[] {
+  const unitsTaken = apportion(units, lots.map((l) => l.units));
+  const costTaken = apportion(costMicros, lots.map((l) => l.costMicros));
+  const entryTaken = apportion(entryNotionalMicros, lots.map((l) => l.entryNotionalMicros));
+  const after = lots.map((lot, i) => ({ ...lot, units: lot.units - unitsTaken[i]!, costMicros: lot.costMicros - costTaken[i]!, entryNotionalMicros: lot.entryNotionalMicros - entryTaken[i]! }));
+  const kept = after.filter((l) => l.units > 0);
+  const last = kept[kept.length - 1];
+  if (last) {
+    for (const gone of after.filter((l) => l.units <= 0)) {
+      last.costMicros += gone.costMicros;
+      last.entryNotionalMicros += gone.entryNotionalMicros;
+    }
+  }
+  return kept;
+}
+
+/**
+ * The position with these lots, when they add up to it (they always do for states folded from
+ * events); otherwise (a document folded from lots it never had) the position as one lot.
+ */
+function withLots(position: Omit<Position, 'lots'>, lots: Lot[]): Position {
+  const adds =
+    lots.length > 0 &&
+    lots.reduce((a, l) => a + l.units, 0) === position.units &&
+    lots.reduce((a, l) => a + l.costMicros, 0) === position.costBasisMicros &&
+    lots.reduce((a, l) => a + l.entryNotionalMicros, 0) === position.entryNotionalMicros;
+  const { lots: _ignored, ...rest } = position as Position;
+  return { ...rest, lots: adds ? lots : lotsOf(rest) };
+}
+
+/** A sale's (or close's) realised P&L added to the micros and to the cents as the trade shows it. */
+function realise(state: Extract<PortfolioState, { status: 'open' }>, at: string, pnl: number) {
+  return {
+    realisedPnlMicros: state.realisedPnlMicros + pnl,
+    realisedPnlCents: realisedCentsOf(state) + microsToCents(pnl),
+    daily: addRealised(state.daily, at, pnl),
   };
 }
 
@@ -221,22 +383,27 @@ export function evolvePortfolio(state: PortfolioState, event: PortfolioEvent): P
       const lastSignalTraded = d.source.kind === 'SIGNAL' ? { ...state.lastSignalTraded, [d.symbol]: d.source.candleTime } : state.lastSignalTraded;
       const recentTradeIds = remember(state.recentTradeIds, d.tradeId);
       if (d.side === 'BUY') {
+        const lot: Lot = { tradeId: d.tradeId, units, costMicros: d.notionalMicros + d.feeMicros, entryNotionalMicros: d.notionalMicros, price: d.price };
         const position: Position = held
-          ? {
-              ...held,
-              units: held.units + units,
-              costBasisMicros: held.costBasisMicros + d.notionalMicros + d.feeMicros,
-              entryNotionalMicros: held.entryNotionalMicros + d.notionalMicros,
-              openTradeIds: [...held.openTradeIds, d.tradeId],
-            }
+          ? withLots(
+              {
+                ...held,
+                units: held.units + units,
+                costBasisMicros: held.costBasisMicros + lot.costMicros,
+                entryNotionalMicros: held.entryNotionalMicros + lot.entryNotionalMicros,
+                openTradeIds: [...held.openTradeIds, d.tradeId],
+              },
+              [...lotsOf(held), lot],
+            )
           : {
               positionId: d.tradeId,
               coinId: d.coinId,
               symbol: d.symbol,
               units,
-              costBasisMicros: d.notionalMicros + d.feeMicros,
-              entryNotionalMicros: d.notionalMicros,
+              costBasisMicros: lot.costMicros,
+              entryNotionalMicros: lot.entryNotionalMicros,
               openTradeIds: [d.tradeId],
+              lots: [lot],
               openedAt: d.placedAt,
             };
         return {
@@ -248,21 +415,27 @@ export function evolvePortfolio(state: PortfolioState, event: PortfolioEvent): P
         };
       }
       const remaining = held ? held.units - units : 0;
-      const position: Position | null =
-        held && remaining > 0
-          ? {
-              ...held,
-              units: remaining,
-              costBasisMicros: held.costBasisMicros - d.costBasisClosedMicros,
-              entryNotionalMicros: held.entryNotionalMicros - d.entryNotionalClosedMicros,
-            }
-          : null;
+      let position: Position | null = null;
+      if (held && remaining > 0) {
+        // Events written before FIFO (no lotRule, or the upcaster's AVERAGE_COST) sold at average cost.
+        const lots = d.lotRule === 'FIFO' ? takeFifo(lotsOf(held), d.lots) : takeAverageCost(lotsOf(held), units, d.costBasisClosedMicros, d.entryNotionalClosedMicros);
+        const closed = new Set(d.closedTradeIds);
+        position = withLots(
+          {
+            ...held,
+            units: remaining,
+            costBasisMicros: held.costBasisMicros - d.costBasisClosedMicros,
+            entryNotionalMicros: held.entryNotionalMicros - d.entryNotionalClosedMicros,
+            openTradeIds: held.openTradeIds.filter((id) => !closed.has(id)),
+          },
+          lots,
+        );
+      }
       return {
         ...state,
         cashMicros: state.cashMicros + d.notionalMicros - d.feeMicros,
-        realisedPnlMicros: state.realisedPnlMicros + d.realisedPnlMicros,
+        ...realise(state, d.placedAt, d.realisedPnlMicros),
         positions: withPosition(state.positions, d.symbol, position),
-        daily: addRealised(state.daily, d.placedAt, d.realisedPnlMicros),
         recentTradeIds,
         lastSignalTraded,
       };
@@ -273,18 +446,38 @@ export function evolvePortfolio(state: PortfolioState, event: PortfolioEvent): P
       return {
         ...state,
         cashMicros: state.cashMicros + d.notionalMicros - d.feeMicros,
-        realisedPnlMicros: state.realisedPnlMicros + d.realisedPnlMicros,
+        ...realise(state, d.closedAt, d.realisedPnlMicros),
         positions: withPosition(state.positions, d.symbol, null),
-        daily: addRealised(state.daily, d.closedAt, d.realisedPnlMicros),
       };
     }
     case 'PortfolioReset': {
       if (state.status !== 'open') return state;
       // Trade-id memory, signal watermarks and the day's realised loss survive a reset: a reset must
       // neither let a replayed bot command trade again nor wipe the daily loss limit's count.
-      return { ...state, cashMicros: event.data.startingCashMicros, startingCashMicros: event.data.startingCashMicros, realisedPnlMicros: 0, positions: {} };
+      return {
+        ...state,
+        cashMicros: event.data.startingCashMicros,
+        startingCashMicros: event.data.startingCashMicros,
+        realisedPnlMicros: 0,
+        realisedPnlCents: 0,
+        positions: {},
+      };
     }
   }
+}
+
+/**
+ * Stored events in the current shape (DESIGN.md section 2: a changed shape gets a new schemaVersion
+ * and an upcaster). Version 1 fills were allocated at average cost and carry no lots: they read as
+ * `lotRule: AVERAGE_COST, lots: []`, which is what they did, and `evolve` folds them that way.
+ */
+export function upcastPortfolioEvent(event: StoredEventShape): PortfolioEvent {
+  const current = { type: event.type, data: event.data } as PortfolioEvent;
+  if (event.schemaVersion >= PORTFOLIO_SCHEMA_VERSION) return current;
+  if (current.type === 'SimulatedTradePlaced' || current.type === 'PositionClosed') {
+    return { ...current, data: { ...current.data, lotRule: 'AVERAGE_COST', lots: [] } } as PortfolioEvent;
+  }
+  return current;
 }
 
 export const portfolioStreamId = (userId: string) => `portfolio-${userId}`;

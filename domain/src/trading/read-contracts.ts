@@ -13,9 +13,18 @@
  * Money: events and read models hold integer micro-dollars (money.ts). Every dollar figure here is a
  * whole number of cents, converted once from the exact micros (half away from zero) and sent as
  * cents / 100; totals are added up from the rounded parts, so totalValue = cash + sum(marketValue)
- * to the cent, and totalPnl = realisedPnl + unrealisedPnl. Prices (fills, entry, current, stop and
- * target) are sent unrounded, as the market said them or as averages of them; quantities exactly
- * (8 decimals). Percentages are rounded to 2 decimals.
+ * to the cent, and totalPnl = realisedPnl + unrealisedPnl = the sum of the trades' pnl since the
+ * opening or the last reset (see GET /api/trades). Prices (fills, entry, current, stop and target)
+ * are sent unrounded, as the market said them or as averages of them; quantities exactly (8
+ * decimals). Percentages are computed from the exact micro-dollars and rounded to 2 decimals (half
+ * away from zero) only when sent.
+ *
+ * Lots (FIFO): every BUY is a lot. A SELL, and a stop loss or take profit close (which sell the whole
+ * position), takes from the open lots oldest first; its realised P&L is its proceeds net of its fee
+ * minus the cost (fees included) of what it took. A BUY whose lot is emptied is CLOSED; one partly
+ * sold stays OPEN with its remainingQuantity, and its pnl covers only that remainder. Sells placed
+ * before FIFO (lotRule AVERAGE_COST) took the same share of every lot's cost and left the BUYs OPEN
+ * on their whole amount until the position closed.
  *
  * Daily P&L (one UTC day): dailyPnL = realised P&L since 00:00 UTC + unrealised P&L now - unrealised
  * P&L of the positions held at 00:00 UTC valued at that moment's prices. That is the change of the
@@ -28,6 +37,7 @@ import { coinIds, coinIdSchema, coinSymbolSchema, coinSymbols } from '../market/
 import { signalCountsSchema } from '../signals/contracts';
 import { listFormatParam } from '../shared/list-format';
 import { alertSeverities, botSettingsViewSchema, riskParametersSchema, stopLossTypes, tradeSides } from './contracts';
+import { lotRules } from './portfolio';
 import { riskAlertKinds } from './risk';
 
 const usd = () => z.number().finite();
@@ -44,16 +54,18 @@ export const portfolioPositionSchema = z.object({
   symbol: z.enum(coinSymbols),
   coinId: z.enum(coinIds),
   quantity: quantity(),
-  /** Fill prices weighted by quantity, fees excluded. */
+  /** The open lots' fill prices weighted by their quantities, fees excluded. */
   averageEntryPrice: price(),
   /** The live price valued at (the average entry price when the market had none: priceKnown false). */
   price: price(),
   priceKnown: z.boolean(),
-  /** What the quantity held cost, buying fees included. */
+  /** What the quantity held cost, buying fees included: its lots' costs, each to the cent. */
   costBasis: usd(),
+  /** Its lots' values at `price`, each to the cent. */
   marketValue: usd(),
-  /** marketValue - costBasis. */
+  /** marketValue - costBasis: the sum of its open BUYs' pnl. */
   unrealisedPnl: usd(),
+  /** The exact unrealised P&L as a percent of the exact cost basis. */
   unrealisedPnlPercent: percent(),
   openedAt: z.iso.datetime(),
 });
@@ -80,10 +92,18 @@ export const portfolioResponseSchema = z.object({
   dailyPnLPercent: percent(),
   /** Realised today (UTC), net of fees; part of dailyPnL. */
   realisedPnlToday: usd(),
-  /** totalValue - startingCash = realisedPnl + unrealisedPnl (since opening or the last reset). */
+  /**
+   * realisedPnl + unrealisedPnl since the opening or the last reset: the sum of the pnl of the trades
+   * placed since, to the cent. It is totalValue - startingCash, except that this is rounded to the cent
+   * once and the trades each: the two may differ by at most half a cent per closing trade since the
+   * last reset, per open BUY, and for the cash.
+   */
   totalPnl: usd(),
+  /** The exact total P&L as a percent of the starting cash. */
   totalPnlPercent: percent(),
+  /** The pnl of the closing trades since the opening or the last reset, each rounded to the cent, summed. */
   realisedPnl: usd(),
+  /** The pnl of the open BUYs (each lot valued and costed to the cent), summed. */
   unrealisedPnl: usd(),
   /** ETH held (coins). */
   ethHoldings: quantity(),
@@ -124,13 +144,15 @@ export const tradeSchema = z.object({
   price: price(),
   /** amount x price, to the cent. */
   value: usd(),
-  /** BUY: its fill price; SELL / stop / target: the average entry price of what it sold. */
+  /** BUY: its fill price; SELL / stop / target: the fill prices of the lots it took, weighted by what it took of each. */
   entryPrice: price(),
   fee: usd(),
   /**
-   * SELL (and stop loss / take profit closes): the realised P&L, net of both fees. An OPEN BUY: its
-   * unrealised P&L at the live price (value now - what it cost, fee included). A CLOSED BUY: null,
-   * because its P&L is on the SELL that closed it (summing pnl never counts a gain twice).
+   * SELL (and stop loss / take profit closes): the realised P&L, net of both fees. An OPEN BUY: the
+   * unrealised P&L of what its lot still holds at the live price (remainingQuantity's value now - what
+   * it cost, fee included; null without a price). A CLOSED BUY: null, because its P&L is on the SELLs
+   * that took its lot. Summing pnl never counts a gain twice: the trades since the last reset add up to
+   * the portfolio's realisedPnl + unrealisedPnl to the cent.
    */
   pnl: usd().nullable(),
   pnlRealised: z.boolean(),
@@ -146,6 +168,14 @@ export const tradeSchema = z.object({
   closedAt: z.iso.datetime().nullable(),
   /** When the trade was placed, ISO-8601. */
   timestamp: z.iso.datetime(),
+  /** BUY: the coins its lot still holds (0 once CLOSED); SELL: null. */
+  remainingQuantity: quantity().nullable(),
+  /** BUY: the coins sales took from its lot (a reset discards the rest, it sells nothing); SELL: null. */
+  soldQuantity: quantity().nullable(),
+  /** SELL: how its cost was taken from the lots: FIFO, or AVERAGE_COST for sells placed before FIFO; BUY: null. */
+  lotRule: z.enum(lotRules).nullable(),
+  /** SELL under FIFO: the BUYs it took from, oldest first, with the coins taken and their fill price; else empty. */
+  lots: z.array(z.object({ tradeId: z.string(), quantity: quantity(), entryPrice: price() })),
 });
 export type Trade = z.infer<typeof tradeSchema>;
 
@@ -154,9 +184,9 @@ export const tradeSummarySchema = z.object({
   totalTrades: z.number().int().nonnegative(),
   buys: z.number().int().nonnegative(),
   sells: z.number().int().nonnegative(),
-  /** Percent of the closing trades (SELLs, stops, targets) with a positive realised P&L; 0 with none. */
-  winRate: percent(),
-  /** Sum of the realised P&L of every closing trade since the account opened (a reset does not erase trade history). */
+  /** Percent of the closing trades (SELLs, stops, targets) with a positive realised P&L; null until one has closed. */
+  winRate: percent().nullable(),
+  /** Sum of the pnl of every closing trade since the account opened (a reset does not erase trade history). */
   totalPnl: usd(),
   /** Mean of amount x price over every trade, USD. */
   avgTradeSize: usd(),
@@ -165,6 +195,8 @@ export type TradeSummary = z.infer<typeof tradeSummarySchema>;
 
 export const tradesResponseSchema = z.object({
   demo: z.boolean(),
+  /** How sales are allocated to the BUYs' lots: FIFO (first in, first out). */
+  lotRule: z.enum(lotRules),
   trades: z.array(tradeSchema),
   /** Trades matching the filter. */
   total: z.number().int().nonnegative(),

@@ -5,6 +5,9 @@
  * Rounding: every dollar figure is a whole number of cents, rounded once (half away from zero) from
  * exact integer micro-dollars; sums and differences are taken of the rounded cents, so what the
  * response lists adds up to what it totals (portfolio-valuation.ts does the same for the portfolio).
+ * A trade's pnl is rounded as the portfolio rounds it (a closing trade's realised P&L; an open BUY's
+ * lot valued and costed to the cent), so the trades' pnl add up to the portfolio's realised +
+ * unrealised P&L to the cent. Percentages are computed from exact micros and rounded when sent.
  *
  * Daily P&L: the value now minus the value when the UTC day began (or when a reset today started the
  * account over): the cash and positions held at 00:00 UTC (recorded by the projection on the day's
@@ -17,7 +20,7 @@ import type { SignalCounts } from '../signals/contracts';
 import type { CoinSymbol } from '../market/coins';
 import { centsToUsd, feeMicros, microsToCents, notionalMicros, quantityToUnits, unitsToQuantity } from './money';
 import { initialPortfolioState, tradeSourceLabel } from './portfolio';
-import { valuePortfolio, type PortfolioValuation, type Prices } from './portfolio-valuation';
+import { roundPercent, valuePortfolio, type PortfolioValuation, type Prices } from './portfolio-valuation';
 import type {
   ActiveRiskTrade,
   PortfolioResponse,
@@ -28,7 +31,7 @@ import type {
   TradeSummary,
 } from './read-contracts';
 import { stopLevels } from './stop-levels';
-import { dayStartAt, portfolioStateOf, type PortfolioView, type RiskView, type TradeSummaryCounts, type TradeView } from './trading-view';
+import { dayStartAt, portfolioStateOf, summaryRealisedCents, type PortfolioView, type RiskView, type TradeSummaryCounts, type TradeView } from './trading-view';
 import { botSettingsView, DEFAULT_BOT_SETTINGS, DEFAULT_RISK_PARAMETERS, type BotSettings } from './contracts';
 
 /** A percent rounded to 2 decimals; 0 of a zero whole. */
@@ -60,8 +63,10 @@ export function dailyPnl(view: PortfolioView | null, valuation: PortfolioValuati
   let startValueCents = microsToCents(start.cashMicros);
   for (const held of start.positions) {
     const price = knownPrice(dayStartPrices[held.symbol]) ?? knownPrice(prices[held.symbol]);
-    // Neither price known: at cost, as the valuation does for a position without a price.
-    startValueCents += price === undefined ? microsToCents(held.costBasisMicros) : microsToCents(notionalMicros(held.units, price));
+    // Neither price known: at cost, as the valuation does for a position without a price. Valued lot
+    // by lot, as the valuation values now, so a day without trades or moves counts zero to the cent.
+    if (price === undefined) startValueCents += microsToCents(held.costBasisMicros);
+    else for (const units of held.lotUnits ?? [held.units]) startValueCents += microsToCents(notionalMicros(units, price));
   }
   return { startedAt: start.startedAt, startValueCents, dailyPnlCents: totalCents - startValueCents, realisedTodayCents: microsToCents(start.realisedPnlMicros) };
 }
@@ -109,7 +114,7 @@ export function portfolioResponse(input: PortfolioReadInput): PortfolioResponse 
       costBasis: p.costBasis,
       marketValue: p.marketValue,
       unrealisedPnl: p.unrealisedPnl,
-      unrealisedPnlPercent: p.unrealisedPnlPercent,
+      unrealisedPnlPercent: roundPercent(p.unrealisedPnlPercent),
       openedAt: p.openedAt,
     })),
     valuedAt: input.now.toISOString(),
@@ -124,10 +129,14 @@ const MANUAL_SOURCE = tradeSourceLabel({ kind: 'MANUAL' });
 
 export function tradeResponse(view: TradeView, prices: Prices): Trade {
   const quantity = unitsToQuantity(view.units);
+  const buy = view.type === 'BUY';
+  // A BUY's lot: what it still holds and what that cost (documents from before lots: all it bought).
+  const heldUnits = buy ? (view.heldUnits ?? (view.status === 'OPEN' ? view.units : 0)) : 0;
+  const heldCost = buy ? (view.heldCostMicros ?? (view.status === 'OPEN' ? view.costMicros : 0)) : 0;
   const price = view.status === 'OPEN' ? knownPrice(prices[view.symbol]) : undefined;
   let pnl: number | null = null;
   if (view.realisedPnlMicros !== null) pnl = centsToUsd(microsToCents(view.realisedPnlMicros));
-  else if (price !== undefined) pnl = centsToUsd(microsToCents(notionalMicros(view.units, price)) - microsToCents(view.costMicros));
+  else if (price !== undefined) pnl = centsToUsd(microsToCents(notionalMicros(heldUnits, price)) - microsToCents(heldCost));
   return {
     id: view.tradeId,
     type: view.type,
@@ -137,7 +146,7 @@ export function tradeResponse(view: TradeView, prices: Prices): Trade {
     quantity,
     price: view.price,
     value: centsToUsd(microsToCents(view.notionalMicros)),
-    entryPrice: (view.entryNotionalMicros * 100) / view.units,
+    entryPrice: view.entryPrice ?? (buy ? view.price : (view.entryNotionalMicros * 100) / view.units),
     fee: centsToUsd(microsToCents(view.feeMicros)),
     pnl,
     pnlRealised: view.realisedPnlMicros !== null,
@@ -148,17 +157,22 @@ export function tradeResponse(view: TradeView, prices: Prices): Trade {
     closeReason: view.closeReason,
     closedAt: view.closedAt,
     timestamp: view.placedAt,
+    remainingQuantity: buy ? unitsToQuantity(heldUnits) : null,
+    soldQuantity: buy ? unitsToQuantity(view.soldUnits ?? (view.closeReason === 'SELL' || view.closeReason === 'STOP_LOSS' || view.closeReason === 'TAKE_PROFIT' ? view.units : 0)) : null,
+    lotRule: buy ? null : (view.lotRule ?? 'AVERAGE_COST'),
+    lots: (view.lots ?? []).map((l) => ({ tradeId: l.tradeId, quantity: unitsToQuantity(l.units), entryPrice: l.entryPrice })),
   };
 }
 
 export function tradeSummary(counts: TradeSummaryCounts | undefined): TradeSummary {
-  const c = counts ?? { trades: 0, buys: 0, sells: 0, closes: 0, wins: 0, realisedPnlMicros: 0, notionalMicros: 0 };
+  const c = counts ?? { trades: 0, buys: 0, sells: 0, closes: 0, wins: 0, realisedPnlMicros: 0, realisedPnlCents: 0, notionalMicros: 0 };
   return {
     totalTrades: c.trades,
     buys: c.buys,
     sells: c.sells,
-    winRate: percentOf(c.wins, c.closes),
-    totalPnl: centsToUsd(microsToCents(c.realisedPnlMicros)),
+    // No closing trade yet: no win rate at all (not 0 %, which would say every close lost).
+    winRate: c.closes === 0 ? null : percentOf(c.wins, c.closes),
+    totalPnl: centsToUsd(summaryRealisedCents(c)),
     avgTradeSize: c.trades === 0 ? 0 : centsToUsd(microsToCents(c.notionalMicros / c.trades)),
   };
 }

@@ -6,20 +6,24 @@
  *   stream's own evolve computes it (cash, positions, realised P&L: the same integer micro-dollar
  *   accounting, reused, not copied), plus the start of the current UTC day (cash and positions held
  *   at 00:00 UTC, or at a reset, and the P&L realised since) and an all-time trade summary.
- * - `trades`: one document per trade (id: `{userId}:{tradeId}`), OPEN until a sell, a stop loss, a
- *   take profit or a reset closes it; stop loss and take profit closes are trades too (SELLs, id
- *   `{userId}:{positionId}:close`). Listed by userId, newest first, filtered with equality on symbol,
- *   status and type and a range on placedAtMs.
+ * - `trades`: one document per trade (id: `{userId}:{tradeId}`). A BUY is a lot: OPEN while it holds
+ *   anything, with what it still holds (heldUnits, heldCostMicros) and what was sold of it; each SELL,
+ *   stop loss or take profit that takes from it (FIFO, the event lists the lots) updates it, and the
+ *   one that empties it (or a reset) CLOSES it. Stop loss and take profit closes are trades too (SELLs,
+ *   id `{userId}:{positionId}:close`). Listed by userId, newest first, filtered with equality on
+ *   symbol, status and type and a range on placedAtMs. Documents written before lots existed lack
+ *   the lot fields; the read side takes them as a BUY holding all it bought (tradeResponse).
  * - `risk`: one document per user (id: the user id): the risk stream's state (bot settings, risk
  *   parameters, alerts not yet cleared) plus whether the parameters were ever changed.
  */
 import type { DomainEvent } from '../shared/decider';
 import type { CoinId, CoinSymbol } from '../market/coins';
 import type { TradeCloseReason, TradeStatus } from './read-contracts';
-import type { TradeSide } from './portfolio';
-import { evolvePortfolio, tradeSourceLabel, utcDay, type PortfolioEvent, type PortfolioState, type Position } from './portfolio';
+import type { LotRule, SoldLot, TradeSide } from './portfolio';
+import { evolvePortfolio, lotsOf, realisedCentsOf, tradeSourceLabel, utcDay, type PortfolioEvent, type PortfolioState, type Position } from './portfolio';
+import { averagePrice } from './portfolio-valuation';
 import { evolveRisk, initialRiskState, type RiskEvent, type RiskState } from './risk';
-import { quantityToUnits } from './money';
+import { microsToCents, quantityToUnits } from './money';
 
 export const PORTFOLIOS_PROJECTION = 'portfolios';
 export const TRADES_PROJECTION = 'trades';
@@ -40,7 +44,14 @@ export const isRiskEvent = (event: DomainEvent): event is RiskEvent => riskEvent
 // ---------------------------------------------------------------------------------------------
 // portfolios
 
-export type HeldAtDayStart = { symbol: CoinSymbol; coinId: CoinId; units: number; costBasisMicros: number };
+export type HeldAtDayStart = {
+  symbol: CoinSymbol;
+  coinId: CoinId;
+  units: number;
+  costBasisMicros: number;
+  /** Each lot's units, oldest first: the day's start is valued per lot, as now is (absent in documents from before lots). */
+  lotUnits?: number[];
+};
 
 /** The portfolio as the current UTC day (or a reset during it) began, and what it realised since. */
 export type DayStart = {
@@ -62,6 +73,8 @@ export type TradeSummaryCounts = {
   /** Closing trades with a realised P&L above zero. */
   wins: number;
   realisedPnlMicros: number;
+  /** Each closing trade's realised P&L rounded to the cent, summed: what the trade list adds up to. */
+  realisedPnlCents: number;
   /** Sum of every trade's notional (quantity x fill price). */
   notionalMicros: number;
 };
@@ -71,6 +84,8 @@ export type PortfolioView = {
   startingCashMicros: number;
   cashMicros: number;
   realisedPnlMicros: number;
+  /** As PortfolioState's: the closing trades' rounded P&L since the opening or last reset. */
+  realisedPnlCents: number;
   positions: Partial<Record<CoinSymbol, Position>>;
   day: DayStart;
   summary: TradeSummaryCounts;
@@ -78,7 +93,11 @@ export type PortfolioView = {
   updatedAt: string;
 };
 
-export const emptyTradeSummary = (): TradeSummaryCounts => ({ trades: 0, buys: 0, sells: 0, closes: 0, wins: 0, realisedPnlMicros: 0, notionalMicros: 0 });
+export const emptyTradeSummary = (): TradeSummaryCounts => ({ trades: 0, buys: 0, sells: 0, closes: 0, wins: 0, realisedPnlMicros: 0, realisedPnlCents: 0, notionalMicros: 0 });
+
+/** The booked cents of a summary stored before they were kept: its realised P&L rounded once. */
+export const summaryRealisedCents = (summary: Pick<TradeSummaryCounts, 'realisedPnlMicros'> & { realisedPnlCents?: number }) =>
+  summary.realisedPnlCents ?? microsToCents(summary.realisedPnlMicros);
 
 const dayStartOf = (day: string) => `${day}T00:00:00.000Z`;
 
@@ -98,7 +117,7 @@ function eventTime(event: PortfolioEvent): string {
 function heldNow(positions: PortfolioView['positions']): HeldAtDayStart[] {
   return Object.values(positions)
     .filter((p): p is Position => p !== undefined)
-    .map((p) => ({ symbol: p.symbol, coinId: p.coinId, units: p.units, costBasisMicros: p.costBasisMicros }))
+    .map((p) => ({ symbol: p.symbol, coinId: p.coinId, units: p.units, costBasisMicros: p.costBasisMicros, lotUnits: lotsOf(p).map((l) => l.units) }))
     // By symbol: a document read back from JSONB has its keys in another order than one built in memory.
     .sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
 }
@@ -120,6 +139,7 @@ export function portfolioStateOf(view: PortfolioView): PortfolioState {
     startingCashMicros: view.startingCashMicros,
     cashMicros: view.cashMicros,
     realisedPnlMicros: view.realisedPnlMicros,
+    realisedPnlCents: realisedCentsOf(view),
     positions: view.positions,
     daily: null,
     // Idempotency memory is the decider's business; the read model does not need to grow with it.
@@ -139,6 +159,7 @@ function summarise(summary: TradeSummaryCounts, event: PortfolioEvent): TradeSum
       closes: summary.closes + (closing ? 1 : 0),
       wins: summary.wins + (closing && d.realisedPnlMicros > 0 ? 1 : 0),
       realisedPnlMicros: summary.realisedPnlMicros + d.realisedPnlMicros,
+      realisedPnlCents: summaryRealisedCents(summary) + microsToCents(d.realisedPnlMicros),
       notionalMicros: summary.notionalMicros + d.notionalMicros,
     };
   }
@@ -151,6 +172,7 @@ function summarise(summary: TradeSummaryCounts, event: PortfolioEvent): TradeSum
       closes: summary.closes + 1,
       wins: summary.wins + (d.realisedPnlMicros > 0 ? 1 : 0),
       realisedPnlMicros: summary.realisedPnlMicros + d.realisedPnlMicros,
+      realisedPnlCents: summaryRealisedCents(summary) + microsToCents(d.realisedPnlMicros),
       notionalMicros: summary.notionalMicros + d.notionalMicros,
     };
   }
@@ -168,6 +190,7 @@ export function evolvePortfolioView(doc: PortfolioView | null, event: DomainEven
       startingCashMicros: cash,
       cashMicros: cash,
       realisedPnlMicros: 0,
+      realisedPnlCents: 0,
       positions: {},
       day: { day: today, startedAt: at, cashMicros: cash, positions: [], realisedPnlMicros: 0 },
       summary: doc?.summary ?? emptyTradeSummary(),
@@ -188,6 +211,7 @@ export function evolvePortfolioView(doc: PortfolioView | null, event: DomainEven
     startingCashMicros: next.startingCashMicros,
     cashMicros: next.cashMicros,
     realisedPnlMicros: next.realisedPnlMicros,
+    realisedPnlCents: next.realisedPnlCents,
     positions: next.positions,
     // A reset starts the day over: the daily figures count from it (a fresh start is not a loss).
     day:
@@ -222,6 +246,18 @@ export type TradeView = {
   costMicros: number;
   /** SELL: realised P&L; BUY: null (see read-contracts.ts). */
   realisedPnlMicros: number | null;
+  /** BUY: its fill price; SELL: the lots' fill prices weighted by what it took of each (absent in older documents). */
+  entryPrice?: number;
+  /** BUY: the units its lot still holds (0 once CLOSED); SELL: null (absent in older documents). */
+  heldUnits?: number | null;
+  /** BUY: what those units cost, fees included; SELL: null. */
+  heldCostMicros?: number | null;
+  /** BUY: the units sales took from its lot; SELL: null. */
+  soldUnits?: number | null;
+  /** SELL: the rule its cost was allocated by; BUY: null. */
+  lotRule?: LotRule | null;
+  /** SELL under FIFO: the lots it took, oldest first (the BUY's id, units, fill price); else empty. */
+  lots?: Array<{ tradeId: string; units: number; entryPrice: number }>;
   status: TradeStatus;
   closeReason: TradeCloseReason | null;
   source: string;
@@ -236,27 +272,64 @@ export const tradeViewId = (userId: string, tradeId: string) => `${userId}:${tra
 /** The trade a stop loss or take profit close is listed as. */
 export const closeTradeId = (positionId: string) => `${positionId}:close`;
 
+/** The BUYs a fill touches: the lots it took (FIFO) and those it closed (every rule). */
+function lotIds(d: { closedTradeIds: string[]; lots?: SoldLot[] }): string[] {
+  return [...new Set([...(d.lots ?? []).map((l) => l.tradeId), ...d.closedTradeIds])];
+}
+
 export function tradeViewIds(event: DomainEvent): string[] {
   if (!isPortfolioEvent(event)) return [];
   switch (event.type) {
     case 'PortfolioOpened':
       return [];
     case 'SimulatedTradePlaced':
-      return [event.data.tradeId, ...event.data.closedTradeIds].map((id) => tradeViewId(event.data.userId, id));
+      return [event.data.tradeId, ...lotIds(event.data)].map((id) => tradeViewId(event.data.userId, id));
     case 'PositionClosed':
-      return [closeTradeId(event.data.positionId), ...event.data.closedTradeIds].map((id) => tradeViewId(event.data.userId, id));
+      return [closeTradeId(event.data.positionId), ...lotIds(event.data)].map((id) => tradeViewId(event.data.userId, id));
     case 'PortfolioReset':
       return event.data.closedTradeIds.map((id) => tradeViewId(event.data.userId, id));
   }
 }
 
-function closed(doc: TradeView, reason: TradeCloseReason, at: string): TradeView {
-  return doc.status === 'CLOSED' ? doc : { ...doc, status: 'CLOSED', closeReason: reason, closedAt: at };
+const heldUnitsOf = (doc: TradeView) => doc.heldUnits ?? doc.units;
+const heldCostOf = (doc: TradeView) => doc.heldCostMicros ?? doc.costMicros;
+
+/**
+ * A BUY's document after a fill that took from its lot (FIFO: `lots` says how much) or closed it.
+ * A fill that empties the lot CLOSES it; what was sold of it counts every unit a fill took, and a
+ * close under the old rule (which did not say) the whole of what it still held.
+ */
+function lotTaken(doc: TradeView, d: { closedTradeIds: string[]; lots?: SoldLot[] }, reason: TradeCloseReason, at: string): TradeView {
+  if (doc.status === 'CLOSED') return doc;
+  const sold = (d.lots ?? []).find((l) => l.tradeId === doc.tradeId);
+  const soldUnits = sold ? quantityToUnits(sold.quantity) : 0;
+  const next: TradeView = {
+    ...doc,
+    heldUnits: heldUnitsOf(doc) - soldUnits,
+    heldCostMicros: heldCostOf(doc) - (sold?.costMicros ?? 0),
+    soldUnits: (doc.soldUnits ?? 0) + soldUnits,
+  };
+  if (!d.closedTradeIds.includes(doc.tradeId)) return next;
+  // Closed: nothing held, whatever the old rule's partial sales left on this document.
+  return { ...next, soldUnits: (doc.soldUnits ?? 0) + heldUnitsOf(doc), heldUnits: 0, heldCostMicros: 0, status: 'CLOSED', closeReason: reason, closedAt: at };
+}
+
+function discarded(doc: TradeView, at: string): TradeView {
+  return doc.status === 'CLOSED' ? doc : { ...doc, heldUnits: 0, heldCostMicros: 0, status: 'CLOSED', closeReason: 'RESET', closedAt: at };
+}
+
+/** What a closing fill took, for its document: the rule, the lots and their weighted fill price. */
+function sale(d: { lotRule?: LotRule; lots?: SoldLot[]; entryNotionalClosedMicros?: number }, units: number) {
+  const lots = (d.lots ?? []).map((l) => ({ tradeId: l.tradeId, units: quantityToUnits(l.quantity), entryPrice: l.entryPrice }));
+  const lotRule: LotRule = d.lotRule === 'FIFO' ? 'FIFO' : 'AVERAGE_COST';
+  // Under FIFO the exact fill prices of the lots; before it, the entry notional (all that was recorded).
+  const entryPrice = lotRule === 'FIFO' && lots.length > 0 ? averagePrice(lots.map((l) => ({ units: l.units, price: l.entryPrice }))) : undefined;
+  return { lotRule, lots, entryPrice, units };
 }
 
 /**
- * One trade document. An event touches the trade it places (no document yet) and the open BUYs it
- * closes (their documents exist: their BUY came earlier on the same stream).
+ * One trade document. An event touches the trade it places (no document yet) and the BUYs whose lots
+ * it takes from or closes (their documents exist: their BUY came earlier on the same stream).
  */
 export function evolveTradeView(doc: TradeView | null, event: DomainEvent): TradeView | null {
   if (!isPortfolioEvent(event)) return doc;
@@ -265,21 +338,30 @@ export function evolveTradeView(doc: TradeView | null, event: DomainEvent): Trad
       return doc;
     case 'SimulatedTradePlaced': {
       const d = event.data;
-      if (doc) return doc.tradeId === d.tradeId ? doc : closed(doc, 'SELL', d.placedAt);
+      if (doc) return doc.tradeId === d.tradeId ? doc : lotTaken(doc, d, 'SELL', d.placedAt);
       const buy = d.side === 'BUY';
+      const units = quantityToUnits(d.quantity);
+      const entryNotionalMicros = buy ? d.notionalMicros : d.entryNotionalClosedMicros;
+      const sold = buy ? undefined : sale(d, units);
       return {
         userId: d.userId,
         tradeId: d.tradeId,
         type: d.side,
         symbol: d.symbol,
         coinId: d.coinId,
-        units: quantityToUnits(d.quantity),
+        units,
         price: d.price,
         notionalMicros: d.notionalMicros,
         feeMicros: d.feeMicros,
-        entryNotionalMicros: buy ? d.notionalMicros : d.entryNotionalClosedMicros,
+        entryNotionalMicros,
         costMicros: buy ? d.notionalMicros + d.feeMicros : d.costBasisClosedMicros,
         realisedPnlMicros: buy ? null : d.realisedPnlMicros,
+        entryPrice: buy ? d.price : (sold?.entryPrice ?? (entryNotionalMicros * 100) / units),
+        heldUnits: buy ? units : null,
+        heldCostMicros: buy ? d.notionalMicros + d.feeMicros : null,
+        soldUnits: buy ? 0 : null,
+        lotRule: sold?.lotRule ?? null,
+        lots: sold?.lots ?? [],
         status: buy ? 'OPEN' : 'CLOSED',
         closeReason: buy ? null : 'SELL',
         source: tradeSourceLabel(d.source),
@@ -292,8 +374,12 @@ export function evolveTradeView(doc: TradeView | null, event: DomainEvent): Trad
     case 'PositionClosed': {
       const d = event.data;
       const closeId = closeTradeId(d.positionId);
-      if (doc) return doc.tradeId === closeId ? doc : closed(doc, d.reason, d.closedAt);
+      if (doc) return doc.tradeId === closeId ? doc : lotTaken(doc, d, d.reason, d.closedAt);
       const units = quantityToUnits(d.quantity);
+      // Events from before entryNotionalClosedMicros existed: the cost basis less the 0.1 % buying
+      // fee is the closest estimate (the exact figure was not recorded).
+      const entryNotionalMicros = d.entryNotionalClosedMicros ?? Math.round(d.costBasisClosedMicros / 1.001);
+      const sold = sale(d, units);
       return {
         userId: d.userId,
         tradeId: closeId,
@@ -304,11 +390,15 @@ export function evolveTradeView(doc: TradeView | null, event: DomainEvent): Trad
         price: d.price,
         notionalMicros: d.notionalMicros,
         feeMicros: d.feeMicros,
-        // Events from before entryNotionalClosedMicros existed: the cost basis less the 0.1 % buying
-        // fee is the closest estimate (the exact figure was not recorded).
-        entryNotionalMicros: d.entryNotionalClosedMicros ?? Math.round(d.costBasisClosedMicros / 1.001),
+        entryNotionalMicros,
         costMicros: d.costBasisClosedMicros,
         realisedPnlMicros: d.realisedPnlMicros,
+        entryPrice: sold.entryPrice ?? (entryNotionalMicros * 100) / units,
+        heldUnits: null,
+        heldCostMicros: null,
+        soldUnits: null,
+        lotRule: sold.lotRule,
+        lots: sold.lots,
         status: 'CLOSED',
         closeReason: d.reason,
         source: d.reason === 'STOP_LOSS' ? 'Stop loss' : 'Take profit',
@@ -319,7 +409,7 @@ export function evolveTradeView(doc: TradeView | null, event: DomainEvent): Trad
       };
     }
     case 'PortfolioReset':
-      return doc ? closed(doc, 'RESET', event.data.resetAt) : doc;
+      return doc ? discarded(doc, event.data.resetAt) : doc;
   }
 }
 

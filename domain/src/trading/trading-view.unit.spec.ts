@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import type { DomainEvent } from '../shared/decider';
 import { DEFAULT_BOT_SETTINGS, DEFAULT_RISK_PARAMETERS } from './contracts';
 import type { PortfolioEvent, TradeSource } from './portfolio';
+import type { Prices } from './portfolio-valuation';
 import { portfolioDecider, type PortfolioCommand } from './portfolio.decider';
 import type { RiskEvent } from './risk';
 import { riskDecider, type RiskCommand } from './risk.decider';
@@ -83,7 +84,7 @@ describe('trading read models', function () {
       expect(view.cashMicros).to.equal(8_498_500_000); // 10,000 - 1,500 - 1.50 fee
       expect(view.positions.ETH).to.deep.include({ units: 50_000_000, costBasisMicros: 1_501_500_000, entryNotionalMicros: 1_500_000_000, openTradeIds: ['t1'] });
       expect(view.day).to.deep.equal({ day: '2026-03-04', startedAt: DAY1, cashMicros: 10_000_000_000, positions: [], realisedPnlMicros: 0 });
-      expect(view.summary).to.deep.equal({ trades: 1, buys: 1, sells: 0, closes: 0, wins: 0, realisedPnlMicros: 0, notionalMicros: 1_500_000_000 });
+      expect(view.summary).to.deep.equal({ trades: 1, buys: 1, sells: 0, closes: 0, wins: 0, realisedPnlMicros: 0, realisedPnlCents: 0, notionalMicros: 1_500_000_000 });
     });
 
     it("records on a day's first event what was held at 00:00 UTC, and adds up what is realised that day", function () {
@@ -93,12 +94,12 @@ describe('trading read models', function () {
         day: '2026-03-05',
         startedAt: '2026-03-05T00:00:00.000Z',
         cashMicros: 8_498_500_000,
-        positions: [{ symbol: 'ETH', coinId: 'ethereum', units: 50_000_000, costBasisMicros: 1_501_500_000 }],
+        positions: [{ symbol: 'ETH', coinId: 'ethereum', units: 50_000_000, costBasisMicros: 1_501_500_000, lotUnits: [50_000_000] }],
         realisedPnlMicros: 58_740_000,
       });
       expect(view.realisedPnlMicros).to.equal(58_740_000);
       expect(view.cashMicros).to.equal(8_498_500_000 + 659_340_000 - 600_600_000);
-      expect(view.summary).to.deep.equal({ trades: 3, buys: 2, sells: 1, closes: 1, wins: 1, realisedPnlMicros: 58_740_000, notionalMicros: 2_760_000_000 });
+      expect(view.summary).to.deep.equal({ trades: 3, buys: 2, sells: 1, closes: 1, wins: 1, realisedPnlMicros: 58_740_000, realisedPnlCents: 5_874, notionalMicros: 2_760_000_000 });
     });
 
     it('a reset starts the day over at the starting cash; events of other streams change nothing', function () {
@@ -142,11 +143,11 @@ describe('trading read models', function () {
       expect(docs.size).to.equal(5);
     });
 
-    it('an OPEN BUY shows its P&L at the live price (fee included), none without a price; a CLOSED BUY none', function () {
+    it('an OPEN BUY shows the P&L of what it still holds at the live price (fee included), none without a price; a CLOSED BUY none', function () {
       const docs = tradesOf(dayOneAndTwo());
       const t1 = docs.get(tradeViewId('u1', 't1'))!;
-      // 0.5 ETH at 3,210.01 = 1,605.005 -> 1,605.01 (half away from zero); cost 1,501.50.
-      expect(tradeResponse(t1, { ETH: 3210.01 })).to.deep.include({ pnl: 103.51, pnlRealised: false, status: 'OPEN', entryPrice: 3000 });
+      // t2 sold 0.2 of its 0.5: 0.3 ETH at 3,210.01 = 963.003 -> 963.00; what they cost 900.90 (of 1,501.50).
+      expect(tradeResponse(t1, { ETH: 3210.01 })).to.deep.include({ pnl: 62.1, pnlRealised: false, status: 'OPEN', entryPrice: 3000, remainingQuantity: 0.3, soldQuantity: 0.2 });
       expect(tradeResponse(t1, {}).pnl).to.equal(null);
       expect(tradeResponse({ ...t1, status: 'CLOSED', closeReason: 'SELL' }, { ETH: 3300 }).pnl).to.equal(null);
     });
@@ -154,7 +155,9 @@ describe('trading read models', function () {
     it('summarises every trade: win rate over closing trades, realised P&L, average size', function () {
       const view = portfolioOf(dayOneAndTwo())!;
       expect(tradeSummary(view.summary)).to.deep.equal({ totalTrades: 3, buys: 2, sells: 1, winRate: 100, totalPnl: 58.74, avgTradeSize: 920 });
-      expect(tradeSummary(undefined)).to.deep.equal({ totalTrades: 0, buys: 0, sells: 0, winRate: 0, totalPnl: 0, avgTradeSize: 0 });
+      // No trade has closed: no win rate (the screen shows a dash), not 0 %.
+      expect(tradeSummary(undefined)).to.deep.equal({ totalTrades: 0, buys: 0, sells: 0, winRate: null, totalPnl: 0, avgTradeSize: 0 });
+      expect(tradeSummary(portfolioOf(run(place('t1', 'BUY', 0.5, 3000, DAY1)))!.summary).winRate).to.equal(null);
     });
   });
 
@@ -236,6 +239,101 @@ describe('trading read models', function () {
       // A losing day uses the limit by its loss; a gain (above) uses none of it.
       const losing = riskResponse({ ...DEFAULT_BOT_SETTINGS, dailyLossLimit: 100 }, valuation, { ...daily, dailyPnlCents: -2_550 }, DAY2_NOW);
       expect(losing).to.deep.include({ dailyPnL: -25.5, dailyLossUsed: 25.5, dailyLossUsedPercent: 25.5 });
+    });
+  });
+
+  describe('partial sells: FIFO lots (issue 16)', function () {
+    // b1 0.5 ETH at 3,000 (cost 1,501.50), b2 0.5 at 3,100 (cost 1,551.55), then s1 sells 0.6 at 3,050:
+    // FIFO takes all of b1 (1,501.50) and 0.1 of b2 (310.31): 1,830 - 1.83 fee - 1,811.81 = 16.36 realised.
+    const issueCase = () => run(place('b1', 'BUY', 0.5, 3000, DAY1), place('b2', 'BUY', 0.5, 3100, DAY1), place('s1', 'SELL', 0.6, 3050, DAY2));
+    const read = (events: DomainEvent[], prices: Prices) => {
+      const trades = [...tradesOf(events).values()].map((t) => tradeResponse(t, prices));
+      const portfolio = portfolioResponse({
+        view: portfolioOf(events),
+        prices,
+        dayStartPrices: {},
+        latestPrice: { symbol: 'ETH', price: 3000, change24h: null, changePercent24h: null },
+        signalCounts: { total: 0, buy: 0, sell: 0, hold: 0 },
+        demo: false,
+        now: DAY2_NOW,
+      });
+      return { trades, portfolio, byId: (id: string) => trades.find((t) => t.id === id)! };
+    };
+
+    it("the trades' pnl add up to realised + unrealised: the BUY sold out is CLOSED, the one partly sold covers what it still holds", function () {
+      const { trades, portfolio, byId } = read(issueCase(), { ETH: 3050 });
+      expect(byId('b1')).to.deep.include({ status: 'CLOSED', closeReason: 'SELL', pnl: null, remainingQuantity: 0, soldQuantity: 0.5 });
+      // b2 keeps 0.4 ETH costing 1,241.24: at 3,050 worth 1,220, so -21.24.
+      expect(byId('b2')).to.deep.include({ status: 'OPEN', closeReason: null, pnl: -21.24, remainingQuantity: 0.4, soldQuantity: 0.1 });
+      expect(byId('s1')).to.deep.include({ status: 'CLOSED', pnl: 16.36, lotRule: 'FIFO', remainingQuantity: null });
+      expect(byId('s1').entryPrice).to.be.closeTo((0.5 * 3000 + 0.1 * 3100) / 0.6, 1e-9);
+      expect(byId('s1').lots).to.deep.equal([
+        { tradeId: 'b1', quantity: 0.5, entryPrice: 3000 },
+        { tradeId: 'b2', quantity: 0.1, entryPrice: 3100 },
+      ]);
+      expect(portfolio).to.deep.include({ realisedPnl: 16.36, unrealisedPnl: -21.24, totalPnl: -4.88 });
+      const sum = trades.reduce((s, t) => s + Math.round((t.pnl ?? 0) * 100), 0);
+      expect(sum).to.equal(Math.round(portfolio.realisedPnl * 100) + Math.round(portfolio.unrealisedPnl * 100));
+    });
+
+    it('the next sell takes the rest of the oldest open lot, and a stop loss closes what is left of it', function () {
+      const events = [
+        ...issueCase(),
+        ...run(place('b1', 'BUY', 0.5, 3000, DAY1), place('b2', 'BUY', 0.5, 3100, DAY1), place('s1', 'SELL', 0.6, 3050, DAY2), place('s2', 'SELL', 0.1, 3200, DAY2_LATER), {
+          type: 'ClosePosition',
+          data: { userId: 'u1', positionId: 'b1', symbol: 'ETH', reason: 'STOP_LOSS', price: 3000 },
+          metadata: { now: DAY2_LATER },
+        }).slice(4),
+      ];
+      const { trades, portfolio, byId } = read(events, { ETH: 3000 });
+      expect(byId('b2')).to.deep.include({ status: 'CLOSED', closeReason: 'STOP_LOSS', pnl: null, remainingQuantity: 0, soldQuantity: 0.5 });
+      expect(byId(closeTradeId('b1'))).to.deep.include({ quantity: 0.3, entryPrice: 3100, lotRule: 'FIFO' });
+      expect(portfolio.positions).to.deep.equal([]);
+      const sum = trades.reduce((s, t) => s + Math.round((t.pnl ?? 0) * 100), 0);
+      expect(sum).to.equal(Math.round(portfolio.realisedPnl * 100) + Math.round(portfolio.unrealisedPnl * 100));
+    });
+
+    it("a BUY's entry price is its fill price, not the notional rounded to the micro-dollar over the quantity", function () {
+      const { byId, portfolio } = read(run(place('a1', 'BUY', 7.77, 0.3612345, DAY1, 'ADA')), { ADA: 0.37 });
+      expect(byId('a1').entryPrice).to.equal(0.3612345);
+      expect(portfolio.positions[0]!.averageEntryPrice).to.equal(0.3612345);
+    });
+
+    it('unrealisedPnlPercent is computed from exact micro-dollars and rounded only when sent', function () {
+      // 10 ADA at 0.7184815: cost 7.184815 + 0.007185 fee = 7.192000; at 0.718301 worth 7.183010: -0.125 %.
+      // In cents (719 and 718) that read -0.139 %, shown as -0.14.
+      const events = run(place('a1', 'BUY', 10, 0.7184815, DAY1, 'ADA'));
+      const valuation = valueView(portfolioOf(events), { ADA: 0.718301 });
+      expect(valuation.positions[0]!.unrealisedPnlPercent).to.equal(-0.125);
+      const { portfolio } = read(events, { ADA: 0.718301 });
+      expect(portfolio.positions[0]).to.deep.include({ costBasis: 7.19, marketValue: 7.18, unrealisedPnl: -0.01, unrealisedPnlPercent: -0.13 });
+    });
+  });
+
+  describe('lots in the day start and in documents from before lots', function () {
+    it('an idle day at unchanged prices counts zero to the cent: the day start is valued lot by lot, as now is', function () {
+      // Two lots of 20.01 ADA at 0.5: each worth 10.005 -> 10.01, together 20.02 (20.01 if rounded as one).
+      const view = portfolioOf(run(place('a1', 'BUY', 20.01, 0.5, DAY1, 'ADA'), place('a2', 'BUY', 20.01, 0.5, DAY1, 'ADA')))!;
+      const valuation = valueView(view, { ADA: 0.5 });
+      expect(valuation.positionsValue).to.equal(20.02);
+      expect(dailyPnl(view, valuation, { ADA: 0.5 }, { ADA: 0.5 }, DAY2_NOW).dailyPnlCents).to.equal(0);
+    });
+
+    it('documents written before lots read as one lot per position and a BUY holding all it bought', function () {
+      const view = portfolioOf(run(place('t1', 'BUY', 0.5, 3000, DAY1), place('t2', 'BUY', 0.5, 3100, DAY1)))!;
+      const { lots: _lots, ...position } = view.positions.ETH!;
+      const { realisedPnlCents: _cents, ...stored } = { ...view, positions: { ETH: position } };
+      // As read back from the store: the fields it lacks are absent, whatever the type says.
+      const old = stored as unknown as PortfolioView;
+      const valuation = valueView(old, { ETH: 3050 });
+      expect(valuation.positions[0]).to.deep.include({ quantity: 1, costBasis: 3053.05, marketValue: 3050, unrealisedPnl: -3.05, avgEntryPrice: 3050 });
+      // A later sale (FIFO, naming lots the document never had) leaves the position right, as one lot.
+      const sold = run(place('t1', 'BUY', 0.5, 3000, DAY1), place('t2', 'BUY', 0.5, 3100, DAY1), place('s1', 'SELL', 0.6, 3050, DAY2)).slice(3);
+      const after = evolvePortfolioView(old, sold[0]!)!;
+      expect(after.positions.ETH).to.deep.include({ units: 40_000_000, costBasisMicros: 1_241_240_000, openTradeIds: ['t2'] });
+      expect(after.positions.ETH!.lots).to.deep.equal([{ tradeId: 't2', units: 40_000_000, costMicros: 1_241_240_000, entryNotionalMicros: 1_240_000_000, price: 3100 }]);
+      const { heldUnits: _h, heldCostMicros: _c, soldUnits: _s, entryPrice: _e, lotRule: _r, lots: _l, ...oldBuy } = tradesOf(run(place('t1', 'BUY', 0.5, 3000, DAY1))).get(tradeViewId('u1', 't1'))!;
+      expect(tradeResponse(oldBuy, { ETH: 3100 })).to.deep.include({ remainingQuantity: 0.5, soldQuantity: 0, entryPrice: 3000, pnl: 48.5 });
     });
   });
 

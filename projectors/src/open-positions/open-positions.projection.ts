@@ -5,6 +5,7 @@
  */
 import { OPEN_POSITIONS_PROJECTION, evolveOpenPositionsView, openPositionsDocumentId, type OpenPositionsView } from '@papertrade/domain/trading/open-positions-view';
 import type { ProjectionDefinition } from '@papertrade/platform/projections/projection';
+import { currentShape } from '../trading/portfolio-events';
 
 export const openPositionsProjection: ProjectionDefinition<OpenPositionsView> = {
   name: OPEN_POSITIONS_PROJECTION,
@@ -12,5 +13,6 @@ export const openPositionsProjection: ProjectionDefinition<OpenPositionsView> = 
     const id = openPositionsDocumentId(event);
     return id === null ? [] : [id];
   },
-  evolve: (doc, event) => evolveOpenPositionsView(doc, event),
+  // Portfolio events of older schema versions upcast first (trading/portfolio-events.ts).
+  evolve: (doc, _event, recorded) => evolveOpenPositionsView(doc, currentShape(recorded)),
 };

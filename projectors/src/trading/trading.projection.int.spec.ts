@@ -2,9 +2,11 @@
  * The trading projections through the real projector runtime (PGlite): events appended with the
  * portfolio and risk deciders become the portfolios, trades and risk documents; a redelivery from a
  * lost checkpoint doubles nothing (the trade summary counts each trade once), and a rebuild equals
- * the live generation.
+ * the live generation. A sale updates the documents of the BUYs whose lots it took (FIFO), and events
+ * stored at schema version 1 (average cost) are read through the portfolio's upcaster.
  */
 import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
 import { portfolioStreamId } from '@papertrade/domain/trading/portfolio';
 import { portfolioDecider, type PortfolioCommand } from '@papertrade/domain/trading/portfolio.decider';
 import { riskStreamId } from '@papertrade/domain/trading/risk';
@@ -108,6 +110,69 @@ describe('trading projections (projector runtime, PGlite)', function () {
 
     expect((await risk.get('u1'))!.settings.takeProfitPercent).to.equal(8);
     expect(await risk.get('u2')).to.equal(null);
+    await projector.stop();
+  });
+
+  it('a sale updates the BUYs whose lots it took; version 1 events read as average cost; a rebuild equals the live result', async function () {
+    // Stored by the average-cost code (schema version 1): b1 0.5 ETH at 3,000, b2 0.5 at 3,100, s1 sells 0.6 at 3,050.
+    const v1 = (type: string, data: Record<string, unknown>) => ({
+      id: randomUUID(),
+      type,
+      data: { userId: 'old', ...data },
+      metadata: { userId: 'old', correlationId: 'c', causationId: 'c', at: DAY1, schemaVersion: 1 },
+    });
+    const fill = { coinId: 'ethereum', symbol: 'ETH', source: { kind: 'MANUAL' }, costBasisClosedMicros: 0, entryNotionalClosedMicros: 0, realisedPnlMicros: 0, closedTradeIds: [], placedAt: DAY1 };
+    await eventStore.append(
+      portfolioStreamId('old'),
+      [
+        v1('PortfolioOpened', { startingCashMicros: 10_000_000_000, openedAt: DAY1 }),
+        v1('SimulatedTradePlaced', { ...fill, tradeId: 'b1', side: 'BUY', quantity: 0.5, price: 3000, notionalMicros: 1_500_000_000, feeMicros: 1_500_000 }),
+        v1('SimulatedTradePlaced', { ...fill, tradeId: 'b2', side: 'BUY', quantity: 0.5, price: 3100, notionalMicros: 1_550_000_000, feeMicros: 1_550_000 }),
+        v1('SimulatedTradePlaced', {
+          ...fill,
+          tradeId: 's1',
+          side: 'SELL',
+          quantity: 0.6,
+          price: 3050,
+          notionalMicros: 1_830_000_000,
+          feeMicros: 1_830_000,
+          costBasisClosedMicros: 1_831_830_000,
+          entryNotionalClosedMicros: 1_830_000_000,
+          realisedPnlMicros: -3_660_000,
+        }),
+      ],
+      'no_stream',
+    );
+    // Under FIFO (through the command helper, which upcasts the stored events): the case, and
+    // a sale after the old ones, which takes what average cost left of b1 (0.2) and 0.1 of b2.
+    await portfolio(place('u3', 'b1', 'BUY', 0.5, 3000, DAY1));
+    await portfolio(place('u3', 'b2', 'BUY', 0.5, 3100, DAY1));
+    await portfolio(place('u3', 's1', 'SELL', 0.6, 3050, DAY2));
+    await portfolio(place('old', 's2', 'SELL', 0.3, 3000, DAY2));
+
+    const projector = new Projector(deps(), projections);
+    await projector.start();
+    await projector.caughtUp();
+    const live = await read();
+    expect(await live.trades.get(tradeViewId('u3', 'b1'))).to.deep.include({ status: 'CLOSED', closeReason: 'SELL', heldUnits: 0, heldCostMicros: 0, soldUnits: 50_000_000 });
+    expect(await live.trades.get(tradeViewId('u3', 'b2'))).to.deep.include({ status: 'OPEN', heldUnits: 40_000_000, heldCostMicros: 1_241_240_000, soldUnits: 10_000_000 });
+    expect(await live.trades.get(tradeViewId('u3', 's1'))).to.deep.include({ lotRule: 'FIFO', entryPrice: (50_000_000 * 3000 + 10_000_000 * 3100) / 60_000_000, realisedPnlMicros: 16_360_000 });
+
+    const old = (await live.portfolios.get('old'))!;
+    // As the average-cost code folded them (cash, realised, cost basis), then FIFO: 900 - 0.90 - (600.60 + 310.31).
+    expect(old).to.deep.include({ cashMicros: 10_000_000_000 - 1_501_500_000 - 1_551_550_000 + 1_828_170_000 + 899_100_000, realisedPnlMicros: -3_660_000 - 11_810_000 });
+    expect(old.positions.ETH).to.deep.include({ units: 10_000_000, costBasisMicros: 310_310_000, openTradeIds: ['b2'] });
+    expect(await live.trades.get(tradeViewId('old', 's1'))).to.deep.include({ lotRule: 'AVERAGE_COST', lots: [], entryPrice: 3050 });
+    expect(await live.trades.get(tradeViewId('old', 's2'))).to.deep.include({ lotRule: 'FIFO', realisedPnlMicros: -11_810_000 });
+    expect(await live.trades.get(tradeViewId('old', 'b1'))).to.deep.include({ status: 'CLOSED', heldUnits: 0 });
+
+    const liveTrades = await live.trades.find({ sort: [{ field: 'tradeId', direction: 'asc' }] });
+    const livePortfolios = [await live.portfolios.get('old'), await live.portfolios.get('u3')];
+    await projector.rebuild(PORTFOLIOS_PROJECTION);
+    await projector.rebuild(TRADES_PROJECTION);
+    const rebuilt = await read();
+    expect(await rebuilt.trades.find({ sort: [{ field: 'tradeId', direction: 'asc' }] })).to.deep.equal(liveTrades);
+    expect([await rebuilt.portfolios.get('old'), await rebuilt.portfolios.get('u3')]).to.deep.equal(livePortfolios);
     await projector.stop();
   });
 

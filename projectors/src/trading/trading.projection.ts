@@ -3,6 +3,9 @@
  * portfolios: one document per user from the `portfolio-{userId}` stream (cash, positions, the
  * day's start, the trade summary); trades: one per trade, OPEN until closed; risk: one per user from
  * the `risk-{userId}` stream (bot settings, risk parameters, alerts not yet cleared).
+ *
+ * Portfolio events are read in their current shape: older schema versions go through the portfolio's
+ * upcaster first (portfolio-events.ts), as the command side reads them.
  */
 import {
   PORTFOLIOS_PROJECTION,
@@ -19,17 +22,18 @@ import {
   type TradeView,
 } from '@papertrade/domain/trading/trading-view';
 import type { ProjectionDefinition } from '@papertrade/platform/projections/projection';
+import { currentShape } from './portfolio-events';
 
 export const portfoliosProjection: ProjectionDefinition<PortfolioView> = {
   name: PORTFOLIOS_PROJECTION,
-  documentIds: (event) => portfolioViewIds(event),
-  evolve: (doc, event) => evolvePortfolioView(doc, event),
+  documentIds: (event) => portfolioViewIds(currentShape(event)),
+  evolve: (doc, _event, recorded) => evolvePortfolioView(doc, currentShape(recorded)),
 };
 
 export const tradesProjection: ProjectionDefinition<TradeView> = {
   name: TRADES_PROJECTION,
-  documentIds: (event) => tradeViewIds(event),
-  evolve: (doc, event) => evolveTradeView(doc, event),
+  documentIds: (event) => tradeViewIds(currentShape(event)),
+  evolve: (doc, _event, recorded) => evolveTradeView(doc, currentShape(recorded)),
 };
 
 export const riskProjection: ProjectionDefinition<RiskView> = {

@@ -4,7 +4,8 @@
  * read with X-Min-Position. Cash exact, totalValue = cash + positions to the cent at the price the
  * response names, daily P&L since 00:00 UTC at the price of that moment, trades paged and filtered
  * in the store, the demo portfolio for visitors, premium gating (visitor, free, premium, admin) and
- * 400 for bad query parameters.
+ * 400 for bad query parameters; partial sells through POST /api/trades take FIFO lots, and the
+ * trades' pnl add up to the portfolio's realised + unrealised P&L to the cent (issue 16).
  */
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
@@ -27,6 +28,7 @@ import { riskDecider, type RiskCommand } from '@papertrade/domain/trading/risk.d
 import { DEFAULT_BOT_SETTINGS, DEFAULT_RISK_PARAMETERS } from '@papertrade/domain/trading/contracts';
 import { CommandHandler } from '@papertrade/platform/commands/command-handler';
 import { useHarness } from '../../../test/api-harness';
+import { waitUntil } from '../../../test/wait';
 import { TRADES_CSV_FIELDS } from './trading-routes';
 
 const HOUR = 3_600_000;
@@ -120,11 +122,12 @@ describe('trading read API (HTTP, embedded)', function () {
       for (const p of body.positions) expect(p.marketValue).to.equal(Math.round(p.quantity * p.price * 100) / 100);
       const eth = body.positions.find((p) => p.symbol === 'ETH')!;
       expect(eth.price).to.be.within(ethRange[0], ethRange[1]);
-      expect(eth.averageEntryPrice).to.be.closeTo(3012.34, 1e-9);
+      expect(eth.averageEntryPrice).to.equal(3012.34);
       expect(cents(body.totalValue)).to.equal(cents(body.cash) + body.positions.reduce((s, p) => s + cents(p.marketValue), 0));
       expect(cents(body.positionsValue)).to.equal(body.positions.reduce((s, p) => s + cents(p.marketValue), 0));
-      expect(cents(body.totalPnl)).to.equal(cents(body.totalValue) - 1_000_000);
       expect(cents(body.totalPnl)).to.equal(cents(body.realisedPnl) + cents(body.unrealisedPnl));
+      // The same amount rounded once: within half a cent for the cash, the one sale and the two lots.
+      expect(Math.abs(cents(body.totalPnl) - (cents(body.totalValue) - 1_000_000))).to.be.at.most(2);
       // Opened today: the day began at 10,000 cash.
       expect(cents(body.dailyPnL)).to.equal(cents(body.totalValue) - 1_000_000);
       expect(body.ethHoldings).to.equal(0.1);
@@ -255,6 +258,58 @@ describe('trading read API (HTTP, embedded)', function () {
       expect(demo.demo).to.equal(true);
       expect(demo.total).to.be.greaterThan(0);
       expect(demo.trades.every((t) => t.status === 'OPEN' || t.status === 'CLOSED')).to.equal(true);
+    });
+
+    it('partial sells through POST /api/trades take FIFO lots: the trades\' pnl add up to realised + unrealised to the cent', async function () {
+      const { token } = await user('FREE');
+      const post = async (type: 'BUY' | 'SELL', amount: number) => {
+        const res = await harness().request('POST', '/api/trades', { token, body: { symbol: 'ETH', type, amount } });
+        expect(res.status, JSON.stringify(res.body)).to.equal(201);
+        return res.body as { id: string; price: number; total: number; realisedPnl: number | null };
+      };
+      const b1 = await post('BUY', 0.5);
+      const b2 = await post('BUY', 0.5);
+      const before = tradesResponseSchema.parse((await get('/api/trades', token)).body);
+      // No trade has closed yet: no win rate, not 0 %.
+      expect(before.summary.winRate).to.equal(null);
+      expect(before.lotRule).to.equal('FIFO');
+      const s1 = await post('SELL', 0.6);
+      // FIFO: all of b1's cost and a fifth of b2's (0.1 of its 0.5), each to the micro-dollar.
+      const micros = (usd: number) => Math.round(usd * 1e6);
+      expect(micros(s1.realisedPnl!)).to.equal(micros(s1.total) - micros(b1.total) - Math.round(micros(b2.total) / 5));
+
+      // Read both at one market price (the market moves each second): the trades' pnl, and the portfolio.
+      const { trades, portfolio } = await waitUntil(
+        async () => {
+          let pair: { trades: Trade[]; portfolio: ReturnType<typeof portfolioResponseSchema.parse> } | undefined;
+          const range = await priceRange('ETH', async () => {
+            const list = tradesResponseSchema.parse((await get('/api/trades', token)).body);
+            pair = { trades: list.trades, portfolio: portfolioResponseSchema.parse((await get('/api/portfolio', token)).body) };
+          });
+          return range[0] === range[1] ? pair : undefined;
+        },
+        { message: 'two reads within one second of the market', timeoutMs: 30_000 },
+      );
+      const byId = (id: string) => trades.find((t) => t.id === id)!;
+      expect(byId(b1.id)).to.deep.include({ status: 'CLOSED', closeReason: 'SELL', pnl: null, remainingQuantity: 0, soldQuantity: 0.5, entryPrice: b1.price });
+      expect(byId(b2.id)).to.deep.include({ status: 'OPEN', remainingQuantity: 0.4, soldQuantity: 0.1, entryPrice: b2.price, lotRule: null });
+      expect(byId(s1.id)).to.deep.include({ status: 'CLOSED', pnl: Math.round(s1.realisedPnl! * 100) / 100, lotRule: 'FIFO' });
+      expect(byId(s1.id).lots).to.deep.equal([
+        { tradeId: b1.id, quantity: 0.5, entryPrice: b1.price },
+        { tradeId: b2.id, quantity: 0.1, entryPrice: b2.price },
+      ]);
+      const sum = trades.reduce((total, t) => total + cents(t.pnl ?? 0), 0);
+      expect(sum).to.equal(cents(portfolio.realisedPnl) + cents(portfolio.unrealisedPnl));
+      expect(cents(portfolio.totalPnl)).to.equal(sum);
+      expect(cents(portfolio.realisedPnl)).to.equal(cents(byId(s1.id).pnl!));
+      expect(cents(portfolio.unrealisedPnl)).to.equal(cents(byId(b2.id).pnl!));
+      expect(portfolio.positions).to.have.length(1);
+      expect(portfolio.positions[0]).to.deep.include({ quantity: 0.4, averageEntryPrice: b2.price, unrealisedPnl: byId(b2.id).pnl });
+
+      // The CSV says the same.
+      const csv = Papa.parse<Record<string, string>>((await get('/api/trades?format=csv', token)).body as string, { header: true, skipEmptyLines: true }).data;
+      expect(csv.find((r) => r.id === b2.id)).to.deep.include({ remainingQuantity: '0.4', soldQuantity: '0.1', status: 'OPEN' });
+      expect(csv.find((r) => r.id === s1.id)).to.deep.include({ lotRule: 'FIFO', remainingQuantity: '' });
     });
 
     const bad: Array<[string, RegExp]> = [

@@ -24,6 +24,7 @@ import { noQuerySchema as noQuery } from '@papertrade/domain/api/shared';
 import { DEFAULT_COIN_SYMBOL, findCoinBySymbol, type CoinSymbol } from '@papertrade/domain/market/coins';
 import { SIGNAL_COUNTS_ALL, SIGNAL_COUNTS_PROJECTION, emptySignalCounts, type SignalCountsView } from '@papertrade/domain/signals/signal-view';
 import { HOUSE_DEMO_USER_ID } from '@papertrade/domain/trading/house-demo';
+import { LOT_RULE } from '@papertrade/domain/trading/portfolio';
 import type { Prices } from '@papertrade/domain/trading/portfolio-valuation';
 import {
   tradesQuerySchema,
@@ -103,10 +104,16 @@ async function pricesAt(marketData: MarketData, symbols: CoinSymbol[], startedAt
   return prices;
 }
 
-/** The trade CSV's columns: the JSON trade's fields a spreadsheet wants, in this order. */
-export const TRADES_CSV_FIELDS = ['time', 'id', 'type', 'symbol', 'amount', 'price', 'value', 'fee', 'pnl', 'status', 'source', 'signalId', 'closeReason'] as const;
+/** The trade CSV's columns: the JSON trade's fields a spreadsheet wants, in this order (a SELL's lots are in the JSON). */
+export const TRADES_CSV_FIELDS = [
+  'time', 'id', 'type', 'symbol', 'amount', 'price', 'value', 'fee', 'pnl', 'status', 'source', 'signalId', 'closeReason',
+  'entryPrice', 'remainingQuantity', 'soldQuantity', 'lotRule',
+] as const;
 
-const tradeRow = (t: Trade) => [t.timestamp, t.id, t.type, t.symbol, t.amount, t.price, t.value, t.fee, t.pnl, t.status, t.source, t.signalId, t.closeReason];
+const tradeRow = (t: Trade) => [
+  t.timestamp, t.id, t.type, t.symbol, t.amount, t.price, t.value, t.fee, t.pnl, t.status, t.source, t.signalId, t.closeReason,
+  t.entryPrice, t.remainingQuantity, t.soldQuantity, t.lotRule,
+];
 
 export function tradingRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'ownWrites' | 'marketData' | 'clock'>): Router {
   const router = new Router();
@@ -198,6 +205,7 @@ export function tradingRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'ownWrites
     ]);
     const body: TradesResponse = {
       demo,
+      lotRule: LOT_RULE,
       trades: page.map((t) => tradeResponse(t, prices)),
       total,
       page: query.page,

@@ -22,8 +22,12 @@ const trade = (id: string): Trade => ({
   closeReason: null,
   closedAt: null,
   timestamp: '2026-03-04T10:00:00.000Z',
+  remainingQuantity: 0.5,
+  soldQuantity: 0,
+  lotRule: null,
+  lots: [],
 });
-const summary = { totalTrades: 0, buys: 0, sells: 0, winRate: 0, totalPnl: 0, avgTradeSize: 0 };
+const summary = { totalTrades: 0, buys: 0, sells: 0, winRate: null, totalPnl: 0, avgTradeSize: 0 };
 
 describe('all trades (the exports walk every page of GET /api/trades)', () => {
   const realFetch = globalThis.fetch;
@@ -36,7 +40,7 @@ describe('all trades (the exports walk every page of GET /api/trades)', () => {
       asked.push(u);
       const page = Number(u.searchParams.get('page'));
       const ids = pages[page - 1] ?? [];
-      const body = { demo: false, trades: ids.map(trade), total: pages.flat().length, page, pageSize: Number(u.searchParams.get('pageSize')), totalPages: pages.length, summary };
+      const body = { demo: false, lotRule: 'FIFO', trades: ids.map(trade), total: pages.flat().length, page, pageSize: Number(u.searchParams.get('pageSize')), totalPages: pages.length, summary };
       return new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
     }) as typeof fetch;
   }

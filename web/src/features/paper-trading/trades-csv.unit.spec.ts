@@ -24,6 +24,10 @@ function trade(overrides: Partial<Trade> = {}): Trade {
     closeReason: null,
     closedAt: null,
     timestamp: '2026-11-22T10:15:00.000Z',
+    remainingQuantity: 0.5,
+    soldQuantity: 0,
+    lotRule: null,
+    lots: [],
     ...overrides,
   };
 }

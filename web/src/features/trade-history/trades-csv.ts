@@ -1,18 +1,19 @@
 /**
  * The Trade History export: the filtered trades as CSV (lib/csv.ts writes and escapes it; loaded on
  * click, so the screen's bundle does not carry papaparse). Dollar values are each trade's amount at
- * its own fill price.
+ * its own fill price. Entry Price and Remaining follow the lots: a BUY's fill price and what it
+ * still holds; a SELL's entry price of what it sold (Remaining empty).
  */
 import type { Trade } from '@papertrade/domain/trading/read-contracts';
 import { datedCsvFilename, writeCsv } from '../../lib/csv';
 import { signalSource } from './trade-labels';
 
-export const TRADE_CSV_COLUMNS = ['Time', 'Type', 'Symbol', 'Amount', 'Price', 'Value', 'Fee', 'Signal Source', 'P&L', 'Status'] as const;
+export const TRADE_CSV_COLUMNS = ['Time', 'Type', 'Symbol', 'Amount', 'Price', 'Value', 'Fee', 'Signal Source', 'P&L', 'Status', 'Entry Price', 'Remaining'] as const;
 
 export function tradesToCsv(trades: readonly Trade[]): string {
   return writeCsv(
     TRADE_CSV_COLUMNS,
-    trades.map((t) => [t.timestamp, t.type, t.symbol, t.amount, t.price, t.value, t.fee, signalSource(t), t.pnl ?? '', t.status]),
+    trades.map((t) => [t.timestamp, t.type, t.symbol, t.amount, t.price, t.value, t.fee, signalSource(t), t.pnl ?? '', t.status, t.entryPrice, t.remainingQuantity ?? '']),
   );
 }
 

@@ -23,16 +23,24 @@ const trade = (over: Partial<Trade>): Trade => ({
   closeReason: null,
   closedAt: null,
   timestamp: '2026-03-04T10:00:00.000Z',
+  remainingQuantity: 0.5,
+  soldQuantity: 0,
+  lotRule: null,
+  lots: [],
   ...over,
 });
 
 describe('trade history CSV', () => {
   it('writes the header and one row per trade, values at each trade\'s own price, negative P&L as a number', () => {
-    const csv = tradesToCsv([trade({}), trade({ id: 't2', type: 'SELL', symbol: 'BTC', coinId: 'bitcoin', amount: 0.01, quantity: 0.01, price: 60000, value: 600, pnl: null, status: 'CLOSED', source: 'SELL signal' })]);
+    const csv = tradesToCsv([
+      trade({ remainingQuantity: 0.3, soldQuantity: 0.2 }),
+      trade({ id: 't2', type: 'SELL', symbol: 'BTC', coinId: 'bitcoin', amount: 0.01, quantity: 0.01, price: 60000, value: 600, entryPrice: 59000, pnl: null, status: 'CLOSED', source: 'SELL signal', remainingQuantity: null, soldQuantity: null, lotRule: 'FIFO' }),
+    ]);
     const rows = Papa.parse<string[]>(csv, { skipEmptyLines: true }).data;
     expect(rows[0]).to.deep.equal([...TRADE_CSV_COLUMNS]);
-    expect(rows[1]).to.deep.equal(['2026-03-04T10:00:00.000Z', 'BUY', 'ETH', '0.5', '3000', '1500', '1.5', 'Manual', '-12.34', 'OPEN']);
-    expect(rows[2]).to.deep.equal(['2026-03-04T10:00:00.000Z', 'SELL', 'BTC', '0.01', '60000', '600', '1.5', 'SELL signal', '', 'CLOSED']);
+    // A BUY partly sold: its fill price as entry, and what its lot still holds.
+    expect(rows[1]).to.deep.equal(['2026-03-04T10:00:00.000Z', 'BUY', 'ETH', '0.5', '3000', '1500', '1.5', 'Manual', '-12.34', 'OPEN', '3000', '0.3']);
+    expect(rows[2]).to.deep.equal(['2026-03-04T10:00:00.000Z', 'SELL', 'BTC', '0.01', '60000', '600', '1.5', 'SELL signal', '', 'CLOSED', '59000', '']);
   });
 
   it('reads a blank signal source as Manual', () => {

@@ -1,7 +1,8 @@
 /**
  * Recent Trades (spec sections 2 and 9): the newest paper trades, labelled SIMULATION, each with
- * its type (BUY / SELL coloured), amount to 4 decimals, fill price, P&L and time. Visitors see the
- * house demo bot's trades and are told so. 'No recent trades' when there are none.
+ * its type (BUY / SELL coloured), amount to 4 decimals, fill price, P&L and time. A BUY partly sold
+ * says what it still holds (its P&L covers only that: sales take the oldest lots first). Visitors see
+ * the house demo bot's trades and are told so. 'No recent trades' when there are none.
  */
 import { FetchError } from '../../../components/ui/fetch-error';
 import { Panel } from '../../../components/ui/panel';
@@ -40,6 +41,9 @@ export function RecentTradesPanel() {
                   </span>
                   <span className="trades__sub">
                     @ <span className="num" data-testid="trade-price">{formatUsd(trade.price)}</span> · {trade.source}
+                    {trade.status === 'OPEN' && trade.soldQuantity ? (
+                      <span data-testid="trade-left"> · {formatAmount(trade.remainingQuantity ?? 0, trade.symbol)} left</span>
+                    ) : null}
                   </span>
                 </span>
                 <span className="trades__side">

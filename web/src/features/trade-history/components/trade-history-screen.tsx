@@ -2,7 +2,9 @@
  * The Trade History screen (premium-and-account.md section 2, issue 8): the all-time stat cards (the
  * server's summary over every trade, not just the page), tabs All / Buy / Sell, the trades table one
  * server page at a time, the Filter (coin, status, date range; applied by the server) and Export
- * (every trade of the current filter and tab, as CSV). Visitors see dashes and a Login link.
+ * (every trade of the current filter and tab, as CSV). Visitors see dashes and a Login link. The
+ * screen states how sells are matched to buys (FIFO lots, issue 16) and shows what is left of each
+ * BUY; Win Rate reads a dash until a trade has closed.
  */
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -19,7 +21,7 @@ import { useAuth } from '../../../lib/auth/auth-context';
 import { downloadCsv } from '../../../lib/download-file';
 import { direction, formatCount, formatSignedUsd, formatUsd, MISSING } from '../../../lib/number-format';
 import { getAllTrades, useTrades } from '../api/get-trades';
-import { signalSource } from '../trade-labels';
+import { lotRuleNote, lotState, signalSource } from '../trade-labels';
 import { EMPTY_FILTER, filterError, isFilterActive, TRADE_HISTORY_PAGE_SIZE, type TradeFilter, type TradeTab } from '../trade-query';
 import './trade-history.css';
 
@@ -104,6 +106,11 @@ export function TradeHistoryScreen() {
             idPrefix="trades"
           />
           <div {...tabPanelProps('trades', tab)}>
+            {query.data && (
+              <p className="trade-lot-rule" data-testid="lot-rule">
+                {lotRuleNote(query.data.lotRule)}
+              </p>
+            )}
             {query.isError ? (
               <FetchError text="Failed to fetch trades" error={query.error} />
             ) : !query.data ? (
@@ -144,7 +151,8 @@ function TradeStats({ summary }: { summary: TradeSummary | undefined }) {
         <p className="stat-card__value">{summary ? formatCount(summary.totalTrades) : MISSING}</p>
       </StatCard>
       <StatCard label="Win Rate" testId="stat-win-rate">
-        <p className="stat-card__value">{summary ? `${summary.winRate.toFixed(1)}%` : MISSING}</p>
+        {/* No closing trade yet: no win rate (a dash), not 0.0 %. */}
+        <p className="stat-card__value">{summary && summary.winRate !== null ? `${summary.winRate.toFixed(1)}%` : MISSING}</p>
       </StatCard>
       <StatCard label="Total P&L" testId="stat-total-pnl">
         <p className={`stat-card__value ${summary ? direction(summary.totalPnl) : ''}`}>{summary ? formatSignedUsd(summary.totalPnl) : MISSING}</p>
@@ -209,6 +217,17 @@ function FilterForm({ filter, onChange, error }: { filter: TradeFilter; onChange
   );
 }
 
+/** Under the status: what is left of a BUY's lot, or the rule a SELL followed and its entry price. */
+function LotCell({ trade }: { trade: Trade }) {
+  const state = lotState(trade, (n) => amountFormat.format(n));
+  if (state === null) return null;
+  return (
+    <span className="trade-cell__sub" data-testid="trade-lot">
+      {trade.type === 'SELL' ? `${state} · entry ${formatUsd(trade.entryPrice)}` : state}
+    </span>
+  );
+}
+
 function TradesTable({ trades }: { trades: readonly Trade[] }) {
   return (
     <div className="table-scroll">
@@ -244,6 +263,7 @@ function TradesTable({ trades }: { trades: readonly Trade[] }) {
               </td>
               <td>
                 <span className="badge">{t.status}</span>
+                <LotCell trade={t} />
               </td>
             </tr>
           ))}
