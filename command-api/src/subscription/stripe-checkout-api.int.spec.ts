@@ -186,6 +186,28 @@ describe('subscription checkout with Stripe (real client, fake Stripe server)', 
     expect(events).to.deep.equal([]);
   });
 
+  it('refuses a webhook signature dated beyond the tolerance in the future as in the past (400, nothing appended); one within it is accepted', async function () {
+    const user = await account();
+    const { sessionId } = await checkout(user.token);
+    const session = stripe.pay(sessionId);
+    const now = Math.floor(Date.now() / 1000);
+    const signedAt = (timestamp: number) => {
+      const payload = JSON.stringify({ id: `evt_time_${unique()}`, object: 'event', type: 'checkout.session.completed', api_version: Stripe.API_VERSION, created: timestamp, data: { object: session } });
+      return h.request('POST', '/api/stripe/webhook', { raw: payload, headers: { 'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET, timestamp }) } });
+    };
+    const refused = await h.appendedBy(async () => {
+      for (const [label, timestamp] of [['+10 minutes', now + 600], ['-10 minutes', now - 600]] as const) {
+        const res = await signedAt(timestamp);
+        expect(res.status, `${label}: ${JSON.stringify(res.body)}`).to.equal(400);
+        expect(res.body.detail, label).to.equal('Webhook signature verification failed');
+      }
+    });
+    expect(refused).to.deep.equal([]);
+    // A clock a minute ahead at Stripe (or behind here) is within the tolerance.
+    const accepted = await h.appendedBy(async () => expect((await signedAt(now + 60)).body).to.deep.equal({ received: true, outcome: 'appended' }));
+    expect(types(accepted)).to.deep.equal(['SubscriptionActivated']);
+  });
+
   it('webhook then success: activates once; the same webhook delivered again is ignored', async function () {
     const user = await account();
     const { sessionId } = await checkout(user.token);

@@ -27,6 +27,28 @@ import { closeOtherCheckouts, sessionInfoFromStripe } from './checkout-provider'
 export const WEBHOOK_PATH = '/api/stripe/webhook';
 export const STRIPE_WEBHOOK_ACTOR = 'stripe-webhook';
 
+/**
+ * How far a signature's timestamp may be from our clock, either way (Stripe's default, 5 minutes).
+ * stripe-node 23's constructEvent checks one way only: `now - t > tolerance` refuses an old
+ * signature, but a timestamp in the future gives a negative age and passes however far ahead it is
+ * (node_modules/stripe/cjs/Webhooks.js, validateComputedSignature). A captured signature dated ahead
+ * could then be replayed for as long as that; the route checks the other side itself.
+ */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+/**
+ * The signed timestamp of a Stripe-Signature header (`t=...,v1=...`), read as stripe-node reads it
+ * (the last `t=` wins, parseInt), so the one we check is the one the HMAC covered; NaN when absent.
+ */
+export function signatureTimestamp(header: string): number {
+  let timestamp = Number.NaN;
+  for (const item of header.split(',')) {
+    const [key, value] = item.split('=');
+    if (key === 't') timestamp = Number.parseInt(value ?? '', 10);
+  }
+  return timestamp;
+}
+
 /** The request body as bytes, at most BODY_LIMIT_BYTES. */
 export async function readRawBody(ctx: Context): Promise<Buffer> {
   if (Number(ctx.get('content-length') || 0) > BODY_LIMIT_BYTES) throw new PayloadTooLargeError('The request body is larger than the 100 kB limit');
@@ -100,8 +122,14 @@ export function stripeWebhookRoutes(deps: CommandApiDeps): Router {
     if (!signature) throw new ValidationError('Missing Stripe-Signature header');
     const raw = await readRawBody(ctx);
     let signed: unknown;
+    const nowMs = Date.parse(deps.handler.now());
     try {
-      signed = Stripe.webhooks.constructEvent(raw, signature, secret);
+      signed = Stripe.webhooks.constructEvent(raw, signature, secret, WEBHOOK_TOLERANCE_SECONDS, undefined, nowMs);
+      // After the signature: a timestamp is only trusted once it is known to be Stripe's.
+      const age = nowMs / 1000 - signatureTimestamp(signature);
+      if (!(Math.abs(age) <= WEBHOOK_TOLERANCE_SECONDS)) {
+        throw new Stripe.errors.StripeSignatureVerificationError(signature, raw.toString('utf8'), { message: `Timestamp ${Math.round(-age)} s in the future, outside the tolerance zone` });
+      }
     } catch (error) {
       deps.logger.warn('stripe webhook refused', { reason: error instanceof Error ? error.message : String(error) });
       // The signature is checked first; a body that is signed but not JSON fails after it.
