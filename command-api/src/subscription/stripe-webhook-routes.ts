@@ -22,7 +22,8 @@ import { PayloadTooLargeError, ServiceUnavailableError, ValidationError } from '
 import { BODY_LIMIT_BYTES } from '@papertrade/platform/http/body';
 import type { CommandMeta } from '@papertrade/platform/commands/command-handler';
 import type { CommandApiDeps } from '../deps';
-import { closeOtherCheckouts, sessionInfoFromStripe } from './checkout-provider';
+import { sessionInfoFromStripe } from './checkout-provider';
+import { confirmPayment } from './confirm-payment';
 
 export const WEBHOOK_PATH = '/api/stripe/webhook';
 export const STRIPE_WEBHOOK_ACTOR = 'stripe-webhook';
@@ -183,22 +184,10 @@ async function handleEvent(deps: CommandApiDeps, event: WebhookEvent): Promise<s
       // (paid) or checkout.session.async_payment_failed. Either event may be redelivered: the session
       // activates once (the decider's once-rule), whichever of the success call and the two events comes first.
       if (!session.paid) return 'ignored: session not paid';
-      const plan = (session.planId && planById(session.planId)) || planForTier('PREMIUM');
-      const outcome = await run(session.userId, {
-        type: 'ActivateSubscription',
-        data: {
-          userId: session.userId,
-          sessionId: session.id,
-          planId: plan.id,
-          tier: plan.tier,
-          stripeSubscriptionId: session.stripeSubscriptionId,
-          stripeCustomerId: session.stripeCustomerId,
-          via: 'webhook',
-        },
-        metadata: { now },
-      });
-      if (outcome === 'appended') await closeOtherCheckouts(deps, session.userId, session.id);
-      return outcome;
+      // Activates once, or cancels the new subscription at Stripe when Premium is active already (confirm-payment.ts).
+      const confirmed = await confirmPayment(deps, session.userId, session, 'webhook', webhookMeta(event.id));
+      if (!confirmed.appended) return 'duplicate';
+      return confirmed.outcome === 'cancelled-duplicate' ? 'cancelled: Premium was active already' : 'appended';
     }
     case 'checkout.session.async_payment_failed': {
       const session = sessionInfoFromStripe(event.data.object);
