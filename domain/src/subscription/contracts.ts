@@ -58,6 +58,8 @@ export const paymentOutcomeSchema = z.enum(paymentOutcomes);
 export type PaymentOutcome = z.infer<typeof paymentOutcomeSchema>;
 export const unpaidSessionStates = ['open', 'closed', 'expired'] as const;
 export type UnpaidSessionState = (typeof unpaidSessionStates)[number];
+/** The 409 problem body of POST /api/subscription/success for an unpaid session. */
+export const unpaidSessionProblemSchema = z.object({ status: z.literal(409), detail: z.string(), sessionState: z.enum(unpaidSessionStates) });
 
 export const paymentSuccessResponseSchema = z.object({
   sessionId: z.string(),
