@@ -54,8 +54,9 @@ export interface CheckoutProvider {
   updateRenewal(stripeSubscriptionId: string, change: 'stop-renewing' | 'renew' | 'end-now'): Promise<void>;
   /**
    * Closes an open session so that it can no longer be paid (Stripe: expire it; one that is paid,
-   * expired or closed already is left as it is). The test checkout closes its sessions by itself
-   * once the account is on Premium (see TestCheckout), so it has nothing to do.
+   * expired or closed already is left as it is). A test checkout session is closed by the domain
+   * itself (an activation closes the account's other unpaid sessions: checkoutStatus), so the test
+   * checkout has nothing to do.
    */
   closeSession(sessionId: string): Promise<void>;
 }
