@@ -143,6 +143,8 @@ async function main(): Promise<void> {
     JWT_SECRET: randomBytes(32).toString('base64url'),
     LOG: process.env.LOG ?? 'off',
     DEMO_SEED: 'off',
+    // No Stripe here: a service runs the test checkout only when asked (bin/compose.ts).
+    TEST_CHECKOUT: 'on',
     ...LOOPBACK_LIMITS,
   };
   const rt = await createRuntime('bench', { embedded: false, env });

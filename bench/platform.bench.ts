@@ -166,6 +166,8 @@ async function run(cleanup: Cleanup): Promise<void> {
     JWT_SECRET: randomBytes(32).toString('base64url'),
     LOG: 'off',
     DEMO_SEED: 'off',
+    // No Stripe here: a service runs the test checkout only when asked (bin/compose.ts).
+    TEST_CHECKOUT: 'on',
     ...LOOPBACK_LIMITS,
     LOGIN_MAX_FAILURES_PER_ACCOUNT: '100000',
   };

@@ -19,6 +19,7 @@ import { Projector } from '@papertrade/platform/projections/projector';
 import { createInfrastructure, type Infrastructure } from '@papertrade/platform/runtime/infrastructure';
 import type { CommandApiDeps } from '@papertrade/command-api/deps';
 import { StripeCheckout, TestCheckout, type CheckoutProvider } from '@papertrade/command-api/subscription/checkout-provider';
+import { CheckoutLimit } from '@papertrade/command-api/subscription/checkout-limit';
 import type { QueryApiDeps } from '@papertrade/query-api/deps';
 import { projections } from '@papertrade/projectors/projections';
 import type { RegistrationDeps } from '@papertrade/command-api/auth/register-account';
@@ -40,6 +41,8 @@ export interface Runtime {
   marketData: MarketData;
   /** One per process: in the embedded mode its memory store is what both APIs count and read. */
   apiCalls: ApiCallCounter;
+  /** The single-process default (bin/start.ts), where defaults for one laptop apply. */
+  embedded: boolean;
 }
 
 /** Embedded mode generates a secret into the data folder; every other mode must be given one. */
@@ -61,16 +64,29 @@ export async function createRuntime(service: string, options: { embedded: boolea
   const infra = await createInfrastructure(config, { service, logger });
   const head = cachedHead(() => infra.eventStore.headPosition());
   const clock = () => new Date();
-  return { config, logger, infra, clock, jwtSecret: secret, head, marketData: createMarketData(config, clock), apiCalls: new ApiCallCounter(infra.limitStore, clock) };
+  return { config, logger, infra, clock, jwtSecret: secret, head, marketData: createMarketData(config, clock), apiCalls: new ApiCallCounter(infra.limitStore, clock), embedded: options.embedded };
 }
 
 export function registrationDeps(rt: Runtime): RegistrationDeps {
   return { eventStore: rt.infra.eventStore, handler: new CommandHandler(rt.infra.eventStore, rt.clock), orphanAfterMs: rt.config.RESERVATION_ORPHAN_AFTER_MS };
 }
 
-/** Stripe when STRIPE_SECRET_KEY is set; otherwise the built-in test checkout (no real money). */
-export function checkoutProvider(config: Config, handler: CommandHandler): CheckoutProvider {
-  return config.STRIPE_SECRET_KEY ? StripeCheckout.fromConfig(config.STRIPE_SECRET_KEY, config.STRIPE_API_URL) : new TestCheckout(handler);
+export const TEST_CHECKOUT_REFUSED =
+  'STRIPE_SECRET_KEY is required outside the embedded mode: without it the built-in test checkout would give Premium to anyone for nothing. Set STRIPE_SECRET_KEY (and STRIPE_WEBHOOK_SECRET), or TEST_CHECKOUT=on for a deployment where payments are only a test';
+
+/**
+ * Stripe when STRIPE_SECRET_KEY is set; otherwise the built-in test checkout (no real money), which
+ * only the embedded default uses unasked: every other mode must say TEST_CHECKOUT=on, so that a
+ * production deployment that forgot its Stripe key refuses to start rather than give Premium away.
+ */
+export function checkoutKind(config: Pick<Config, 'STRIPE_SECRET_KEY' | 'TEST_CHECKOUT'>, embedded: boolean): CheckoutProvider['kind'] {
+  if (config.STRIPE_SECRET_KEY) return 'stripe';
+  if ((config.TEST_CHECKOUT ?? (embedded ? 'on' : 'off')) === 'on') return 'test';
+  throw new Error(`Invalid configuration: ${TEST_CHECKOUT_REFUSED}`);
+}
+
+export function checkoutProvider(config: Config, handler: CommandHandler, embedded: boolean): CheckoutProvider {
+  return checkoutKind(config, embedded) === 'stripe' ? StripeCheckout.fromConfig(config.STRIPE_SECRET_KEY!, config.STRIPE_API_URL) : new TestCheckout(handler);
 }
 
 /** The caller's last write on any stream (the event store's index on the actor), for read-your-own-writes. */
@@ -85,7 +101,8 @@ export function commandApiDeps(rt: Runtime): CommandApiDeps {
     config,
     eventStore: rt.infra.eventStore,
     handler,
-    checkout: checkoutProvider(config, handler),
+    checkout: checkoutProvider(config, handler, rt.embedded),
+    checkoutLimit: new CheckoutLimit(rt.infra.limitStore, { perAccount: config.CHECKOUT_MAX_PER_ACCOUNT, windowMs: config.CHECKOUT_ACCOUNT_WINDOW_MS }),
     readModels: rt.infra.readModels,
     ownWrites: ownWritesOf(rt),
     head: rt.head,

@@ -147,7 +147,7 @@ describe('local cluster: a plain client reads its own writes without X-Min-Posit
       expect(checkout.status, JSON.stringify(checkout.body)).to.equal(200);
       const sessionId = String(checkout.body.sessionId);
       // The test checkout's Pay button, on command-api (the gateway sends /test-checkout/ there).
-      expect((await fetch(`${commandApi}/test-checkout/${sessionId}/pay`, { method: 'POST', redirect: 'manual' })).status).to.equal(303);
+      expect((await fetch(`${commandApi}/test-checkout/${sessionId}/pay`, { method: 'POST', headers: { authorization: `Bearer ${token}` } })).status).to.equal(200);
       const success = await send('POST', '/api/subscription/success', token, { sessionId });
       expect(success.status, JSON.stringify(success.body)).to.equal(200);
       const [me, bot, alerts] = await Promise.all([get('/api/auth/me', token), send('POST', '/api/bot/start', token, {}), get('/api/risk/alerts', token)]);

@@ -10,6 +10,7 @@ import type { HeadPort } from '@papertrade/platform/http/min-position';
 import type { OwnWrites } from '@papertrade/platform/http/own-writes';
 import type { MarketData } from '@papertrade/platform/market/market-data';
 import type { CheckoutProvider } from './subscription/checkout-provider';
+import type { CheckoutLimit } from './subscription/checkout-limit';
 
 export interface CommandApiDeps {
   config: Pick<Config, 'TRUST_PROXY' | 'RESERVATION_ORPHAN_AFTER_MS' | 'PUBLIC_URL' | 'STRIPE_WEBHOOK_SECRET'>;
@@ -30,6 +31,8 @@ export interface CommandApiDeps {
   marketData: Pick<MarketData, 'price'>;
   /** Stripe (STRIPE_SECRET_KEY) or the built-in test checkout (command-api/src/subscription). */
   checkout: CheckoutProvider;
+  /** Checkout calls per account (subscription/checkout-limit.ts). */
+  checkoutLimit: CheckoutLimit;
   /**
    * The caller's last write, so that a premium or admin guard about to refuse first sees the effect
    * of the caller's own payment or plan change (platform/src/auth/guards.ts). Without it the guards

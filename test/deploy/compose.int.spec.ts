@@ -258,6 +258,19 @@ describe('deployment: docker-compose.yml, deploy/Dockerfile, gateway', function 
       }
     });
 
+    it('never turns the test checkout on: production pays through Stripe, and command-api refuses to start without a key', function () {
+      for (const [name, s] of Object.entries(services)) {
+        expect(envOf(s), `${name} sets no TEST_CHECKOUT (it would give Premium away)`).to.not.have.property('TEST_CHECKOUT');
+      }
+      expect(JSON.stringify(raw), 'TEST_CHECKOUT appears nowhere in the file, anchors included').to.not.include('TEST_CHECKOUT');
+      const env = envOf(services['command-api']!);
+      for (const key of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET']) {
+        expect(env, `command-api gets ${key}`).to.have.property(key);
+        const v = env[key] ?? null;
+        expect(v === null || /^\$\{[A-Z_]+(:?[-?][^}]*)?\}$/.test(v), `${key} passes through from the host (got ${v})`).to.equal(true);
+      }
+    });
+
     it('trusts X-Forwarded-For only in the services behind the gateway', function () {
       for (const name of ['command-api', 'query-api']) expect(envOf(services[name]!).TRUST_PROXY, name).to.equal('1');
     });

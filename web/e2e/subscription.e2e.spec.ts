@@ -3,8 +3,9 @@
  * (issue 9, "Browser tests"): a free user upgrades through the built-in test checkout to
  * /payment-success and back to /subscription, Premium active with the payment in Billing History;
  * cancelling (the dialog's text) shows the end date and reactivating restores it; a cancellation the
- * server refuses shows 'Cancellation Failed' with the server's message; the Switch button moves Premium to Free
- * ('Plan Changed'). Each test signs up its own
+ * server refuses shows 'Cancellation Failed' with the server's message; the Free plan's button on a
+ * Premium account is a cancellation at the period's end through the same dialog; a payment page opened
+ * again after the subscription ended says so, and the used test checkout offers no Pay. Each test signs up its own
  * user and pays through the test checkout, so no test depends on another.
  */
 import { expect } from 'chai';
@@ -28,7 +29,8 @@ async function send(base: string, method: string, path: string, token: string, b
 
 describe('web: subscription and billing (e2e)', function () {
   this.timeout(120_000);
-  const suite = useBrowserSuite();
+  const ADMIN = { email: 'subs.admin@example.com', password: 'subs-admin-pass' };
+  const suite = useBrowserSuite({ env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password } });
   let app: StartedApp;
   let page: Page;
 
@@ -37,10 +39,11 @@ describe('web: subscription and billing (e2e)', function () {
   const status = () => page.getByTestId('subscription-status');
   const tab = (name: string) => page.getByRole('tab', { name, exact: true });
 
+  let lastUserId = '';
   /** A fresh free user, signed in through the API; the token is in the page's storage. */
   async function signInFree(): Promise<string> {
     const user = uniqueUser('sub');
-    await signUpViaApi(app.url, user);
+    lastUserId = (await signUpViaApi(app.url, user)).userId;
     const token = await logInViaApi(app.url, user.email, user.password);
     await page.goto('/landing');
     await page.evaluate((t) => localStorage.setItem('authToken', t), token);
@@ -194,7 +197,7 @@ describe('web: subscription and billing (e2e)', function () {
     expect([restored.tier, restored.subscriptionStatus, restored.isCancelled, restored.endsAt]).to.deep.equal(['PREMIUM', 'ACTIVE', false, null]);
   });
 
-  it("moves a Premium user to Free with the Plans tab's Switch button: 'Plan Changed', and the server says FREE", async () => {
+  it("the Plans tab's Free button on a Premium account cancels at the period's end through the Cancel dialog: the paid month is kept", async () => {
     const token = await signInFree();
     await openSubscription();
     await buyPremium();
@@ -202,20 +205,65 @@ describe('web: subscription and billing (e2e)', function () {
     await page.getByTestId('pay-to-subscription').click();
     await page.getByTestId('subscription-plan').filter({ hasText: 'Premium Pro' }).waitFor();
 
-    const upgrades: string[] = [];
+    const calls: string[] = [];
     page.on('request', (r) => {
-      if (new URL(r.url()).pathname === '/api/subscription/upgrade') upgrades.push(r.postData() ?? '');
+      const path = new URL(r.url()).pathname;
+      if (path === '/api/subscription/upgrade' || path === '/api/subscription/cancel') calls.push(path);
     });
-    await page.getByTestId('plan-button-free').click();
-    const toast = await expectToast(page, 'Plan Changed', 'You are now on Free Starter');
-    expect(toast.variant).to.equal('success');
-    await page.getByTestId('subscription-plan').filter({ hasText: 'Free Starter' }).waitFor();
-    expect(await page.getByTestId('subscription-tier').textContent()).to.equal('FREE');
-    expect(await page.getByTestId('plan-button-free').textContent()).to.equal('Current Plan');
-    // The spec's call: {tier} in upper case.
-    expect(upgrades).to.deep.equal([JSON.stringify({ tier: 'FREE' })]);
+    const free = page.getByTestId('plan-button-free');
+    expect(await free.textContent()).to.equal('Switch to Free Starter at period end');
+    await free.click();
+    const dialog = page.getByRole('dialog', { name: 'Cancel Subscription' });
+    await dialog.waitFor();
+    expect(await dialog.getByText(CANCEL_DIALOG_TEXT, { exact: true }).isVisible()).to.equal(true);
+    // Keep Subscription changes nothing.
+    await dialog.getByRole('button', { name: 'Keep Subscription' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(calls).to.deep.equal([]);
+
+    await free.click();
+    await dialog.getByTestId('cancel-confirm').click();
+    await page.getByTestId('subscription-state').filter({ hasText: 'Cancelled' }).waitFor();
+    const cancelled = await waitUntil(async () => {
+      const now = await subscriptionOf(token);
+      return now.isCancelled ? now : null;
+    }, { message: 'GET /api/subscription to say cancelled' });
+    await expectToast(page, 'Subscription Cancelled', `You keep Premium access until ${cancelled.endsAt!.formatted}`);
+    // Still Premium until the end date; the button says when Free starts.
+    expect([cancelled.tier, cancelled.subscriptionStatus]).to.deep.equal(['PREMIUM', 'ACTIVE']);
+    expect(await page.getByTestId('subscription-tier').textContent()).to.equal('PREMIUM');
+    await free.filter({ hasText: `Free Starter from ${cancelled.endsAt!.formatted}` }).waitFor();
+    expect(await free.isDisabled()).to.equal(true);
+    expect(calls).to.deep.equal(['/api/subscription/cancel']);
+    await screenshot(page, 'subscription-free-at-period-end');
+  });
+
+  it('a payment page opened again after the subscription ended says so, and the used test checkout offers no Pay button', async () => {
+    const token = await signInFree();
+    const userId = lastUserId;
+    await openSubscription();
+    await buyPremium();
+    await page.getByTestId('payment-success').getByRole('heading', { name: 'Payment Successful!' }).waitFor();
+    const successUrl = page.url();
+    const sessionId = new URL(successUrl).searchParams.get('session_id')!;
+    // Opened again while still Premium: confirmed earlier, not "now".
+    await page.goto(successUrl);
+    await page.getByTestId('payment-active').getByRole('heading', { name: 'Payment Already Confirmed' }).waitFor();
+
+    // The subscription ends (an admin's move to Free): the old page no longer claims it is active.
+    const adminToken = await logInViaApi(app.url, ADMIN.email, ADMIN.password);
+    expect((await send(app.url, 'PUT', `/api/admin/users/${userId}`, adminToken, { subscriptionTier: 'FREE' })).status).to.equal(200);
+    await page.goto(successUrl);
+    const ended = page.getByTestId('payment-superseded');
+    await ended.getByRole('heading', { name: 'Subscription No Longer Active' }).waitFor();
+    expect(await page.getByTestId('payment-plan').textContent()).to.equal('This checkout was paid earlier, but the Premium Pro subscription it started has ended since: your account is now on the FREE plan.');
+    expect(await page.getByRole('heading', { name: 'Payment Successful!' }).count()).to.equal(0);
     expect((await subscriptionOf(token)).tier).to.equal('FREE');
-    await screenshot(page, 'subscription-plan-changed');
+    await screenshot(page, 'payment-superseded');
+
+    await page.goto(`/test-checkout/${sessionId}`);
+    await page.getByText('This checkout was paid and confirmed already; it cannot be paid again.').waitFor();
+    expect(await page.getByRole('button', { name: /pay/i }).count()).to.equal(0);
   });
 
   it("shows 'Cancellation Failed' with the server's message when the server refuses the cancellation", async () => {

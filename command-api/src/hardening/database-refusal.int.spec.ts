@@ -77,6 +77,7 @@ describe('command-api while PostgreSQL refuses it connections (a server at its c
         DATABASE_SCHEMA: schema,
         JWT_SECRET: randomUUID() + randomUUID(),
         LOG: 'off',
+        TEST_CHECKOUT: 'on',
         ...LOOPBACK_LIMITS,
       },
     });

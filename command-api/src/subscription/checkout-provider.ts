@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
 import { z } from 'zod';
-import { premiumActive, subscriptionDecider, subscriptionStreamId, type SubscriptionState } from '@papertrade/domain/auth/subscription';
+import { checkoutStatus, subscriptionDecider, subscriptionStreamId, type StartedCheckout } from '@papertrade/domain/auth/subscription';
 import type { Plan } from '@papertrade/domain/plans/contracts';
 import { NotFoundError, ServiceUnavailableError } from '@papertrade/domain/shared/errors';
 import type { CommandHandler } from '@papertrade/platform/commands/command-handler';
@@ -22,13 +22,27 @@ export interface CheckoutSessionInfo {
   paymentStatus: string;
   stripeSubscriptionId: string | null;
   stripeCustomerId: string | null;
-  /** The session can no longer be paid (the test checkout's, once the account is on Premium). */
-  closed?: boolean;
+  /** The provider says the session can no longer be paid (Stripe: status expired). */
+  expired?: boolean;
+}
+
+export interface NewSession {
+  userId: string;
+  email: string;
+  plan: Plan;
+  successUrl: string;
+  cancelUrl: string;
+  /** When it stops being payable (the domain's CHECKOUT_SESSION_TTL_MS; Stripe's expires_at). */
+  expiresAt: string;
 }
 
 export interface CheckoutProvider {
   readonly kind: 'stripe' | 'test';
-  createSession(input: { userId: string; email: string; plan: Plan; successUrl: string; cancelUrl: string }): Promise<{ id: string; url: string }>;
+  createSession(input: NewSession): Promise<{ id: string; url: string }>;
+  /** The URL recorded with the session (CheckoutStarted): Stripe's page; null for the test checkout, whose page is on the request's origin. */
+  urlToRecord(session: { id: string; url: string }): string | null;
+  /** Where the browser pays a recorded open checkout, without asking the provider when the URL was recorded; null once the provider says it is closed. */
+  openUrl(checkout: StartedCheckout, origin: string): Promise<string | null>;
   /** NotFoundError when no such session exists. */
   retrieveSession(sessionId: string): Promise<CheckoutSessionInfo>;
   /** Where the browser pays an open session (a retried checkout answers it again); null once it is closed. */
@@ -40,8 +54,9 @@ export interface CheckoutProvider {
   updateRenewal(stripeSubscriptionId: string, change: 'stop-renewing' | 'renew' | 'end-now'): Promise<void>;
   /**
    * Closes an open session so that it can no longer be paid (Stripe: expire it; one that is paid,
-   * expired or closed already is left as it is). The test checkout closes its sessions by itself
-   * once the account is on Premium (see TestCheckout), so it has nothing to do.
+   * expired or closed already is left as it is). A test checkout session is closed by the domain
+   * itself (an activation closes the account's other unpaid sessions: checkoutStatus), so the test
+   * checkout has nothing to do.
    */
   closeSession(sessionId: string): Promise<void>;
 }
@@ -66,13 +81,6 @@ export async function closeOtherCheckouts(
   }
 }
 
-/**
- * A test checkout session is closed like a Stripe session expired after another one activated: while
- * the account is on an active Premium, an unpaid session cannot be paid (it would be a second subscription).
- */
-export function testSessionClosed(state: SubscriptionState, sessionId: string): boolean {
-  return !state.paid.includes(sessionId) && premiumActive(state);
-}
 
 /** The `{CHECKOUT_SESSION_ID}` template Stripe fills in; the test checkout fills it in the same way. */
 export const SESSION_ID_TEMPLATE = '{CHECKOUT_SESSION_ID}';
@@ -102,6 +110,7 @@ export function sessionInfoFromStripe(raw: unknown): CheckoutSessionInfo {
     paymentStatus: s.payment_status,
     stripeSubscriptionId: s.subscription,
     stripeCustomerId: s.customer,
+    expired: s.status === 'expired',
   };
 }
 
@@ -118,11 +127,13 @@ export class StripeCheckout implements CheckoutProvider {
     return new StripeCheckout(new Stripe(secretKey, options));
   }
 
-  async createSession(input: { userId: string; email: string; plan: Plan; successUrl: string; cancelUrl: string }) {
+  async createSession(input: NewSession) {
     const metadata = { userId: input.userId, planId: input.plan.id };
     try {
       const session = await this.stripe.checkout.sessions.create({
         mode: 'subscription',
+        // The end the domain records, so both agree on when the account's open checkout stops being open.
+        expires_at: Math.floor(Date.parse(input.expiresAt) / 1000),
         client_reference_id: input.userId,
         customer_email: input.email,
         success_url: input.successUrl,
@@ -147,6 +158,14 @@ export class StripeCheckout implements CheckoutProvider {
     } catch (error) {
       throw stripeFailure(error);
     }
+  }
+
+  urlToRecord(session: { id: string; url: string }): string | null {
+    return session.url;
+  }
+
+  async openUrl(checkout: StartedCheckout): Promise<string | null> {
+    return checkout.url ?? this.sessionUrl(checkout.sessionId);
   }
 
   async retrieveSession(sessionId: string): Promise<CheckoutSessionInfo> {
@@ -219,15 +238,25 @@ export class TestCheckout implements CheckoutProvider {
   readonly kind = 'test';
   constructor(private readonly handler: CommandHandler) {}
 
-  async createSession(input: { userId: string; successUrl: string }) {
+  async createSession(input: Pick<NewSession, 'userId' | 'successUrl'>) {
     const id = `cs_test_local_${input.userId.replace(/-/g, '')}_${randomBytes(12).toString('hex')}`;
     // Relative to the public origin the success URL names.
     return { id, url: testCheckoutUrl(new URL(input.successUrl).origin, id) };
   }
 
+  urlToRecord(): null {
+    return null;
+  }
+
+  async openUrl(checkout: StartedCheckout, origin: string): Promise<string | null> {
+    return testCheckoutUrl(origin, checkout.sessionId);
+  }
+
   async sessionUrl(sessionId: string, origin: string): Promise<string | null> {
-    const session = await this.retrieveSession(sessionId);
-    return session.paid || session.closed ? null : testCheckoutUrl(origin, sessionId);
+    const userId = testSessionUserId(sessionId);
+    if (!userId) throw new NotFoundError('Checkout session not found');
+    const { state } = await this.handler.load(subscriptionDecider, subscriptionStreamId(userId));
+    return checkoutStatus(state, sessionId, this.handler.now()) === 'open' ? testCheckoutUrl(origin, sessionId) : null;
   }
 
   async retrieveSession(sessionId: string): Promise<CheckoutSessionInfo> {
@@ -237,8 +266,8 @@ export class TestCheckout implements CheckoutProvider {
     const checkout = state.checkouts.find((c) => c.sessionId === sessionId && c.source === 'test');
     if (!checkout) throw new NotFoundError('Checkout session not found');
     const paid = state.paid.includes(sessionId);
-    const closed = testSessionClosed(state, sessionId);
-    return { id: sessionId, userId, planId: checkout.planId, paid, paymentStatus: paid ? 'paid' : closed ? 'closed' : 'unpaid', stripeSubscriptionId: null, stripeCustomerId: null, closed };
+    const status = checkoutStatus(state, sessionId, this.handler.now());
+    return { id: sessionId, userId, planId: checkout.planId, paid, paymentStatus: paid ? 'paid' : status === 'open' ? 'unpaid' : status, stripeSubscriptionId: null, stripeCustomerId: null, expired: status === 'expired' };
   }
 
   async updateRenewal(): Promise<void> {}

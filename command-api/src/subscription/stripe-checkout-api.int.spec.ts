@@ -120,32 +120,125 @@ describe('subscription checkout with Stripe (real client, fake Stripe server)', 
     expect(bots).to.include({ premium: true });
   });
 
-  it('closes the account\'s other open checkout sessions at Stripe once one activates, so a second one cannot be paid too', async function () {
+  /**
+   * A session opened at Stripe for the user outside this account's one open checkout: one left open in
+   * another tab from before that rule (`record`: its CheckoutStarted as written then, without an end), or
+   * one no stream knows of (a request that lost a race on another instance).
+   */
+  async function sessionAtStripe(userId: string, options: { record: boolean }): Promise<string> {
+    const form = new URLSearchParams({ mode: 'subscription', client_reference_id: userId, 'metadata[userId]': userId, 'metadata[planId]': 'premium', 'line_items[0][price_data][unit_amount]': '2900' });
+    const created = (await (await fetch(`${stripe.url}/v1/checkout/sessions`, { method: 'POST', body: form })).json()) as { id: string };
+    if (options.record) {
+      const at = new Date().toISOString();
+      await h.rt.infra.eventStore.append(`subscription-${userId}`, [
+        { id: randomUUID(), type: 'CheckoutStarted', data: { userId, sessionId: created.id, planId: 'premium', tier: 'PREMIUM', amountUsd: 29, source: 'stripe', startedAt: at }, metadata: { userId, correlationId: randomUUID(), causationId: randomUUID(), at, schemaVersion: 1 } },
+      ], 'any');
+    }
+    return created.id;
+  }
+  const sessionsOpened = () => stripe.requests.filter((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions').length;
+
+  it('one open checkout per account: a second checkout answers the first session with no Stripe call and no event; Stripe is told when it expires', async function () {
     const user = await account();
+    const before = sessionsOpened();
     const first = await checkout(user.token);
-    const second = await checkout(user.token); // another tab
-    const third = await checkout(user.token);
-    stripe.pay(second.sessionId);
-    const res = await h.request('POST', '/api/subscription/success', { token: user.token, body: { sessionId: second.sessionId } });
+    const sent = stripe.requests.filter((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions').at(-1)!;
+    expect(Number(sent.form.expires_at) - Date.now() / 1000).to.be.within(3600 - 60, 3600);
+    const calls = stripe.requests.length;
+    const again = await h.appendedBy(async () => expect(await checkout(user.token)).to.deep.equal(first));
+    expect(again).to.deep.equal([]);
+    expect(stripe.requests.length, 'no Stripe call at all').to.equal(calls);
+    expect(sessionsOpened() - before).to.equal(1);
+  });
+
+  it('50 checkouts at once from one account: one session at Stripe (one call), one CheckoutStarted, the rest the same session or a 429', async function () {
+    const user = await account();
+    const before = sessionsOpened();
+    let answers: Array<{ status: number; body: any }> = [];
+    const events = await h.appendedBy(async () => {
+      answers = await Promise.all(Array.from({ length: 50 }, () => h.request('POST', '/api/subscription/checkout', { token: user.token, body: { planId: 'premium' } })));
+    });
+    expect(sessionsOpened() - before, 'sessions opened at Stripe').to.equal(1);
+    expect(types(events)).to.deep.equal(['CheckoutStarted']);
+    expect(answers.map((a) => a.status).filter((s) => s !== 200 && s !== 429)).to.deep.equal([]);
+    const ok = answers.filter((a) => a.status === 200);
+    expect(ok.length).to.be.greaterThan(0);
+    expect(new Set(ok.map((a) => a.body.sessionId))).to.deep.equal(new Set([events[0]!.data.sessionId]));
+  });
+
+  it("closes the account's other open checkout sessions at Stripe once one activates, so a second one cannot be paid too", async function () {
+    const user = await account();
+    const first = await sessionAtStripe(user.userId, { record: true });
+    const second = await sessionAtStripe(user.userId, { record: true });
+    const third = await sessionAtStripe(user.userId, { record: true });
+    stripe.pay(second);
+    const res = await h.request('POST', '/api/subscription/success', { token: user.token, body: { sessionId: second } });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body.activatedNow).to.equal(true);
-    for (const { sessionId } of [first, third]) {
+    for (const sessionId of [first, third]) {
       expect(stripe.sessions.get(sessionId)!.status, sessionId).to.equal('expired');
       expect(() => stripe.pay(sessionId)).to.throw('cannot be paid');
+      const report = await h.request('POST', '/api/subscription/success', { token: user.token, body: { sessionId } });
+      expect(report.status).to.equal(409);
+      expect(report.body.sessionState, 'expired at Stripe').to.equal('expired');
     }
-    expect(stripe.sessions.get(second.sessionId)!.status).to.equal('complete');
+    expect(stripe.sessions.get(second)!.status).to.equal('complete');
     const expired = stripe.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/expire')).map((r) => r.path.split('/')[4]);
-    expect(expired.sort()).to.deep.equal([first.sessionId, third.sessionId].sort());
+    expect(expired.filter((id) => [first, second, third].includes(id!)).sort()).to.deep.equal([first, third].sort());
   });
 
   it('closes the other open sessions when the webhook activates first, too', async function () {
     const user = await account();
-    const first = await checkout(user.token);
-    const second = await checkout(user.token);
-    const paid = stripe.pay(second.sessionId);
+    const first = await sessionAtStripe(user.userId, { record: true });
+    const second = await sessionAtStripe(user.userId, { record: true });
+    const paid = stripe.pay(second);
     const res = await webhook('checkout.session.completed', paid).send();
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    expect(stripe.sessions.get(first.sessionId)!.status).to.equal('expired');
+    expect(stripe.sessions.get(first)!.status).to.equal('expired');
+  });
+
+  it('a payment that arrives while Premium is active is cancelled at Stripe (DELETE), not activated; the account keeps tracking the subscription it had', async function () {
+    const user = await account();
+    const { sessionId } = await checkout(user.token);
+    const kept = String(stripe.pay(sessionId).subscription);
+    expect((await h.request('POST', '/api/subscription/success', { token: user.token, body: { sessionId } })).body.outcome).to.equal('activated');
+    // Paid too, through a session this account's stream never recorded.
+    const other = await sessionAtStripe(user.userId, { record: false });
+    const duplicate = stripe.pay(other);
+    const deletes = (id: unknown) => stripe.requests.filter((r) => r.method === 'DELETE' && r.path === `/v1/subscriptions/${String(id)}`);
+    const hook = webhook('checkout.session.completed', duplicate);
+    const events = await h.appendedBy(async () => {
+      expect((await hook.send()).body).to.deep.equal({ received: true, outcome: 'cancelled: Premium was active already' });
+      expect((await hook.send()).body.outcome).to.equal('duplicate');
+      const report = await h.request('POST', '/api/subscription/success', { token: user.token, body: { sessionId: other } });
+      expect(report.status, JSON.stringify(report.body)).to.equal(200);
+      expect(report.body).to.include({ outcome: 'cancelled-duplicate', activatedNow: false, tier: 'PREMIUM' });
+    });
+    expect(types(events)).to.deep.equal(['DuplicatePaymentCancelled']);
+    expect(events[0]!.data).to.include({ sessionId: other, stripeSubscriptionId: duplicate.subscription, keptStripeSubscriptionId: kept, via: 'webhook' });
+    expect(deletes(duplicate.subscription)).to.have.length(1);
+    expect(stripe.subscriptions.get(String(duplicate.subscription))).to.include({ status: 'canceled' });
+    expect(deletes(kept)).to.deep.equal([]);
+    // Stripe's notice that the cancelled one ended leaves the account as it is.
+    const ended = await h.appendedBy(async () => {
+      await webhook('customer.subscription.deleted', { id: duplicate.subscription, object: 'subscription', metadata: { userId: user.userId, planId: 'premium' } }).send();
+    });
+    expect(ended).to.deep.equal([]);
+    // Cancelling still reaches the subscription that bills.
+    expect((await h.request('POST', '/api/subscription/cancel', { token: user.token })).status).to.equal(200);
+    expect(stripe.subscriptions.get(kept)).to.include({ cancel_at_period_end: true, status: 'active' });
+  });
+
+  it("a move to Free (upgrade {tier: 'FREE'}) tells Stripe to stop renewing, as Cancel does, and ends nothing now", async function () {
+    const user = await account();
+    const { sessionId } = await checkout(user.token);
+    const subId = String(stripe.pay(sessionId).subscription);
+    await h.request('POST', '/api/subscription/success', { token: user.token, body: { sessionId } });
+    const res = await h.request('POST', '/api/subscription/upgrade', { token: user.token, body: { tier: 'FREE' } });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body).to.include({ tier: 'PREMIUM', isCancelled: true });
+    expect(stripe.subscriptions.get(subId)).to.include({ status: 'active', cancel_at_period_end: true });
+    expect(stripe.requests.filter((r) => r.method === 'DELETE' && r.path === `/v1/subscriptions/${subId}`)).to.deep.equal([]);
   });
 
   it("refuses another account's session (403) and an unpaid one (409), appending nothing", async function () {
@@ -184,6 +277,28 @@ describe('subscription checkout with Stripe (real client, fake Stripe server)', 
       expect(unsigned.body.detail).to.equal('Missing Stripe-Signature header');
     });
     expect(events).to.deep.equal([]);
+  });
+
+  it('refuses a webhook signature dated beyond the tolerance in the future as in the past (400, nothing appended); one within it is accepted', async function () {
+    const user = await account();
+    const { sessionId } = await checkout(user.token);
+    const session = stripe.pay(sessionId);
+    const now = Math.floor(Date.now() / 1000);
+    const signedAt = (timestamp: number) => {
+      const payload = JSON.stringify({ id: `evt_time_${unique()}`, object: 'event', type: 'checkout.session.completed', api_version: Stripe.API_VERSION, created: timestamp, data: { object: session } });
+      return h.request('POST', '/api/stripe/webhook', { raw: payload, headers: { 'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET, timestamp }) } });
+    };
+    const refused = await h.appendedBy(async () => {
+      for (const [label, timestamp] of [['+10 minutes', now + 600], ['-10 minutes', now - 600]] as const) {
+        const res = await signedAt(timestamp);
+        expect(res.status, `${label}: ${JSON.stringify(res.body)}`).to.equal(400);
+        expect(res.body.detail, label).to.equal('Webhook signature verification failed');
+      }
+    });
+    expect(refused).to.deep.equal([]);
+    // A clock a minute ahead at Stripe (or behind here) is within the tolerance.
+    const accepted = await h.appendedBy(async () => expect((await signedAt(now + 60)).body).to.deep.equal({ received: true, outcome: 'appended' }));
+    expect(types(accepted)).to.deep.equal(['SubscriptionActivated']);
   });
 
   it('webhook then success: activates once; the same webhook delivered again is ignored', async function () {

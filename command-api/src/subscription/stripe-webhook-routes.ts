@@ -22,10 +22,33 @@ import { PayloadTooLargeError, ServiceUnavailableError, ValidationError } from '
 import { BODY_LIMIT_BYTES } from '@papertrade/platform/http/body';
 import type { CommandMeta } from '@papertrade/platform/commands/command-handler';
 import type { CommandApiDeps } from '../deps';
-import { closeOtherCheckouts, sessionInfoFromStripe } from './checkout-provider';
+import { sessionInfoFromStripe } from './checkout-provider';
+import { confirmPayment } from './confirm-payment';
 
 export const WEBHOOK_PATH = '/api/stripe/webhook';
 export const STRIPE_WEBHOOK_ACTOR = 'stripe-webhook';
+
+/**
+ * How far a signature's timestamp may be from our clock, either way (Stripe's default, 5 minutes).
+ * stripe-node 23's constructEvent checks one way only: `now - t > tolerance` refuses an old
+ * signature, but a timestamp in the future gives a negative age and passes however far ahead it is
+ * (node_modules/stripe/cjs/Webhooks.js, validateComputedSignature). A captured signature dated ahead
+ * could then be replayed for as long as that; the route checks the other side itself.
+ */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+/**
+ * The signed timestamp of a Stripe-Signature header (`t=...,v1=...`), read as stripe-node reads it
+ * (the last `t=` wins, parseInt), so the one we check is the one the HMAC covered; NaN when absent.
+ */
+export function signatureTimestamp(header: string): number {
+  let timestamp = Number.NaN;
+  for (const item of header.split(',')) {
+    const [key, value] = item.split('=');
+    if (key === 't') timestamp = Number.parseInt(value ?? '', 10);
+  }
+  return timestamp;
+}
 
 /** The request body as bytes, at most BODY_LIMIT_BYTES. */
 export async function readRawBody(ctx: Context): Promise<Buffer> {
@@ -100,8 +123,14 @@ export function stripeWebhookRoutes(deps: CommandApiDeps): Router {
     if (!signature) throw new ValidationError('Missing Stripe-Signature header');
     const raw = await readRawBody(ctx);
     let signed: unknown;
+    const nowMs = Date.parse(deps.handler.now());
     try {
-      signed = Stripe.webhooks.constructEvent(raw, signature, secret);
+      signed = Stripe.webhooks.constructEvent(raw, signature, secret, WEBHOOK_TOLERANCE_SECONDS, undefined, nowMs);
+      // After the signature: a timestamp is only trusted once it is known to be Stripe's.
+      const age = nowMs / 1000 - signatureTimestamp(signature);
+      if (!(Math.abs(age) <= WEBHOOK_TOLERANCE_SECONDS)) {
+        throw new Stripe.errors.StripeSignatureVerificationError(signature, raw.toString('utf8'), { message: `Timestamp ${Math.round(-age)} s in the future, outside the tolerance zone` });
+      }
     } catch (error) {
       deps.logger.warn('stripe webhook refused', { reason: error instanceof Error ? error.message : String(error) });
       // The signature is checked first; a body that is signed but not JSON fails after it.
@@ -155,22 +184,10 @@ async function handleEvent(deps: CommandApiDeps, event: WebhookEvent): Promise<s
       // (paid) or checkout.session.async_payment_failed. Either event may be redelivered: the session
       // activates once (the decider's once-rule), whichever of the success call and the two events comes first.
       if (!session.paid) return 'ignored: session not paid';
-      const plan = (session.planId && planById(session.planId)) || planForTier('PREMIUM');
-      const outcome = await run(session.userId, {
-        type: 'ActivateSubscription',
-        data: {
-          userId: session.userId,
-          sessionId: session.id,
-          planId: plan.id,
-          tier: plan.tier,
-          stripeSubscriptionId: session.stripeSubscriptionId,
-          stripeCustomerId: session.stripeCustomerId,
-          via: 'webhook',
-        },
-        metadata: { now },
-      });
-      if (outcome === 'appended') await closeOtherCheckouts(deps, session.userId, session.id);
-      return outcome;
+      // Activates once, or cancels the new subscription at Stripe when Premium is active already (confirm-payment.ts).
+      const confirmed = await confirmPayment(deps, session.userId, session, 'webhook', webhookMeta(event.id));
+      if (!confirmed.appended) return 'duplicate';
+      return confirmed.outcome === 'cancelled-duplicate' ? 'cancelled: Premium was active already' : 'appended';
     }
     case 'checkout.session.async_payment_failed': {
       const session = sessionInfoFromStripe(event.data.object);

@@ -6,7 +6,16 @@
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { subscriptionDecider, subscriptionStreamId, type SubscriptionCommand, type SubscriptionState } from '@papertrade/domain/auth/subscription';
+import {
+  checkoutExpiresAt,
+  checkoutStatus,
+  openCheckout,
+  subscriptionDecider,
+  subscriptionStreamId,
+  type StartedCheckout,
+  type SubscriptionCommand,
+  type SubscriptionState,
+} from '@papertrade/domain/auth/subscription';
 import { planById, planForTier } from '@papertrade/domain/plans/catalogue';
 import {
   checkoutRequestSchema,
@@ -16,6 +25,7 @@ import {
   type CheckoutResponse,
   type PaymentSuccessResponse,
   type SubscriptionChangeResponse,
+  type UnpaidSessionState,
 } from '@papertrade/domain/subscription/contracts';
 import { cancellationView } from '@papertrade/domain/subscription/subscription-view';
 import { ForbiddenError, IllegalStateError, ValidationError } from '@papertrade/domain/shared/errors';
@@ -24,7 +34,16 @@ import { jsonBody, parseBody } from '@papertrade/platform/http/body';
 import type { CommandMeta } from '@papertrade/platform/commands/command-handler';
 import type { CommandApiDeps } from '../deps';
 import { commandMeta } from '../request-meta';
-import { SESSION_ID_TEMPLATE, closeOtherCheckouts } from './checkout-provider';
+import { SESSION_ID_TEMPLATE } from './checkout-provider';
+import { confirmPayment } from './confirm-payment';
+import { OneAtATime } from './one-at-a-time';
+
+/** The 409 details of an unpaid session, by what the payment page should say of it. */
+export const UNPAID_DETAIL: Record<UnpaidSessionState, (paymentStatus: string) => string> = {
+  open: (paymentStatus) => `The payment for this checkout session is not complete (payment status: ${paymentStatus}); nothing was activated`,
+  closed: () => 'This checkout is closed: the account got Premium Pro through another checkout. Nothing was charged.',
+  expired: () => 'This checkout expired before it was paid. Nothing was charged; start a new checkout to subscribe.',
+};
 
 /** The public origin for return URLs: PUBLIC_URL, else this request's own (proxy-aware with TRUST_PROXY). */
 export function publicOrigin(ctx: Context, publicUrl: string | undefined): string {
@@ -43,6 +62,9 @@ export function subscriptionRoutes(deps: CommandApiDeps): Router {
   const router = new Router();
   const { handler, checkout } = deps;
   const now = () => handler.now();
+  // One checkout of an account at a time in this process, so a burst opens one session at the
+  // provider; across instances the decider's one-open-checkout rule decides (see the checkout route).
+  const checkoutsOfAccount = new OneAtATime();
 
   async function changeAnswer(userId: string, run: (meta: CommandMeta) => Promise<{ position?: string | undefined }>, meta: CommandMeta): Promise<SubscriptionChangeResponse> {
     const { position } = await run(meta);
@@ -55,40 +77,63 @@ export function subscriptionRoutes(deps: CommandApiDeps): Router {
     const body = parseBody(ctx, checkoutRequestSchema);
     const plan = body.planId !== undefined ? planById(body.planId) : planForTier(body.tier!);
     if (!plan) throw new ValidationError(`planId: no plan "${body.planId}" (plans: free, premium)`, { fields: ['planId'] });
+    await deps.checkoutLimit.spend(user.id);
     const meta = commandMeta(ctx, user.id, deps.requestHashKey, body);
     const stream = subscriptionStreamId(user.id);
-    const start = (sessionId: string): SubscriptionCommand => ({
+    const start = (sessionId: string, expiresAt: string, url: string | null): SubscriptionCommand => ({
       type: 'StartCheckout',
-      data: { userId: user.id, sessionId, planId: plan.id, tier: plan.tier, amountUsd: plan.priceUsdPerMonth, source: checkout.kind },
+      data: { userId: user.id, sessionId, planId: plan.id, tier: plan.tier, amountUsd: plan.priceUsdPerMonth, source: checkout.kind, expiresAt, url },
       metadata: { now: now() },
     });
     const origin = publicOrigin(ctx, deps.config.PUBLIC_URL);
-    const loaded = await handler.load(subscriptionDecider, stream, meta);
-    if (loaded.previous.length > 0) {
-      // The same Idempotency-Key again (a retried request): the session it opened, not a second one.
-      // handle() answers the recorded events, or 422 when the body differs.
-      const replay = await handler.handle(subscriptionDecider, stream, start('cs_replay'), meta, loaded);
-      const started = replay.events.find((e) => e.type === 'CheckoutStarted');
-      if (!started || started.type !== 'CheckoutStarted') throw new IllegalStateError('This Idempotency-Key was used for another request');
-      const url = await checkout.sessionUrl(started.data.sessionId, origin);
-      if (!url) throw new IllegalStateError('The checkout session of this Idempotency-Key is no longer open (paid or expired); start a new checkout with a new key');
-      const replayed: CheckoutResponse = { url, sessionId: started.data.sessionId, test: checkout.kind === 'test' };
-      ctx.body = replayed;
-      return;
-    }
-    // Refuse (Free plan, already Premium) before a session is opened at the provider.
-    subscriptionDecider.decide(start('cs_check'), loaded.state);
-    const session = await checkout.createSession({
-      userId: user.id,
-      email: user.email,
-      plan,
-      successUrl: `${origin}/payment-success?session_id=${SESSION_ID_TEMPLATE}`,
-      cancelUrl: `${origin}/subscription`,
+    const answer = (sessionId: string, url: string): CheckoutResponse => ({ url, sessionId, test: checkout.kind === 'test' });
+    /** The account's open checkout, answered again (no new session, no event); null when there is none. */
+    const answerOpen = async (open: StartedCheckout | null): Promise<CheckoutResponse | null> => {
+      if (!open) return null;
+      const url = await checkout.openUrl(open, origin);
+      if (!url) throw new IllegalStateError('Your last checkout is no longer open at the payment provider (paid or expired); if you paid, it is being confirmed. Try again in a minute.');
+      return answer(open.sessionId, url);
+    };
+    ctx.body = await checkoutsOfAccount.run(user.id, async (): Promise<CheckoutResponse> => {
+      const loaded = await handler.load(subscriptionDecider, stream, meta);
+      if (loaded.previous.length > 0) {
+        // The same Idempotency-Key again (a retried request): the session it opened, not a second one.
+        // handle() answers the recorded events, or 422 when the body differs.
+        const replay = await handler.handle(subscriptionDecider, stream, start('cs_replay', now(), null), meta, loaded);
+        const started = replay.events.find((e) => e.type === 'CheckoutStarted');
+        if (!started || started.type !== 'CheckoutStarted') throw new IllegalStateError('This Idempotency-Key was used for another request');
+        const url = await checkout.sessionUrl(started.data.sessionId, origin);
+        if (!url) throw new IllegalStateError('The checkout session of this Idempotency-Key is no longer open (paid or expired); start a new checkout with a new key');
+        return answer(started.data.sessionId, url);
+      }
+      // Refuse (Free plan, already Premium) before a session is opened at the provider.
+      const expiresAt = checkoutExpiresAt(now());
+      subscriptionDecider.decide(start('cs_check', expiresAt, null), loaded.state);
+      const open = await answerOpen(openCheckout(loaded.state, now()));
+      if (open) return open;
+      const session = await checkout.createSession({
+        userId: user.id,
+        email: user.email,
+        plan,
+        successUrl: `${origin}/payment-success?session_id=${SESSION_ID_TEMPLATE}`,
+        cancelUrl: `${origin}/subscription`,
+        expiresAt,
+      });
+      const result = await handler.handle(subscriptionDecider, stream, start(session.id, expiresAt, checkout.urlToRecord(session)), meta, loaded);
+      if (result.events.length === 0) {
+        // Another instance recorded a checkout for this account meanwhile: that one is the account's
+        // open checkout; the session opened here is closed at the provider so it cannot be paid too.
+        await checkout.closeSession(session.id).catch((error: unknown) => {
+          deps.logger.warn('could not close a checkout session that lost the race', { userId: user.id, error: error instanceof Error ? error.message : String(error) });
+        });
+        const { state } = await handler.load(subscriptionDecider, stream);
+        const other = await answerOpen(openCheckout(state, now()));
+        if (!other) throw new IllegalStateError('Another checkout of this account changed the subscription meanwhile; please try again');
+        return other;
+      }
+      deps.logger.info('checkout started', { userId: user.id, planId: plan.id, provider: checkout.kind });
+      return answer(session.id, session.url);
     });
-    await handler.handle(subscriptionDecider, stream, start(session.id), meta, loaded);
-    deps.logger.info('checkout started', { userId: user.id, planId: plan.id, provider: checkout.kind });
-    const answer: CheckoutResponse = { url: session.url, sessionId: session.id, test: checkout.kind === 'test' };
-    ctx.body = answer;
   });
 
   router.post('/api/subscription/success', requireUser, jsonBody, async (ctx) => {
@@ -97,40 +142,22 @@ export function subscriptionRoutes(deps: CommandApiDeps): Router {
     const session = await checkout.retrieveSession(sessionId);
     if (session.userId !== user.id) throw new ForbiddenError('This checkout session belongs to another account');
     if (!session.paid) {
-      throw new IllegalStateError(`The payment for this checkout session is not complete (payment status: ${session.paymentStatus}); nothing was activated`);
+      const { state } = await handler.load(subscriptionDecider, subscriptionStreamId(user.id));
+      const status = checkoutStatus(state, sessionId, now());
+      const unpaid: UnpaidSessionState = session.expired || status === 'expired' ? 'expired' : status === 'closed' ? 'closed' : 'open';
+      throw new IllegalStateError(UNPAID_DETAIL[unpaid](session.paymentStatus), { sessionState: unpaid });
     }
-    const plan = (session.planId && planById(session.planId)) || planForTier('PREMIUM');
-    const result = await handler.handle(
-      subscriptionDecider,
-      subscriptionStreamId(user.id),
-      {
-        type: 'ActivateSubscription',
-        data: {
-          userId: user.id,
-          sessionId: session.id,
-          planId: plan.id,
-          tier: plan.tier,
-          stripeSubscriptionId: session.stripeSubscriptionId,
-          stripeCustomerId: session.stripeCustomerId,
-          via: 'success',
-        },
-        metadata: { now: now() },
-      },
-      commandMeta(ctx, user.id, deps.requestHashKey, { sessionId }),
-    );
+    const confirmed = await confirmPayment(deps, user.id, session, 'success', commandMeta(ctx, user.id, deps.requestHashKey, { sessionId }));
     const { state } = await handler.load(subscriptionDecider, subscriptionStreamId(user.id));
     const answer: PaymentSuccessResponse = {
       sessionId: session.id,
-      plan,
-      activatedNow: result.events.length > 0 && !result.replayed,
+      plan: confirmed.plan,
+      activatedNow: confirmed.outcome === 'activated',
+      outcome: confirmed.outcome,
       tier: state.tier,
       subscriptionStatus: state.status,
-      position: result.position ?? null,
+      position: confirmed.result.position ?? null,
     };
-    if (answer.activatedNow) {
-      deps.logger.info('subscription activated', { userId: user.id, via: 'success', provider: checkout.kind });
-      await closeOtherCheckouts(deps, user.id, session.id);
-    }
     ctx.body = answer;
   });
 
@@ -145,8 +172,10 @@ export function subscriptionRoutes(deps: CommandApiDeps): Router {
         const loaded = await handler.load(subscriptionDecider, stream, meta);
         // Refusals before touching the provider; a retry with the same Idempotency-Key is answered by handle().
         if (loaded.previous.length === 0) {
-          subscriptionDecider.decide(command, loaded.state);
-          await syncRenewal(loaded.state, 'end-now');
+          const decided = subscriptionDecider.decide(command, loaded.state);
+          // An active Premium moving to Free is cancelled at the period's end (stop renewing, keep the
+          // paid month); a Premium that was not active ends now.
+          await syncRenewal(loaded.state, decided.some((e) => e.type === 'SubscriptionCancelled') ? 'stop-renewing' : 'end-now');
         }
         return handler.handle(subscriptionDecider, stream, command, meta, loaded);
       },

@@ -389,11 +389,11 @@ export const checkout = endpoint({
   tag: 'Subscription',
   summary: 'Start a checkout for a paid plan',
   description:
-    'Answers the URL to go to: a Stripe Checkout Session, or the built-in test checkout without STRIPE_SECRET_KEY. 409 for the Free plan or when already Premium. A retry with the same Idempotency-Key answers the session the first request opened (409 once that session is paid or expired).',
+    'Answers the URL to go to: a Stripe Checkout Session, or the built-in test checkout without STRIPE_SECRET_KEY. One open checkout per account: while one can be paid (an hour), a new checkout answers it again (no new session). 409 for the Free plan or when already Premium. A retry with the same Idempotency-Key answers the session the first request opened (409 once that session is paid or expired). 429 past the per-account limit (CHECKOUT_MAX_PER_ACCOUNT, 10 an hour); each call counts in the monthly API calls, never refused for them.',
   access: 'signed-in',
   body: { schema: checkoutRequestSchema, required: true },
   success: { status: 200, description: 'Where to pay', schema: checkoutResponseSchema },
-  errors: [409, 503],
+  errors: [409, 429, 503],
 });
 
 export const paymentSuccess = endpoint({
@@ -402,7 +402,8 @@ export const paymentSuccess = endpoint({
   path: '/api/subscription/success',
   tag: 'Subscription',
   summary: 'Confirm a paid checkout session',
-  description: 'Activates the subscription once (a repeated call appends nothing). 403 for a session of another account, 409 when it is not paid.',
+  description:
+    "Activates the subscription once (a repeated call appends nothing) and says what became of the session (outcome): activated now, active (earlier), superseded (the account has moved on since), or cancelled-duplicate (paid while Premium was already active: its subscription was cancelled at the provider). 403 for a session of another account; 409 when it is not paid, with sessionState open, closed or expired.",
   access: 'signed-in',
   body: { schema: paymentSuccessRequestSchema, required: true },
   success: { status: 200, description: 'The plan bought and the subscription now', schema: paymentSuccessResponseSchema },
@@ -415,6 +416,7 @@ export const upgrade = endpoint({
   path: '/api/subscription/upgrade',
   tag: 'Subscription',
   summary: 'Change to another tier without payment',
+  description: "From an active Premium to Free: a cancellation at the period's end, as POST /api/subscription/cancel (access continues 30 days). 409 for PREMIUM (checkout instead), the current plan, or a Premium already cancelled.",
   access: 'signed-in',
   body: { schema: upgradeRequestSchema, required: true },
   success: { status: 200, description: 'The subscription now', schema: subscriptionChangeResponseSchema },
@@ -475,16 +477,28 @@ export const testCheckoutPage = endpoint({
   errors: [404],
 });
 
+export const testCheckoutScript = endpoint({
+  service: 'command-api',
+  method: 'get',
+  path: '/test-checkout/pay.js',
+  tag: 'Payments',
+  summary: "The test checkout page's Pay script (sends the sign-in with the payment)",
+  access: 'public',
+  success: { status: 200, description: 'JavaScript', contentType: 'text/javascript' },
+  errors: [404],
+});
+
 export const testCheckoutPay = endpoint({
   service: 'command-api',
   method: 'post',
   path: '/test-checkout/{sessionId}/pay',
   tag: 'Payments',
-  summary: 'Record a test payment and go to the success URL',
-  access: 'public',
+  summary: 'Record a test payment; answers the success URL to go to',
+  description: "The page's script sends the session owner's bearer token: 401 without one, 403 for another account's session, 409 for a closed or expired session, 404 when Stripe is configured.",
+  access: 'signed-in',
   params: testCheckoutParams,
-  success: { status: 303, description: 'To /payment-success?session_id=...', headers: { Location: 'The payment success page' } },
-  errors: [404, 409],
+  success: { status: 200, description: 'Paid (or paid already): where the browser goes next', schema: z.object({ sessionId: z.string(), redirectTo: z.string() }) },
+  errors: [403, 404, 409],
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -735,6 +749,7 @@ export const endpoints: readonly EndpointContract[] = [
   reactivateSubscription,
   stripeWebhook,
   testCheckoutPage,
+  testCheckoutScript,
   testCheckoutPay,
   adminUsers,
   adminStats,

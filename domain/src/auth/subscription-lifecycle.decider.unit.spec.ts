@@ -4,8 +4,12 @@ import { fold } from '../shared/decider';
 import { specFor } from '../shared/decider-specification';
 import { IllegalStateError } from '../shared/errors';
 import {
+  CHECKOUT_SESSION_TTL_MS,
+  checkoutStatus,
+  openCheckout,
   subscriptionDecider,
   tierAndStatusAfter,
+  type CheckoutStarted,
   type SubscriptionActivated,
   type SubscriptionCancelled,
   type SubscriptionCommand,
@@ -42,25 +46,67 @@ const activate = (sessionId = 'cs_1', stripeSubscriptionId: string | null = null
   metadata: { now },
 });
 const at = (when: string) => ({ metadata: { now: when } });
+const later = (ms: number) => new Date(Date.parse(now) + ms).toISOString();
+const started = (sessionId = 'cs_1', startedAt = now): CheckoutStarted => ({
+  type: 'CheckoutStarted',
+  data: { userId, sessionId, planId: 'premium', tier: 'PREMIUM', amountUsd: 29, source: 'test', startedAt, expiresAt: new Date(Date.parse(startedAt) + CHECKOUT_SESSION_TTL_MS).toISOString(), url: null },
+});
 
 describe('subscription decider (checkout and lifecycle)', function () {
   describe('checkout', function () {
-    const start = (tier: 'FREE' | 'PREMIUM' = 'PREMIUM'): SubscriptionCommand => ({
+    const start = (tier: 'FREE' | 'PREMIUM' = 'PREMIUM', sessionId = 'cs_1', when = now): SubscriptionCommand => ({
       type: 'StartCheckout',
-      data: { userId, sessionId: 'cs_1', planId: tier === 'PREMIUM' ? 'premium' : 'free', tier, amountUsd: 29, source: 'test' },
-      metadata: { now },
+      data: { userId, sessionId, planId: tier === 'PREMIUM' ? 'premium' : 'free', tier, amountUsd: 29, source: 'test', expiresAt: new Date(Date.parse(when) + CHECKOUT_SESSION_TTL_MS).toISOString(), url: null },
+      metadata: { now: when },
     });
 
-    it('records the session, its plan and price', function () {
-      spec.given([]).when(start()).then([
-        { type: 'CheckoutStarted', data: { userId, sessionId: 'cs_1', planId: 'premium', tier: 'PREMIUM', amountUsd: 29, source: 'test', startedAt: now } },
-      ]);
+    it('records the session, its plan and price, and until when it can be paid', function () {
+      spec.given([]).when(start()).then([started()]);
+    });
+
+    it('keeps one open checkout per account: a second one while the first can be paid records nothing; after it expired, a new one is recorded', function () {
+      spec.given([started('cs_1')]).when(start('PREMIUM', 'cs_2')).then([]);
+      spec.given([started('cs_1')]).when(start('PREMIUM', 'cs_2', later(CHECKOUT_SESSION_TTL_MS - 1))).then([]);
+      const afterExpiry = later(CHECKOUT_SESSION_TTL_MS);
+      spec.given([started('cs_1')]).when(start('PREMIUM', 'cs_2', afterExpiry)).then([started('cs_2', afterExpiry)]);
+      expect(openCheckout(fold(subscriptionDecider, [started('cs_1')]), now)?.sessionId).to.equal('cs_1');
+      expect(openCheckout(fold(subscriptionDecider, [started('cs_1')]), afterExpiry)).to.equal(null);
+    });
+
+    it('a session recorded before its end was (no expiresAt) stays open for 24 hours, as Stripe kept it', function () {
+      const legacy: SubscriptionEvent = { type: 'CheckoutStarted', data: { userId, sessionId: 'cs_old', planId: 'premium', tier: 'PREMIUM', amountUsd: 29, source: 'stripe', startedAt: now } };
+      const state = fold(subscriptionDecider, [legacy]);
+      expect(checkoutStatus(state, 'cs_old', later(24 * 3600_000 - 1))).to.equal('open');
+      expect(checkoutStatus(state, 'cs_old', later(24 * 3600_000))).to.equal('expired');
     });
 
     it('refuses the free plan, an active Premium, and a cancelled-but-running Premium (reactivate instead)', function () {
       spec.given([]).when(start('FREE')).thenThrows(IllegalStateError, 'The Free Starter plan needs no payment');
       spec.given([activated()]).when(start()).thenThrows(IllegalStateError, 'You already have an active Premium Pro subscription');
       spec.given([activated(), cancelled()]).when(start()).thenThrows(IllegalStateError, /reactivate it/);
+    });
+  });
+
+  describe('checkout status', function () {
+    const status = (events: SubscriptionEvent[], sessionId = 'cs_1', when = now) => checkoutStatus(fold(subscriptionDecider, events), sessionId, when);
+    const paidTest: SubscriptionEvent = { type: 'PaymentRecorded', data: { userId, paymentId: 'cs_1', invoiceId: null, sessionId: 'cs_1', amountUsd: 29, description: 'Premium Pro', source: 'test', paidAt: now } };
+    const toFree: SubscriptionEvent = { type: 'SubscriptionExpired', data: { userId, tier: 'FREE', status: 'EXPIRED', previousTier: 'PREMIUM', endsAt: null, reason: 'cancellation-ended', expiredAt: now } };
+
+    it('says what became of a session: open, paid, active, superseded, closed, expired, unknown', function () {
+      expect(status([started()])).to.equal('open');
+      expect(status([started(), paidTest])).to.equal('paid');
+      expect(status([started(), paidTest, activated()])).to.equal('active');
+      expect(status([started(), paidTest, activated(), cancelled()]), 'a cancelled one still gives access').to.equal('active');
+      expect(status([started(), paidTest, activated(), toFree])).to.equal('superseded');
+      expect(status([started(), started('cs_2'), activated('cs_2')]), 'another session activated').to.equal('closed');
+      expect(status([started(), started('cs_2'), activated('cs_2'), toFree]), 'closed stays closed after a move to Free').to.equal('closed');
+      expect(status([started()], 'cs_1', later(CHECKOUT_SESSION_TTL_MS))).to.equal('expired');
+      expect(status([started()], 'cs_nope')).to.equal('unknown');
+    });
+
+    it('a session opened before Premium was granted by hand cannot be paid while it lasts', function () {
+      const granted: SubscriptionEvent = { type: 'SubscriptionChangedByAdmin', data: { userId, tier: 'PREMIUM', status: 'ACTIVE', previousTier: 'FREE', previousStatus: 'ACTIVE', changedBy: 'a1', changedAt: now } };
+      expect(status([started(), granted])).to.equal('closed');
     });
   });
 
@@ -78,6 +124,21 @@ describe('subscription decider (checkout and lifecycle)', function () {
       spec.given([activated('cs_1', 'sub_1')]).when(activate('cs_2', 'sub_1')).then([]);
     });
 
+    it('a payment that arrives while Premium is active (another subscription, or granted by hand) is cancelled, not activated; the account keeps the subscription it had', function () {
+      const duplicate = { type: 'DuplicatePaymentCancelled', data: { userId, sessionId: 'cs_2', planId: 'premium', stripeSubscriptionId: 'sub_2', keptStripeSubscriptionId: 'sub_1', via: 'webhook', cancelledAt: now } } as const;
+      spec.given([activated('cs_1', 'sub_1')]).when(activate('cs_2', 'sub_2', 'webhook')).then([duplicate]);
+      const state = fold(subscriptionDecider, [activated('cs_1', 'sub_1'), duplicate]);
+      expect([state.stripeSubscriptionId, state.currentSessionId]).to.deep.equal(['sub_1', 'cs_1']);
+      expect(checkoutStatus(fold(subscriptionDecider, [started('cs_2'), activated('cs_1', 'sub_1'), duplicate]), 'cs_2', now)).to.equal('duplicate');
+      // Once: the success call after the webhook (or a redelivery) appends nothing, by session or by subscription.
+      spec.given([activated('cs_1', 'sub_1'), duplicate]).when(activate('cs_2', 'sub_2')).then([]);
+      spec.given([activated('cs_1', 'sub_1'), duplicate]).when(activate('cs_3', 'sub_2')).then([]);
+      const granted: SubscriptionEvent = { type: 'SubscriptionChangedByAdmin', data: { userId, tier: 'PREMIUM', status: 'ACTIVE', previousTier: 'FREE', previousStatus: 'ACTIVE', changedBy: 'a1', changedAt: now } };
+      spec.given([granted]).when(activate('cs_2', null)).then([
+        { type: 'DuplicatePaymentCancelled', data: { userId, sessionId: 'cs_2', planId: 'premium', stripeSubscriptionId: null, keptStripeSubscriptionId: null, via: 'success', cancelledAt: now } },
+      ]);
+    });
+
     it('a new session after expiry activates again', function () {
       const expired: SubscriptionEvent = {
         type: 'SubscriptionExpired',
@@ -91,11 +152,18 @@ describe('subscription decider (checkout and lifecycle)', function () {
   describe('plan change', function () {
     const change = (tier: 'FREE' | 'PREMIUM'): SubscriptionCommand => ({ type: 'ChangePlan', data: { userId, tier }, metadata: { now } });
 
-    it('moves a Premium user to Free at once, ending a running cancellation', function () {
-      spec.given([activated(), cancelled()]).when(change('FREE')).then([
-        { type: 'SubscriptionPlanChanged', data: { userId, tier: 'FREE', status: 'ACTIVE', previousTier: 'PREMIUM', previousStatus: 'ACTIVE', changedAt: now } },
+    it('moves an active Premium to Free as a cancellation at the period end (the paid month is kept), not at once', function () {
+      spec.given([activated()]).when(change('FREE')).then([cancelled('2026-04-03T05:06:07.000Z')]);
+      const state = fold(subscriptionDecider, [activated(), cancelled()]);
+      expect([state.tier, state.status]).to.deep.equal(['PREMIUM', 'ACTIVE']);
+      spec.given([activated(), cancelled()]).when(change('FREE')).thenThrows(IllegalStateError, /already cancelled: it moves to Free Starter when access ends/);
+    });
+
+    it('moves a Premium that is not active (set so by an admin) to Free at once: nothing paid runs', function () {
+      const inactive: SubscriptionEvent = { type: 'SubscriptionChangedByAdmin', data: { userId, tier: 'PREMIUM', status: 'INACTIVE', previousTier: 'PREMIUM', previousStatus: 'ACTIVE', changedBy: 'a1', changedAt: now } };
+      spec.given([activated(), inactive]).when(change('FREE')).then([
+        { type: 'SubscriptionPlanChanged', data: { userId, tier: 'FREE', status: 'ACTIVE', previousTier: 'PREMIUM', previousStatus: 'INACTIVE', changedAt: now } },
       ]);
-      expect(fold(subscriptionDecider, [activated(), cancelled(), ...subscriptionDecider.decide(change('FREE'), fold(subscriptionDecider, [activated(), cancelled()]))]).endsAt).to.equal(null);
     });
 
     it('refuses Premium without payment and the plan the user is already on', function () {

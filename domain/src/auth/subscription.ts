@@ -14,6 +14,14 @@ import type { SubscriptionStatus, SubscriptionTier } from './contracts';
 /** A cancelled subscription keeps its access this long (spec: "access continues 30 more days"). */
 export const CANCELLATION_GRACE_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
+/**
+ * How long a checkout session can be paid. Stripe is given the same end (`expires_at`, which it
+ * accepts from 30 minutes to 24 hours), so both agree on when a session stops being the account's
+ * one open checkout. Sessions recorded before the end was recorded had Stripe's default, 24 hours.
+ */
+export const CHECKOUT_SESSION_TTL_MS = 60 * 60 * 1000;
+const LEGACY_CHECKOUT_TTL_MS = DAY_MS;
+export const checkoutExpiresAt = (now: string) => new Date(Date.parse(now) + CHECKOUT_SESSION_TTL_MS).toISOString();
 
 export type PaymentSource = 'stripe' | 'test';
 
@@ -32,7 +40,19 @@ export type SubscriptionChangedByAdmin = DomainEvent<
 
 export type CheckoutStarted = DomainEvent<
   'CheckoutStarted',
-  { userId: string; sessionId: string; planId: string; tier: SubscriptionTier; amountUsd: number; source: PaymentSource; startedAt: string }
+  {
+    userId: string;
+    sessionId: string;
+    planId: string;
+    tier: SubscriptionTier;
+    amountUsd: number;
+    source: PaymentSource;
+    startedAt: string;
+    /** When the session can no longer be paid (absent from events written before it was recorded: startedAt + 24 h). */
+    expiresAt?: string;
+    /** Where the browser pays it (Stripe's checkout page; null for the test checkout, whose page is on our origin). */
+    url?: string | null;
+  }
 >;
 
 export type SubscriptionActivated = DomainEvent<
@@ -108,6 +128,26 @@ export type PaymentFailed = DomainEvent<
   }
 >;
 
+/**
+ * A checkout paid while the account's Premium was already active (through another subscription, or
+ * granted by hand): it does not replace the subscription the account has. Its Stripe subscription is
+ * cancelled at Stripe (before this is appended), so it bills no further month; the account keeps
+ * tracking the one it had.
+ */
+export type DuplicatePaymentCancelled = DomainEvent<
+  'DuplicatePaymentCancelled',
+  {
+    userId: string;
+    sessionId: string;
+    planId: string;
+    stripeSubscriptionId: string | null;
+    /** The Stripe subscription the account keeps (null: the test checkout, or Premium granted by hand). */
+    keptStripeSubscriptionId: string | null;
+    via: 'success' | 'webhook';
+    cancelledAt: string;
+  }
+>;
+
 export type SubscriptionEvent =
   | SubscriptionChangedByAdmin
   | CheckoutStarted
@@ -117,9 +157,19 @@ export type SubscriptionEvent =
   | SubscriptionReactivated
   | SubscriptionExpired
   | PaymentRecorded
-  | PaymentFailed;
+  | PaymentFailed
+  | DuplicatePaymentCancelled;
 
-export type StartedCheckout = { sessionId: string; planId: string; tier: SubscriptionTier; amountUsd: number; source: PaymentSource };
+export type StartedCheckout = {
+  sessionId: string;
+  planId: string;
+  tier: SubscriptionTier;
+  amountUsd: number;
+  source: PaymentSource;
+  startedAt: string;
+  expiresAt: string;
+  url: string | null;
+};
 
 export type SubscriptionState = {
   tier: SubscriptionTier;
@@ -132,6 +182,12 @@ export type SubscriptionState = {
   checkouts: StartedCheckout[];
   /** Sessions (and Stripe subscriptions) that already activated: never again. */
   activated: string[];
+  /** The session whose activation gave the current access; null when it ended or came another way (an admin). */
+  currentSessionId: string | null;
+  /** Sessions closed unpaid because another one activated (Stripe: expired; see closeOtherCheckouts). */
+  closed: string[];
+  /** Sessions (and Stripe subscriptions) paid while Premium was active already: cancelled, never activated. */
+  duplicates: string[];
   /** Payment ids recorded paid, failure ids recorded failed. */
   paid: string[];
   failed: string[];
@@ -144,7 +200,7 @@ export type ChangeSubscriptionByAdmin = {
 };
 export type StartCheckout = {
   type: 'StartCheckout';
-  data: { userId: string; sessionId: string; planId: string; tier: SubscriptionTier; amountUsd: number; source: PaymentSource };
+  data: { userId: string; sessionId: string; planId: string; tier: SubscriptionTier; amountUsd: number; source: PaymentSource; expiresAt: string; url: string | null };
   metadata: { now: string };
 };
 /** The caller has checked that the session is paid and belongs to the user (Stripe or the test store). */
@@ -199,12 +255,50 @@ export const initialSubscriptionState = (): SubscriptionState => ({
   stripeCustomerId: null,
   checkouts: [],
   activated: [],
+  currentSessionId: null,
+  closed: [],
+  duplicates: [],
   paid: [],
   failed: [],
 });
 
 export const isCancelled = (state: Pick<SubscriptionState, 'endsAt'>) => state.endsAt !== null;
 export const premiumActive = (state: SubscriptionState) => state.tier === 'PREMIUM' && state.status === 'ACTIVE';
+
+/**
+ * What a checkout session is now, as the payment page and the test checkout tell it:
+ * - open: it can be paid;
+ * - paid: paid (the test checkout's Pay button), not yet confirmed;
+ * - active: it activated the subscription the account has now;
+ * - superseded: it activated one, which has since ended or been replaced (a move to Free, expiry, an admin's change);
+ * - duplicate: paid while Premium was active already, so cancelled at the provider (DuplicatePaymentCancelled);
+ * - closed: closed unpaid (another checkout activated, or the account is on an active Premium);
+ * - expired: not paid in time (CHECKOUT_SESSION_TTL_MS);
+ * - unknown: no such session on this account.
+ */
+export type CheckoutStatus = 'open' | 'paid' | 'active' | 'superseded' | 'duplicate' | 'closed' | 'expired' | 'unknown';
+
+export function checkoutStatus(state: SubscriptionState, sessionId: string, now: string): CheckoutStatus {
+  if (state.duplicates.includes(sessionId)) return 'duplicate';
+  if (state.activated.includes(sessionId)) return state.currentSessionId === sessionId ? 'active' : 'superseded';
+  if (!state.checkouts.some((c) => c.sessionId === sessionId)) return 'unknown';
+  if (state.paid.includes(sessionId)) return 'paid';
+  if (state.closed.includes(sessionId)) return 'closed';
+  const started = state.checkouts.find((c) => c.sessionId === sessionId)!;
+  if (Date.parse(now) >= Date.parse(started.expiresAt)) return 'expired';
+  // A second subscription must not start while one is active (Premium granted by hand, say).
+  if (premiumActive(state)) return 'closed';
+  return 'open';
+}
+
+/** The account's one open checkout (the newest, should older ones remain from before the rule), or null. */
+export function openCheckout(state: SubscriptionState, now: string): StartedCheckout | null {
+  for (let i = state.checkouts.length - 1; i >= 0; i--) {
+    const c = state.checkouts[i]!;
+    if (checkoutStatus(state, c.sessionId, now) === 'open') return c;
+  }
+  return null;
+}
 
 export function changeSubscriptionByAdmin(command: ChangeSubscriptionByAdmin, state: SubscriptionState): SubscriptionEvent[] {
   const tier = command.data.tier ?? state.tier;
@@ -233,13 +327,35 @@ function startCheckout(command: StartCheckout, state: SubscriptionState): Subscr
   }
   if (premiumActive(state)) throw new IllegalStateError('You already have an active Premium Pro subscription');
   if (state.checkouts.some((c) => c.sessionId === command.data.sessionId)) return [];
+  // One open checkout per account: while one can be paid, no second one is recorded (the route
+  // answers the open one; a session opened at the provider by a request that lost the race is closed there).
+  if (openCheckout(state, command.metadata.now)) return [];
   return [{ type: 'CheckoutStarted', data: { ...command.data, startedAt: command.metadata.now } }];
 }
 
 function activate(command: ActivateSubscription, state: SubscriptionState): SubscriptionEvent[] {
   const { sessionId, stripeSubscriptionId } = command.data;
-  if (state.activated.includes(sessionId)) return [];
-  if (stripeSubscriptionId !== null && state.activated.includes(stripeSubscriptionId)) return [];
+  const done = [...state.activated, ...state.duplicates];
+  if (done.includes(sessionId)) return [];
+  if (stripeSubscriptionId !== null && done.includes(stripeSubscriptionId)) return [];
+  if (premiumActive(state)) {
+    // A second paid subscription would bill every month besides the first, and the account would stop
+    // tracking the first (cancelling could no longer stop it): this one is cancelled instead.
+    return [
+      {
+        type: 'DuplicatePaymentCancelled',
+        data: {
+          userId: command.data.userId,
+          sessionId,
+          planId: command.data.planId,
+          stripeSubscriptionId,
+          keptStripeSubscriptionId: state.stripeSubscriptionId,
+          via: command.data.via,
+          cancelledAt: command.metadata.now,
+        },
+      },
+    ];
+  }
   return [
     {
       type: 'SubscriptionActivated',
@@ -256,6 +372,11 @@ function activate(command: ActivateSubscription, state: SubscriptionState): Subs
 
 function changePlan(command: ChangePlan, state: SubscriptionState): SubscriptionEvent[] {
   const { tier } = command.data;
+  // Premium to Free is a cancellation at the period's end, as Cancel does: the paid month is kept.
+  if (tier === 'FREE' && premiumActive(state)) {
+    if (isCancelled(state)) throw new IllegalStateError(`Your Premium Pro subscription is already cancelled: it moves to Free Starter when access ends (${state.endsAt})`);
+    return cancel({ type: 'CancelSubscription', data: { userId: command.data.userId }, metadata: command.metadata }, state);
+  }
   if (tier === 'PREMIUM' && !premiumActive(state)) {
     throw new IllegalStateError('Premium Pro is bought through checkout (POST /api/subscription/checkout)');
   }
@@ -319,16 +440,21 @@ function recordPaymentFailure(command: RecordPaymentFailure, state: Subscription
 export function evolveSubscription(state: SubscriptionState, event: SubscriptionEvent): SubscriptionState {
   switch (event.type) {
     case 'SubscriptionChangedByAdmin':
-      // An admin's explicit tier and status win over a running cancellation.
-      return { ...state, tier: event.data.tier, status: event.data.status, endsAt: null };
+      // An admin's explicit tier and status win over a running cancellation; access is the admin's now.
+      return { ...state, tier: event.data.tier, status: event.data.status, endsAt: null, currentSessionId: null };
     case 'CheckoutStarted': {
-      const { sessionId, planId, tier, amountUsd, source } = event.data;
-      return { ...state, checkouts: [...state.checkouts, { sessionId, planId, tier, amountUsd, source }] };
+      const { sessionId, planId, tier, amountUsd, source, startedAt } = event.data;
+      const expiresAt = event.data.expiresAt ?? new Date(Date.parse(startedAt) + LEGACY_CHECKOUT_TTL_MS).toISOString();
+      return { ...state, checkouts: [...state.checkouts, { sessionId, planId, tier, amountUsd, source, startedAt, expiresAt, url: event.data.url ?? null }] };
     }
     case 'SubscriptionActivated': {
       const { sessionId, stripeSubscriptionId, stripeCustomerId } = event.data;
+      // Every other unpaid session of the account closes (Stripe expires them: closeOtherCheckouts).
+      const unpaid = state.checkouts.filter((c) => c.sessionId !== sessionId && !state.paid.includes(c.sessionId) && !state.activated.includes(c.sessionId) && !state.closed.includes(c.sessionId));
       return {
         ...state,
+        currentSessionId: sessionId,
+        closed: [...state.closed, ...unpaid.map((c) => c.sessionId)],
         tier: event.data.tier,
         status: 'ACTIVE',
         endsAt: null,
@@ -338,17 +464,21 @@ export function evolveSubscription(state: SubscriptionState, event: Subscription
       };
     }
     case 'SubscriptionPlanChanged':
-      return { ...state, tier: event.data.tier, status: 'ACTIVE', endsAt: null };
+      return { ...state, tier: event.data.tier, status: 'ACTIVE', endsAt: null, currentSessionId: null };
     case 'SubscriptionCancelled':
       return { ...state, endsAt: event.data.endsAt };
     case 'SubscriptionReactivated':
       return { ...state, endsAt: null };
     case 'SubscriptionExpired':
-      return { ...state, tier: 'FREE', status: 'EXPIRED', endsAt: null };
+      return { ...state, tier: 'FREE', status: 'EXPIRED', endsAt: null, currentSessionId: null };
     case 'PaymentRecorded':
       return { ...state, paid: [...state.paid, event.data.paymentId] };
     case 'PaymentFailed':
       return { ...state, failed: [...state.failed, event.data.failureId] };
+    case 'DuplicatePaymentCancelled': {
+      const { sessionId, stripeSubscriptionId } = event.data;
+      return { ...state, duplicates: [...state.duplicates, sessionId, ...(stripeSubscriptionId ? [stripeSubscriptionId] : [])] };
+    }
     default:
       return assertNever(event);
   }
@@ -356,7 +486,8 @@ export function evolveSubscription(state: SubscriptionState, event: Subscription
 
 export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand, SubscriptionEvent> = {
   // 2: the state grew (cancellation, checkouts, once-only keys); snapshots of version 1 are rebuilt.
-  schemaVersion: 2,
+  // 3: checkouts' start, end and URL, the current session, closed and duplicate sessions.
+  schemaVersion: 3,
   name: 'subscription',
   initialState: initialSubscriptionState,
   evolve: evolveSubscription,

@@ -86,6 +86,7 @@ export function evolveUserView(doc: UserView | null, event: UserEvent | Subscrip
     case 'SubscriptionReactivated':
     case 'PaymentRecorded':
     case 'PaymentFailed':
+    case 'DuplicatePaymentCancelled':
       return doc;
   }
 }

@@ -42,12 +42,32 @@ export type CheckoutResponse = z.infer<typeof checkoutResponseSchema>;
 export const paymentSuccessRequestSchema = z.strictObject({ sessionId: checkoutSessionIdSchema });
 export type PaymentSuccessRequest = z.infer<typeof paymentSuccessRequestSchema>;
 
+/**
+ * What became of a paid checkout session, so the payment page tells the truth when it is opened
+ * again later:
+ * - activated: this call activated the subscription;
+ * - active: it was activated earlier (a repeated call, or the webhook first) and is the account's subscription now;
+ * - superseded: it was activated earlier, and the account has since moved on (to Free, or another change);
+ * - cancelled-duplicate: it was paid while the account's Premium was already active, so its
+ *   subscription was cancelled at the payment provider and the account kept the one it had.
+ * An unpaid session is a 409 instead, whose `sessionState` says open (not paid yet), closed (another
+ * checkout gave the account Premium) or expired (not paid in time).
+ */
+export const paymentOutcomes = ['activated', 'active', 'superseded', 'cancelled-duplicate'] as const;
+export const paymentOutcomeSchema = z.enum(paymentOutcomes);
+export type PaymentOutcome = z.infer<typeof paymentOutcomeSchema>;
+export const unpaidSessionStates = ['open', 'closed', 'expired'] as const;
+export type UnpaidSessionState = (typeof unpaidSessionStates)[number];
+/** The 409 problem body of POST /api/subscription/success for an unpaid session. */
+export const unpaidSessionProblemSchema = z.object({ status: z.literal(409), detail: z.string(), sessionState: z.enum(unpaidSessionStates) });
+
 export const paymentSuccessResponseSchema = z.object({
   sessionId: z.string(),
   /** The plan that was bought (the payment page names it and lists its features). */
   plan: planSchema,
-  /** false when this session had already activated the subscription (a repeated call or the webhook first). */
+  /** true only when this call activated the subscription (outcome 'activated'). */
   activatedNow: z.boolean(),
+  outcome: paymentOutcomeSchema,
   tier: subscriptionTierSchema,
   subscriptionStatus: subscriptionStatusSchema,
   /** Global position of the event appended (or null when nothing was), for X-Min-Position. */

@@ -59,6 +59,15 @@ export const configSchema = z.object({
   STRIPE_SECRET_KEY: z.preprocess(emptyAsAbsent, z.string().min(1).optional()),
   /** The webhook endpoint's signing secret (whsec_...); without it POST /api/stripe/webhook answers 503. */
   STRIPE_WEBHOOK_SECRET: z.preprocess(emptyAsAbsent, z.string().min(1).optional()),
+  /**
+   * The built-in test checkout without Stripe ("Test payment — no real money": anyone signed in gets
+   * Premium for nothing). The embedded default uses it when no STRIPE_SECRET_KEY is set; every other
+   * mode refuses to start without a Stripe key unless this is `on` (bin/compose.ts checkoutProvider).
+   */
+  TEST_CHECKOUT: z.preprocess(emptyAsAbsent, z.enum(['on', 'off']).optional()),
+  /** Checkout calls per account in CHECKOUT_ACCOUNT_WINDOW_MS (each may be a call to Stripe). */
+  CHECKOUT_MAX_PER_ACCOUNT: count(10),
+  CHECKOUT_ACCOUNT_WINDOW_MS: count(60 * 60 * 1000),
   /** Another Stripe API base URL (a local fake in tests, stripe-mock); default Stripe's own. */
   STRIPE_API_URL: z.preprocess(emptyAsAbsent, z.url({ protocol: /^https?$/ }).optional()),
   /** The public origin of the web app, for checkout's return URLs; default the request's own origin. */

@@ -261,13 +261,14 @@ describe('audit API (HTTP, embedded)', function () {
       const checkout = await h.request('POST', '/api/subscription/checkout', { token, body: { planId: 'premium' } });
       const sessionId = checkout.body.sessionId as string;
       steps.push({ ...(await capture(String(await h.head()))), label: 'checkout started' });
-      expect((await fetch(`${h.url}/test-checkout/${sessionId}/pay`, { method: 'POST', redirect: 'manual' })).status).to.equal(303);
+      expect((await fetch(`${h.url}/test-checkout/${sessionId}/pay`, { method: 'POST', headers: { authorization: `Bearer ${token}` } })).status).to.equal(200);
       steps.push({ ...(await capture(String(await h.head()))), label: 'paid' });
       steps.push(await ok('activated', h.request('POST', '/api/subscription/success', { token, body: { sessionId } })));
       steps.push(await ok('cancelled', h.request('POST', '/api/subscription/cancel', { token })));
       steps.push(await ok('reactivated', h.request('POST', '/api/subscription/reactivate', { token })));
       steps.push(await ok('cancelled again', h.request('POST', '/api/subscription/cancel', { token })));
-      steps.push(await ok('moved to Free', h.request('POST', '/api/subscription/upgrade', { token, body: { tier: 'FREE' } })));
+      // The user's own move to Free is a cancellation at the period's end now (issue 16): an admin's is at once.
+      steps.push(await ok('moved to Free by an admin', h.request('PUT', `/api/admin/users/${userId}`, { token: admin.token, body: { subscriptionTier: 'FREE' } })));
       steps.push(await ok('made Premium, inactive, by an admin', h.request('PUT', `/api/admin/users/${userId}`, { token: admin.token, body: { subscriptionTier: 'PREMIUM', subscriptionStatus: 'INACTIVE' } })));
       // Each step shows somewhere: the live answers are not all the same.
       expect(new Set(steps.map((s) => JSON.stringify([s.live.tier, s.live.subscriptionStatus, s.live.endsAt, s.billing.length]))).size).to.equal(6);

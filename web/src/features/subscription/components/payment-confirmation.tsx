@@ -3,7 +3,7 @@ import { Icon } from '../../../components/ui/icon';
 import { Spinner } from '../../../components/ui/spinner';
 import { PlanFeatures } from '../../plans/components/plan-card';
 import { useReportPaymentSuccess } from '../api/report-payment-success';
-import { serverMessage } from '../subscription-toasts';
+import { paymentRefusalText, paymentReportText } from '../payment-report-text';
 import './subscription.css';
 
 function Buttons() {
@@ -20,9 +20,10 @@ function Buttons() {
 }
 
 /**
- * /payment-success: reports the checkout session once on open, then names the plan bought (the
- * server's answer, from the catalogue) and its features. Without a session id there is nothing to
- * confirm; a refused report says so with the server's message.
+ * /payment-success: reports the checkout session once on open, then says what became of it (the
+ * server's answer: activated now, confirmed earlier, ended since, cancelled as a second subscription)
+ * and names the plan (from the catalogue) with its features. Without a session id there is nothing to
+ * confirm; a refused report says why (closed, expired, not paid) with the server's message.
  */
 export function PaymentConfirmation({ sessionId }: { sessionId: string | null }) {
   const report = useReportPaymentSuccess(sessionId);
@@ -44,28 +45,34 @@ export function PaymentConfirmation({ sessionId }: { sessionId: string | null })
     );
   }
   if (report.status === 'error') {
+    const refused = paymentRefusalText(report.error);
     return (
-      <section className="card pay-done" role="alert" data-testid="payment-failed">
-        <h2>Payment Not Confirmed</h2>
-        <p className="pay-done__text">{serverMessage(report.error) ?? 'We could not confirm this payment. Please try again later.'}</p>
+      <section className="card pay-done" role="alert" data-testid={refused.testId}>
+        <h2>{refused.title}</h2>
+        <p className="pay-done__text">{refused.text}</p>
         <Buttons />
       </section>
     );
   }
   const { plan } = report.data;
+  const said = paymentReportText(report.data);
   return (
-    <section className="card pay-done" data-testid="payment-success">
-      <span className="pay-done__icon">
-        <Icon name="check" size={30} />
-      </span>
-      <h2 className="pay-done__title">Payment Successful!</h2>
+    <section className="card pay-done" data-testid={said.testId} {...(said.alert ? { role: 'alert' } : {})}>
+      {!said.alert && (
+        <span className="pay-done__icon">
+          <Icon name="check" size={30} />
+        </span>
+      )}
+      <h2 className="pay-done__title">{said.title}</h2>
       <p className="pay-done__text" data-testid="payment-plan">
-        Your <strong>{plan.name}</strong> subscription is now active.
+        {said.text}
       </p>
-      <div className="pay-done__included">
-        <h3>Included in {plan.name}</h3>
-        <PlanFeatures plan={plan} testId="payment-features" />
-      </div>
+      {said.features && (
+        <div className="pay-done__included">
+          <h3>Included in {plan.name}</h3>
+          <PlanFeatures plan={plan} testId="payment-features" />
+        </div>
+      )}
       <Buttons />
     </section>
   );

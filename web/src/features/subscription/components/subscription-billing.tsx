@@ -98,7 +98,7 @@ export function SubscriptionBilling({ plans, plansError }: { plans: readonly Pla
       <Tabs tabs={TABS} selected={tab} onSelect={setTab}>
         {tab === 'plans' &&
           (plans ? (
-            <PlanChoice plans={plans} subscription={current} busy={busyPlan} onCheckout={onCheckout} onChange={onChange} />
+            <PlanChoice plans={plans} subscription={current} busy={busyPlan} onCheckout={onCheckout} onChange={onChange} onDowngrade={() => setDialogOpen(true)} />
           ) : plansError ? (
             <FetchError text="Plans are unavailable right now" error={plansError} />
           ) : (
