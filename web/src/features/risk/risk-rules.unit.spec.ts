@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { AlertSeverity } from '@papertrade/domain/trading/contracts';
-import { barWidth, dailyLossTone, mostSevereAlert, portfolioRiskBadge, PORTFOLIO_RISK_BAR_MAX } from './risk-rules';
+import { alertFigure, barWidth, dailyLossTone, mostSevereAlert, portfolioRiskBadge, PORTFOLIO_RISK_BAR_MAX } from './risk-rules';
 
 describe('risk display rules (dashboard section 9)', () => {
   it('colours the daily loss bar red above 80, amber above 50, else green (the bounds themselves one step down)', () => {
@@ -24,5 +24,13 @@ describe('risk display rules (dashboard section 9)', () => {
     expect(mostSevereAlert(alerts)?.id).to.equal('d');
     expect(mostSevereAlert(alerts.map((a) => ({ ...a, acknowledged: true })))).to.equal(null);
     expect(mostSevereAlert([alert('x', 'low', false, 1), alert('y', 'critical', false, 0)])?.id).to.equal('y');
+  });
+
+  it("writes an alert's value and threshold in its kind's unit (the raw 20.7 read as a bare number)", () => {
+    expect(alertFigure('POSITION_SIZE', 20.7)).to.equal('20.70%');
+    expect(alertFigure('DRAWDOWN', 15)).to.equal('15.00%');
+    expect(alertFigure('VOLATILITY', 31.25)).to.equal('31.25%');
+    expect(alertFigure('DAILY_LOSS', 1250)).to.equal('$1,250.00');
+    expect(alertFigure('CONCURRENT_TRADES', 6)).to.equal('6');
   });
 });

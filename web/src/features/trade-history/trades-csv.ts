@@ -1,10 +1,11 @@
 /**
  * The Trade History export: the filtered trades as CSV (lib/csv.ts writes and escapes it; loaded on
  * click, so the screen's bundle does not carry papaparse). Dollar values are each trade's amount at
- * its own fill price.
+ * its own fill price. Numbers are plain (csvNumber): no separators, and a price keeps every digit.
  */
 import type { Trade } from '@papertrade/domain/trading/read-contracts';
 import { datedCsvFilename, writeCsv } from '../../lib/csv';
+import { csvNumber } from '../../lib/number-format';
 import { signalSource } from './trade-labels';
 
 export const TRADE_CSV_COLUMNS = ['Time', 'Type', 'Symbol', 'Amount', 'Price', 'Value', 'Fee', 'Signal Source', 'P&L', 'Status'] as const;
@@ -12,7 +13,7 @@ export const TRADE_CSV_COLUMNS = ['Time', 'Type', 'Symbol', 'Amount', 'Price', '
 export function tradesToCsv(trades: readonly Trade[]): string {
   return writeCsv(
     TRADE_CSV_COLUMNS,
-    trades.map((t) => [t.timestamp, t.type, t.symbol, t.amount, t.price, t.value, t.fee, signalSource(t), t.pnl ?? '', t.status]),
+    trades.map((t) => [t.timestamp, t.type, t.symbol, csvNumber(t.amount), csvNumber(t.price), csvNumber(t.value), csvNumber(t.fee), signalSource(t), csvNumber(t.pnl) ?? '', t.status]),
   );
 }
 

@@ -6,12 +6,11 @@
 import type { ReactNode } from 'react';
 import { FetchError } from '../../../components/ui/fetch-error';
 import { Panel } from '../../../components/ui/panel';
-import { formatUsd, MISSING } from '../../../lib/number-format';
+import { formatPrice, formatReading, MISSING } from '../../../lib/number-format';
 import { INDICATORS_ERROR, useIndicators } from '../api/get-indicators';
 import { indicatorLabels } from '../indicator-rules';
 import './indicators-panel.css';
 
-const reading = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 const LABEL_CLASS: Record<string, string> = {
   Oversold: 'up',
   Overbought: 'down',
@@ -47,10 +46,10 @@ export function IndicatorsPanel({ symbol }: { symbol: string }) {
       {indicators.isError && <FetchError text={INDICATORS_ERROR} error={indicators.error} />}
       {data && labels && (
         <>
-          <Row name="RSI (14)" value={data.rsi === null ? MISSING : reading.format(data.rsi)} label={labels.rsi} testId="indicator-rsi" />
+          <Row name="RSI (14)" value={formatReading(data.rsi)} label={labels.rsi} testId="indicator-rsi" />
           <Row
             name="MACD"
-            value={data.macd ? `${reading.format(data.macd.macd)} / ${reading.format(data.macd.signal)}` : MISSING}
+            value={data.macd ? `${formatReading(data.macd.macd)} / ${formatReading(data.macd.signal)}` : MISSING}
             label={labels.macd}
             testId="indicator-macd"
           >
@@ -62,7 +61,7 @@ export function IndicatorsPanel({ symbol }: { symbol: string }) {
               />
             </div>
           </Row>
-          <Row name="MA20" value={data.sma20 === null ? MISSING : formatUsd(data.sma20)} label={labels.ma} testId="indicator-ma" />
+          <Row name="MA20" value={formatPrice(data.sma20)} label={labels.ma} testId="indicator-ma" />
           <Row name="Volume" value={data.volume ?? MISSING} label={labels.volume} testId="indicator-volume" />
         </>
       )}

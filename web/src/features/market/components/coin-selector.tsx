@@ -11,7 +11,7 @@
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useDispatch, useSelector } from 'react-redux';
 import { FetchError } from '../../../components/ui/fetch-error';
-import { direction, formatSignedPercent, formatUsd } from '../../../lib/number-format';
+import { direction, formatPrice, formatSignedPercent } from '../../../lib/number-format';
 import { coinRows, filterCoins, popularCoins, type CoinRow } from '../coin-search';
 import { COIN_PRICES_ERROR, useCoinPrices } from '../api/get-coin-prices';
 import { useCoinPrice } from '../api/get-coin-price';
@@ -103,7 +103,7 @@ export function CoinSelector() {
           <span className="coin-trigger__symbol">{coin.symbol}</span>
         </span>
         <span className="coin-trigger__quote num">
-          <span>{formatUsd(current.data?.price)}</span>
+          <span>{formatPrice(current.data?.price)}</span>
           <span className={direction(change)}>{formatSignedPercent(change)}</span>
         </span>
         <span className="visually-hidden">Change coin</span>
@@ -166,7 +166,7 @@ export function CoinSelector() {
                       <span className="coin-row__symbol">{row.symbol}</span>
                     </span>
                     <span className="coin-row__quote num">
-                      <span>{formatUsd(row.price)}</span>
+                      <span>{formatPrice(row.price)}</span>
                       <span className={direction(row.changePercent24h)}>{formatSignedPercent(row.changePercent24h)}</span>
                     </span>
                   </button>

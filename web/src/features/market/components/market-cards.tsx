@@ -12,7 +12,7 @@ import type { ReactNode } from 'react';
 import { FetchError } from '../../../components/ui/fetch-error';
 import { StatCard } from '../../../components/ui/panel';
 import { useLiveTick } from '../../../lib/realtime/realtime-hooks';
-import { direction, formatSignedPercent, formatUsd, MISSING } from '../../../lib/number-format';
+import { direction, formatPrice, formatSignedPercent, MISSING } from '../../../lib/number-format';
 import { COIN_SUMMARY_ERROR, useCoinSummary } from '../api/get-coin-summary';
 import { PRICE_ERROR, usePrice } from '../api/get-price';
 import { newestQuote } from '../live-price';
@@ -28,7 +28,7 @@ export function PriceCard({ coin }: { coin: SelectedCoin }) {
         {coin.symbol}/USD
       </span>
       <span className="stat-card__value num" data-testid="price-value">
-        {quote ? formatUsd(quote.price) : MISSING}
+        {quote ? formatPrice(quote.price) : MISSING}
       </span>
       <span className={`stat-card__note num ${direction(quote?.changePercent24h)}`} data-testid="price-change">
         {formatSignedPercent(quote?.changePercent24h)} 24h
@@ -50,7 +50,7 @@ export function PerformanceCard({ coin, portfolio }: { coin: SelectedCoin; portf
         <span className={portfolio ? direction(data?.changePercent24h) : `stat-card__value ${direction(data?.changePercent24h)}`} data-testid="performance-market-change">
           {formatSignedPercent(data?.changePercent24h)}
         </span>{' '}
-        · low {formatUsd(data?.low24h)} · high {formatUsd(data?.high24h)}
+        · low {formatPrice(data?.low24h)} · high {formatPrice(data?.high24h)}
       </span>
       {summary.isError && <FetchError text={COIN_SUMMARY_ERROR} error={summary.error} />}
     </StatCard>

@@ -10,7 +10,7 @@ import type { QueryKey } from '@tanstack/react-query';
 import { tradeSides } from '@papertrade/domain/trading/contracts';
 import { describeError } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth/auth-context';
-import { formatUsd } from '../../../lib/number-format';
+import { formatPrice, formatUsd } from '../../../lib/number-format';
 import { usePlaceTrade } from '../api/place-trade';
 import { formatAmount } from '../trade-format';
 import './paper-trading.css';
@@ -73,7 +73,7 @@ export function TradeForm({ coinId, symbol, invalidates }: { coinId: string; sym
       </button>
       {filled && !place.isError && (
         <p className="trade-form__result" role="status" data-testid="trade-result">
-          {filled.type} {formatAmount(filled.amount, filled.symbol)} filled at {formatUsd(filled.price)}, fee {formatUsd(filled.fee)}
+          {filled.type} {formatAmount(filled.amount, filled.symbol)} filled at {formatPrice(filled.price)}, fee {formatUsd(filled.fee)}
         </p>
       )}
       {place.isError && (

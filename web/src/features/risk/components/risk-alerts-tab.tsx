@@ -10,6 +10,7 @@ import { describeError } from '../../../lib/api-client';
 import { useAcknowledgeRiskAlert } from '../api/acknowledge-risk-alert';
 import { useClearAcknowledgedAlerts } from '../api/clear-acknowledged-alerts';
 import { useRiskAlerts } from '../api/get-risk-alerts';
+import { alertFigure } from '../risk-rules';
 
 const timeFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -72,7 +73,7 @@ function AlertItem({ alert }: { alert: RiskAlertView }) {
       </div>
       <span data-testid="risk-alert-message">{alert.message}</span>
       <span className="risk-alert__meta">
-        {alert.symbol ? `${alert.symbol} · ` : ''}value {alert.value} · threshold {alert.threshold} · {timeFormat.format(new Date(alert.timestamp))}
+        {alert.symbol ? `${alert.symbol} · ` : ''}value {alertFigure(alert.kind, alert.value)} · threshold {alertFigure(alert.kind, alert.threshold)} · {timeFormat.format(new Date(alert.timestamp))}
       </span>
     </li>
   );

@@ -16,7 +16,7 @@ import '../../../components/ui/badge-variants.css';
 import { FetchError } from '../../../components/ui/fetch-error';
 import { Panel } from '../../../components/ui/panel';
 import { useAuth } from '../../../lib/auth/auth-context';
-import { formatUsd } from '../../../lib/number-format';
+import { formatPercent, formatUsd } from '../../../lib/number-format';
 import { useRisk } from '../api/get-risk';
 import { useRiskAlerts } from '../api/get-risk-alerts';
 import { barWidth, dailyLossTone, mostSevereAlert, portfolioRiskBadge, PORTFOLIO_RISK_BAR_MAX } from '../risk-rules';
@@ -80,7 +80,7 @@ function DailyLossMeter({ risk }: { risk: RiskResponse }) {
       <div className="risk-meter__head">
         <span>Daily Loss Used</span>
         <span className="num">
-          {formatUsd(risk.dailyLossUsed)} / {formatUsd(risk.dailyLossLimit)} ({risk.dailyLossUsedPercent.toFixed(1)}%)
+          {formatUsd(risk.dailyLossUsed)} / {formatUsd(risk.dailyLossLimit)} ({formatPercent(risk.dailyLossUsedPercent, 1)})
         </span>
       </div>
       <div className="risk-bar">
@@ -137,7 +137,7 @@ function PremiumRiskOverview() {
         <div className="risk-meter__head">
           <span>Portfolio Risk</span>
           <span className={`badge badge--${variant}`} data-testid="portfolio-risk-badge" data-variant={variant}>
-            {risk.data.portfolioRiskPercent.toFixed(2)}%
+            {formatPercent(risk.data.portfolioRiskPercent)}
           </span>
         </div>
         <div className="risk-bar">

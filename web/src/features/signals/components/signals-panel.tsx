@@ -6,14 +6,13 @@
 import type { Signal } from '@papertrade/domain/signals/contracts';
 import { FetchError } from '../../../components/ui/fetch-error';
 import { Panel } from '../../../components/ui/panel';
-import { formatUsd } from '../../../lib/number-format';
+import { formatPercent, formatPrice, formatReading } from '../../../lib/number-format';
 import { SIGNALS_ERROR, useSignals } from '../api/get-signals';
 import './signals-panel.css';
 
 /** Signals shown; the rest of the history is for the premium screens. */
 export const SIGNALS_SHOWN = 10;
 
-const reading = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 const time = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 
 const TYPE_CLASS = { BUY: 'up', SELL: 'down', HOLD: 'flat' } as const;
@@ -25,8 +24,8 @@ function SignalItem({ signal }: { signal: Signal }) {
         <span className={`signal__type ${TYPE_CLASS[signal.type]}`} data-testid="signal-type">
           {signal.type}
         </span>
-        <span className="signal__confidence num">{signal.confidence.toFixed(1)}% confidence</span>
-        <span className="signal__price num">{formatUsd(signal.price)}</span>
+        <span className="signal__confidence num">{formatPercent(signal.confidence, 1)} confidence</span>
+        <span className="signal__price num">{formatPrice(signal.price)}</span>
         <time className="signal__time" dateTime={signal.candleTime}>
           {time.format(new Date(signal.candleTime))}
         </time>
@@ -36,8 +35,8 @@ function SignalItem({ signal }: { signal: Signal }) {
           {signal.reasons.map((reason) => (
             <li key={reason.indicator} className="signal__reason" data-testid="signal-reason">
               <span className="signal__indicator">{reason.indicator}</span>
-              <span className="num">{reading.format(reason.value)}</span>
-              <span className="signal__threshold num">vs {reading.format(reason.threshold)}</span>
+              <span className="num">{formatReading(reason.value)}</span>
+              <span className="signal__threshold num">vs {formatReading(reason.threshold)}</span>
               <span className={`signal__says ${TYPE_CLASS[reason.says]}`}>{reason.says}</span>
               <span className="signal__text">{reason.text}</span>
             </li>

@@ -17,7 +17,7 @@ import { useToast } from '../../../components/ui/toast/use-toast';
 import { describeError } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth/auth-context';
 import { downloadCsv } from '../../../lib/download-file';
-import { direction, formatCount, formatSignedUsd, formatUsd, MISSING } from '../../../lib/number-format';
+import { direction, formatCoinAmount, formatCount, formatPrice, formatSignedUsd, formatUsd, MISSING } from '../../../lib/number-format';
 import { getAllTrades, useTrades } from '../api/get-trades';
 import { signalSource } from '../trade-labels';
 import { EMPTY_FILTER, filterError, isFilterActive, TRADE_HISTORY_PAGE_SIZE, type TradeFilter, type TradeTab } from '../trade-query';
@@ -30,7 +30,6 @@ const tabs: ReadonlyArray<TabDef<TradeTab>> = [
 ];
 
 const timeFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'medium' });
-const amountFormat = new Intl.NumberFormat('en-US', { minimumFractionDigits: 4, maximumFractionDigits: 4 });
 
 export function TradeHistoryScreen() {
   const { user } = useAuth();
@@ -232,11 +231,11 @@ function TradesTable({ trades }: { trades: readonly Trade[] }) {
                 <span className={`badge ${t.type === 'BUY' ? 'badge--up' : 'badge--destructive'}`}>{t.type}</span>
               </td>
               <td className="num" data-testid="trade-amount">
-                {amountFormat.format(t.amount)} {t.symbol}
+                {formatCoinAmount(t.amount, t.symbol)}
                 <span className="trade-cell__sub">{formatUsd(t.value)}</span>
               </td>
               <td className="num" data-testid="trade-price">
-                {formatUsd(t.price)}
+                {formatPrice(t.price)}
               </td>
               <td data-testid="trade-source">{signalSource(t)}</td>
               <td className={`num ${direction(t.pnl)}`} data-testid="trade-pnl">
