@@ -18,6 +18,7 @@ import {
   unitsToQuantity,
   microsToUsd,
 } from './money';
+import { usdText } from './money-text';
 import {
   evolvePortfolio,
   initialPortfolioState,
@@ -38,7 +39,7 @@ export const MAX_TRADE_VALUE_MICROS = 1_000_000_000 * MICROS_PER_USD;
 
 function requireTradeValue(notional: number): number {
   if (notional < MIN_TRADE_VALUE_MICROS) throw new ValidationError(`a trade must be worth at least $0.01, this one is worth $${microsToUsd(notional)}`, { field: 'amount' });
-  if (!(notional <= MAX_TRADE_VALUE_MICROS)) throw new ValidationError(`a trade must be worth at most $${microsToUsd(MAX_TRADE_VALUE_MICROS)}`, { field: 'amount' });
+  if (!(notional <= MAX_TRADE_VALUE_MICROS)) throw new ValidationError(`a trade must be worth at most ${usd(MAX_TRADE_VALUE_MICROS)}`, { field: 'amount' });
   return notional;
 }
 
@@ -137,7 +138,7 @@ function shareOf(position: Position, units: number) {
   };
 }
 
-const usd = (micros: number) => microsToUsd(micros).toFixed(2);
+const usd = (micros: number) => usdText(microsToUsd(micros));
 
 export function placeSimulatedTrade(command: PlaceSimulatedTrade, state: PortfolioState): PortfolioEvent[] {
   const { userId, tradeId, side, amount } = command.data;
@@ -159,7 +160,7 @@ export function placeSimulatedTrade(command: PlaceSimulatedTrade, state: Portfol
 
   if (side === 'BUY') {
     if (notional + fee > open.cashMicros) {
-      throw new IllegalStateError(`Insufficient paper cash: buying ${quantity} ${coin.symbol} costs $${usd(notional + fee)} with the fee, cash is $${usd(open.cashMicros)}`, { field: 'amount' });
+      throw new IllegalStateError(`Insufficient paper cash: buying ${quantity} ${coin.symbol} costs ${usd(notional + fee)} with the fee, cash is ${usd(open.cashMicros)}`, { field: 'amount' });
     }
     return [...opening, { type: 'SimulatedTradePlaced', data: { ...base, costBasisClosedMicros: 0, entryNotionalClosedMicros: 0, realisedPnlMicros: 0, closedTradeIds: [] } }];
   }
@@ -197,7 +198,7 @@ export function closePosition(command: ClosePosition, state: PortfolioState): Po
   if (!held || held.positionId !== positionId) return [];
   // No minimum here: a stop must close whatever is left, however small.
   const notional = notionalMicros(held.units, price);
-  if (!(notional <= MAX_TRADE_VALUE_MICROS)) throw new ValidationError(`a close must be worth at most $${microsToUsd(MAX_TRADE_VALUE_MICROS)}`, { field: 'price' });
+  if (!(notional <= MAX_TRADE_VALUE_MICROS)) throw new ValidationError(`a close must be worth at most ${usd(MAX_TRADE_VALUE_MICROS)}`, { field: 'price' });
   const fee = feeMicros(notional);
   return [
     {
