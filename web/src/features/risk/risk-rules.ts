@@ -5,10 +5,11 @@
  * - portfolio risk: the badge is destructive above 15 percent, default above 10, else secondary, and
  *   its progress bar is full at 20 percent;
  * - the alert shown is the most severe unacknowledged one (low < medium < high < critical);
- * - an alert's value and threshold read in the unit of its kind (alertFigure).
+ * - an alert's value and threshold read in the unit of its kind (alertFigure);
+ * - the open positions in brief: their unrealised P&L together and the one with the most at risk.
  */
 import { alertSeverities, type AlertSeverity } from '@papertrade/domain/trading/contracts';
-import type { RiskAlertView } from '@papertrade/domain/trading/read-contracts';
+import type { ActiveRiskTrade, RiskAlertView } from '@papertrade/domain/trading/read-contracts';
 import { formatCount, formatPercent, formatUsd } from '../../lib/number-format';
 
 export type BarTone = 'red' | 'amber' | 'green';
@@ -71,4 +72,15 @@ export function alertFigure(kind: RiskAlertView['kind'], value: number): string 
     case 'VOLATILITY':
       return formatPercent(value);
   }
+}
+
+/** The open positions in brief: their unrealised P&L added up, and the one with the largest share at risk (null when none). */
+export function openPositionsSummary(trades: readonly ActiveRiskTrade[]): { unrealizedPnL: number; riskiest: ActiveRiskTrade | null } {
+  let unrealizedPnL = 0;
+  let riskiest: ActiveRiskTrade | null = null;
+  for (const trade of trades) {
+    unrealizedPnL += trade.unrealizedPnL;
+    if (riskiest === null || trade.riskPercentage > riskiest.riskPercentage) riskiest = trade;
+  }
+  return { unrealizedPnL, riskiest };
 }

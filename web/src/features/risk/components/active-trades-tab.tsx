@@ -3,7 +3,7 @@ import { FetchError } from '../../../components/ui/fetch-error';
 import '../../../components/ui/data-table.css';
 import { Panel } from '../../../components/ui/panel';
 import { formatCoinAmount, formatPercent, formatPrice, formatSignedUsd, formatUsd } from '../../../lib/number-format';
-import { useActiveTrades } from '../api/get-active-trades';
+import { ACTIVE_TRADES_REFETCH_MS, useActiveTrades } from '../api/get-active-trades';
 
 /** `3h 05m`, `2d 4h`, `45s`: the time since the position opened. */
 export function formatDuration(seconds: number): string {
@@ -16,7 +16,7 @@ export function formatDuration(seconds: number): string {
 }
 
 export function ActiveTradesTab() {
-  const query = useActiveTrades({ enabled: true });
+  const query = useActiveTrades({ enabled: true, refetchInterval: ACTIVE_TRADES_REFETCH_MS.riskManagement });
   return (
     <Panel title="Active Trades" testId="active-trades">
       {query.isError ? (
