@@ -90,7 +90,10 @@ function DailyLossMeter({ risk }: { risk: RiskResponse }) {
       <div className="risk-meter__head">
         <span>Daily Loss Used</span>
         <span className="num">
-          {formatUsd(risk.dailyLossUsed)} / {formatUsd(risk.dailyLossLimit)} ({formatPercent(risk.dailyLossUsedPercent, 1)})
+          <span className="risk-figure">
+            {formatUsd(risk.dailyLossUsed)} / {formatUsd(risk.dailyLossLimit)}
+          </span>{' '}
+          <span className="risk-figure">({formatPercent(risk.dailyLossUsedPercent, 1)})</span>
         </span>
       </div>
       <div className="risk-bar">
