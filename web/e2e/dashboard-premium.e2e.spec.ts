@@ -4,7 +4,9 @@
  * border at every width; a coin under a dollar reads with its significant digits; the coin selector
  * and the Current Price card show one price at every moment; and the risk reads are polled at the
  * dashboard's own intervals (section 7: alerts every 10 s, active trades every 30 s), counted on the
- * page's fake clock. Each test signs up its own premium user (granted as an admin would).
+ * page's fake clock (item 13:) a BUY above the maximum position size waits for the person's
+ * answer in a keyboard-operable dialog, and Cancel places nothing. Each test signs up its own
+ * premium user (granted as an admin would).
  */
 import { expect } from 'chai';
 import type { Page, Request } from 'playwright-core';
@@ -149,5 +151,72 @@ describe('web: the dashboard for a premium user (e2e)', function () {
       await waitUntil(() => inFlight() === 0, { message: `the reads of second ${second + 1} to settle` });
     }
     expect(calls).to.deep.equal({ '/api/risk/alerts': 6, '/api/risk/active-trades': 2, '/api/risk': 1 });
+  });
+
+  it('warns before a BUY above the maximum position size: Escape and Cancel place nothing, the keyboard confirms', async () => {
+    const token = await premiumUser();
+    // The maximum the risk monitor checks: the risk parameters' (Risk Management), here 7%.
+    const parameters = (await callAs(app.url, token, 'GET', '/api/risk/parameters')) as Record<string, unknown>;
+    delete parameters.customised;
+    await callAs(app.url, token, 'PUT', '/api/risk/parameters', { ...parameters, maxPositionSize: 7 });
+    const posts: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/trades') posts.push(request.postData() ?? '');
+    });
+    await signIn(token);
+    await page.goto('/');
+    const form = page.getByTestId('trade-form');
+    const dialog = page.getByTestId('position-size-dialog');
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? null);
+
+    // About 20.7% of the $10,000 portfolio in ETH at the current price.
+    const { price } = (await getViaApi(app.url, '/api/price?symbol=ETH')) as { price: number };
+    const amount = (Math.round((2070 / price) * 10_000) / 10_000).toFixed(4);
+    await form.getByTestId('trade-amount-input').fill(amount);
+    await form.getByTestId('trade-submit').click();
+    await dialog.getByRole('heading', { name: 'Above your maximum position size' }).waitFor();
+    expect(await dialog.getByTestId('position-size-text').textContent()).to.match(/^This position would be 2\d\.\d% of your portfolio; your maximum is 7%$/);
+    await screenshot(page, 'trade-position-size-warning');
+    // Focus starts on Cancel; Escape cancels: nothing sent, focus back on the form's button.
+    expect(await focused()).to.equal('position-size-cancel');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await focused()).to.equal('trade-submit');
+    // The Cancel button too.
+    await form.getByTestId('trade-submit').click();
+    await dialog.getByTestId('position-size-cancel').click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(posts).to.deep.equal([]);
+
+    // Tab and Shift+Tab move between the two answers and stay in the dialog; Enter confirms.
+    await page.keyboard.press('Enter');
+    await dialog.getByTestId('position-size-text').waitFor();
+    await page.keyboard.press('Tab');
+    expect(await focused()).to.equal('position-size-confirm');
+    await page.keyboard.press('Shift+Tab');
+    expect(await focused()).to.equal('position-size-cancel');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await focused()).to.equal('position-size-confirm');
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'hidden' });
+    await form.getByTestId('trade-result').filter({ hasText: new RegExp(`^BUY ${amount.replace('.', '\\.')} ETH filled at \\$[\\d,]+\\.\\d{2}, fee \\$[\\d,]+\\.\\d{2}$`) }).waitFor();
+    expect(posts).to.have.length(1);
+    expect(JSON.parse(posts[0]!)).to.deep.equal({ coinId: 'ethereum', type: 'BUY', amount: Number(amount) });
+
+    // A SELL is never held up, and neither is a BUY that keeps the position within the maximum
+    // (a little MATIC: nothing held of it).
+    await form.getByTestId('trade-side').selectOption('SELL');
+    await form.getByTestId('trade-amount-input').fill('0.01');
+    await form.getByTestId('trade-submit').click();
+    await form.getByTestId('trade-result').filter({ hasText: /^SELL 0\.0100 ETH filled/ }).waitFor();
+    await page.getByTestId('coin-selector-trigger').click();
+    await page.getByTestId('coin-option-polygon').click();
+    await form.getByTestId('trade-amount-input').fill('10');
+    await form.getByTestId('trade-submit').click();
+    await form.getByTestId('trade-result').filter({ hasText: /^BUY 10\.0000 MATIC filled at \$0\.\d{4}, fee/ }).waitFor();
+    expect(await dialog.isVisible()).to.equal(false);
+    expect(posts).to.have.length(3);
   });
 });

@@ -104,6 +104,11 @@ export function formatPercent(value: number | null | undefined, decimals = 2): s
   return usable(value) ? `${numberFormat(decimals, decimals).format(value)}%` : MISSING;
 }
 
+/** `7%`, `0.5%`, `12.25%`: a percentage someone set (a limit), as set: no trailing zeros, at most 2 decimals. */
+export function formatPlainPercent(value: number | null | undefined): string {
+  return usable(value) ? `${numberFormat(0, 2).format(value)}%` : MISSING;
+}
+
 /** The day's P&L as a percentage of the total value; 0 when the total is 0. */
 export function pnlPercentOfTotal(pnl: number, total: number): number {
   return total === 0 ? 0 : (pnl / total) * 100;

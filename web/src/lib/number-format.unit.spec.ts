@@ -9,6 +9,7 @@ import {
   formatEth,
   formatListPrice,
   formatPercent,
+  formatPlainPercent,
   formatPrice,
   formatReading,
   formatSignedPercent,
@@ -83,6 +84,12 @@ describe('number formats', () => {
     expect(formatPercent(1234.5)).to.equal('1,234.50%');
   });
 
+  it('writes a percentage someone set as set', () => {
+    expect(formatPlainPercent(7)).to.equal('7%');
+    expect(formatPlainPercent(0.5)).to.equal('0.5%');
+    expect(formatPlainPercent(12.25)).to.equal('12.25%');
+  });
+
   it('shows ETH and other coin amounts to 4 decimals, more for an amount 4 decimals would hide', () => {
     expect(formatEth(1.23456)).to.equal('1.2346 ETH');
     expect(formatEth(0)).to.equal('0.0000 ETH');
@@ -106,7 +113,7 @@ describe('number formats', () => {
   });
 
   it('never invents a number for a missing value', () => {
-    for (const format of [formatUsd, formatSignedUsd, formatSignedPercent, formatEth, formatPrice, formatPercent, formatReading, formatCount, formatCompactUsd, formatListPrice]) {
+    for (const format of [formatUsd, formatSignedUsd, formatSignedPercent, formatEth, formatPrice, formatPercent, formatReading, formatCount, formatCompactUsd, formatListPrice, formatPlainPercent]) {
       expect(format(null)).to.equal(MISSING);
       expect(format(undefined)).to.equal(MISSING);
       expect(format(Number.NaN)).to.equal(MISSING);
