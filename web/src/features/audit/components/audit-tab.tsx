@@ -9,7 +9,7 @@
 import { useState, type FormEvent } from 'react';
 import type { AuditEvent } from '@papertrade/domain/audit/contracts';
 import { downloadTimelineCsv, usePortfolioAsOf, useSubscriptionAsOf, useTimeline } from '../api/get-audit';
-import { formatCoinAmount, formatPrice, formatUsd as usd } from '../../../lib/number-format';
+import { formatPrice, formatUsd as usd } from '../../../lib/number-format';
 import { isoToLocalInput, localInputToIso, pageLabel, summariseEvent } from '../audit-view';
 
 /** The portfolio state keeps coins in 1e-8 units and dollars in micro-dollars. */
@@ -136,7 +136,7 @@ export function AuditTab({ initialUserId = '', initialAsOf }: { initialUserId?: 
               ) : (
                 <ul aria-label="Positions held">
                   {portfolio.data.state.positions.map((p) => (
-                    <li key={p.positionId}>{`${p.symbol} ${formatCoinAmount(p.units / COIN_UNITS)} (cost ${usd(p.costBasisMicros / MICROS)}, opened ${p.openedAt})`}</li>
+                    <li key={p.positionId}>{`${p.symbol} ${p.units / COIN_UNITS} (cost ${usd(p.costBasisMicros / MICROS)}, opened ${p.openedAt})`}</li>
                   ))}
                 </ul>
               )}

@@ -69,7 +69,7 @@ describe('AuditTab', function () {
     expect(html).to.contain('Page 1 of 1 (3 events)');
     expect(html.match(/<tr>/g)).to.have.length(4); // header + 3 events
     expect(html).to.contain('$10,098.50');
-    expect(html).to.contain('ETH 0.5000 (cost $1,501.50, opened 2026-01-01T02:00:00.000Z)');
+    expect(html).to.contain('ETH 0.5 (cost $1,501.50, opened 2026-01-01T02:00:00.000Z)');
     expect(html).to.contain('ETH at $3,200.00: simulated market, candle opened 2026-01-01T05:00:00.000Z');
     expect(html).to.contain('Portfolio events: built from 2 events');
     expect(html).to.contain('PREMIUM (ACTIVE)');

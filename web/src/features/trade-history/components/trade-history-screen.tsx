@@ -57,7 +57,7 @@ export function TradeHistoryScreen() {
         return;
       }
       downloadCsv(csv.csvFileName(new Date()), csv.tradesToCsv(trades));
-      toast({ title: 'Download Started', description: `${trades.length} trade${trades.length === 1 ? '' : 's'} exported` });
+      toast({ title: 'Download Started', description: `${formatCount(trades.length)} trade${trades.length === 1 ? '' : 's'} exported` });
     } catch (error) {
       toast({ title: 'Export Failed', description: describeError(error, 'Failed to export trades'), variant: 'destructive' });
     } finally {
