@@ -272,6 +272,9 @@ describe('web: paper trading on the dashboard (e2e)', function () {
     await form.getByTestId('trade-side').selectOption('BUY');
     await form.getByTestId('trade-amount-input').fill('0.5');
     await form.getByTestId('trade-submit').click();
+    // Half an ETH is well above the default 5% maximum position size: the form asks first
+    // (dashboard-premium.e2e.spec.ts covers that dialog).
+    await page.getByTestId('position-size-confirm').click();
     await form.getByTestId('trade-result').filter({ hasText: /^BUY 0\.5000 ETH filled at \$[\d,]+\.\d{2}, fee \$[\d,]+\.\d{2}$/ }).waitFor();
 
     const item = page.getByTestId('recent-trades-panel').getByTestId('trade-item').first();

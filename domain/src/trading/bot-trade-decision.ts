@@ -23,6 +23,7 @@ import { findCoinBySymbol } from '../market/coins';
 import type { SignalType } from '../signals/signal-rules';
 import type { BotSettings, RiskParameters } from './contracts';
 import { feeMicros, MICROS_PER_USD, notionalMicros, STARTING_CASH_MICROS, TRADE_FEE_RATE, UNITS_PER_COIN, unitsToQuantity, usdToMicros } from './money';
+import { usdText } from './money-text';
 import { utcDay, type PortfolioState } from './portfolio';
 import { MIN_TRADE_VALUE_MICROS, type PlaceSimulatedTrade } from './portfolio.decider';
 import { valuePortfolio, type Prices } from './portfolio-valuation';
@@ -105,7 +106,7 @@ export function decideBotTrade(input: BotTradeInput): BotTradeDecision {
   }
 
   const loss = dailyRealisedLossUsd(portfolio, now);
-  if (loss >= settings.dailyLossLimit) return skip('DAILY_LOSS_LIMIT_REACHED', `realised loss today $${loss.toFixed(2)} has reached the limit of $${settings.dailyLossLimit}`);
+  if (loss >= settings.dailyLossLimit) return skip('DAILY_LOSS_LIMIT_REACHED', `realised loss today ${usdText(loss)} has reached the limit of ${usdText(settings.dailyLossLimit)}`);
   if (held) return skip('POSITION_ALREADY_OPEN', `a ${coin.symbol} position is already open`);
   const open = portfolio.status === 'open' ? Object.values(portfolio.positions).filter((p) => p !== undefined).length : 0;
   if (open >= parameters.maxConcurrentTrades) return skip('MAX_CONCURRENT_TRADES', `${open} positions open, the maximum is ${parameters.maxConcurrentTrades}`);

@@ -19,6 +19,7 @@ import {
   unitsToQuantity,
   microsToUsd,
 } from './money';
+import { usdText } from './money-text';
 import {
   evolvePortfolio,
   initialPortfolioState,
@@ -44,7 +45,7 @@ export const MAX_TRADE_VALUE_MICROS = 1_000_000_000 * MICROS_PER_USD;
 
 function requireTradeValue(notional: number): number {
   if (notional < MIN_TRADE_VALUE_MICROS) throw new ValidationError(`a trade must be worth at least $0.01, this one is worth $${microsToUsd(notional)}`, { field: 'amount' });
-  if (!(notional <= MAX_TRADE_VALUE_MICROS)) throw new ValidationError(`a trade must be worth at most $${microsToUsd(MAX_TRADE_VALUE_MICROS)}`, { field: 'amount' });
+  if (!(notional <= MAX_TRADE_VALUE_MICROS)) throw new ValidationError(`a trade must be worth at most ${usd(MAX_TRADE_VALUE_MICROS)}`, { field: 'amount' });
   return notional;
 }
 
@@ -165,7 +166,7 @@ function takeLots(position: Position, units: number) {
   };
 }
 
-const usd = (micros: number) => microsToUsd(micros).toFixed(2);
+const usd = (micros: number) => usdText(microsToUsd(micros));
 
 export function placeSimulatedTrade(command: PlaceSimulatedTrade, state: PortfolioState): PortfolioEvent[] {
   const { userId, tradeId, side, amount } = command.data;
@@ -187,7 +188,7 @@ export function placeSimulatedTrade(command: PlaceSimulatedTrade, state: Portfol
 
   if (side === 'BUY') {
     if (notional + fee > open.cashMicros) {
-      throw new IllegalStateError(`Insufficient paper cash: buying ${quantity} ${coin.symbol} costs $${usd(notional + fee)} with the fee, cash is $${usd(open.cashMicros)}`, { field: 'amount' });
+      throw new IllegalStateError(`Insufficient paper cash: buying ${quantity} ${coin.symbol} costs ${usd(notional + fee)} with the fee, cash is ${usd(open.cashMicros)}`, { field: 'amount' });
     }
     return [
       ...opening,
@@ -230,7 +231,7 @@ export function closePosition(command: ClosePosition, state: PortfolioState): Po
   if (!held || held.positionId !== positionId) return [];
   // No minimum here: a stop must close whatever is left, however small.
   const notional = notionalMicros(held.units, price);
-  if (!(notional <= MAX_TRADE_VALUE_MICROS)) throw new ValidationError(`a close must be worth at most $${microsToUsd(MAX_TRADE_VALUE_MICROS)}`, { field: 'price' });
+  if (!(notional <= MAX_TRADE_VALUE_MICROS)) throw new ValidationError(`a close must be worth at most ${usd(MAX_TRADE_VALUE_MICROS)}`, { field: 'price' });
   const fee = feeMicros(notional);
   const taken = takeLots(held, held.units);
   return [

@@ -94,7 +94,7 @@ describe('portfolio decider', function () {
     });
 
     it('refuses to buy beyond the cash, counting the fee', function () {
-      spec.given([opened]).when(place('t1', 'BUY', 1, 9990.01)).thenThrows(IllegalStateError, /^Insufficient paper cash: buying 1 ETH costs \$10000\.00 with the fee, cash is \$10000\.00$/);
+      spec.given([opened]).when(place('t1', 'BUY', 1, 9990.01)).thenThrows(IllegalStateError, /^Insufficient paper cash: buying 1 ETH costs \$10,000\.00 with the fee, cash is \$10,000\.00$/);
       spec.given([opened, buyHalfEth]).when(place('t2', 'BUY', 3, 3000)).thenThrows(IllegalStateError, /Insufficient paper cash/);
     });
   });

@@ -115,7 +115,7 @@ describe('risk monitor rules: alerts', function () {
     expect(none).to.deep.equal([]);
     expect(medium!.data).to.include({ userId: 'u1', conditionKey: 'DAILY_LOSS_50@2026-03-04', kind: 'DAILY_LOSS', severity: 'medium', symbol: null, threshold: 250 });
     expect(medium!.data.value).to.be.within(250, 260);
-    expect(medium!.data.message).to.match(/^Daily loss of \$25\d\.\d\d has reached 50% of the \$500 limit$/);
+    expect(medium!.data.message).to.match(/^Daily loss of \$25\d\.\d\d has reached 50% of the \$500\.00 limit$/);
     expect(medium!.data.alertId).to.equal(uuidv5(`u1\nDAILY_LOSS_50@2026-03-04\n${LATER}`, RISK_ALERT_ID_NAMESPACE));
     expect(medium!.metadata).to.deep.equal({ now: LATER });
     expect(medium!.type).to.equal('RaiseRiskAlert');

@@ -34,6 +34,7 @@ import { avgEntryPrice, valuePortfolio, type Prices } from './portfolio-valuatio
 import type { RaiseRiskAlert } from './risk.decider';
 import type { RiskAlertKind } from './risk';
 import { levelReached, stopLevels } from './stop-levels';
+import { usdText } from './money-text';
 
 export const RISK_ALERT_ID_NAMESPACE = '8f5e2c1a-4b6d-4e3f-a9c7-1d2e3f4a5b6c';
 
@@ -103,7 +104,7 @@ export function alertsRaised(view: OpenPositionsView, tick: TickRange & { change
   for (const [percent, severity] of [[50, 'medium'], [80, 'high']] as const) {
     const threshold = (parameters.maxDailyLoss * percent) / 100;
     if (loss > 0 && loss >= threshold) {
-      raise(`DAILY_LOSS_${percent}@${day}`, 'DAILY_LOSS', severity, null, `Daily loss of $${loss.toFixed(2)} has reached ${percent}% of the $${parameters.maxDailyLoss} limit`, loss, threshold);
+      raise(`DAILY_LOSS_${percent}@${day}`, 'DAILY_LOSS', severity, null, `Daily loss of ${usdText(loss)} has reached ${percent}% of the ${usdText(parameters.maxDailyLoss)} limit`, loss, threshold);
     }
   }
 

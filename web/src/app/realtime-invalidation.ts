@@ -1,5 +1,4 @@
 import { coinPricesQueryOptions } from '../features/market/api/get-coin-prices';
-import { COIN_PRICE_QUERY_ROOT } from '../features/market/api/get-coin-price';
 import { COIN_SUMMARY_QUERY_ROOT } from '../features/market/api/get-coin-summary';
 import { PRICE_QUERY_ROOT } from '../features/market/api/get-price';
 import { INDICATORS_QUERY_ROOT } from '../features/indicators-panel/api/get-indicators';
@@ -20,7 +19,6 @@ export const realtimeInvalidation: RealtimeInvalidation = {
     portfolioQueryOptions().queryKey,
     TRADES_QUERY_ROOT,
     PRICE_QUERY_ROOT,
-    COIN_PRICE_QUERY_ROOT,
     coinPricesQueryOptions().queryKey,
     COIN_SUMMARY_QUERY_ROOT,
     SIGNALS_QUERY_ROOT,

@@ -27,6 +27,7 @@ import { ActiveSignalsCard, AiConfidenceCard } from '../../features/signals/comp
 import { SignalsPanel } from '../../features/signals/components/signals-panel';
 import { useAuth } from '../../lib/auth/auth-context';
 import { useLiveTick } from '../../lib/realtime/realtime-hooks';
+import { usePositionSizeCheck } from '../position-size-check';
 import { afterResetInvalidates, afterTradeInvalidates } from '../trading-refresh';
 import './dashboard.css';
 
@@ -40,6 +41,8 @@ export default function DashboardRoute() {
   const portfolio = usePortfolio();
   const allSignals = useSignals(null);
   const exportReady = portfolio.data !== undefined && allSignals.data !== undefined;
+  // A BUY above the maximum position size asks the person first (issue 16 item 13).
+  const checkBuy = usePositionSizeCheck(coin.symbol);
 
   return (
     <>
@@ -85,7 +88,7 @@ export default function DashboardRoute() {
           <MlStatusPanel />
           <QuickActionsPanel resetInvalidates={afterResetInvalidates} exportReady={exportReady}>
             {/* Keyed by coin: another coin's last fill or error is not this one's. */}
-            <TradeForm key={coinId} coinId={coinId} symbol={coin.symbol} invalidates={afterTradeInvalidates} />
+            <TradeForm key={coinId} coinId={coinId} symbol={coin.symbol} invalidates={afterTradeInvalidates} checkBuy={checkBuy} />
           </QuickActionsPanel>
         </div>
       </div>

@@ -1,34 +1,12 @@
 /**
- * How the chart writes prices and times. Money is dollars with 2 decimals (spec section 9); a coin
- * under a dollar (ADA, MATIC) would read the same cent on every candle, so below $1 the chart shows 4
- * decimals. Times are the viewer's local time: hours and minutes for ranges up to a day, the date
- * and hour for a week, the date alone for longer ranges.
+ * How the chart writes times: the viewer's local time, hours and minutes for ranges up to a day,
+ * the date and hour for a week, the date alone for longer ranges. Its prices, axis prices and
+ * volume are lib/number-format.ts's (formatPrice, formatAxisPrice, formatCompactUsd), like every
+ * other figure of the app.
  */
-const dollars2 = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const dollars4 = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 4, maximumFractionDigits: 4 });
-const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 2 });
 const clock = new Intl.DateTimeFormat('en-US', { hour: '2-digit', minute: '2-digit', hour12: false });
 const day = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric' });
 const full = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false });
-
-export function formatChartPrice(value: number): string {
-  if (!Number.isFinite(value)) return '—';
-  return Math.abs(value) < 1 ? dollars4.format(value) : dollars2.format(value);
-}
-
-/**
- * A price axis label: as many decimals as the distance between two ticks needs (`$3,650` for a step
- * of 50, `$0.455` for 0.005), at most 4, so labels stay short enough for the axis.
- */
-export function formatAxisPrice(value: number, step: number): string {
-  const decimals = step > 0 && Number.isFinite(step) ? Math.min(4, Math.max(0, -Math.floor(Math.log10(step) + 1e-9))) : 2;
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value);
-}
-
-/** USD volume, compact: $1.23M. */
-export function formatVolume(value: number): string {
-  return Number.isFinite(value) ? `$${compact.format(value)}` : '—';
-}
 
 /** An axis label for a candle's time in a chart of `days`. */
 export function formatAxisTime(time: number, days: number): string {

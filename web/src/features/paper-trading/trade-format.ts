@@ -3,13 +3,11 @@
  * money with 2 decimals, P&L signed and coloured. A CLOSED BUY has no P&L of its own (it is on the
  * SELL that closed it, so summing never counts a gain twice): it reads as a dash, never as $0.00.
  */
-import { direction, formatSignedUsd, MISSING } from '../../lib/number-format';
+import { direction, formatCoinAmount, formatSignedUsd, MISSING } from '../../lib/number-format';
 
-const fixed4 = new Intl.NumberFormat('en-US', { minimumFractionDigits: 4, maximumFractionDigits: 4 });
-
-/** `0.0100 ETH` */
+/** `0.0100 ETH` (lib/number-format's coin amount). */
 export function formatAmount(amount: number, symbol: string): string {
-  return Number.isFinite(amount) ? `${fixed4.format(amount)} ${symbol}` : MISSING;
+  return formatCoinAmount(amount, symbol);
 }
 
 /** `{ text: '+$1.23', tone: 'up' }`; an unrealised P&L is marked as such. */

@@ -5,12 +5,16 @@
  */
 import type { Trade } from '@papertrade/domain/trading/read-contracts';
 import { datedCsvFilename, writeCsv, type CsvCell } from '../../lib/csv';
+import { csvNumber } from '../../lib/number-format';
 
 export const CSV_COLUMNS = ['Type', 'Date', 'Symbol', 'Price', 'Quantity', 'PnL', 'Status'] as const;
 
-/** One row per trade: the fill price, the coins traded, the P&L (empty when the trade has none). */
+/**
+ * One row per trade: the fill price (every digit: a coin under a dollar keeps its precision), the
+ * coins traded, the P&L (empty when the trade has none); plain numbers, no separators (csvNumber).
+ */
 export function tradeRow(trade: Trade): CsvCell[] {
-  return [trade.type, trade.timestamp, trade.symbol, trade.price, trade.quantity, trade.pnl, trade.status];
+  return [trade.type, trade.timestamp, trade.symbol, csvNumber(trade.price), csvNumber(trade.quantity), csvNumber(trade.pnl), trade.status];
 }
 
 export function tradesCsv(trades: readonly Trade[]): string {

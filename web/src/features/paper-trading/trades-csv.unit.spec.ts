@@ -60,6 +60,11 @@ describe('paper-trading: CSV export (spec section 9)', () => {
     expect(minus[1]![6]).to.equal("'-1+1");
   });
 
+  it("keeps every digit of a coin's price under a dollar and writes a tiny amount without an exponent", () => {
+    const line = tradesCsv([trade({ symbol: 'MATIC', coinId: 'polygon', price: 0.36123456, quantity: 0.00000012, amount: 0.00000012 })]).split('\r\n')[1];
+    expect(line).to.equal('BUY,2026-11-22T10:15:00.000Z,MATIC,0.36123456,0.00000012,-12.34,OPEN');
+  });
+
   it('quotes commas, quotes and line breaks inside a cell', () => {
     const csv = tradesCsv([trade({ status: 'a,"b"\nc' as Trade['status'] })]);
     expect(csv).to.contain('"a,""b""\nc"');

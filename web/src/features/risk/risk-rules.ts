@@ -4,9 +4,13 @@
  * - daily loss used: the bar is red above 80 percent, amber above 50, else green;
  * - portfolio risk: the badge is destructive above 15 percent, default above 10, else secondary, and
  *   its progress bar is full at 20 percent;
- * - the alert shown is the most severe unacknowledged one (low < medium < high < critical).
+ * - the alert shown is the most severe unacknowledged one (low < medium < high < critical);
+ * - an alert's value and threshold read in the unit of its kind (alertFigure);
+ * - the open positions in brief: their unrealised P&L together and the one with the most at risk.
  */
 import { alertSeverities, type AlertSeverity } from '@papertrade/domain/trading/contracts';
+import type { ActiveRiskTrade, RiskAlertView } from '@papertrade/domain/trading/read-contracts';
+import { formatCount, formatPercent, formatUsd } from '../../lib/number-format';
 
 export type BarTone = 'red' | 'amber' | 'green';
 
@@ -51,4 +55,32 @@ export function mostSevereAlert<A extends { severity: AlertSeverity; acknowledge
     }
   }
   return best;
+}
+
+/**
+ * An alert's value or threshold as text: dollars for the daily loss, a count of positions for the
+ * concurrent trades, a percentage for the rest (drawdown, position size, the 24 h move).
+ */
+export function alertFigure(kind: RiskAlertView['kind'], value: number): string {
+  switch (kind) {
+    case 'DAILY_LOSS':
+      return formatUsd(value);
+    case 'CONCURRENT_TRADES':
+      return formatCount(value);
+    case 'DRAWDOWN':
+    case 'POSITION_SIZE':
+    case 'VOLATILITY':
+      return formatPercent(value);
+  }
+}
+
+/** The open positions in brief: their unrealised P&L added up, and the one with the largest share at risk (null when none). */
+export function openPositionsSummary(trades: readonly ActiveRiskTrade[]): { unrealizedPnL: number; riskiest: ActiveRiskTrade | null } {
+  let unrealizedPnL = 0;
+  let riskiest: ActiveRiskTrade | null = null;
+  for (const trade of trades) {
+    unrealizedPnL += trade.unrealizedPnL;
+    if (riskiest === null || trade.riskPercentage > riskiest.riskPercentage) riskiest = trade;
+  }
+  return { unrealizedPnL, riskiest };
 }

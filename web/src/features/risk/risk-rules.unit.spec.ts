@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { AlertSeverity } from '@papertrade/domain/trading/contracts';
-import { barWidth, dailyLossTone, mostSevereAlert, portfolioRiskBadge, PORTFOLIO_RISK_BAR_MAX } from './risk-rules';
+import type { ActiveRiskTrade } from '@papertrade/domain/trading/read-contracts';
+import { alertFigure, barWidth, dailyLossTone, mostSevereAlert, openPositionsSummary, portfolioRiskBadge, PORTFOLIO_RISK_BAR_MAX } from './risk-rules';
 
 describe('risk display rules (dashboard section 9)', () => {
   it('colours the daily loss bar red above 80, amber above 50, else green (the bounds themselves one step down)', () => {
@@ -24,5 +25,21 @@ describe('risk display rules (dashboard section 9)', () => {
     expect(mostSevereAlert(alerts)?.id).to.equal('d');
     expect(mostSevereAlert(alerts.map((a) => ({ ...a, acknowledged: true })))).to.equal(null);
     expect(mostSevereAlert([alert('x', 'low', false, 1), alert('y', 'critical', false, 0)])?.id).to.equal('y');
+  });
+
+  it("writes an alert's value and threshold in its kind's unit (the raw 20.7 read as a bare number)", () => {
+    expect(alertFigure('POSITION_SIZE', 20.7)).to.equal('20.70%');
+    expect(alertFigure('DRAWDOWN', 15)).to.equal('15.00%');
+    expect(alertFigure('VOLATILITY', 31.25)).to.equal('31.25%');
+    expect(alertFigure('DAILY_LOSS', 1250)).to.equal('$1,250.00');
+    expect(alertFigure('CONCURRENT_TRADES', 6)).to.equal('6');
+  });
+
+  it('sums the open positions\' unrealised P&L and names the one with the largest share at risk', () => {
+    const trade = (symbol: ActiveRiskTrade['symbol'], riskPercentage: number, unrealizedPnL: number) => ({ symbol, riskPercentage, unrealizedPnL }) as ActiveRiskTrade;
+    const summary = openPositionsSummary([trade('ETH', 0.4, 12.5), trade('MATIC', 1.25, -3), trade('BTC', 0.9, 0.5)]);
+    expect(summary.unrealizedPnL).to.equal(10);
+    expect(summary.riskiest?.symbol).to.equal('MATIC');
+    expect(openPositionsSummary([])).to.deep.equal({ unrealizedPnL: 0, riskiest: null });
   });
 });

@@ -43,6 +43,11 @@ describe('trade history CSV', () => {
     expect(rows[2]).to.deep.equal(['2026-03-04T10:00:00.000Z', 'SELL', 'BTC', '0.01', '60000', '600', '1.5', 'SELL signal', '', 'CLOSED', '59000', '']);
   });
 
+  it("keeps every digit of a coin's price under a dollar, no thousands separators, no exponent", () => {
+    const rows = Papa.parse<string[]>(tradesToCsv([trade({ symbol: 'MATIC', coinId: 'polygon', amount: 0.00000012, quantity: 0.00000012, price: 0.36123456, value: 1234567.89 })]), { skipEmptyLines: true }).data;
+    expect(rows[1]!.slice(2, 6)).to.deep.equal(['MATIC', '0.00000012', '0.36123456', '1234567.89']);
+  });
+
   it('reads a blank signal source as Manual', () => {
     const rows = Papa.parse<string[]>(tradesToCsv([trade({ source: ' ' })]), { skipEmptyLines: true }).data;
     expect(rows[1]![7]).to.equal('Manual');

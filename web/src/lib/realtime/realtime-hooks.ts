@@ -9,7 +9,9 @@ export const RealtimeContext = createContext<RealtimeClient | null>(null);
 function useRealtimeSelector<T>(select: (state: RealtimeState) => T): T {
   const client = useContext(RealtimeContext);
   if (!client) throw new Error('real-time hooks must be used within a RealtimeProvider');
-  return useSyncExternalStore(client.subscribe, () => select(client.getSnapshot()));
+  const selected = () => select(client.getSnapshot());
+  // The same snapshot on a server render (the polling specs render screens to HTML).
+  return useSyncExternalStore(client.subscribe, selected, selected);
 }
 
 /** connecting, connected or disconnected. */

@@ -7,6 +7,7 @@ import type { ReactNode } from 'react';
 import { useEffect, useState } from 'react';
 import type { AdminUser } from '@papertrade/domain/admin/contracts';
 import { describeError } from '../../../lib/api-client';
+import { formatCount } from '../../../lib/number-format';
 import { useToast } from '../../../components/ui/toast/use-toast';
 import { useAdminStats } from '../api/get-admin-stats';
 import { ADMIN_USERS_PAGE_SIZE, downloadAdminUsersCsv, useAdminUsers } from '../api/get-admin-users';
@@ -50,7 +51,6 @@ export function AdminPanel({ canEdit, audit }: { canEdit: boolean; audit: ReactN
 
 function StatCards() {
   const stats = useAdminStats(true);
-  const value = (n: number | undefined) => (n === undefined ? '—' : n.toLocaleString('en-US'));
   const cards = [
     ['Total Users', stats.data?.totalUsers],
     ['Premium Users', stats.data?.premiumUsers],
@@ -62,7 +62,7 @@ function StatCards() {
       {cards.map(([label, n]) => (
         <div key={label} className="admin-stats__card card" data-testid={`stat-${label.toLowerCase().replace(/ /g, '-')}`}>
           <span className="admin-stats__label">{label}</span>
-          <strong className="admin-stats__value">{value(n)}</strong>
+          <strong className="admin-stats__value">{formatCount(n)}</strong>
         </div>
       ))}
     </div>
@@ -115,7 +115,7 @@ function UsersTab({ canEdit }: { canEdit: boolean }) {
           onChange={(e) => setTyped(e.target.value)}
         />
         <span className="admin-users__count" data-testid="admin-users-total">
-          {users.data ? `${total.toLocaleString('en-US')} users` : ''}
+          {users.data ? `${formatCount(total)} users` : ''}
         </span>
         <button type="button" className="btn btn--sm" disabled={downloading} onClick={() => void downloadCsv()} data-testid="admin-users-csv">
           Download CSV

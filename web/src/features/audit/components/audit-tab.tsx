@@ -9,9 +9,9 @@
 import { useState, type FormEvent } from 'react';
 import type { AuditEvent } from '@papertrade/domain/audit/contracts';
 import { downloadTimelineCsv, usePortfolioAsOf, useSubscriptionAsOf, useTimeline } from '../api/get-audit';
+import { formatPrice, formatUsd as usd } from '../../../lib/number-format';
 import { isoToLocalInput, localInputToIso, pageLabel, summariseEvent } from '../audit-view';
 
-const usd = (n: number) => n.toLocaleString('en-US', { style: 'currency', currency: 'USD' });
 /** The portfolio state keeps coins in 1e-8 units and dollars in micro-dollars. */
 const COIN_UNITS = 1e8;
 const MICROS = 1e6;
@@ -144,7 +144,7 @@ export function AuditTab({ initialUserId = '', initialAsOf }: { initialUserId?: 
                 <ul aria-label="Prices used">
                   {portfolio.data.prices.map((p) => (
                     <li key={p.symbol}>
-                      {p.price === null ? `${p.symbol}: no market price (${p.note ?? 'unknown'})` : `${p.symbol} at ${usd(p.price)}: ${p.source} market, candle opened ${p.candleTime}`}
+                      {p.price === null ? `${p.symbol}: no market price (${p.note ?? 'unknown'})` : `${p.symbol} at ${formatPrice(p.price)}: ${p.source} market, candle opened ${p.candleTime}`}
                     </li>
                   ))}
                 </ul>

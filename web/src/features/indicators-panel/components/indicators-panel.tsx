@@ -7,12 +7,11 @@
 import type { ReactNode } from 'react';
 import { FetchError } from '../../../components/ui/fetch-error';
 import { Panel } from '../../../components/ui/panel';
-import { formatUsd, MISSING } from '../../../lib/number-format';
+import { formatPrice, formatReading, MISSING } from '../../../lib/number-format';
 import { INDICATORS_ERROR, useIndicators } from '../api/get-indicators';
 import { indicatorLabels } from '../indicator-rules';
 import './indicators-panel.css';
 
-const reading = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 const LABEL_CLASS: Record<string, string> = {
   Oversold: 'up',
   Overbought: 'down',
@@ -48,10 +47,10 @@ export function IndicatorsPanel({ symbol }: { symbol: string }) {
       {indicators.isError && <FetchError text={INDICATORS_ERROR} error={indicators.error} />}
       {data && labels && (
         <>
-          <Row name="RSI (14)" value={data.rsi === null ? MISSING : reading.format(data.rsi)} label={labels.rsi} testId="indicator-rsi" />
+          <Row name="RSI (14)" value={formatReading(data.rsi)} label={labels.rsi} testId="indicator-rsi" />
           <Row
             name="MACD"
-            value={data.macd !== null && data.macdSignal !== null ? `${reading.format(data.macd)} / ${reading.format(data.macdSignal)}` : MISSING}
+            value={data.macd !== null && data.macdSignal !== null ? `${formatReading(data.macd)} / ${formatReading(data.macdSignal)}` : MISSING}
             label={labels.macd}
             testId="indicator-macd"
           >
@@ -64,7 +63,7 @@ export function IndicatorsPanel({ symbol }: { symbol: string }) {
               />
             </div>
           </Row>
-          <Row name="MA20" value={data.ma20 === null ? MISSING : formatUsd(data.ma20)} label={labels.ma} testId="indicator-ma" />
+          <Row name="MA20" value={formatPrice(data.ma20)} label={labels.ma} testId="indicator-ma" />
           <Row name="Volume" value={data.volume ?? MISSING} label={labels.volume} testId="indicator-volume" />
         </>
       )}

@@ -15,7 +15,8 @@
  */
 import { memo, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type RefObject } from 'react';
 import { buildChartGeometry, DEFAULT_MARGINS, nearestCandleIndex, type Candle, type ChartGeometry, type ChartMargins } from '../chart-geometry';
-import { axisTickIndices, formatAxisPrice, formatAxisTime, formatChartPrice, formatTooltipTime, formatVolume } from '../chart-format';
+import { formatAxisPrice, formatCompactUsd, formatPrice } from '../../../lib/number-format';
+import { axisTickIndices, formatAxisTime, formatTooltipTime } from '../chart-format';
 
 export const OVERLAY_STYLES = [
   { key: 'sma20', label: 'SMA 20', colour: '#f5a524' },
@@ -180,7 +181,7 @@ const ChartLayers = memo(function ChartLayers({ geometry, days }: { geometry: Ch
         <g className="candle-chart__last" transform={`translate(${right}, ${y(newest.candle.close)})`}>
           <rect x={1} y={-9} width={MARGINS.right - 2} height={18} fill={newest.colour} rx={3} />
           <text x={6} dy="0.32em" data-testid="last-price">
-            {formatChartPrice(newest.candle.close)}
+            {formatPrice(newest.candle.close)}
           </text>
         </g>
       )}
@@ -190,7 +191,7 @@ const ChartLayers = memo(function ChartLayers({ geometry, days }: { geometry: Ch
 
 function describeCandle(geometry: ChartGeometry, index: number): string {
   const { candle } = geometry.candles[index]!;
-  return `${formatTooltipTime(candle.time)}: open ${formatChartPrice(candle.open)}, high ${formatChartPrice(candle.high)}, low ${formatChartPrice(candle.low)}, close ${formatChartPrice(candle.close)}`;
+  return `${formatTooltipTime(candle.time)}: open ${formatPrice(candle.open)}, high ${formatPrice(candle.high)}, low ${formatPrice(candle.low)}, close ${formatPrice(candle.close)}`;
 }
 
 function Crosshair({ geometry, index }: { geometry: ChartGeometry; index: number }) {
@@ -210,14 +211,14 @@ function Tooltip({ geometry, index, width }: { geometry: ChartGeometry; index: n
   const onLeft = c.centre > width / 2;
   const overlay = (key: 'sma20' | 'sma50' | 'ema20') => {
     const value = geometry.overlayValues[key][index]!;
-    return Number.isNaN(value) ? '—' : formatChartPrice(value);
+    return Number.isNaN(value) ? '—' : formatPrice(value);
   };
   const rows: Array<[string, string, string]> = [
-    ['Open', formatChartPrice(candle.open), 'open'],
-    ['High', formatChartPrice(candle.high), 'high'],
-    ['Low', formatChartPrice(candle.low), 'low'],
-    ['Close', formatChartPrice(candle.close), 'close'],
-    ['Volume', formatVolume(candle.volume), 'volume'],
+    ['Open', formatPrice(candle.open), 'open'],
+    ['High', formatPrice(candle.high), 'high'],
+    ['Low', formatPrice(candle.low), 'low'],
+    ['Close', formatPrice(candle.close), 'close'],
+    ['Volume', formatCompactUsd(candle.volume), 'volume'],
     ...OVERLAY_STYLES.map(({ key, label }): [string, string, string] => [label, overlay(key), key]),
   ];
   return (

@@ -14,7 +14,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import type { ChartData } from '../api/get-ohlc';
 import { useOhlc } from '../api/get-ohlc';
 import { supportAndResistance, type Candle } from '../chart-geometry';
-import { formatChartPrice } from '../chart-format';
+import { formatPrice } from '../../../lib/number-format';
 import { PRICE_DATA_FETCH_FAILED } from '../history-fallback';
 import { liveCandlesReducer, type LiveCandles, type LiveTick } from '../live-candle';
 import { rangeSelected, selectChartRange, type StateWithChart } from '../stores/chart-slice';
@@ -98,11 +98,11 @@ export function PriceChartPanel({ coinId, livePrice, livePriceAt }: PriceChartPa
           <>
             <li data-testid="support-level">
               <span className="price-chart__swatch price-chart__swatch--support" aria-hidden="true" />
-              Support {formatChartPrice(levels.support)}
+              Support {formatPrice(levels.support)}
             </li>
             <li data-testid="resistance-level">
               <span className="price-chart__swatch price-chart__swatch--resistance" aria-hidden="true" />
-              Resistance {formatChartPrice(levels.resistance)}
+              Resistance {formatPrice(levels.resistance)}
             </li>
           </>
         )}

@@ -1,6 +1,6 @@
 /**
- * The header's coin selector (spec section 2): a button showing the selected coin and its price
- * (GET /api/coins/{id}/price, 10 s), opening a modal dialog 'Select Cryptocurrency' with a search
+ * The header's coin selector (spec section 2): a button showing the selected coin and its live price
+ * (../api/use-live-quote.ts, the very figure of the Current Price card), opening a modal dialog 'Select Cryptocurrency' with a search
  * box, the Popular row and every supported coin with its price and 24 h change (/api/coins/prices,
  * 30 s, polled only while the dialog is open).
  *
@@ -11,11 +11,11 @@
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useDispatch, useSelector } from 'react-redux';
 import { FetchError } from '../../../components/ui/fetch-error';
-import { direction, formatSignedPercent, formatUsd } from '../../../lib/number-format';
+import { direction, formatPrice, formatSignedPercent } from '../../../lib/number-format';
 import { coinRows, filterCoins, popularCoins, type CoinRow } from '../coin-search';
 import { COIN_PRICES_ERROR, useCoinPrices } from '../api/get-coin-prices';
-import { useCoinPrice } from '../api/get-coin-price';
 import { SUPPORTED_COINS_ERROR, useSupportedCoins } from '../api/get-supported-coins';
+import { useLiveQuote } from '../api/use-live-quote';
 import { coinSelected, selectSelectedCoin, type StateWithSelectedCoin } from '../stores/selected-coin-slice';
 import './coin-selector.css';
 
@@ -41,7 +41,7 @@ export function CoinSelector() {
 
   const supported = useSupportedCoins();
   const prices = useCoinPrices({ enabled: open });
-  const current = useCoinPrice(coin.id);
+  const { quote } = useLiveQuote(coin);
   const info = supported.data?.[coin.id as keyof typeof supported.data];
 
   const rows = useMemo(() => (supported.data ? coinRows(supported.data, prices.data) : []), [supported.data, prices.data]);
@@ -84,7 +84,7 @@ export function CoinSelector() {
     }
   };
 
-  const change = current.data?.changePercent24h ?? null;
+  const change = quote?.changePercent24h ?? null;
 
   return (
     <>
@@ -103,8 +103,10 @@ export function CoinSelector() {
           <span className="coin-trigger__symbol">{coin.symbol}</span>
         </span>
         <span className="coin-trigger__quote num">
-          <span>{formatUsd(current.data?.price)}</span>
-          <span className={direction(change)}>{formatSignedPercent(change)}</span>
+          <span data-testid="coin-selector-price">{formatPrice(quote?.price)}</span>
+          <span className={direction(change)} data-testid="coin-selector-change">
+            {formatSignedPercent(change)}
+          </span>
         </span>
         <span className="visually-hidden">Change coin</span>
         <svg className="coin-trigger__chevron" width="14" height="14" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
@@ -166,7 +168,7 @@ export function CoinSelector() {
                       <span className="coin-row__symbol">{row.symbol}</span>
                     </span>
                     <span className="coin-row__quote num">
-                      <span>{formatUsd(row.price)}</span>
+                      <span>{formatPrice(row.price)}</span>
                       <span className={direction(row.changePercent24h)}>{formatSignedPercent(row.changePercent24h)}</span>
                     </span>
                   </button>

@@ -1,7 +1,7 @@
 /**
  * The market cards of the dashboard's top row for the selected coin:
- * - Current price, labelled SYMBOL/USD: GET /api/price?symbol= every 5 s, moved between polls by the
- *   real-time ticks (whichever is newer, see ../live-price.ts);
+ * - Current price, labelled SYMBOL/USD: the coin's live quote (../api/use-live-quote.ts: GET
+ *   /api/price?symbol= every 5 s moved by the real-time ticks), the same the coin selector shows;
  * - 24h Performance (spec section 2: "daily profit and loss as a percent of total portfolio value,
  *   compared with the coin's market"): the portfolio's daily P&L is the figure, which the screen
  *   passes in as `portfolio` (it belongs to the portfolio feature, and features do not import each
@@ -11,24 +11,21 @@
 import type { ReactNode } from 'react';
 import { FetchError } from '../../../components/ui/fetch-error';
 import { StatCard } from '../../../components/ui/panel';
-import { useLiveTick } from '../../../lib/realtime/realtime-hooks';
-import { direction, formatSignedPercent, formatUsd, MISSING } from '../../../lib/number-format';
+import { direction, formatPrice, formatSignedPercent, MISSING } from '../../../lib/number-format';
 import { COIN_SUMMARY_ERROR, useCoinSummary } from '../api/get-coin-summary';
-import { PRICE_ERROR, usePrice } from '../api/get-price';
-import { newestQuote } from '../live-price';
+import { PRICE_ERROR } from '../api/get-price';
+import { useLiveQuote } from '../api/use-live-quote';
 import type { SelectedCoin } from '../stores/selected-coin-slice';
 
 export function PriceCard({ coin }: { coin: SelectedCoin }) {
-  const polled = usePrice(coin.symbol);
-  const tick = useLiveTick(coin.id);
-  const quote = newestQuote(polled.data, tick);
+  const { quote, polled } = useLiveQuote(coin);
   return (
     <StatCard label="Current Price" testId="price-card">
       <span className="stat-card__pair" data-testid="price-pair">
         {coin.symbol}/USD
       </span>
       <span className="stat-card__value num" data-testid="price-value">
-        {quote ? formatUsd(quote.price) : MISSING}
+        {quote ? formatPrice(quote.price) : MISSING}
       </span>
       <span className={`stat-card__note num ${direction(quote?.changePercent24h)}`} data-testid="price-change">
         {formatSignedPercent(quote?.changePercent24h)} 24h
@@ -50,7 +47,7 @@ export function PerformanceCard({ coin, portfolio }: { coin: SelectedCoin; portf
         <span className={portfolio ? direction(data?.changePercent24h) : `stat-card__value ${direction(data?.changePercent24h)}`} data-testid="performance-market-change">
           {formatSignedPercent(data?.changePercent24h)}
         </span>{' '}
-        · low {formatUsd(data?.low24h)} · high {formatUsd(data?.high24h)}
+        · low {formatPrice(data?.low24h)} · high {formatPrice(data?.high24h)}
       </span>
       {summary.isError && <FetchError text={COIN_SUMMARY_ERROR} error={summary.error} />}
     </StatCard>

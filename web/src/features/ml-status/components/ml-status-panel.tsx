@@ -4,7 +4,7 @@
  * panel says so, with 'Last update: Never', and its buttons are disabled rather than pretending.
  */
 import { ComingSoon, Panel } from '../../../components/ui/panel';
-import { MISSING } from '../../../lib/number-format';
+import { formatPercent, MISSING } from '../../../lib/number-format';
 import { useMlStatus } from '../api/get-ml-status';
 
 export const ML_STATUS_DASHBOARD_REFETCH_MS = 30_000;
@@ -28,7 +28,7 @@ export function MlStatusPanel() {
         </div>
         <div>
           <dt>Accuracy</dt>
-          <dd className="num">{data?.accuracy != null ? `${data.accuracy.toFixed(1)}%` : MISSING}</dd>
+          <dd className="num">{formatPercent(data?.accuracy, 1)}</dd>
         </div>
         <div>
           <dt>Last update</dt>

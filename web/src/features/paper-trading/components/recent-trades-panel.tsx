@@ -6,7 +6,7 @@
  */
 import { FetchError } from '../../../components/ui/fetch-error';
 import { Panel } from '../../../components/ui/panel';
-import { formatUsd } from '../../../lib/number-format';
+import { formatPrice } from '../../../lib/number-format';
 import { useTrades } from '../api/get-trades';
 import { formatAmount, formatTradePnl, formatTradeTime } from '../trade-format';
 import './paper-trading.css';
@@ -40,7 +40,7 @@ export function RecentTradesPanel() {
                     {formatAmount(trade.amount, trade.symbol)}
                   </span>
                   <span className="trades__sub">
-                    @ <span className="num" data-testid="trade-price">{formatUsd(trade.price)}</span> · {trade.source}
+                    @ <span className="num" data-testid="trade-price">{formatPrice(trade.price)}</span> · {trade.source}
                     {trade.status === 'OPEN' && trade.soldQuantity ? (
                       <span data-testid="trade-left"> · {formatAmount(trade.remainingQuantity ?? 0, trade.symbol)} left</span>
                     ) : null}

@@ -3,24 +3,43 @@
  * the market price. The answer's fill price and fee are shown; a refusal shows the server's problem
  * message (not enough cash, nothing to sell, bad amount). Visitors get a link to log in instead:
  * only a signed-in user has a paper portfolio of their own.
+ *
+ * Before a BUY the form asks `checkBuy` (composed by the screen from the price, the portfolio and
+ * the risk parameters: features do not import each other) whether the position would pass the
+ * maximum position size; if so it places nothing until the person confirms in a dialog, and
+ * cancelling places nothing at all. A check that cannot be made (a read failed) places nothing
+ * either and says why.
  */
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import type { QueryKey } from '@tanstack/react-query';
 import { tradeSides } from '@papertrade/domain/trading/contracts';
 import { describeError } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth/auth-context';
-import { formatUsd } from '../../../lib/number-format';
+import { formatPrice, formatUsd } from '../../../lib/number-format';
 import { usePlaceTrade } from '../api/place-trade';
+import type { PositionSizeWarning } from '../position-size';
 import { formatAmount } from '../trade-format';
+import { PositionSizeDialog } from './position-size-dialog';
 import './paper-trading.css';
 
 type Side = (typeof tradeSides)[number];
 
-export function TradeForm({ coinId, symbol, invalidates }: { coinId: string; symbol: string; invalidates: readonly QueryKey[] }) {
+export function TradeForm({ coinId, symbol, invalidates, checkBuy }: {
+  coinId: string;
+  symbol: string;
+  invalidates: readonly QueryKey[];
+  /** Whether buying this many coins would pass the maximum position size (null when it would not). */
+  checkBuy?: (amount: number) => Promise<PositionSizeWarning | null>;
+}) {
   const { user } = useAuth();
   const [side, setSide] = useState<Side>('BUY');
   const [amount, setAmount] = useState('');
+  const [checking, setChecking] = useState(false);
+  const [checkError, setCheckError] = useState<string | null>(null);
+  /** The BUY waiting for the person's answer, with the warning the dialog shows. */
+  const [pending, setPending] = useState<{ amount: number; warning: PositionSizeWarning } | null>(null);
+  const submitRef = useRef<HTMLButtonElement>(null);
   const place = usePlaceTrade({ invalidates });
 
   if (user === null) {
@@ -33,17 +52,40 @@ export function TradeForm({ coinId, symbol, invalidates }: { coinId: string; sym
     );
   }
 
-  function submit(event: FormEvent) {
+  async function submit(event: FormEvent) {
     event.preventDefault();
     // The server validates too (and says why); this only keeps an empty field from being sent.
     const value = Number(amount);
-    if (amount.trim() === '' || !Number.isFinite(value)) return;
+    if (amount.trim() === '' || !Number.isFinite(value) || checking) return;
+    setCheckError(null);
+    if (side === 'BUY' && checkBuy && value > 0) {
+      setChecking(true);
+      try {
+        const warning = await checkBuy(value);
+        if (warning) {
+          setPending({ amount: value, warning });
+          return;
+        }
+      } catch (error) {
+        setCheckError(describeError(error, 'The trade could not be checked against your maximum position size'));
+        return;
+      } finally {
+        setChecking(false);
+      }
+    }
     place.mutate({ coinId, type: side, amount: value });
+  }
+
+  function answer(confirmed: boolean) {
+    const waiting = pending;
+    setPending(null);
+    submitRef.current?.focus();
+    if (confirmed && waiting) place.mutate({ coinId, type: 'BUY', amount: waiting.amount });
   }
 
   const filled = place.data;
   return (
-    <form className="trade-form" data-testid="trade-form" onSubmit={submit} noValidate>
+    <form className="trade-form" data-testid="trade-form" onSubmit={(event) => void submit(event)} noValidate>
       <p className="trade-form__note">
         Paper trade {symbol} at the market price <span className="badge">SIMULATION</span>
       </p>
@@ -68,12 +110,12 @@ export function TradeForm({ coinId, symbol, invalidates }: { coinId: string; sym
           onChange={(e) => setAmount(e.target.value)}
         />
       </div>
-      <button type="submit" className="btn btn--sm" data-testid="trade-submit" disabled={place.isPending || amount.trim() === ''}>
-        {place.isPending ? 'Placing...' : `Place ${side}`}
+      <button ref={submitRef} type="submit" className="btn btn--sm" data-testid="trade-submit" disabled={place.isPending || checking || amount.trim() === ''}>
+        {place.isPending || checking ? 'Placing...' : `Place ${side}`}
       </button>
       {filled && !place.isError && (
         <p className="trade-form__result" role="status" data-testid="trade-result">
-          {filled.type} {formatAmount(filled.amount, filled.symbol)} filled at {formatUsd(filled.price)}, fee {formatUsd(filled.fee)}
+          {filled.type} {formatAmount(filled.amount, filled.symbol)} filled at {formatPrice(filled.price)}, fee {formatUsd(filled.fee)}
         </p>
       )}
       {place.isError && (
@@ -81,6 +123,12 @@ export function TradeForm({ coinId, symbol, invalidates }: { coinId: string; sym
           {describeError(place.error, 'The trade could not be placed')}
         </p>
       )}
+      {checkError && (
+        <p className="trade-form__error" role="alert" data-testid="trade-check-error">
+          {checkError}
+        </p>
+      )}
+      <PositionSizeDialog warning={pending?.warning ?? null} side="BUY" symbol={symbol} onConfirm={() => answer(true)} onCancel={() => answer(false)} />
     </form>
   );
 }

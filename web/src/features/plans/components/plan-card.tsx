@@ -1,9 +1,8 @@
 import type { ReactNode } from 'react';
 import type { Plan } from '@papertrade/domain/plans/contracts';
 import { Icon } from '../../../components/ui/icon';
+import { formatListPrice } from '../../../lib/number-format';
 import './plan-cards.css';
-
-const price = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 2, minimumFractionDigits: 0 });
 
 /** A plan's features, each with a check mark (the plan cards and the payment confirmation). */
 export function PlanFeatures({ plan, testId }: { plan: Plan; testId?: string }) {
@@ -44,7 +43,7 @@ export function PlanCard({
         {badge}
       </header>
       <p className="plan-card__price">
-        <span className="plan-card__amount num">{price.format(plan.priceUsdPerMonth)}</span>
+        <span className="plan-card__amount num">{formatListPrice(plan.priceUsdPerMonth)}</span>
         <span className="plan-card__period">/month</span>
       </p>
       <PlanFeatures plan={plan} />

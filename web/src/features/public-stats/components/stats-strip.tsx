@@ -1,5 +1,5 @@
 import type { PublicStats } from '@papertrade/domain/public-stats/contracts';
-import { formatCount, MISSING } from '../../../lib/number-format';
+import { formatCount, formatPercent, MISSING } from '../../../lib/number-format';
 import { usePublicStats } from '../api/get-public-stats';
 import './stats-strip.css';
 
@@ -7,7 +7,7 @@ export const NO_DATA_YET = 'No data yet';
 
 /** A measured accuracy as text; 'No data yet' when nothing has been measured. */
 export function formatAccuracy(value: PublicStats['modelAccuracy']): string {
-  return value === null ? NO_DATA_YET : `${value.toFixed(1)}%`;
+  return value === null ? NO_DATA_YET : formatPercent(value, 1);
 }
 
 /** Measured figures of this platform (DESIGN.md section 6); dashes while loading or unavailable. */

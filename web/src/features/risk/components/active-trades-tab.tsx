@@ -2,8 +2,8 @@
 import { FetchError } from '../../../components/ui/fetch-error';
 import '../../../components/ui/data-table.css';
 import { Panel } from '../../../components/ui/panel';
-import { formatSignedUsd, formatUsd } from '../../../lib/number-format';
-import { useActiveTrades } from '../api/get-active-trades';
+import { formatCoinAmount, formatPercent, formatPrice, formatSignedUsd, formatUsd } from '../../../lib/number-format';
+import { ACTIVE_TRADES_REFETCH_MS, useActiveTrades } from '../api/get-active-trades';
 
 /** `3h 05m`, `2d 4h`, `45s`: the time since the position opened. */
 export function formatDuration(seconds: number): string {
@@ -16,7 +16,7 @@ export function formatDuration(seconds: number): string {
 }
 
 export function ActiveTradesTab() {
-  const query = useActiveTrades({ enabled: true });
+  const query = useActiveTrades({ enabled: true, refetchInterval: ACTIVE_TRADES_REFETCH_MS.riskManagement });
   return (
     <Panel title="Active Trades" testId="active-trades">
       {query.isError ? (
@@ -45,13 +45,13 @@ export function ActiveTradesTab() {
               {query.data.trades.map((t) => (
                 <tr key={t.id} data-testid="active-trade-row">
                   <td>{t.symbol}</td>
-                  <td className="num">{t.quantity.toFixed(4)}</td>
-                  <td className="num">{formatUsd(t.entryPrice)}</td>
-                  <td className="num">{formatUsd(t.currentPrice)}</td>
-                  <td className="num">{formatUsd(t.stopLoss)}</td>
-                  <td className="num">{formatUsd(t.takeProfit)}</td>
+                  <td className="num">{formatCoinAmount(t.quantity)}</td>
+                  <td className="num">{formatPrice(t.entryPrice)}</td>
+                  <td className="num">{formatPrice(t.currentPrice)}</td>
+                  <td className="num">{formatPrice(t.stopLoss)}</td>
+                  <td className="num">{formatPrice(t.takeProfit)}</td>
                   <td className="num">
-                    {formatUsd(t.riskAmount)} ({t.riskPercentage.toFixed(2)}%)
+                    {formatUsd(t.riskAmount)} ({formatPercent(t.riskPercentage)})
                   </td>
                   <td className={`num ${t.unrealizedPnL > 0 ? 'up' : t.unrealizedPnL < 0 ? 'down' : ''}`}>{formatSignedUsd(t.unrealizedPnL)}</td>
                   <td className="num">{formatDuration(t.timeInTrade)}</td>

@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { DEFAULT_RISK_PARAMETERS } from '@papertrade/domain/trading/contracts';
 import { Panel } from '../../../components/ui/panel';
-import { formatUsd } from '../../../lib/number-format';
+import { formatCoinAmount, formatPercent, formatPrice, formatUsd } from '../../../lib/number-format';
 import { calculatePositionSize, calculateStopLoss, type TradeSide } from '../risk-calculator';
 
 function NumberField({ id, label, value, onChange, step }: { id: string; label: string; value: string; onChange: (v: string) => void; step?: number }) {
@@ -43,7 +43,7 @@ export function CalculatorTab() {
             <dl className="kv">
               <div>
                 <dt>Position Size</dt>
-                <dd data-testid="calc-quantity">{size.value.quantity.toFixed(4)}</dd>
+                <dd data-testid="calc-quantity">{formatCoinAmount(size.value.quantity)}</dd>
               </div>
               <div>
                 <dt>Position Value</dt>
@@ -55,7 +55,7 @@ export function CalculatorTab() {
               </div>
               <div>
                 <dt>Share of Account</dt>
-                <dd>{size.value.percentOfAccount.toFixed(2)}%</dd>
+                <dd>{formatPercent(size.value.percentOfAccount)}</dd>
               </div>
             </dl>
           ) : (
@@ -83,19 +83,19 @@ export function CalculatorTab() {
             <dl className="kv">
               <div>
                 <dt>Stop Loss Price</dt>
-                <dd data-testid="sl-stop">{formatUsd(levels.value.stopLossPrice)}</dd>
+                <dd data-testid="sl-stop">{formatPrice(levels.value.stopLossPrice)}</dd>
               </div>
               <div>
                 <dt>Take Profit Price</dt>
-                <dd data-testid="sl-target">{formatUsd(levels.value.takeProfitPrice)}</dd>
+                <dd data-testid="sl-target">{formatPrice(levels.value.takeProfitPrice)}</dd>
               </div>
               <div>
                 <dt>Risk per Unit</dt>
-                <dd>{formatUsd(levels.value.riskPerUnit)}</dd>
+                <dd>{formatPrice(levels.value.riskPerUnit)}</dd>
               </div>
               <div>
                 <dt>Reward per Unit</dt>
-                <dd>{formatUsd(levels.value.rewardPerUnit)}</dd>
+                <dd>{formatPrice(levels.value.rewardPerUnit)}</dd>
               </div>
             </dl>
           ) : (

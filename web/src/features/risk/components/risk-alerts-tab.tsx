@@ -9,12 +9,13 @@ import { useToast } from '../../../components/ui/toast/use-toast';
 import { describeError } from '../../../lib/api-client';
 import { useAcknowledgeRiskAlert } from '../api/acknowledge-risk-alert';
 import { useClearAcknowledgedAlerts } from '../api/clear-acknowledged-alerts';
-import { useRiskAlerts } from '../api/get-risk-alerts';
+import { RISK_ALERTS_REFETCH_MS, useRiskAlerts } from '../api/get-risk-alerts';
+import { alertFigure } from '../risk-rules';
 
 const timeFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 export function RiskAlertsTab() {
-  const query = useRiskAlerts({ enabled: true });
+  const query = useRiskAlerts({ enabled: true, refetchInterval: RISK_ALERTS_REFETCH_MS.riskManagement });
   const clear = useClearAcknowledgedAlerts();
   const toast = useToast();
   const acknowledgedCount = query.data?.alerts.filter((a) => a.acknowledged).length ?? 0;
@@ -72,7 +73,7 @@ function AlertItem({ alert }: { alert: RiskAlertView }) {
       </div>
       <span data-testid="risk-alert-message">{alert.message}</span>
       <span className="risk-alert__meta">
-        {alert.symbol ? `${alert.symbol} · ` : ''}value {alert.value} · threshold {alert.threshold} · {timeFormat.format(new Date(alert.timestamp))}
+        {alert.symbol ? `${alert.symbol} · ` : ''}value {alertFigure(alert.kind, alert.value)} · threshold {alertFigure(alert.kind, alert.threshold)} · {timeFormat.format(new Date(alert.timestamp))}
       </span>
     </li>
   );

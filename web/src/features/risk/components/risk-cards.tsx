@@ -5,21 +5,31 @@
  *   limit) and today's loss against the limit; visitors see the defaults of section 9 (their own
  *   settings need an account). View Details goes to /risk-management.
  * - `RiskOverviewCard`: three states. Logged out: a Login link. Logged in but not premium: Upgrade to
- *   Premium (/subscription). Premium: the portfolio risk badge and bar, the daily loss bar and the
- *   most severe unacknowledged alert, with Manage Risk (/risk-management).
+ *   Premium (/subscription). Premium: the portfolio risk badge and bar, the open positions' unrealised
+ *   P&L and the largest share at risk, the daily loss bar and the most severe unacknowledged alert,
+ *   with Manage Risk (/risk-management).
+ *
+ * Polling (dashboard spec section 7): GET /api/risk every 60 s, and for premium users
+ * /api/risk/active-trades every 30 s and /api/risk/alerts every 10 s (the Risk Management screen
+ * polls those two faster, at its own spec's 10 s and 5 s).
+ *
+ * The card sits in a row of quarters as narrow as 200 px: its meters and alert box are grid items
+ * that may shrink (min-width 0) and their figures wrap between parts rather than push the box past
+ * the card's border (risk.css).
  */
 import { Link } from 'react-router-dom';
 import { isPremium } from '@papertrade/domain/auth/contracts';
 import { DEFAULT_BOT_SETTINGS } from '@papertrade/domain/trading/contracts';
-import type { RiskResponse } from '@papertrade/domain/trading/read-contracts';
+import type { ActiveRiskTrade, RiskResponse } from '@papertrade/domain/trading/read-contracts';
 import '../../../components/ui/badge-variants.css';
 import { FetchError } from '../../../components/ui/fetch-error';
 import { Panel } from '../../../components/ui/panel';
 import { useAuth } from '../../../lib/auth/auth-context';
-import { formatUsd } from '../../../lib/number-format';
+import { direction, formatPercent, formatSignedUsd, formatUsd } from '../../../lib/number-format';
+import { ACTIVE_TRADES_REFETCH_MS, useActiveTrades } from '../api/get-active-trades';
 import { useRisk } from '../api/get-risk';
-import { useRiskAlerts } from '../api/get-risk-alerts';
-import { barWidth, dailyLossTone, mostSevereAlert, portfolioRiskBadge, PORTFOLIO_RISK_BAR_MAX } from '../risk-rules';
+import { RISK_ALERTS_REFETCH_MS, useRiskAlerts } from '../api/get-risk-alerts';
+import { barWidth, dailyLossTone, mostSevereAlert, openPositionsSummary, portfolioRiskBadge, PORTFOLIO_RISK_BAR_MAX } from '../risk-rules';
 import './risk.css';
 
 const RISK_ERROR = 'Failed to fetch risk data';
@@ -80,7 +90,10 @@ function DailyLossMeter({ risk }: { risk: RiskResponse }) {
       <div className="risk-meter__head">
         <span>Daily Loss Used</span>
         <span className="num">
-          {formatUsd(risk.dailyLossUsed)} / {formatUsd(risk.dailyLossLimit)} ({risk.dailyLossUsedPercent.toFixed(1)}%)
+          <span className="risk-figure">
+            {formatUsd(risk.dailyLossUsed)} / {formatUsd(risk.dailyLossLimit)}
+          </span>{' '}
+          <span className="risk-figure">({formatPercent(risk.dailyLossUsedPercent, 1)})</span>
         </span>
       </div>
       <div className="risk-bar">
@@ -126,7 +139,8 @@ function ManageRiskLink() {
 
 function PremiumRiskOverview() {
   const risk = useRisk({ enabled: true });
-  const alerts = useRiskAlerts({ enabled: true });
+  const positions = useActiveTrades({ enabled: true, refetchInterval: ACTIVE_TRADES_REFETCH_MS.dashboard });
+  const alerts = useRiskAlerts({ enabled: true, refetchInterval: RISK_ALERTS_REFETCH_MS.dashboard });
   if (risk.isError) return <FetchError text={RISK_ERROR} error={risk.error} />;
   if (!risk.data) return <p className="empty-text">Loading…</p>;
   const variant = portfolioRiskBadge(risk.data.portfolioRiskPercent);
@@ -137,7 +151,7 @@ function PremiumRiskOverview() {
         <div className="risk-meter__head">
           <span>Portfolio Risk</span>
           <span className={`badge badge--${variant}`} data-testid="portfolio-risk-badge" data-variant={variant}>
-            {risk.data.portfolioRiskPercent.toFixed(2)}%
+            {formatPercent(risk.data.portfolioRiskPercent)}
           </span>
         </div>
         <div className="risk-bar">
@@ -147,6 +161,7 @@ function PremiumRiskOverview() {
           {formatUsd(risk.data.portfolioRiskAmount)} at risk over {risk.data.openPositions} open position{risk.data.openPositions === 1 ? '' : 's'}
         </span>
       </div>
+      {positions.isError ? <FetchError text="Failed to fetch active trades" error={positions.error} /> : positions.data && <OpenPositionsBrief trades={positions.data.trades} />}
       <DailyLossMeter risk={risk.data} />
       <div className="risk-meter" data-testid="risk-overview-alert">
         {alerts.isError ? (
@@ -164,5 +179,22 @@ function PremiumRiskOverview() {
         )}
       </div>
     </>
+  );
+}
+
+function OpenPositionsBrief({ trades }: { trades: ActiveRiskTrade[] }) {
+  const { unrealizedPnL, riskiest } = openPositionsSummary(trades);
+  return (
+    <div className="risk-meter" data-testid="risk-overview-positions">
+      <div className="risk-meter__head">
+        <span>Unrealized P&amp;L</span>
+        <span className={`num ${direction(unrealizedPnL)}`} data-testid="risk-overview-unrealized">
+          {formatSignedUsd(unrealizedPnL)}
+        </span>
+      </div>
+      <span className="risk-alert__meta" data-testid="risk-overview-riskiest">
+        {riskiest ? `Most at risk: ${riskiest.symbol}, ${formatPercent(riskiest.riskPercentage)} of the portfolio` : 'No open positions'}
+      </span>
+    </div>
   );
 }

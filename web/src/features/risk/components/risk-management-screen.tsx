@@ -3,9 +3,12 @@
  * Trades, Risk Alerts and Calculator. Visitors see a login prompt; free users see the parameters
  * read-only with a 'Basic' badge, the calculators, and an upgrade prompt on the premium-only tabs
  * (the server answers 403 there).
+ *
+ * The open tab is in the address (`?tab=alerts`), so a link or a reload opens it. Only the open tab
+ * is mounted, so only its read is polled, at this screen's intervals (premium-and-account.md section
+ * 7): parameters every 30 s, active trades every 10 s, alerts every 5 s.
  */
-import { useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { isPremium } from '@papertrade/domain/auth/contracts';
 import { Panel } from '../../../components/ui/panel';
 import { TabList, tabPanelProps, type TabDef } from '../../../components/ui/tab-list';
@@ -17,6 +20,7 @@ import { RiskAlertsTab } from './risk-alerts-tab';
 import './risk.css';
 
 type RiskTab = 'parameters' | 'active-trades' | 'alerts' | 'calculator';
+const DEFAULT_TAB: RiskTab = 'parameters';
 const tabs: ReadonlyArray<TabDef<RiskTab>> = [
   { value: 'parameters', label: 'Parameters' },
   { value: 'active-trades', label: 'Active Trades' },
@@ -26,7 +30,10 @@ const tabs: ReadonlyArray<TabDef<RiskTab>> = [
 
 export function RiskManagementScreen() {
   const { user } = useAuth();
-  const [tab, setTab] = useState<RiskTab>('parameters');
+  const [params, setParams] = useSearchParams();
+  const tab = tabs.find((t) => t.value === params.get('tab'))?.value ?? DEFAULT_TAB;
+  // Replacing the entry: switching tabs is not a page to go back to.
+  const setTab = (next: RiskTab) => setParams((current) => ({ ...Object.fromEntries(current), tab: next }), { replace: true });
   if (user === null) {
     return (
       <section className="screen-empty card" data-testid="risk-login-prompt">

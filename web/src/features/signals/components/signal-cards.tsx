@@ -7,7 +7,7 @@
  */
 import { FetchError } from '../../../components/ui/fetch-error';
 import { StatCard } from '../../../components/ui/panel';
-import { formatCount, MISSING } from '../../../lib/number-format';
+import { formatCount, formatPercent, MISSING } from '../../../lib/number-format';
 import { SIGNALS_ERROR, useSignals } from '../api/get-signals';
 import { confidenceNote, latestSignal } from '../signal-summary';
 
@@ -17,7 +17,7 @@ export function AiConfidenceCard({ symbol }: { symbol: string }) {
   return (
     <StatCard label="AI Confidence" testId="ai-confidence-card">
       <span className="stat-card__value num" data-testid="ai-confidence-value">
-        {latest ? `${latest.confidence.toFixed(1)}%` : MISSING}
+        {latest ? formatPercent(latest.confidence, 1) : MISSING}
       </span>
       <span className="stat-card__note" data-testid="ai-confidence-note">
         {latest

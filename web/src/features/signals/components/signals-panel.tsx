@@ -8,7 +8,7 @@
 import { SIGNAL_FORMULA_TEXT, type Signal } from '@papertrade/domain/signals/contracts';
 import { FetchError } from '../../../components/ui/fetch-error';
 import { Panel } from '../../../components/ui/panel';
-import { formatUsd } from '../../../lib/number-format';
+import { formatPercent, formatPrice, formatReading } from '../../../lib/number-format';
 import { SIGNALS_ERROR, useSignals } from '../api/get-signals';
 import { explainSignal, reasonContribution } from '../signal-explanation';
 import './signals-panel.css';
@@ -16,7 +16,6 @@ import './signals-panel.css';
 /** Signals shown; the rest of the history is for the premium screens. */
 export const SIGNALS_SHOWN = 10;
 
-const reading = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 const time = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 
 const TYPE_CLASS = { BUY: 'up', SELL: 'down', HOLD: 'flat' } as const;
@@ -30,14 +29,14 @@ function SignalItem({ signal }: { signal: Signal }) {
           {signal.type}
         </span>
         <span className="signal__confidence num" data-testid="signal-confidence">
-          {signal.confidence.toFixed(1)}% confidence
+          {formatPercent(signal.confidence, 1)} confidence
         </span>
         {signal.mixed && (
           <span className="badge signal__mixed" data-testid="signal-mixed">
             mixed
           </span>
         )}
-        <span className="signal__price num">{formatUsd(signal.price)}</span>
+        <span className="signal__price num">{formatPrice(signal.price)}</span>
         <time className="signal__time" dateTime={signal.timestamp}>
           {time.format(new Date(signal.timestamp))}
         </time>
@@ -47,8 +46,8 @@ function SignalItem({ signal }: { signal: Signal }) {
           {signal.reasons.map((reason) => (
             <li key={reason.indicator} className="signal__reason" data-testid="signal-reason">
               <span className="signal__indicator">{reason.indicator}</span>
-              <span className="num">{reading.format(reason.value)}</span>
-              <span className="signal__threshold num">vs {reading.format(reason.threshold)}</span>
+              <span className="num">{formatReading(reason.value)}</span>
+              <span className="signal__threshold num">vs {formatReading(reason.threshold)}</span>
               <span className={`signal__says ${TYPE_CLASS[reason.says]}`}>{reason.says}</span>
               <span className="signal__weight num" title={`weight ${reason.weight} × vote ${reason.vote}`} data-testid="signal-reason-weight">
                 ×{reason.weight} → {reasonContribution(reason)}

@@ -1,8 +1,8 @@
 import { FetchError } from '../../../components/ui/fetch-error';
 import { Spinner } from '../../../components/ui/spinner';
+import { formatUsd } from '../../../lib/number-format';
 import { useBillingHistory } from '../api/get-billing-history';
 
-const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 const day = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 
 /** The Billing History tab: the user's real payments (DESIGN.md section 6: nothing hard-coded). */
@@ -35,7 +35,7 @@ export function BillingHistory() {
               <tr key={entry.id} data-testid="billing-row">
                 <td>{day.format(new Date(entry.date))}</td>
                 <td>{entry.description}</td>
-                <td className="num">{money.format(entry.amountUsd)}</td>
+                <td className="num">{formatUsd(entry.amountUsd)}</td>
                 <td>
                   <span className={`badge ${entry.status === 'PAID' ? 'badge--up' : 'badge--down'}`}>{entry.status === 'PAID' ? 'Paid' : 'Failed'}</span>
                 </td>

@@ -1,7 +1,7 @@
 import type { SubscriptionResponse, UsageItem } from '@papertrade/domain/subscription/contracts';
+import { formatCount } from '../../../lib/number-format';
 import { usageHint, usageMeter } from '../usage-level';
 
-const count = new Intl.NumberFormat('en-US');
 
 const LINES: readonly { key: keyof SubscriptionResponse['usage']; label: string }[] = [
   { key: 'tradingStrategies', label: 'Trading Strategies' },
@@ -17,7 +17,7 @@ function UsageLine({ id, label, item }: { id: string; label: string; item: Usage
       <div className="usage-line__head">
         <span className="usage-line__label">{label}</span>
         <span className="usage-line__value num" data-testid={`usage-${id}-value`}>
-          {item.limit === null ? `${count.format(item.used)} · Unlimited` : `${count.format(item.used)} / ${count.format(item.limit)}`}
+          {item.limit === null ? `${formatCount(item.used)} · Unlimited` : `${formatCount(item.used)} / ${formatCount(item.limit)}`}
         </span>
       </div>
       {item.limit !== null && (

@@ -19,7 +19,7 @@ import { useToast } from '../../../components/ui/toast/use-toast';
 import { describeError } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth/auth-context';
 import { downloadCsv } from '../../../lib/download-file';
-import { direction, formatCount, formatSignedUsd, formatUsd, MISSING } from '../../../lib/number-format';
+import { direction, formatCoinAmount, formatCount, formatPrice, formatSignedUsd, formatUsd, MISSING } from '../../../lib/number-format';
 import { getAllTrades, useTrades } from '../api/get-trades';
 import { lotRuleNote, lotState, signalSource } from '../trade-labels';
 import { EMPTY_FILTER, filterError, isFilterActive, TRADE_HISTORY_PAGE_SIZE, type TradeFilter, type TradeTab } from '../trade-query';
@@ -32,7 +32,6 @@ const tabs: ReadonlyArray<TabDef<TradeTab>> = [
 ];
 
 const timeFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'medium' });
-const amountFormat = new Intl.NumberFormat('en-US', { minimumFractionDigits: 4, maximumFractionDigits: 4 });
 
 export function TradeHistoryScreen() {
   const { user } = useAuth();
@@ -60,7 +59,7 @@ export function TradeHistoryScreen() {
         return;
       }
       downloadCsv(csv.csvFileName(new Date()), csv.tradesToCsv(trades));
-      toast({ title: 'Download Started', description: `${trades.length} trade${trades.length === 1 ? '' : 's'} exported` });
+      toast({ title: 'Download Started', description: `${formatCount(trades.length)} trade${trades.length === 1 ? '' : 's'} exported` });
     } catch (error) {
       toast({ title: 'Export Failed', description: describeError(error, 'Failed to export trades'), variant: 'destructive' });
     } finally {
@@ -219,11 +218,11 @@ function FilterForm({ filter, onChange, error }: { filter: TradeFilter; onChange
 
 /** Under the status: what is left of a BUY's lot, or the rule a SELL followed and its entry price. */
 function LotCell({ trade }: { trade: Trade }) {
-  const state = lotState(trade, (n) => amountFormat.format(n));
+  const state = lotState(trade, (n) => formatCoinAmount(n));
   if (state === null) return null;
   return (
     <span className="trade-cell__sub" data-testid="trade-lot">
-      {trade.type === 'SELL' ? `${state} · entry ${formatUsd(trade.entryPrice)}` : state}
+      {trade.type === 'SELL' ? `${state} · entry ${formatPrice(trade.entryPrice)}` : state}
     </span>
   );
 }
@@ -251,11 +250,11 @@ function TradesTable({ trades }: { trades: readonly Trade[] }) {
                 <span className={`badge ${t.type === 'BUY' ? 'badge--up' : 'badge--destructive'}`}>{t.type}</span>
               </td>
               <td className="num" data-testid="trade-amount">
-                {amountFormat.format(t.amount)} {t.symbol}
+                {formatCoinAmount(t.amount, t.symbol)}
                 <span className="trade-cell__sub">{formatUsd(t.value)}</span>
               </td>
               <td className="num" data-testid="trade-price">
-                {formatUsd(t.price)}
+                {formatPrice(t.price)}
               </td>
               <td data-testid="trade-source">{signalSource(t)}</td>
               <td className={`num ${direction(t.pnl)}`} data-testid="trade-pnl">
