@@ -196,6 +196,25 @@ describe('read-your-own-writes without X-Min-Position (embedded)', function () {
     }
   });
 
+  it('reads the caller\'s own later write even when the request sends an older X-Min-Position', async function () {
+    const { token } = await newUser(h);
+    const stale = String(await h.head());
+    await h.projector.stop();
+    try {
+      const placed = await h.request('POST', '/api/trades', { token, body: { symbol: 'ETH', type: 'BUY', amount: 0.001 } });
+      expect(placed.status).to.equal(201);
+      // The stale position is projected already; the caller's trade is not: the read must wait for it
+      // (and, with the projector stopped, say it did not get there) rather than answer at once.
+      const list = await h.request('GET', '/api/trades', { token, headers: { 'x-min-position': stale } });
+      expect(list.status).to.equal(200);
+      expect(list.headers.get('x-position-reached')).to.equal('false');
+    } finally {
+      await h.projector.start();
+    }
+    const after = await h.request('GET', '/api/trades', { token, headers: { 'x-min-position': stale } });
+    expect(after.body.total).to.equal(1);
+  });
+
   it('does not wait, nor say it did, when the caller has nothing pending', async function () {
     const { token } = await newUser(h);
     const placed = await h.request('POST', '/api/trades', { token, body: { symbol: 'ETH', type: 'BUY', amount: 0.001 } });

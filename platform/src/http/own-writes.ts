@@ -54,20 +54,19 @@ export class OwnWrites {
 
 /**
  * Route middleware for a group of user-scoped reads: `const reads = readsOwnWrites(deps.ownWrites)`,
- * then `reads(PORTFOLIOS_PROJECTION, ...)` on each route. With X-Min-Position it is `readsFrom`;
- * without it, a signed-in caller waits for their own last write; visitors never wait.
+ * then `reads(PORTFOLIOS_PROJECTION, ...)` on each route. X-Min-Position is waited for as `readsFrom`
+ * does; a signed-in caller also waits for their own last write, with the header or without it: a
+ * client that sends a position older than its last write (one kept from an earlier call) still
+ * reads that write. Visitors never wait for anyone's write.
  */
 export function readsOwnWrites(ownWrites: OwnWrites) {
   return (...projections: string[]): Middleware =>
     async (ctx: Context, next) => {
-      if (ctx.get('x-min-position')) {
-        await waitForMinPosition(ctx, ownWrites.readModels, projections);
-      } else {
-        const user = (ctx.state as AuthState).user;
-        if (user) {
-          const outcome = await ownWrites.waitFor(user.id, projections);
-          if (outcome !== 'none') ctx.set('X-Position-Reached', outcome === 'reached' ? 'true' : 'false');
-        }
+      if (ctx.get('x-min-position')) await waitForMinPosition(ctx, ownWrites.readModels, projections);
+      const user = (ctx.state as AuthState).user;
+      if (user) {
+        const outcome = await ownWrites.waitFor(user.id, projections);
+        if (outcome !== 'none') ctx.set('X-Position-Reached', outcome === 'reached' ? 'true' : 'false');
       }
       await next();
     };

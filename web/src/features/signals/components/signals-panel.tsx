@@ -78,7 +78,14 @@ export function SignalsPanel({ symbol }: { symbol: string }) {
     <Panel title="AI Signals" testId="signals-panel" actions={<span className="badge">{symbol}</span>}>
       {signals.isError && <FetchError text={SIGNALS_ERROR} error={signals.error} />}
       {signals.isSuccess && list.length === 0 && <p className="empty-text">No recent signals available</p>}
-      {list.length > 0 && <ul className="signal-list">{list.map((signal) => <SignalItem key={signal.id} signal={signal} />)}</ul>}
+      {list.length > 0 && (
+        // The list scrolls inside the panel: focusable and named, so a keyboard user can scroll it too (WCAG 2.1.1).
+        <ul className="signal-list" tabIndex={0} aria-label={`Latest ${symbol} signals`}>
+          {list.map((signal) => (
+            <SignalItem key={signal.id} signal={signal} />
+          ))}
+        </ul>
+      )}
     </Panel>
   );
 }
