@@ -18,7 +18,7 @@ import type { CoinId, CoinSymbol } from '../market/coins';
 import type { TradeCloseReason, TradeStatus } from './read-contracts';
 import type { TradeSide } from './portfolio';
 import { evolvePortfolio, tradeSourceLabel, utcDay, type PortfolioEvent, type PortfolioState, type Position } from './portfolio';
-import { evolveRisk, initialRiskState, type RiskEvent, type RiskState } from './risk';
+import { RISK_EVENT_TYPES, evolveRisk, initialRiskState, type RiskEvent, type RiskState } from './risk';
 import { quantityToUnits } from './money';
 
 export const PORTFOLIOS_PROJECTION = 'portfolios';
@@ -26,14 +26,7 @@ export const TRADES_PROJECTION = 'trades';
 export const RISK_PROJECTION = 'risk';
 
 const portfolioEventTypes: ReadonlySet<string> = new Set(['PortfolioOpened', 'SimulatedTradePlaced', 'PositionClosed', 'PortfolioReset']);
-const riskEventTypes: ReadonlySet<string> = new Set([
-  'BotSettingsChanged',
-  'BotSettingsReset',
-  'RiskParametersChanged',
-  'RiskAlertRaised',
-  'RiskAlertAcknowledged',
-  'AcknowledgedRiskAlertsCleared',
-]);
+const riskEventTypes: ReadonlySet<string> = RISK_EVENT_TYPES;
 export const isPortfolioEvent = (event: DomainEvent): event is PortfolioEvent => portfolioEventTypes.has(event.type);
 export const isRiskEvent = (event: DomainEvent): event is RiskEvent => riskEventTypes.has(event.type);
 
