@@ -11,7 +11,9 @@
  *
  * Alerts are decided on the write side's portfolio, not the read model's: a round that would raise
  * one loads the portfolio stream first, so a reset the read model has not applied yet does not
- * raise alerts for the positions it discarded (the reset resolves the standing ones, risk.ts).
+ * raise alerts for the positions it discarded (the reset resolves the standing ones, risk.ts). What
+ * is left is a reset that lands between that load and the alert's append (a round trip or two): its
+ * resolution may then come before the alert, which stands until acknowledged.
  *
  * Once: ClosePosition names the position (its opening trade's id), so a close issued again (the
  * read model not yet caught up, a restart) appends nothing; the risk decider raises a condition key
