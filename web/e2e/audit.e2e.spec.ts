@@ -93,7 +93,7 @@ describe('web: the Audit tab of the Admin Panel (e2e)', function () {
   const subscription = () => page.locator('[aria-label="Subscription as of"]');
   const ddAfter = (scope: Locator, term: string) => scope.locator(`dt:text-is("${term}") + dd`);
 
-  it('opens from a user's row (Audit): the timeline in order, paged and downloaded, and the portfolio and subscription as of the first trade's second', async () => {
+  it("opens from a user's row (Audit): the timeline in order, paged and downloaded, and the portfolio and subscription as of the first trade's second", async () => {
     const target = await newUser('audited');
     const firstTrade = await trade(target.token, 'ETH', 0.5);
     // The as-of input reads to the second, and "as of" a second takes in all of it: choose the first
