@@ -14,7 +14,7 @@ import type { EventStore } from '@papertrade/platform/event-store/event-store';
 import type { MarketData } from '@papertrade/platform/market/market-data';
 import type { ReadModels } from '@papertrade/platform/projections/read-models';
 import { projections } from '@papertrade/projectors/projections';
-import { portfolioAsOfResponse, readAuditStream, subscriptionAsOfResponse, timelineEvents } from '@papertrade/query-api/audit/audit-reads';
+import { portfolioAsOfResponse, readAuditStream, subscriptionAsOfResponse, timelineAsOf } from '@papertrade/query-api/audit/audit-reads';
 import { createRuntime } from './compose';
 import { runMain } from './lifecycle';
 
@@ -64,7 +64,7 @@ export async function runAudit(argv: string[], deps: AuditCliDeps): Promise<numb
       if (!asOfText.success) usage(`--as-of: ${asOfText.error.issues[0]?.message}`);
       const asOf = new Date(asOfText.data);
       const reads = { events: deps.eventStore, marketData: deps.marketData, clock: deps.clock };
-      const timeline = (await timelineEvents(reads, userId.data)).filter((e) => Date.parse(e.time) <= asOf.getTime());
+      const timeline = await timelineAsOf(reads, userId.data, asOf);
       print({
         userId: userId.data,
         asOf: asOf.toISOString(),

@@ -20,7 +20,7 @@ export interface QueryApiDeps {
   marketData: MarketData;
   trustProxy: boolean;
   /** Read-only access to the event streams, for the audit routes only (src/audit): every other route reads read models. */
-  events: Pick<EventStore, 'readStream'>;
+  events: Pick<EventStore, 'readStreamPage'>;
   /**
    * This month's API calls per user, read from the store command-api counts them in (the same
    * instance in the embedded process, whose store is memory; the shared table or collection

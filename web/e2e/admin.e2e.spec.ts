@@ -1,7 +1,8 @@
 /**
  * The Admin Panel in real Chromium against the embedded app: access by role (visitor and free user
  * restricted, auditor read-only), the admin edit ('Saving...', the success toast, the table updated),
- * the server-side search, and the auditor role granted from the panel.
+ * the server-side search, and the auditor role granted from the panel; a row's Audit opens the Audit
+ * tab on that user, for an auditor too.
  */
 import { expect } from 'chai';
 import type { Page, Route } from 'playwright-core';
@@ -137,7 +138,7 @@ describe('web: Admin Panel (e2e)', function () {
     expect(await rows().count()).to.equal(0);
   });
 
-  it('gives an auditor the read-only view (no Edit), after an admin grants the role from the panel', async () => {
+  it('gives an auditor the read-only view (no Edit, an Audit on each row), after an admin grants the role from the panel', async () => {
     const auditor = await newUser('auditor');
     const adminToken = await logInViaApi(app.url, ADMIN.email, ADMIN.password);
     await openAs(adminToken);
@@ -157,5 +158,12 @@ describe('web: Admin Panel (e2e)', function () {
     expect(await page.getByRole('button', { name: 'Make Auditor' }).count()).to.equal(0);
     expect(await page.getByRole('tab', { name: 'Audit' }).count()).to.equal(1);
     await screenshot(page, 'admin-auditor-readonly');
+
+    // Reading changes nothing: each row's Audit opens the Audit tab on that user, for an auditor too.
+    expect(await rows().first().getByRole('button', { name: 'Audit', exact: true }).count()).to.equal(1);
+    await row(auditor.userId).getByRole('button', { name: 'Audit', exact: true }).click();
+    expect(await page.getByRole('tab', { name: 'Audit' }).getAttribute('aria-selected')).to.equal('true');
+    await page.locator('[aria-label="Audited user"]').getByText(auditor.email, { exact: true }).waitFor();
+    await page.getByRole('table', { name: 'Audit timeline' }).waitFor();
   });
 });

@@ -1,16 +1,19 @@
 /**
  * The Admin Panel's Audit tab in real Chromium against the embedded app (issue 9, "browser tests
- * for ... the audit timeline"): an admin picks a user who traded through the API, bought Premium
- * through the test checkout and cancelled it; sees the timeline in order with its types and times,
- * pages through it, downloads a page as CSV, and chooses an as-of time between two trades to see the
- * portfolio and subscription as they were then (what GET /api/audit/... rebuilt for that time). An
- * auditor granted by an admin opens the same tab; a plain user meets Access Restricted.
+ * for ... the audit timeline"; issue 16, item 6): an admin opens the audit of a user who traded
+ * through the API, bought Premium through the test checkout and cancelled it, from that user's row
+ * (Audit); sees the timeline in order with its types and times, pages through it, downloads a page as
+ * CSV, and chooses an as-of second, the one of the first trade, to see the portfolio and subscription
+ * as they were at its end (what GET /api/audit/... rebuilt for that time). An auditor granted by an
+ * admin finds a user by email in the tab's search (Audit on the match), and by the raw user id; a
+ * plain user meets Access Restricted.
  */
 import fs from 'node:fs';
 import { expect } from 'chai';
 import type { Locator, Page } from 'playwright-core';
 import { portfolioAsOfResponseSchema, timelineResponseSchema, type TimelineResponse } from '@papertrade/domain/audit/contracts';
 import { checkoutResponseSchema } from '@papertrade/domain/subscription/contracts';
+import { placeTradeResponseSchema } from '@papertrade/domain/trading/contracts';
 import type { StartedApp } from '../../test/app-process';
 import { waitUntil } from '../../test/wait';
 import { callAs, getViaApi, logInViaApi, signUpViaApi, uniqueUser } from './support/api';
@@ -41,7 +44,7 @@ describe('web: the Audit tab of the Admin Panel (e2e)', function () {
   }
 
   const adminToken = () => logInViaApi(app.url, ADMIN.email, ADMIN.password);
-  const trade = (token: string, symbol: string, amount: number) => callAs(app.url, token, 'POST', '/api/trades', { symbol, type: 'BUY', amount });
+  const trade = async (token: string, symbol: string, amount: number) => placeTradeResponseSchema.parse(await callAs(app.url, token, 'POST', '/api/trades', { symbol, type: 'BUY', amount }));
 
   /** Premium through the built-in test checkout, as the browser would: checkout, the test page's Pay, then the success call. */
   async function buyPremium(token: string) {
@@ -57,19 +60,28 @@ describe('web: the Audit tab of the Admin Panel (e2e)', function () {
     return timelineResponseSchema.parse(await getViaApi(app.url, `/api/audit/users/${userId}/timeline?page=${n}&pageSize=${PAGE_SIZE}`, { Authorization: `Bearer ${token}` }));
   }
 
-  async function openAuditTab(token: string) {
+  async function openAdmin(token: string) {
     await page.goto('/landing');
     await page.evaluate((t) => localStorage.setItem('authToken', t), token);
     await page.goto('/admin');
     await page.getByRole('heading', { name: 'Admin Panel', level: 1 }).waitFor();
+  }
+
+  async function openAuditTab(token: string) {
+    await openAdmin(token);
     await page.getByRole('tab', { name: 'Audit' }).click();
     await page.getByTestId('audit-tab-panel').waitFor();
   }
 
+  /** The raw user id, for an auditor who has one. */
   async function showUser(userId: string) {
     await page.getByLabel('User ID').fill(userId);
     await page.getByRole('button', { name: 'Show history' }).click();
   }
+
+  /** Whom the tab shows: its header names the user. */
+  const audited = () => page.locator('[aria-label="Audited user"]');
+  const auditedId = () => page.getByTestId('audited-user-id');
 
   const timelineRows = () => page.getByRole('table', { name: 'Audit timeline' }).locator('tbody tr');
   /** Each row as [time, category, type, position]. */
@@ -82,12 +94,14 @@ describe('web: the Audit tab of the Admin Panel (e2e)', function () {
   const subscription = () => page.locator('[aria-label="Subscription as of"]');
   const ddAfter = (scope: Locator, term: string) => scope.locator(`dt:text-is("${term}") + dd`);
 
-  it('shows an admin the timeline in order, pages and downloads it, and the portfolio and subscription as of a time between two trades', async () => {
+  it("opens from a user's row (Audit): the timeline in order, paged and downloaded, and the portfolio and subscription as of the first trade's second", async () => {
     const target = await newUser('audited');
-    await trade(target.token, 'ETH', 0.5);
-    // A whole second after the first trade (the as-of input has seconds), and the second trade after it.
-    const asOfMs = Math.ceil(Date.now() / 1000) * 1000;
-    await waitUntil(() => Date.now() > asOfMs + 100, { message: 'the clock to pass the chosen as-of time' });
+    const firstTrade = await trade(target.token, 'ETH', 0.5);
+    // The as-of input reads to the second, and "as of" a second takes in all of it: choose the first
+    // trade's second, and place the second trade in a later one.
+    const asOfSecond = Math.floor(Date.parse(firstTrade.timestamp) / 1000) * 1000;
+    const asOfMs = asOfSecond + 999;
+    await waitUntil(() => Date.now() > asOfMs + 50, { message: 'a second after the first trade' });
     await trade(target.token, 'BTC', 0.01);
     await buyPremium(target.token);
     for (let i = 0; i < FILLER_TRADES; i += 1) await trade(target.token, 'SOL', 0.1);
@@ -108,12 +122,15 @@ describe('web: the Audit tab of the Admin Panel (e2e)', function () {
     expect(Date.parse(trades[0]!.time)).to.be.below(asOfMs);
     expect(Date.parse(trades[1]!.time)).to.be.above(asOfMs);
 
-    // The tab's default as-of is now to the whole second (its input shows seconds): open it in a later
-    // second than the last event, or an event earlier in the same second is left out of "now".
-    const lastWrite = Date.now();
-    await waitUntil(() => Date.now() >= Math.ceil(lastWrite / 1000) * 1000 + 1, { message: 'a new second after the last write' });
-    await openAuditTab(admin);
-    await showUser(target.userId);
+    // From the user's row in the Users tab, at once after the last write: the default as-of is now,
+    // and the second being lived counts up to now (it used to end at the second's start).
+    await openAdmin(admin);
+    const row = page.locator(`[data-testid="admin-user-row"][data-user-id="${target.userId}"]`);
+    await row.getByRole('button', { name: 'Audit', exact: true }).click();
+    expect(await page.getByRole('tab', { name: 'Audit' }).getAttribute('aria-selected')).to.equal('true');
+    await audited().getByText(target.username, { exact: true }).waitFor();
+    await audited().getByText(target.email, { exact: true }).waitFor();
+    expect(await auditedId().textContent()).to.equal(target.userId);
     await pageLabel().getByText(`Page 1 of 2 (${first.total} events)`, { exact: true }).waitFor();
     expect(await readRows()).to.deep.equal(expectedRows(first));
     // The details column says what the event did: the first trade's side, quantity, coin and price.
@@ -141,7 +158,7 @@ describe('web: the Audit tab of the Admin Panel (e2e)', function () {
     await subscription().getByText('PREMIUM (ACTIVE)', { exact: true }).waitFor();
     await subscription().getByText(/^Access ends /).waitFor();
 
-    // As of the second between the two trades: only the ETH bought, the cash the replay computes, still Free.
+    // As of the first trade's second, all of it: only the ETH bought, the cash the replay computes, still Free.
     const asOfIso = new Date(asOfMs).toISOString();
     const then = portfolioAsOfResponseSchema.parse(await getViaApi(app.url, `/api/audit/users/${target.userId}/portfolio?asOf=${encodeURIComponent(asOfIso)}`, { Authorization: `Bearer ${admin}` }));
     expect(then.state.positions.map((p) => [p.symbol, p.units])).to.deep.equal([['ETH', 50_000_000]]);
@@ -154,8 +171,9 @@ describe('web: the Audit tab of the Admin Panel (e2e)', function () {
       return [d.getFullYear(), d.getMonth() + 1, d.getDate(), d.getHours(), d.getMinutes(), d.getSeconds()]
         .map((n) => String(n).padStart(2, '0'))
         .reduce((out, part, i) => out + (i === 0 ? '' : i < 3 ? '-' : i === 3 ? 'T' : ':') + part, '');
-    }, asOfMs);
+    }, asOfSecond);
     await page.getByLabel('As of (your local time)').fill(localInput);
+    await page.getByTestId('audit-as-of-resolved').getByText(`Replayed from every event up to ${asOfIso} (UTC), that second included`, { exact: true }).waitFor();
     await ddAfter(portfolio(), 'Cash').getByText(usd(then.valuation.cash), { exact: true }).waitFor();
     expect(await portfolio().locator('[aria-label="Positions held"] li').allTextContents()).to.deep.equal([`ETH 0.5 (cost ${usd(then.state.positions[0]!.costBasisMicros / 1e6)}, opened ${then.state.positions[0]!.openedAt})`]);
     expect(await ddAfter(portfolio(), 'Total value').textContent()).to.equal(usd(then.valuation.totalValue));
@@ -164,7 +182,7 @@ describe('web: the Audit tab of the Admin Panel (e2e)', function () {
     await screenshot(page, 'audit-as-of', { fullPage: true });
   });
 
-  it('opens for an auditor granted by an admin through the API', async () => {
+  it('opens for an auditor granted by an admin through the API: a user found by email, and by the raw id', async () => {
     const target = await newUser('audited');
     await trade(target.token, 'ETH', 0.25);
     const auditor = await newUser('auditor');
@@ -175,17 +193,28 @@ describe('web: the Audit tab of the Admin Panel (e2e)', function () {
     );
     const expected = await timelinePage(auditor.token, target.userId, 1);
 
-    // The tab's default as-of is now to the whole second (its input shows seconds): open it in a later
-    // second than the last event, or an event earlier in the same second is left out of "now".
-    const lastWrite = Date.now();
-    await waitUntil(() => Date.now() >= Math.ceil(lastWrite / 1000) * 1000 + 1, { message: 'a new second after the last write' });
     await openAuditTab(auditor.token);
-    await showUser(target.userId);
+    await page.getByText('Find a user by email or username, open one from the Users tab with Audit, or enter a user ID.', { exact: true }).waitFor();
+    await page.getByRole('searchbox', { name: 'Find a user by email or username' }).fill(target.email);
+    const match = page.locator(`[data-testid="audit-match"][data-user-id="${target.userId}"]`);
+    await match.getByText(target.username, { exact: true }).waitFor();
+    expect(await page.getByRole('table', { name: 'Matching users' }).locator('tbody tr').count()).to.equal(1);
+    await screenshot(page, 'audit-search', { fullPage: true });
+    await match.getByRole('button', { name: 'Audit', exact: true }).click();
+    await audited().getByText(target.email, { exact: true }).waitFor();
     await pageLabel().getByText(`Page 1 of 1 (${expected.total} events)`, { exact: true }).waitFor();
     expect(await readRows()).to.deep.equal(expectedRows(expected));
     expect((await readRows()).map((r) => r[2])).to.include('SimulatedTradePlaced');
     await portfolio().locator('[aria-label="Positions held"] li').filter({ hasText: /^ETH 0\.25 / }).waitFor();
     await screenshot(page, 'audit-auditor', { fullPage: true });
+
+    // The raw id of someone else: the tab shows that user, named by the id alone.
+    const other = await newUser('audited');
+    await trade(other.token, 'BTC', 0.01);
+    await showUser(other.userId);
+    await page.getByTestId('audited-user-id').getByText(other.userId, { exact: true }).waitFor();
+    await portfolio().locator('[aria-label="Positions held"] li').filter({ hasText: /^BTC 0\.01 / }).waitFor();
+    expect(await audited().getByText(target.email).count()).to.equal(0);
   });
 
   it('shows a plain user Access Restricted, without the Audit tab, and the API refuses them', async () => {

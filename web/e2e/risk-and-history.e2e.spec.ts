@@ -2,10 +2,11 @@
  * Risk Management and Trade History in real Chromium against the embedded app (issue 8, "Browser
  * tests"): a premium user's risk parameters change and survive a reload; a free user sees them
  * read-only with 'Basic'; risk alerts raised by the risk monitor are acknowledged (dimmed) and
- * cleared; trades placed through POST /api/trades are listed, the tabs and the filter narrow them
- * on the server, paging walks them, and Export downloads them as CSV; the screen states the FIFO lot
- * rule, what is left of a BUY partly sold, and a dash for Win Rate until a trade closes; a visitor
- * sees a login prompt and dashes. Premium is granted as an administrator would, through PUT /api/admin/users/{id}.
+ * cleared, and those about the positions are resolved by a reset (dimmed, with the reason); trades
+ * placed through POST /api/trades are listed, the tabs and the filter narrow them on the server,
+ * paging walks them, and Export downloads them as CSV; the screen states the FIFO lot rule, what is
+ * left of a BUY partly sold, and a dash for Win Rate until a trade closes; a visitor sees a login
+ * prompt and dashes. Premium is granted as an administrator would, through PUT /api/admin/users/{id}.
  */
 import { expect } from 'chai';
 import fs from 'node:fs';
@@ -185,6 +186,42 @@ describe('web: risk management and trade history (e2e)', function () {
     expect(server.alerts.map((a) => a.id)).to.not.include(alertId);
     expect(server.alerts.filter((a) => a.acknowledged)).to.have.length(0);
     expect(server.alerts.filter((a) => a.message.includes('position is'))).to.have.length(2);
+  });
+
+  it('a reset resolves the alerts about the positions it discards: shown resolved (dimmed, with the reason), no longer counted on the dashboard', async () => {
+    const premium = await account('riskr', true);
+    const parameters = (await callAs(app.url, premium.token, 'GET', '/api/risk/parameters')) as Record<string, unknown>;
+    delete parameters.customised;
+    await callAs(app.url, premium.token, 'PUT', '/api/risk/parameters', { ...parameters, maxPositionSize: 0.1, maxConcurrentTrades: 1 });
+    await callAs(app.url, premium.token, 'POST', '/api/trades', { symbol: 'ETH', type: 'BUY', amount: 0.5 });
+    await callAs(app.url, premium.token, 'POST', '/api/trades', { symbol: 'BTC', type: 'BUY', amount: 0.01 });
+
+    await arrive(premium.token, '/risk-management');
+    await page.getByRole('tab', { name: 'Risk Alerts' }).click();
+    const alerts = page.getByTestId('risk-alert');
+    await waitUntil(async () => (await alerts.filter({ hasText: 'position is' }).count()) === 2 && (await alerts.filter({ hasText: '2 positions are open' }).count()) === 1, {
+      timeoutMs: 60_000,
+      message: 'the three alerts of the arranged conditions from the risk monitor',
+    });
+    const concurrentId = (await alerts.filter({ hasText: '2 positions are open' }).getAttribute('data-alert-id'))!;
+    await callAs(app.url, premium.token, 'POST', '/api/bot/reset');
+
+    // The tab's next poll: every alert about the positions is resolved, dimmed, says why, and asks for nothing.
+    const concurrent = page.locator(`[data-alert-id="${concurrentId}"]`);
+    await page.locator(`[data-alert-id="${concurrentId}"][data-resolved="true"]`).waitFor({ timeout: 15_000 });
+    expect(await concurrent.getByTestId('risk-alert-resolution').textContent()).to.match(/^Resolved: the portfolio was reset · /);
+    expect(await concurrent.evaluate((el) => getComputedStyle(el).opacity)).to.equal('0.5');
+    expect(await concurrent.getByRole('button', { name: 'Acknowledge' }).count()).to.equal(0);
+    await waitUntil(async () => (await alerts.filter({ hasText: 'position is' }).and(page.locator('[data-resolved="true"]')).count()) === 2, { message: 'the position size alerts resolved' });
+    const server = (await callAs(app.url, premium.token, 'GET', '/api/risk/alerts')) as { alerts: Array<{ id: string; resolved: boolean; kind: string }>; unacknowledged: number };
+    expect(server.alerts.filter((a) => !a.resolved).map((a) => a.kind)).to.deep.equal([]);
+    expect(server.unacknowledged).to.equal(0);
+    await page.getByRole('button', { name: `Clear Acknowledged (${server.alerts.length})` }).waitFor();
+    await screenshot(page, 'risk-alerts-resolved-by-reset');
+
+    // The dashboard's risk overview counts none of them and shows none as the most severe.
+    await page.goto('/');
+    await page.getByTestId('risk-overview-alert').getByText('No active risk alerts', { exact: true }).waitFor();
   });
 
   it('Trade History lists trades placed via POST /api/trades; tabs and the filter narrow them on the server; export downloads a CSV', async () => {

@@ -183,6 +183,36 @@ describe('risk monitor (PGlite)', function () {
     expect(await alerts(user)).to.have.length(6);
   });
 
+  it('raises no alert about positions a reset has just discarded while the read model still shows them (issue 16, item 10)', async function () {
+    const user = randomUUID();
+    now = Date.UTC(2026, 0, 5, 14, 0, 30);
+    await settings(user, { stopLossPercent: 20, takeProfitPercent: 100 });
+    await parameters(user, { maxPositionSize: 10, maxConcurrentTrades: 1 });
+    await trade(user, 'ETH', 'BUY', 2, 3000);
+    await trade(user, 'BTC', 'BUY', 0.01, 50_000);
+    await harness.projector.caughtUp();
+    candles.delete('ethereum');
+    // The reset lands while the projector is behind: the open-positions document still holds both positions.
+    await harness.projector.stop();
+    try {
+      await handler.handle(portfolioDecider, portfolioStreamId(user), { type: 'ResetPortfolio', data: { userId: user }, metadata: { now: iso() } }, meta());
+      await handler.handle(riskDecider, riskStreamId(user), { type: 'ResolveRiskAlerts', data: { userId: user, reason: 'PORTFOLIO_RESET' }, metadata: { now: iso() } }, meta());
+      now += 5000;
+      // ETH 60 % of the portfolio and two positions open, as far as the read model knows.
+      await newMonitor().onTick(tick('ethereum', 3000));
+      expect(await alerts(user)).to.deep.equal([]);
+    } finally {
+      await harness.projector.start();
+    }
+    await harness.projector.caughtUp();
+    // A new position after the reset is watched as ever.
+    await trade(user, 'ETH', 'BUY', 2, 3000);
+    await harness.projector.caughtUp();
+    now += 5000;
+    await newMonitor().onTick(tick('ethereum', 3000));
+    expect((await alerts(user)).map((a) => a.kind)).to.deep.equal(['POSITION_SIZE']);
+  });
+
   it('works as one monitor when two share the store: the lease holder closes and alerts once, the other stands by and takes over when it stops', async function () {
     /** Every command the monitors issue, as `type|stream`. */
     const issued: string[] = [];

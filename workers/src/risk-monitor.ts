@@ -9,6 +9,12 @@
  * `candles` over MINUTE_CANDLE_DAYS, 1-minute candles on the simulated market), so a stop reached
  * between two ticks is not missed.
  *
+ * Alerts are decided on the write side's portfolio, not the read model's: a round that would raise
+ * one loads the portfolio stream first, so a reset the read model has not applied yet does not
+ * raise alerts for the positions it discarded (the reset resolves the standing ones, risk.ts). What
+ * is left is a reset that lands between that load and the alert's append (a round trip or two): its
+ * resolution may then come before the alert, which stands until acknowledged.
+ *
  * Once: ClosePosition names the position (its opening trade's id), so a close issued again (the
  * read model not yet caught up, a restart) appends nothing; the risk decider raises a condition key
  * once until its alert is cleared, and the monitor does not even ask again while the key stands in
@@ -31,7 +37,7 @@ import { OPEN_POSITIONS_PROJECTION, holdsField, type OpenPositionsView } from '@
 import { evolvePortfolio, portfolioStreamId, type PortfolioEvent } from '@papertrade/domain/trading/portfolio';
 import { portfolioDecider } from '@papertrade/domain/trading/portfolio.decider';
 import { riskStreamId } from '@papertrade/domain/trading/risk';
-import { riskDecider } from '@papertrade/domain/trading/risk.decider';
+import { riskDecider, type RaiseRiskAlert } from '@papertrade/domain/trading/risk.decider';
 import { alertsRaised, stopsReached, type TickRange } from '@papertrade/domain/trading/risk-watch';
 import type { Bus } from '@papertrade/platform/bus/bus';
 import type { CommandHandler } from '@papertrade/platform/commands/command-handler';
@@ -266,9 +272,18 @@ export class RiskMonitor {
       // The alerts below see the portfolio after the close (a stop that realised a loss may breach the daily limit).
       for (const event of result.events) portfolio = evolvePortfolio(portfolio, event as PortfolioEvent);
     }
-    for (const alert of alertsRaised({ ...view, portfolio }, range, this.prices)) {
-      const key = `${view.userId}|alert|${alert.data.conditionKey}`;
-      if (this.issuedRecently(key)) continue;
+    const alertKey = (alert: RaiseRiskAlert) => `${view.userId}|alert|${alert.data.conditionKey}`;
+    let raised = alertsRaised({ ...view, portfolio }, range, this.prices).filter((a) => !this.issuedRecently(alertKey(a)));
+    if (raised.length > 0) {
+      // The read model may not have the user's newest portfolio yet: an alert about positions a reset
+      // has just discarded would come after the reset resolved the alerts, and stand for positions that
+      // are gone. Alerts are rare (once per condition), so a round that would raise one asks the write
+      // side for the portfolio (snapshot + tail) and raises what holds there.
+      const current = await handler.load(portfolioDecider, portfolioStreamId(view.userId));
+      raised = alertsRaised({ ...view, portfolio: current.state }, range, this.prices).filter((a) => !this.issuedRecently(alertKey(a)));
+    }
+    for (const alert of raised) {
+      const key = alertKey(alert);
       this.recent.set(key, this.deps.clock().getTime());
       const result = await handler.handle(riskDecider, riskStreamId(view.userId), alert, { actor: RISK_MONITOR_ACTOR, correlationId: alert.data.alertId });
       this.alerts += result.events.length;

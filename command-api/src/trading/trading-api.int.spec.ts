@@ -12,7 +12,8 @@ import { CommandHandler } from '@papertrade/platform/commands/command-handler';
 import type { RecordedEvent } from '@papertrade/platform/event-store/event-store';
 import { MarketDataUnavailableError, type MarketData } from '@papertrade/platform/market/market-data';
 import { DEFAULT_BOT_SETTINGS, DEFAULT_RISK_PARAMETERS, riskParameterBounds } from '@papertrade/domain/trading/contracts';
-import { riskStreamId } from '@papertrade/domain/trading/risk';
+import { riskStreamId, type RiskAlertKind } from '@papertrade/domain/trading/risk';
+import { riskAlertsResponseSchema } from '@papertrade/domain/trading/read-contracts';
 import { riskDecider } from '@papertrade/domain/trading/risk.decider';
 import { registrationDeps } from '../../../bin/compose';
 import { startHarness, type Harness } from '../../../test/api-harness';
@@ -547,14 +548,14 @@ describe('trading commands API (HTTP, embedded)', function () {
 
   describe('risk alerts', function () {
     /** Raises an alert as the risk monitor does (its command on risk-{userId}). */
-    async function raise(userId: string, key: string): Promise<string> {
+    async function raise(userId: string, key: string, kind: RiskAlertKind = 'DRAWDOWN'): Promise<string> {
       const alertId = randomUUID();
       await new CommandHandler(h.rt.infra.eventStore, h.rt.clock).handle(
         riskDecider,
         riskStreamId(userId),
         {
           type: 'RaiseRiskAlert',
-          data: { userId, alertId, conditionKey: key, kind: 'DRAWDOWN', severity: 'high', symbol: null, message: 'Drawdown above the maximum', value: 20, threshold: 15 },
+          data: { userId, alertId, conditionKey: key, kind, severity: 'high', symbol: null, message: 'Drawdown above the maximum', value: 20, threshold: 15 },
           metadata: { now: new Date().toISOString() },
         },
         { actor: 'risk-monitor', correlationId: randomUUID() },
@@ -606,6 +607,50 @@ describe('trading commands API (HTTP, embedded)', function () {
       });
       expect(res.status).to.equal(404);
       expect(none).to.deep.equal([]);
+    });
+
+    it("a reset resolves the alerts about the positions (an event, nothing deleted), which the caller's next read shows resolved; the day's loss alert stands", async function () {
+      const me = await account({ premium: true });
+      expect((await h.request('POST', '/api/trades', { token: me.token, body: { symbol: 'ETH', type: 'BUY', amount: 0.1 } })).status).to.equal(201);
+      const size = await raise(me.userId, 'POSITION_SIZE:eth-1', 'POSITION_SIZE');
+      const drawdown = await raise(me.userId, 'DRAWDOWN', 'DRAWDOWN');
+      const loss = await raise(me.userId, `DAILY_LOSS_80@${new Date().toISOString().slice(0, 10)}`, 'DAILY_LOSS');
+      expect((await h.request('POST', `/api/risk/alerts/${drawdown}/acknowledge`, { token: me.token })).status).to.equal(200);
+      const headers = { 'idempotency-key': `reset-${unique()}` };
+
+      let res!: Res;
+      const events = await h.appendedBy(async () => {
+        res = await h.request('POST', '/api/bot/reset', { token: me.token, headers });
+      });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect(eventsOf(events)).to.deep.equal([
+        ['BotReset', `bot-${me.userId}`],
+        ['PortfolioReset', `portfolio-${me.userId}`],
+        ['RiskAlertsResolved', `risk-${me.userId}`],
+      ]);
+      const resolved = events[2]!;
+      expect(resolved.data).to.deep.include({ userId: me.userId, alertIds: [size, drawdown], reason: 'PORTFOLIO_RESET' });
+      expect(resolved.metadata.userId).to.equal(me.userId);
+      expect(res.body.position).to.equal(resolved.position);
+
+      // The same client's next read, without any header, already has it (read-your-own-writes).
+      const read = await h.request('GET', '/api/risk/alerts', { token: me.token });
+      expect(read.status).to.equal(200);
+      const alerts = riskAlertsResponseSchema.parse(read.body);
+      const byId = new Map(alerts.alerts.map((a) => [a.id, a]));
+      expect(byId.get(size)).to.deep.include({ resolved: true, resolution: 'PORTFOLIO_RESET', resolvedAt: resolved.data.resolvedAt, acknowledged: false });
+      expect(byId.get(drawdown)).to.deep.include({ resolved: true, resolution: 'PORTFOLIO_RESET', acknowledged: true });
+      expect(byId.get(loss)).to.deep.include({ resolved: false, resolution: null, resolvedAt: null, acknowledged: false });
+      expect(alerts.unacknowledged).to.equal(1);
+
+      // The same reset again (a client's retry) appends nothing more; the resolved alerts clear with the acknowledged.
+      const again = await h.appendedBy(async () => {
+        res = await h.request('POST', '/api/bot/reset', { token: me.token, headers });
+      });
+      expect(res.status).to.equal(200);
+      expect(again).to.deep.equal([]);
+      const cleared = await h.request('DELETE', '/api/risk/alerts/acknowledged', { token: me.token });
+      expect(cleared.body.alertIds).to.deep.equal([size, drawdown]);
     });
   });
 });

@@ -140,6 +140,12 @@ export function tradingRoutes(deps: CommandApiDeps): Router {
    * The bot's stream goes first, so a caller who may not reset (not premium) fails before anything
    * is appended. Each stream's events are idempotent under the request's key: a client that retries
    * a reset that failed halfway (same Idempotency-Key) completes it without repeating a part.
+   *
+   * Last, once the portfolio is reset, the risk alerts it made moot are resolved (RiskAlertsResolved,
+   * risk.ts): issued here rather than by a worker following PortfolioReset, so the caller's next read
+   * of its alerts (which waits for the caller's own last write) already shows them resolved. It is a
+   * second command on the risk stream, so its idempotent ids come from the key with a label of its
+   * own (the settings' reset took the key's plain ids).
    */
   router.post('/api/bot/reset', requireUser, jsonBody, async (ctx) => {
     const body = parseBody(ctx, noBodySchema);
@@ -157,8 +163,15 @@ export function tradingRoutes(deps: CommandApiDeps): Router {
       { type: 'ResetPortfolio', data: { userId: user.id }, metadata: { now: now() } },
       meta,
     );
+    const alertsMeta = meta.idempotency ? { ...meta, idempotency: { ...meta.idempotency, key: `${meta.idempotency.key}#alerts-resolved` } } : meta;
+    const alerts = await deps.handler.handle(
+      riskDecider,
+      riskStreamId(user.id),
+      { type: 'ResolveRiskAlerts', data: { userId: user.id, reason: 'PORTFOLIO_RESET' }, metadata: { now: now() } },
+      alertsMeta,
+    );
     deps.logger.info('bot reset', { userId: user.id });
-    const answer: BotCommandResponse = { userId: user.id, position: latest(bot.position, settings.position, portfolio.position) ?? null };
+    const answer: BotCommandResponse = { userId: user.id, position: latest(bot.position, settings.position, portfolio.position, alerts.position) ?? null };
     ctx.body = answer;
   });
 

@@ -340,6 +340,7 @@ export const resetBot = endpoint({
   path: '/api/bot/reset',
   tag: 'Bot',
   summary: 'Reset the bot, its settings and the paper portfolio',
+  description: 'The risk alerts about the positions the reset discards (position size, concurrent trades, drawdown, volatility) are resolved (reason PORTFOLIO_RESET); a day\'s loss alerts stay.',
   access: 'premium',
   body: { schema: noBodySchema, required: false },
   success: { status: 200, description: 'Reset', schema: botCommandResponseSchema },

@@ -4,6 +4,13 @@ import { z } from 'zod';
 export const publicStatsSchema = z.object({
   traders: z.number().int().nonnegative(),
   modelAccuracy: z.number().min(0).max(100).nullable(),
-  simulatedTrades: z.number().int().nonnegative(),
+  simulatedTrades: z
+    .number()
+    .int()
+    .nonnegative()
+    .meta({
+      description:
+        "Every simulated trade filled on any paper portfolio: manual and bot trades, stop-loss and take-profit closes, the house demo bot's included",
+    }),
 });
 export type PublicStats = z.infer<typeof publicStatsSchema>;

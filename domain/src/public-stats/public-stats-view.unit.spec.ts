@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { emptyPublicStats, evolvePublicStats } from './public-stats-view';
 import { publicStatsSchema } from './contracts';
+import { HOUSE_DEMO_USER_ID } from '../trading/house-demo';
 
 const registered = { type: 'UserRegistered', data: { userId: 'u1' } };
 
@@ -10,6 +11,14 @@ describe('public stats read model', function () {
     const one = evolvePublicStats(null, registered);
     expect(one).to.deep.equal({ traders: 1, simulatedTrades: 0, modelAccuracy: null });
     expect(evolvePublicStats(one, registered).traders).to.equal(2);
+  });
+
+  it('counts every simulated trade: manual and bot trades, the house demo bot\'s, and stop-loss or take-profit closes; not a reset', function () {
+    const placed = (userId: string) => ({ type: 'SimulatedTradePlaced', data: { userId, tradeId: 't', side: 'BUY' } });
+    const closed = { type: 'PositionClosed', data: { userId: 'u1', positionId: 't', reason: 'STOP_LOSS' } };
+    const events = [placed('u1'), placed(HOUSE_DEMO_USER_ID), closed, { type: 'PortfolioReset', data: { userId: 'u1' } }, { type: 'PortfolioOpened', data: { userId: 'u1' } }];
+    const doc = events.reduce<ReturnType<typeof evolvePublicStats> | null>((d, e) => evolvePublicStats(d, e), null);
+    expect(doc).to.deep.equal({ traders: 0, simulatedTrades: 3, modelAccuracy: null });
   });
 
   it('ignores other events, keeping what it had', function () {

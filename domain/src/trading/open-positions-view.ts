@@ -3,7 +3,8 @@
  * what the risk monitor needs on every tick without reading the write side: the portfolio (cash,
  * positions, today's realised P&L, folded by the portfolio's own evolve), the bot settings (stop
  * loss and take profit percents) and risk parameters, and the condition keys of the alerts not yet
- * cleared (so a condition that holds for a thousand ticks is not re-issued a thousand times).
+ * cleared or resolved (so a condition that holds for a thousand ticks is not re-issued a thousand
+ * times, and one a reset resolved may fire again).
  *
  * `holds_{SYMBOL}: true` is set for each coin with an open position, so the monitor finds the
  * holders of a ticked coin with one equality query on the document store's index.
@@ -14,19 +15,12 @@ import { coins, type CoinSymbol } from '../market/coins';
 import type { DomainEvent } from '../shared/decider';
 import { DEFAULT_BOT_SETTINGS, DEFAULT_RISK_PARAMETERS, type BotSettings, type RiskParameters } from './contracts';
 import { evolvePortfolio, initialPortfolioState, type PortfolioEvent, type PortfolioState } from './portfolio';
-import { evolveRisk, type RiskEvent } from './risk';
+import { RISK_EVENT_TYPES as RISK_TYPES, evolveRisk, type RiskEvent } from './risk';
 
 export const OPEN_POSITIONS_PROJECTION = 'open-positions';
 
 const PORTFOLIO_EVENT_TYPES: ReadonlySet<string> = new Set(['PortfolioOpened', 'SimulatedTradePlaced', 'PositionClosed', 'PortfolioReset']);
-const RISK_EVENT_TYPES: ReadonlySet<string> = new Set([
-  'BotSettingsChanged',
-  'BotSettingsReset',
-  'RiskParametersChanged',
-  'RiskAlertRaised',
-  'RiskAlertAcknowledged',
-  'AcknowledgedRiskAlertsCleared',
-]);
+const RISK_EVENT_TYPES: ReadonlySet<string> = RISK_TYPES;
 
 /** The field naming the holders of a coin (an equality query finds them). */
 export const holdsField = (symbol: CoinSymbol | string) => `holds_${symbol.toUpperCase()}`;
@@ -49,7 +43,7 @@ export function openPositionsDocumentId(event: { type: string; data: unknown }):
 
 function eventTime(event: PortfolioEvent | RiskEvent): string {
   const d = event.data as Record<string, unknown>;
-  for (const key of ['placedAt', 'closedAt', 'resetAt', 'openedAt', 'changedAt', 'raisedAt', 'acknowledgedAt', 'clearedAt']) {
+  for (const key of ['placedAt', 'closedAt', 'resetAt', 'openedAt', 'changedAt', 'raisedAt', 'acknowledgedAt', 'clearedAt', 'resolvedAt']) {
     if (typeof d[key] === 'string') return d[key];
   }
   return '';
@@ -82,7 +76,7 @@ export function evolveOpenPositionsView(doc: OpenPositionsView | null, event: Do
   next.parameters = risk.parameters;
   const r = e as RiskEvent;
   if (r.type === 'RiskAlertRaised') next.alertKeys = { ...current.alertKeys, [r.data.conditionKey]: r.data.alertId };
-  if (r.type === 'AcknowledgedRiskAlertsCleared') {
+  if (r.type === 'AcknowledgedRiskAlertsCleared' || r.type === 'RiskAlertsResolved') {
     const cleared = new Set(r.data.alertIds);
     next.alertKeys = Object.fromEntries(Object.entries(current.alertKeys).filter(([, id]) => !cleared.has(id)));
   }

@@ -58,4 +58,14 @@ describe('open-positions view', function () {
     expect(doc.settings.stopLossPercent).to.equal(4);
     expect(doc.alertKeys).to.deep.equal({ CONCURRENT_TRADES: 'a2' });
   });
+
+  it('lets go of the condition keys of alerts a reset resolved, so the risk monitor may raise them again', function () {
+    const alert = (conditionKey: string, alertId: string): DomainEvent => ({
+      type: 'RiskAlertRaised',
+      data: { userId, alertId, conditionKey, kind: 'DRAWDOWN', severity: 'critical', symbol: null, message: 'm', value: 1, threshold: 1, raisedAt: 't' },
+    });
+    const doc = fold([alert('DRAWDOWN', 'a1'), alert('DAILY_LOSS_80@2026-01-05', 'a2'), { type: 'RiskAlertsResolved', data: { userId, alertIds: ['a1'], reason: 'PORTFOLIO_RESET', resolvedAt: 't2' } }])!;
+    expect(doc.alertKeys).to.deep.equal({ 'DAILY_LOSS_80@2026-01-05': 'a2' });
+    expect(doc.updatedAt).to.equal('t2');
+  });
 });

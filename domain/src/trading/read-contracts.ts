@@ -38,7 +38,7 @@ import { signalCountsSchema } from '../signals/contracts';
 import { listFormatParam } from '../shared/list-format';
 import { alertSeverities, botSettingsViewSchema, riskParametersSchema, stopLossTypes, tradeSides } from './contracts';
 import { lotRules } from './portfolio';
-import { riskAlertKinds } from './risk';
+import { riskAlertKinds, riskAlertResolutions } from './risk';
 
 const usd = () => z.number().finite();
 const price = () => z.number().positive().finite();
@@ -349,11 +349,17 @@ export const riskAlertViewSchema = z.object({
   acknowledgedAt: z.iso.datetime().nullable(),
   /** When it was raised, ISO-8601. */
   timestamp: z.iso.datetime(),
+  /** Its condition was made moot (a portfolio reset): shown dimmed with the reason, needs no acknowledgement. */
+  resolved: z.boolean(),
+  resolvedAt: z.iso.datetime().nullable(),
+  /** Why it was resolved: PORTFOLIO_RESET (the positions it was about were reset away); null while it stands. */
+  resolution: z.enum(riskAlertResolutions).nullable(),
 });
 export type RiskAlertView = z.infer<typeof riskAlertViewSchema>;
 export const riskAlertsResponseSchema = z.object({
   /** Newest first; cleared alerts are gone. */
   alerts: z.array(riskAlertViewSchema),
+  /** Alerts neither acknowledged nor resolved. */
   unacknowledged: z.number().int().nonnegative(),
 });
 export type RiskAlertsResponse = z.infer<typeof riskAlertsResponseSchema>;

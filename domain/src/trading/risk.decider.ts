@@ -1,7 +1,8 @@
 /**
  * Commands on `risk-{userId}`: ChangeBotSettings (POST /api/settings/bot), ResetBotSettings (with
  * POST /api/bot/reset), ChangeRiskParameters (PUT /api/risk/parameters, the full set), and the
- * alerts: RaiseRiskAlert (the risk monitor), AcknowledgeRiskAlert, ClearAcknowledgedRiskAlerts.
+ * alerts: RaiseRiskAlert (the risk monitor), AcknowledgeRiskAlert, ClearAcknowledgedRiskAlerts,
+ * ResolveRiskAlerts (POST /api/bot/reset, once the portfolio is reset: risk.ts says which).
  *
  * The bounds are those of contracts.ts, checked again here because workers and scripts issue
  * commands too; a value out of bounds is a ValidationError naming the field. A change that changes
@@ -21,7 +22,18 @@ import {
   type NumberBounds,
   type RiskParameters,
 } from './contracts';
-import { evolveRisk, initialRiskState, riskAlertKinds, type RiskAlertKind, type RiskEvent, type RiskState } from './risk';
+import {
+  ALERT_KINDS_RESOLVED_BY_RESET,
+  evolveRisk,
+  initialRiskState,
+  isStanding,
+  riskAlertKinds,
+  riskAlertResolutions,
+  type RiskAlertKind,
+  type RiskAlertResolution,
+  type RiskEvent,
+  type RiskState,
+} from './risk';
 
 export type ChangeBotSettings = { type: 'ChangeBotSettings'; data: { userId: string; changes: Partial<BotSettings> }; metadata: { now: string } };
 export type ResetBotSettings = { type: 'ResetBotSettings'; data: { userId: string }; metadata: { now: string } };
@@ -44,8 +56,9 @@ export type RaiseRiskAlert = {
 };
 export type AcknowledgeRiskAlert = { type: 'AcknowledgeRiskAlert'; data: { userId: string; alertId: string }; metadata: { now: string } };
 export type ClearAcknowledgedRiskAlerts = { type: 'ClearAcknowledgedRiskAlerts'; data: { userId: string }; metadata: { now: string } };
+export type ResolveRiskAlerts = { type: 'ResolveRiskAlerts'; data: { userId: string; reason: RiskAlertResolution }; metadata: { now: string } };
 
-export type RiskCommand = ChangeBotSettings | ResetBotSettings | ChangeRiskParameters | RaiseRiskAlert | AcknowledgeRiskAlert | ClearAcknowledgedRiskAlerts;
+export type RiskCommand = ChangeBotSettings | ResetBotSettings | ChangeRiskParameters | RaiseRiskAlert | AcknowledgeRiskAlert | ClearAcknowledgedRiskAlerts | ResolveRiskAlerts;
 
 function requireBounded(field: string, value: unknown, bounds: NumberBounds): number {
   const ok = typeof value === 'number' && Number.isFinite(value) && value >= bounds.min && value <= bounds.max && (!bounds.integer || Number.isInteger(value));
@@ -129,8 +142,8 @@ export function raiseRiskAlert(command: RaiseRiskAlert, state: RiskState): RiskE
   const value = requireFinite('value', d.value);
   const threshold = requireFinite('threshold', d.threshold);
   if (d.symbol !== null && typeof d.symbol !== 'string') throw new ValidationError('symbol must be a string or null', { field: 'symbol' });
-  // Once per condition: the same alert, or any alert on the same condition not yet cleared.
-  if (state.alerts.some((a) => a.alertId === alertId || a.conditionKey === conditionKey)) return [];
+  // Once per condition: the same alert, or any alert on the same condition not yet cleared or resolved.
+  if (state.alerts.some((a) => a.alertId === alertId || (a.conditionKey === conditionKey && isStanding(a)))) return [];
   return [
     {
       type: 'RiskAlertRaised',
@@ -142,19 +155,30 @@ export function raiseRiskAlert(command: RaiseRiskAlert, state: RiskState): RiskE
 export function acknowledgeRiskAlert(command: AcknowledgeRiskAlert, state: RiskState): RiskEvent[] {
   const alert = state.alerts.find((a) => a.alertId === command.data.alertId);
   if (!alert) throw new NotFoundError(`Risk alert ${command.data.alertId} not found`);
-  if (alert.acknowledged) return [];
+  // A resolved alert asks for nothing more (an Acknowledge from a list shown before the reset).
+  if (alert.acknowledged || !isStanding(alert)) return [];
   return [{ type: 'RiskAlertAcknowledged', data: { userId: command.data.userId, alertId: alert.alertId, acknowledgedAt: command.metadata.now } }];
 }
 
 export function clearAcknowledgedRiskAlerts(command: ClearAcknowledgedRiskAlerts, state: RiskState): RiskEvent[] {
-  const alertIds = state.alerts.filter((a) => a.acknowledged).map((a) => a.alertId);
+  const alertIds = state.alerts.filter((a) => a.acknowledged || !isStanding(a)).map((a) => a.alertId);
   if (alertIds.length === 0) return [];
   return [{ type: 'AcknowledgedRiskAlertsCleared', data: { userId: command.data.userId, alertIds, clearedAt: command.metadata.now } }];
 }
 
+/** A portfolio reset: the standing alerts of the kinds it makes moot are resolved, acknowledged or not. */
+export function resolveRiskAlerts(command: ResolveRiskAlerts, state: RiskState): RiskEvent[] {
+  const reason = oneOf('reason', command.data.reason, riskAlertResolutions);
+  const alertIds = state.alerts.filter((a) => isStanding(a) && ALERT_KINDS_RESOLVED_BY_RESET.has(a.kind)).map((a) => a.alertId);
+  if (alertIds.length === 0) return [];
+  return [{ type: 'RiskAlertsResolved', data: { userId: command.data.userId, alertIds, reason, resolvedAt: command.metadata.now } }];
+}
+
 export const riskDecider: Decider<RiskState, RiskCommand, RiskEvent> = {
   name: 'risk',
-  schemaVersion: 1,
+  // 2: alerts carry resolvedAt and resolution (a state of version 1 in a snapshot is folded again).
+  // The events of version 1 read as they are: none of them changed shape.
+  schemaVersion: 2,
   initialState: initialRiskState,
   evolve: evolveRisk,
   decide(command, state) {
@@ -171,6 +195,8 @@ export const riskDecider: Decider<RiskState, RiskCommand, RiskEvent> = {
         return acknowledgeRiskAlert(command, state);
       case 'ClearAcknowledgedRiskAlerts':
         return clearAcknowledgedRiskAlerts(command, state);
+      case 'ResolveRiskAlerts':
+        return resolveRiskAlerts(command, state);
       default:
         return assertNever(command);
     }

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { specFor } from '../shared/decider-specification';
 import { NotFoundError, ValidationError } from '../shared/errors';
 import { DEFAULT_BOT_SETTINGS, DEFAULT_RISK_PARAMETERS, riskParameterBounds, type RiskParameters } from './contracts';
-import type { RiskEvent } from './risk';
+import type { RiskAlertKind, RiskEvent } from './risk';
 import { riskDecider, type RaiseRiskAlert } from './risk.decider';
 
 const spec = specFor(riskDecider);
@@ -169,6 +169,56 @@ describe('risk decider', function () {
       spec.given([raised('a2', 'B')]).when(clear).then([]);
       const after = [...given, { type: 'AcknowledgedRiskAlertsCleared', data: { userId: 'u1', alertIds: ['a1', 'a3'], clearedAt: NOW } } as RiskEvent];
       expect(after.reduce(riskDecider.evolve, riskDecider.initialState()).alerts.map((a) => a.alertId)).to.deep.equal(['a2']);
+    });
+  });
+
+  describe('alerts resolved by a portfolio reset (issue 16, item 10)', function () {
+    const of = (alertId: string, conditionKey: string, kind: RiskAlertKind): RiskEvent => {
+      const event = raised(alertId, conditionKey);
+      return { ...event, data: { ...event.data, kind } } as RiskEvent;
+    };
+    const resolve = { type: 'ResolveRiskAlerts' as const, data: { userId: 'u1', reason: 'PORTFOLIO_RESET' as const }, metadata: meta };
+    const resolved = (alertIds: string[]): RiskEvent => ({ type: 'RiskAlertsResolved', data: { userId: 'u1', alertIds, reason: 'PORTFOLIO_RESET', resolvedAt: NOW } });
+    const standing = [
+      of('a1', 'POSITION_SIZE:t1', 'POSITION_SIZE'),
+      of('a2', 'DAILY_LOSS_80@2026-03-04', 'DAILY_LOSS'),
+      of('a3', 'DRAWDOWN', 'DRAWDOWN'),
+      acknowledged('a3'),
+      of('a4', 'VOLATILITY:ETH@2026-03-04', 'VOLATILITY'),
+      of('a5', 'CONCURRENT_TRADES', 'CONCURRENT_TRADES'),
+    ];
+
+    it("resolves every standing alert about the positions, acknowledged or not, and keeps the day's loss alerts (a reset keeps the day's realised loss)", function () {
+      spec.given(standing).when(resolve).then([resolved(['a1', 'a3', 'a4', 'a5'])]);
+      const state = [...standing, resolved(['a1', 'a3', 'a4', 'a5'])].reduce(riskDecider.evolve, riskDecider.initialState());
+      expect(state.alerts.map((a) => [a.alertId, a.acknowledged, a.resolvedAt, a.resolution])).to.deep.equal([
+        ['a1', false, NOW, 'PORTFOLIO_RESET'],
+        ['a2', false, null, null],
+        ['a3', true, NOW, 'PORTFOLIO_RESET'],
+        ['a4', false, NOW, 'PORTFOLIO_RESET'],
+        ['a5', false, NOW, 'PORTFOLIO_RESET'],
+      ]);
+    });
+
+    it('appends nothing when nothing stands to resolve, or when it is resolved already', function () {
+      spec.given([]).when(resolve).then([]);
+      spec.given([of('a2', 'DAILY_LOSS_50@2026-03-04', 'DAILY_LOSS')]).when(resolve).then([]);
+      spec.given([...standing, resolved(['a1', 'a3', 'a4', 'a5'])]).when(resolve).then([]);
+    });
+
+    it('refuses a reason it does not know', function () {
+      spec.given(standing).when({ ...resolve, data: { userId: 'u1', reason: 'BORED' as 'PORTFOLIO_RESET' } }).thenThrows(ValidationError, /^reason must be one of PORTFOLIO_RESET/);
+    });
+
+    it('a resolved condition may fire again (a new position on the same coin, a new drawdown)', function () {
+      spec.given([...standing, resolved(['a1', 'a3', 'a4', 'a5'])]).when(raise('a6', 'DRAWDOWN')).then([raised('a6', 'DRAWDOWN')]);
+      spec.given([...standing, resolved(['a1', 'a3', 'a4', 'a5'])]).when(raise('a3', 'DRAWDOWN')).then([]);
+    });
+
+    it('a resolved alert needs no acknowledgement, and is cleared with the acknowledged ones', function () {
+      const given = [...standing, resolved(['a1', 'a3', 'a4', 'a5'])];
+      spec.given(given).when({ type: 'AcknowledgeRiskAlert', data: { userId: 'u1', alertId: 'a1' }, metadata: meta }).then([]);
+      spec.given(given).when({ type: 'ClearAcknowledgedRiskAlerts', data: { userId: 'u1' }, metadata: meta }).then([{ type: 'AcknowledgedRiskAlertsCleared', data: { userId: 'u1', alertIds: ['a1', 'a3', 'a4', 'a5'], clearedAt: NOW } }]);
     });
   });
 });

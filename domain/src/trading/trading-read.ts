@@ -20,6 +20,7 @@ import type { SignalCounts } from '../signals/contracts';
 import type { CoinSymbol } from '../market/coins';
 import { centsToUsd, feeMicros, microsToCents, notionalMicros, quantityToUnits, unitsToQuantity } from './money';
 import { initialPortfolioState, tradeSourceLabel } from './portfolio';
+import { isStanding } from './risk';
 import { roundPercent, valuePortfolio, type PortfolioValuation, type Prices } from './portfolio-valuation';
 import type {
   ActiveRiskTrade,
@@ -254,7 +255,11 @@ export function riskAlertsResponse(risk: RiskView | null): RiskAlertsResponse {
       acknowledged: a.acknowledged,
       acknowledgedAt: a.acknowledgedAt,
       timestamp: a.raisedAt,
+      // Documents projected before alerts could be resolved have no such fields: standing.
+      resolved: !isStanding(a),
+      resolvedAt: a.resolvedAt ?? null,
+      resolution: a.resolution ?? null,
     })),
-    unacknowledged: alerts.filter((a) => !a.acknowledged).length,
+    unacknowledged: alerts.filter((a) => !a.acknowledged && isStanding(a)).length,
   };
 }

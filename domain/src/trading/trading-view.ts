@@ -22,7 +22,7 @@ import type { TradeCloseReason, TradeStatus } from './read-contracts';
 import type { LotRule, SoldLot, TradeSide } from './portfolio';
 import { evolvePortfolio, lotsOf, realisedCentsOf, tradeSourceLabel, utcDay, type PortfolioEvent, type PortfolioState, type Position } from './portfolio';
 import { averagePrice } from './portfolio-valuation';
-import { evolveRisk, initialRiskState, type RiskEvent, type RiskState } from './risk';
+import { RISK_EVENT_TYPES, evolveRisk, initialRiskState, type RiskEvent, type RiskState } from './risk';
 import { microsToCents, quantityToUnits } from './money';
 
 export const PORTFOLIOS_PROJECTION = 'portfolios';
@@ -30,14 +30,7 @@ export const TRADES_PROJECTION = 'trades';
 export const RISK_PROJECTION = 'risk';
 
 const portfolioEventTypes: ReadonlySet<string> = new Set(['PortfolioOpened', 'SimulatedTradePlaced', 'PositionClosed', 'PortfolioReset']);
-const riskEventTypes: ReadonlySet<string> = new Set([
-  'BotSettingsChanged',
-  'BotSettingsReset',
-  'RiskParametersChanged',
-  'RiskAlertRaised',
-  'RiskAlertAcknowledged',
-  'AcknowledgedRiskAlertsCleared',
-]);
+const riskEventTypes: ReadonlySet<string> = RISK_EVENT_TYPES;
 export const isPortfolioEvent = (event: DomainEvent): event is PortfolioEvent => portfolioEventTypes.has(event.type);
 export const isRiskEvent = (event: DomainEvent): event is RiskEvent => riskEventTypes.has(event.type);
 

@@ -380,7 +380,39 @@ describe('trading read models', function () {
         ['a3', false],
       ]);
       expect(body.unacknowledged).to.equal(1);
-      expect(body.alerts[1]).to.deep.equal({ id: 'a3', kind: 'DRAWDOWN', severity: 'high', symbol: null, message: 'm a3', value: 16, threshold: 15, acknowledged: false, acknowledgedAt: null, timestamp: DAY2_LATER });
+      expect(body.alerts[1]).to.deep.equal({
+        id: 'a3',
+        kind: 'DRAWDOWN',
+        severity: 'high',
+        symbol: null,
+        message: 'm a3',
+        value: 16,
+        threshold: 15,
+        acknowledged: false,
+        acknowledgedAt: null,
+        timestamp: DAY2_LATER,
+        resolved: false,
+        resolvedAt: null,
+        resolution: null,
+      });
+    });
+
+    it('shows the alerts a reset resolved as resolved, with when and why, and no longer counts them as unacknowledged', function () {
+      const view = riskOf(raise('a1', DAY1), raise('a2', DAY2), { type: 'ResolveRiskAlerts', data: { userId: 'u1', reason: 'PORTFOLIO_RESET' }, metadata: { now: DAY2_LATER } });
+      const body = riskAlertsResponse(view);
+      expect(body.alerts.map((a) => [a.id, a.acknowledged, a.resolved, a.resolvedAt, a.resolution])).to.deep.equal([
+        ['a2', false, true, DAY2_LATER, 'PORTFOLIO_RESET'],
+        ['a1', false, true, DAY2_LATER, 'PORTFOLIO_RESET'],
+      ]);
+      expect(body.unacknowledged).to.equal(0);
+      // A document projected before alerts could be resolved has no such fields: its alerts stand.
+      const stored = view!;
+      const old = { ...stored, alerts: stored.alerts.map(({ resolvedAt: _r, resolution: _s, ...rest }) => rest as (typeof stored.alerts)[number]) };
+      expect(riskAlertsResponse(old).alerts.map((a) => [a.resolved, a.resolvedAt, a.resolution])).to.deep.equal([
+        [false, null, null],
+        [false, null, null],
+      ]);
+      expect(riskAlertsResponse(old).unacknowledged).to.equal(2);
     });
   });
 });

@@ -64,6 +64,58 @@ export function eventStoreConformance(adapterName: string, makeStore: EventStore
       expect(await store.readStream(stream('nothing'))).to.deep.equal([]);
     });
 
+    describe('readStreamPage', function () {
+      const revisions = (events: RecordedEvent[]) => events.map((e) => Number(e.revision));
+
+      it('reads a page forwards from a revision, with the stream\'s last revision', async function () {
+        const events = Array.from({ length: 12 }, (_, i) => newEvent('N', { i }));
+        await store.append(stream('p-1'), events.slice(0, 7), 'no_stream');
+        await store.append(stream('p-1'), events.slice(7), 6n);
+        const whole = await store.readStream(stream('p-1'));
+        const page = await store.readStreamPage(stream('p-1'), { fromRevision: 5n, maxCount: 4 });
+        expect(revisions(page.events)).to.deep.equal([5, 6, 7, 8]);
+        expect(page.events).to.deep.equal(whole.slice(5, 9));
+        expect(page.lastRevision).to.equal(11n);
+        expect(revisions((await store.readStreamPage(stream('p-1'), { maxCount: 3 })).events)).to.deep.equal([0, 1, 2]);
+        // The end of the stream cuts the page short; past the end nothing is read.
+        expect(revisions((await store.readStreamPage(stream('p-1'), { fromRevision: 10n, maxCount: 5 })).events)).to.deep.equal([10, 11]);
+        expect(await store.readStreamPage(stream('p-1'), { fromRevision: 12n, maxCount: 5 })).to.deep.equal({ events: [], lastRevision: 11n });
+        for (const far of [(1n << 63n) - 1n, 1n << 64n]) expect(await store.readStreamPage(stream('p-1'), { fromRevision: far, maxCount: 5 })).to.deep.equal({ events: [], lastRevision: 11n });
+      });
+
+      it('reads a page backwards, from the end or from a revision', async function () {
+        await store.append(stream('p-2'), Array.from({ length: 10 }, (_, i) => newEvent('N', { i })), 'no_stream');
+        const whole = await store.readStream(stream('p-2'));
+        const last = await store.readStreamPage(stream('p-2'), { direction: 'backwards', maxCount: 3 });
+        expect(revisions(last.events)).to.deep.equal([9, 8, 7]);
+        expect(last.events).to.deep.equal(whole.slice(7).reverse());
+        expect(last.lastRevision).to.equal(9n);
+        const middle = await store.readStreamPage(stream('p-2'), { direction: 'backwards', fromRevision: 4n, maxCount: 3 });
+        expect(revisions(middle.events)).to.deep.equal([4, 3, 2]);
+        expect(middle.lastRevision).to.equal(9n);
+        expect(revisions((await store.readStreamPage(stream('p-2'), { direction: 'backwards', fromRevision: 1n, maxCount: 5 })).events)).to.deep.equal([1, 0]);
+        expect(revisions((await store.readStreamPage(stream('p-2'), { direction: 'backwards', fromRevision: 40n, maxCount: 2 })).events)).to.deep.equal([9, 8]);
+      });
+
+      it('answers the last revision alone for a count of 0, and nothing for a stream that does not exist', async function () {
+        await store.append(stream('p-3'), [newEvent('A'), newEvent('B')], 'no_stream');
+        expect(await store.readStreamPage(stream('p-3'), { maxCount: 0 })).to.deep.equal({ events: [], lastRevision: 1n });
+        expect(await store.readStreamPage(stream('p-3'), { direction: 'backwards', maxCount: 0 })).to.deep.equal({ events: [], lastRevision: 1n });
+        for (const direction of ['forwards', 'backwards'] as const) {
+          expect(await store.readStreamPage(stream('p-none'), { direction, maxCount: 10 })).to.deep.equal({ events: [], lastRevision: undefined });
+          expect(await store.readStreamPage(stream('p-none'), { direction, maxCount: 0 })).to.deep.equal({ events: [], lastRevision: undefined });
+        }
+      });
+
+      it('refuses a negative or fractional count and a negative revision', async function () {
+        for (const options of [{ maxCount: -1 }, { maxCount: 1.5 }, { maxCount: Number.NaN }, { maxCount: 1, fromRevision: -1n }]) {
+          let error: unknown;
+          await store.readStreamPage(stream('p-bad'), options).catch((e: unknown) => (error = e));
+          expect(error, JSON.stringify(options, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))).to.be.instanceOf(RangeError);
+        }
+      });
+    });
+
     it('refuses "no stream" on an existing stream', async function () {
       await store.append(stream('b'), [newEvent('A')], 'no_stream');
       let error: unknown;

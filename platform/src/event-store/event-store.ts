@@ -104,6 +104,31 @@ export interface LoadStreamsOptions {
   eventIdsSince?: string;
 }
 
+/** Options of `readStreamPage`. */
+export interface ReadStreamPageOptions {
+  /**
+   * Forwards: the first (lowest) revision read, default 0. Backwards: the first (highest) revision
+   * read, default the stream's last. A revision past the end reads nothing forwards and from the last
+   * event backwards.
+   */
+  fromRevision?: bigint;
+  /** The most events answered; 0 answers only `lastRevision` (the stream's length, cheaply). */
+  maxCount: number;
+  /** Default 'forwards'. */
+  direction?: 'forwards' | 'backwards';
+}
+
+/** One page of a stream, with where the stream ends. */
+export interface StreamPage {
+  /** In the direction read: ascending revisions forwards, descending backwards. */
+  events: RecordedEvent[];
+  /**
+   * Revision of the stream's last event (the stream holds lastRevision + 1 events: revisions are
+   * 0-based and gap-free); undefined when the stream does not exist.
+   */
+  lastRevision: bigint | undefined;
+}
+
 /** One stream's part of `appendMany`. */
 export interface StreamAppend {
   streamId: string;
@@ -125,6 +150,13 @@ export interface EventStore {
   appendMany(appends: StreamAppend[]): Promise<Array<AppendResult | ConcurrencyError>>;
   /** All events of one stream in revision order; [] for a stream that does not exist. */
   readStream(streamId: string): Promise<RecordedEvent[]>;
+  /**
+   * Up to `maxCount` events of one stream from a revision, forwards or backwards, and the stream's
+   * last revision, in one round trip where the store allows (SQL: one statement; EventStoreDB: two
+   * reads in flight at once). Its cost follows `maxCount`, not the stream's length, so a reader that
+   * shows a page of a long stream reads a page (the audit, query-api/src/audit/audit-reads.ts).
+   */
+  readStreamPage(streamId: string, options: ReadStreamPageOptions): Promise<StreamPage>;
   /**
    * Snapshot + the events after it (+ looked-up event ids) in one round trip, so a command's cost does
    * not grow with the length of its stream.
@@ -156,4 +188,17 @@ export interface EventStore {
    */
   subscribe(handler: (event: RecordedEvent) => Promise<void>, options?: SubscribeOptions): Subscription;
   close(): Promise<void>;
+}
+
+/** The largest revision a store may hold (PostgreSQL's bigint): "from the end" of a backwards read. */
+export const MAX_REVISION = (1n << 63n) - 1n;
+
+/** `readStreamPage`'s options checked and filled in (every adapter refuses the same things). */
+export function streamPageRequest(options: ReadStreamPageOptions): { fromRevision: bigint; maxCount: number; backwards: boolean } {
+  const backwards = (options.direction ?? 'forwards') === 'backwards';
+  if (options.direction !== undefined && options.direction !== 'forwards' && options.direction !== 'backwards') throw new RangeError(`direction must be forwards or backwards, got ${String(options.direction)}`);
+  if (!Number.isSafeInteger(options.maxCount) || options.maxCount < 0) throw new RangeError(`maxCount must be a whole number from 0, got ${String(options.maxCount)}`);
+  const fromRevision = options.fromRevision ?? (backwards ? MAX_REVISION : 0n);
+  if (typeof fromRevision !== 'bigint' || fromRevision < 0n) throw new RangeError(`fromRevision must be a revision from 0, got ${String(fromRevision)}`);
+  return { fromRevision: fromRevision > MAX_REVISION ? MAX_REVISION : fromRevision, maxCount: options.maxCount, backwards };
 }

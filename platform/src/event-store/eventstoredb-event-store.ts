@@ -45,11 +45,14 @@ import type {
   StreamAppend,
   LoadedStream,
   NewEvent,
+  ReadStreamPageOptions,
   RecordedEvent,
+  StreamPage,
   StreamSnapshot,
   SubscribeOptions,
   Subscription,
 } from './event-store';
+import { MAX_REVISION, streamPageRequest } from './event-store';
 import { comparePositions, decodePosition, encodePosition, type Position } from './position';
 
 export interface EventStoreDbOptions {
@@ -244,6 +247,38 @@ export class EventStoreDbEventStore implements EventStore {
       throw err;
     }
     return out;
+  }
+
+  /**
+   * The page (`readStream` with fromRevision, maxCount and direction) and the stream's last event
+   * (backwards from END, one event) are read at once: two reads in flight on one connection. A page
+   * read backwards from the end tells the last revision itself, so it is read alone.
+   */
+  async readStreamPage(streamId: string, options: ReadStreamPageOptions): Promise<StreamPage> {
+    this.assertOpen();
+    const { fromRevision, maxCount, backwards } = streamPageRequest(options);
+    const stream = this.streamPrefix + streamId;
+    const fromEnd = backwards && fromRevision === MAX_REVISION;
+    const from = fromEnd ? END : fromRevision;
+    const [page, last] = await Promise.all([
+      maxCount > 0 ? this.readRange(stream, from, maxCount, backwards) : Promise.resolve([]),
+      fromEnd && maxCount > 0 ? Promise.resolve(undefined) : this.readBackwards(stream, END, 1),
+    ]);
+    const events = page.map((resolved) => this.toStreamEvent(resolved.event, streamId)).filter((e): e is RecordedEvent => e !== undefined);
+    let lastRevision = last === undefined ? events[0]?.revision : last[0]?.event?.revision;
+    // An append between the two reads: the page may hold a later revision than the last one read.
+    for (const e of events) if (lastRevision === undefined || e.revision > lastRevision) lastRevision = e.revision;
+    return { events, lastRevision };
+  }
+
+  private async readRange(stream: string, fromRevision: bigint | typeof END, maxCount: number, backwards: boolean): Promise<ResolvedEvent[]> {
+    if (backwards) return this.readBackwards(stream, fromRevision, maxCount);
+    try {
+      return await this.collect(this.client.readStream(stream, { fromRevision, direction: FORWARDS, maxCount }));
+    } catch (err) {
+      if (err instanceof StreamNotFoundError || (err as { type?: unknown } | null)?.type === ErrorType.STREAM_NOT_FOUND) return [];
+      throw err;
+    }
   }
 
   /**

@@ -20,7 +20,7 @@ import { describeZodError } from '@papertrade/platform/http/problem-middleware';
 import { CSV_MAX_ROWS } from '@papertrade/domain/shared/list-format';
 import type { QueryApiDeps } from '../deps';
 import { csvFilename, pageAsked, sendCsv, wantsCsv } from '../csv';
-import { portfolioAsOfResponse, readAuditStream, readTimeline, subscriptionAsOfResponse, timelineEvents, type AuditReadDeps } from './audit-reads';
+import { portfolioAsOfResponse, readAuditStream, readTimeline, subscriptionAsOfResponse, timelineHead, timelineSources, type AuditReadDeps } from './audit-reads';
 
 function parse<S extends z.ZodType>(schema: S, value: unknown, field?: string): z.infer<S> {
   const parsed = schema.safeParse(value);
@@ -53,7 +53,7 @@ export function auditRoutes(deps: QueryApiDeps): Router {
   async function knownUser(userId: string): Promise<void> {
     const users = await deps.readModels.collection<UserView>(USERS_PROJECTION);
     if (await users.get(userId)) return;
-    if ((await timelineEvents(reads, userId)).length > 0) return;
+    if ((await timelineSources(reads, userId)).some((s) => s.length > 0)) return;
     throw new NotFoundError(`No user with id ${userId}`);
   }
 
@@ -70,10 +70,9 @@ export function auditRoutes(deps: QueryApiDeps): Router {
     const { format, ...paging } = parse(timelineQuerySchema, ctx.query);
     await knownUser(userId);
     if (wantsCsv(ctx, format) && !pageAsked(ctx)) {
-      // The whole timeline (csv.ts): it is read whole to be put in order anyway.
-      const entries = await timelineEvents(reads, userId);
-      const rows = entries.slice(0, CSV_MAX_ROWS).map(timelineRow);
-      sendCsv(ctx, { filename: csvFilename(`timeline-${userId}`, deps.clock()), fields: TIMELINE_CSV_FIELDS, rows, total: entries.length, truncated: entries.length > CSV_MAX_ROWS });
+      // The whole timeline (csv.ts), up to CSV_MAX_ROWS: no more than that is read from any stream.
+      const { entries, total } = await timelineHead(reads, userId, CSV_MAX_ROWS);
+      sendCsv(ctx, { filename: csvFilename(`timeline-${userId}`, deps.clock()), fields: TIMELINE_CSV_FIELDS, rows: entries.map(timelineRow), total, truncated: total > CSV_MAX_ROWS });
       return;
     }
     const timeline = await readTimeline(reads, userId, paging);

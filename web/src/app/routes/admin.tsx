@@ -7,6 +7,7 @@ import { Icon } from '../../components/ui/icon';
 import { useAuth } from '../../lib/auth/auth-context';
 import { AdminPanel } from '../../features/admin/components/admin-panel';
 import { AuditTab } from '../../features/audit/components/audit-tab';
+import '../../features/audit/components/audit-styles';
 import './screens.css';
 
 export default function AdminRoute() {
@@ -17,7 +18,8 @@ export default function AdminRoute() {
       <title>Admin Panel · AI Trading Assistant</title>
       <PageHeader title="Admin Panel" subtitle={isAdmin ? 'Manage users and subscriptions' : isAuditor ? 'Read-only access (auditor)' : undefined} />
       {isAdmin || isAuditor ? (
-        <AdminPanel canEdit={isAdmin} audit={<AuditTab />} />
+        // Keyed by the user: another user starts on the first page, as of now.
+        <AdminPanel canEdit={isAdmin} renderAudit={(target) => <AuditTab key={target.id} user={target} />} />
       ) : (
         <section className="screen-empty card" data-testid="admin-access-restricted">
           <span className="screen-empty__icon">

@@ -1,3 +1,5 @@
+/** @jsxRuntime automatic @jsxImportSource react */
+// (The pragma: the Audit tab's unit spec renders this through tsx with the root tsconfig, which has no jsx setting.)
 import type { ReactNode } from 'react';
 
 /** A titled dashboard panel; `testId` names it for tests. */

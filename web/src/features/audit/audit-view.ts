@@ -11,6 +11,20 @@ export function localInputToIso(value: string): string | null {
   return Number.isNaN(date.getTime()) ? null : date.toISOString();
 }
 
+/**
+ * The asOf asked for by a `datetime-local` value the auditor reads to the second: "as of 12:00:00"
+ * takes in everything shown as 12:00:00, i.e. up to 12:00:00.999 (milliseconds typed are kept as
+ * they are), and never a time after `now` (the server refuses a future asOf; the default, now shown
+ * to the second, means now). null when the value is not a date-time.
+ */
+export function asOfFromInput(value: string, now: Date): string | null {
+  const start = localInputToIso(value);
+  if (start === null) return null;
+  const typedMillis = /\.\d{1,3}$/.test(value);
+  const end = typedMillis ? Date.parse(start) : Date.parse(start) + 999;
+  return new Date(Math.min(end, now.getTime())).toISOString();
+}
+
 /** An instant as a `datetime-local` value in local time (to the second). */
 export function isoToLocalInput(iso: string): string {
   const d = new Date(iso);

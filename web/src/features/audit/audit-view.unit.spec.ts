@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { isoToLocalInput, localInputToIso, pageLabel, summariseEvent } from './audit-view';
+import { asOfFromInput, isoToLocalInput, localInputToIso, pageLabel, summariseEvent } from './audit-view';
 
 describe('audit tab helpers', function () {
   it('turns a datetime-local value into an ISO instant and back', function () {
@@ -7,6 +7,22 @@ describe('audit tab helpers', function () {
     expect(iso).to.equal(new Date(2026, 2, 4, 5, 6, 7).toISOString());
     expect(isoToLocalInput(iso!)).to.equal('2026-03-04T05:06:07');
     expect(localInputToIso('2026-03-04T05:06')).to.equal(new Date(2026, 2, 4, 5, 6).toISOString());
+  });
+
+  it('takes an as-of typed to the second as the end of that second, never later than now', function () {
+    const now = new Date(2026, 2, 4, 5, 6, 7, 400);
+    // Everything shown as 05:06:05 happened up to 05:06:05.999.
+    expect(asOfFromInput('2026-03-04T05:06:05', now)).to.equal(new Date(2026, 2, 4, 5, 6, 5, 999).toISOString());
+    // The input leaves out :00 seconds; it still shows them (step 1).
+    expect(asOfFromInput('2026-03-04T05:06', now)).to.equal(new Date(2026, 2, 4, 5, 6, 0, 999).toISOString());
+    // The second being lived ends now (the server refuses a future asOf), and so does a later time.
+    expect(asOfFromInput('2026-03-04T05:06:07', now)).to.equal(now.toISOString());
+    expect(asOfFromInput(isoToLocalInput(now.toISOString()), now)).to.equal(now.toISOString());
+    expect(asOfFromInput('2027-01-01T00:00:00', now)).to.equal(now.toISOString());
+    // Milliseconds typed are taken as they are.
+    expect(asOfFromInput('2026-03-04T05:06:05.250', now)).to.equal(new Date(2026, 2, 4, 5, 6, 5, 250).toISOString());
+    expect(asOfFromInput('', now)).to.equal(null);
+    expect(asOfFromInput('yesterday', now)).to.equal(null);
   });
 
   it('refuses what is not a date-time', function () {

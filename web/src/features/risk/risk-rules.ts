@@ -4,7 +4,8 @@
  * - daily loss used: the bar is red above 80 percent, amber above 50, else green;
  * - portfolio risk: the badge is destructive above 15 percent, default above 10, else secondary, and
  *   its progress bar is full at 20 percent;
- * - the alert shown is the most severe unacknowledged one (low < medium < high < critical);
+ * - the alert shown is the most severe unacknowledged one (low < medium < high < critical); one a
+ *   reset resolved asks for nothing and is passed over too;
  * - an alert's value and threshold read in the unit of its kind (alertFigure);
  * - the open positions in brief: their unrealised P&L together and the one with the most at risk.
  */
@@ -41,11 +42,11 @@ export function severityRank(severity: AlertSeverity): number {
   return alertSeverities.indexOf(severity);
 }
 
-/** The most severe unacknowledged alert; among equals the newest (the list comes newest first). */
-export function mostSevereAlert<A extends { severity: AlertSeverity; acknowledged: boolean; timestamp: string }>(alerts: readonly A[]): A | null {
+/** The most severe alert neither acknowledged nor resolved; among equals the newest (the list comes newest first). */
+export function mostSevereAlert<A extends { severity: AlertSeverity; acknowledged: boolean; resolved?: boolean; timestamp: string }>(alerts: readonly A[]): A | null {
   let best: A | null = null;
   for (const alert of alerts) {
-    if (alert.acknowledged) continue;
+    if (alert.acknowledged || alert.resolved === true) continue;
     if (
       best === null ||
       severityRank(alert.severity) > severityRank(best.severity) ||
@@ -83,4 +84,12 @@ export function openPositionsSummary(trades: readonly ActiveRiskTrade[]): { unre
     if (riskiest === null || trade.riskPercentage > riskiest.riskPercentage) riskiest = trade;
   }
   return { unrealizedPnL, riskiest };
+}
+
+/** Why an alert was resolved, as the Risk Alerts tab says it. */
+export function resolutionLabel(resolution: NonNullable<RiskAlertView['resolution']>): string {
+  switch (resolution) {
+    case 'PORTFOLIO_RESET':
+      return 'Resolved: the portfolio was reset';
+  }
 }

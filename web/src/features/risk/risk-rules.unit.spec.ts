@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { AlertSeverity } from '@papertrade/domain/trading/contracts';
 import type { ActiveRiskTrade } from '@papertrade/domain/trading/read-contracts';
-import { alertFigure, barWidth, dailyLossTone, mostSevereAlert, openPositionsSummary, portfolioRiskBadge, PORTFOLIO_RISK_BAR_MAX } from './risk-rules';
+import { alertFigure, barWidth, dailyLossTone, mostSevereAlert, openPositionsSummary, portfolioRiskBadge, PORTFOLIO_RISK_BAR_MAX, resolutionLabel } from './risk-rules';
 
 describe('risk display rules (dashboard section 9)', () => {
   it('colours the daily loss bar red above 80, amber above 50, else green (the bounds themselves one step down)', () => {
@@ -41,5 +41,12 @@ describe('risk display rules (dashboard section 9)', () => {
     expect(summary.unrealizedPnL).to.equal(10);
     expect(summary.riskiest?.symbol).to.equal('MATIC');
     expect(openPositionsSummary([])).to.deep.equal({ unrealizedPnL: 0, riskiest: null });
+  });
+
+  it('passes over an alert a reset resolved (it asks for nothing), acknowledged or not', () => {
+    const alert = (id: string, severity: AlertSeverity, resolved: boolean) => ({ id, severity, acknowledged: false, resolved, timestamp: '2026-03-04T10:00:00.000Z' });
+    expect(mostSevereAlert([alert('a', 'critical', true), alert('b', 'medium', false)])?.id).to.equal('b');
+    expect(mostSevereAlert([alert('a', 'critical', true)])).to.equal(null);
+    expect(resolutionLabel('PORTFOLIO_RESET')).to.equal('Resolved: the portfolio was reset');
   });
 });

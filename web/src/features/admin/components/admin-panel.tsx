@@ -2,6 +2,10 @@
  * The Admin Panel for admins and auditors (spec section 2): the four stat cards, then a tab bar with
  * Users (search, the user table, pages) and Audit. Auditors get the same reading view without any
  * action that changes something (the server refuses those to them anyway).
+ *
+ * The Audit tab opens on a user from that user's row (Audit), from a search by email or username, or
+ * from a raw user id (audit-user-finder.tsx); what it shows for the user is the audit feature's,
+ * composed by the route (`renderAudit`: features do not import each other).
  */
 import type { ReactNode } from 'react';
 import { useEffect, useState } from 'react';
@@ -13,6 +17,8 @@ import { useAdminStats } from '../api/get-admin-stats';
 import { ADMIN_USERS_PAGE_SIZE, downloadAdminUsersCsv, useAdminUsers } from '../api/get-admin-users';
 import { useSetAuditor } from '../api/set-auditor';
 import { EditUserDialog } from './edit-user-dialog';
+import { AuditUserFinder, auditTargetOf, type AuditTarget } from './audit-user-finder';
+import '../../../components/ui/data-table.css';
 import './admin.css';
 
 /** How long typing must pause before the search is sent (one request per word, not per key). */
@@ -20,9 +26,14 @@ const SEARCH_DEBOUNCE_MS = 250;
 
 type Tab = 'users' | 'audit';
 
-/** `audit` is the Audit tab's content, composed by the route (features do not import each other). */
-export function AdminPanel({ canEdit, audit }: { canEdit: boolean; audit: ReactNode }) {
+/** `renderAudit` is the Audit tab's view of the chosen user, composed by the route (features do not import each other). */
+export function AdminPanel({ canEdit, renderAudit }: { canEdit: boolean; renderAudit: (target: AuditTarget) => ReactNode }) {
   const [tab, setTab] = useState<Tab>('users');
+  const [audited, setAudited] = useState<AuditTarget | null>(null);
+  const openAudit = (target: AuditTarget) => {
+    setAudited(target);
+    setTab('audit');
+  };
   return (
     <div className="admin-panel">
       <StatCards />
@@ -39,10 +50,15 @@ export function AdminPanel({ canEdit, audit }: { canEdit: boolean; audit: ReactN
         ))}
       </div>
       {tab === 'users' ? (
-        <UsersTab canEdit={canEdit} />
+        <UsersTab canEdit={canEdit} onAudit={openAudit} />
       ) : (
-        <section role="tabpanel" aria-label="Audit" data-testid="audit-tab-panel">
-          {audit}
+        <section role="tabpanel" aria-label="Audit" data-testid="audit-tab-panel" className="admin-audit">
+          <AuditUserFinder onChoose={openAudit} />
+          {audited ? (
+            renderAudit(audited)
+          ) : (
+            <p className="empty-text admin-audit__hint">Find a user by email or username, open one from the Users tab with Audit, or enter a user ID.</p>
+          )}
         </section>
       )}
     </div>
@@ -69,7 +85,7 @@ function StatCards() {
   );
 }
 
-function UsersTab({ canEdit }: { canEdit: boolean }) {
+function UsersTab({ canEdit, onAudit }: { canEdit: boolean; onAudit: (target: AuditTarget) => void }) {
   const [typed, setTyped] = useState('');
   const [q, setQ] = useState('');
   const [page, setPage] = useState(1);
@@ -147,7 +163,7 @@ function UsersTab({ canEdit }: { canEdit: boolean }) {
             </tr>
           )}
           {list.map((user) => (
-            <UserRow key={user.id} user={user} canEdit={canEdit} onEdit={() => setEditing(user)} />
+            <UserRow key={user.id} user={user} canEdit={canEdit} onEdit={() => setEditing(user)} onAudit={() => onAudit(auditTargetOf(user))} />
           ))}
         </tbody>
       </table>
@@ -167,7 +183,7 @@ function UsersTab({ canEdit }: { canEdit: boolean }) {
   );
 }
 
-function UserRow({ user, canEdit, onEdit }: { user: AdminUser; canEdit: boolean; onEdit: () => void }) {
+function UserRow({ user, canEdit, onEdit, onAudit }: { user: AdminUser; canEdit: boolean; onEdit: () => void; onAudit: () => void }) {
   const toast = useToast();
   const setAuditor = useSetAuditor();
   const fullName = [user.firstName, user.lastName].filter(Boolean).join(' ');
@@ -200,18 +216,22 @@ function UserRow({ user, canEdit, onEdit }: { user: AdminUser; canEdit: boolean;
       </td>
       <td>{new Date(user.createdAt).toLocaleDateString('en-US')}</td>
       <td>
-        {canEdit ? (
-          <div className="admin-table__actions">
-            <button type="button" className="btn btn--sm" onClick={onEdit}>
-              Edit
-            </button>
-            <button type="button" className="btn btn--sm btn--ghost" onClick={toggleAuditor} disabled={setAuditor.isPending}>
-              {user.isAuditor ? 'Revoke Auditor' : 'Make Auditor'}
-            </button>
-          </div>
-        ) : (
-          <span className="admin-table__readonly">Read-only</span>
-        )}
+        <div className="admin-table__actions">
+          {canEdit && (
+            <>
+              <button type="button" className="btn btn--sm" onClick={onEdit}>
+                Edit
+              </button>
+              <button type="button" className="btn btn--sm btn--ghost" onClick={toggleAuditor} disabled={setAuditor.isPending}>
+                {user.isAuditor ? 'Revoke Auditor' : 'Make Auditor'}
+              </button>
+            </>
+          )}
+          {/* Reading a user's history changes nothing: auditors have it too. */}
+          <button type="button" className="btn btn--sm btn--ghost" onClick={onAudit}>
+            Audit
+          </button>
+        </div>
       </td>
     </tr>
   );

@@ -10,7 +10,7 @@ import { renderToString } from 'react-dom/server';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { portfolioAsOfResponseSchema, subscriptionAsOfResponseSchema, timelineResponseSchema, type AuditEvent } from '@papertrade/domain/audit/contracts';
 import { portfolioAsOfQueryOptions, subscriptionAsOfQueryOptions, timelineCsvUrl, timelineQueryOptions } from '../api/get-audit';
-import { localInputToIso, isoToLocalInput } from '../audit-view';
+import { asOfFromInput, isoToLocalInput } from '../audit-view';
 import { AuditTab } from './audit-tab';
 
 const event = (n: number, streamId: string, type: string, data: Record<string, unknown>): AuditEvent => ({
@@ -26,8 +26,9 @@ const event = (n: number, streamId: string, type: string, data: Record<string, u
 describe('AuditTab', function () {
   it('shows the timeline page, and the portfolio and subscription as of the chosen time with their events', function () {
     const userId = 'u1';
-    // The key the tab uses: the as-of input keeps seconds in local time, then back to ISO.
-    const asOf = localInputToIso(isoToLocalInput('2026-01-01T05:30:00.000Z'))!;
+    // The key the tab uses: the as-of input keeps seconds in local time; that whole second, up to now.
+    const asOf = asOfFromInput(isoToLocalInput('2026-01-01T05:30:00.000Z'), new Date())!;
+    expect(asOf).to.equal('2026-01-01T05:30:00.999Z');
     const opened = event(1, 'portfolio-u1', 'PortfolioOpened', { userId, startingCashMicros: 10_000_000_000 });
     const buy = event(2, 'portfolio-u1', 'SimulatedTradePlaced', { userId, side: 'BUY', quantity: 0.5, symbol: 'ETH', price: 3000 });
     const upgrade = event(3, 'subscription-u1', 'SubscriptionChangedByAdmin', { userId, previousTier: 'FREE', previousStatus: 'ACTIVE', tier: 'PREMIUM', status: 'ACTIVE' });
@@ -63,11 +64,16 @@ describe('AuditTab', function () {
     );
     client.setQueryData(subscriptionAsOfQueryOptions(userId, asOf).queryKey, subscriptionAsOfResponseSchema.parse({ userId, asOf, state: { tier: 'PREMIUM', status: 'ACTIVE' }, events: [upgrade], laterEvents: 0 }));
 
-    const html = renderToString(createElement(QueryClientProvider, { client }, createElement(AuditTab, { initialUserId: userId, initialAsOf: '2026-01-01T05:30:00.000Z' })));
+    const html = renderToString(
+      createElement(QueryClientProvider, { client }, createElement(AuditTab, { user: { id: userId, username: 'ursula', email: 'ursula@example.com' }, initialAsOf: '2026-01-01T05:30:00.000Z' })),
+    );
+    expect(html).to.contain('ursula@example.com');
+    expect(html).to.contain('class="data-table audit-table"');
     expect(html).to.contain('BUY 0.5 ETH @ 3000');
     expect(html).to.contain('FREE/ACTIVE -&gt; PREMIUM/ACTIVE');
     expect(html).to.contain('Page 1 of 1 (3 events)');
     expect(html.match(/<tr>/g)).to.have.length(4); // header + 3 events
+    expect(html).to.contain('Replayed from every event up to 2026-01-01T05:30:00.999Z (UTC), that second included');
     expect(html).to.contain('$10,098.50');
     expect(html).to.contain('ETH 0.5 (cost $1,501.50, opened 2026-01-01T02:00:00.000Z)');
     expect(html).to.contain('ETH at $3,200.00: simulated market, candle opened 2026-01-01T05:00:00.000Z');
@@ -78,9 +84,9 @@ describe('AuditTab', function () {
     expect(timelineCsvUrl(userId, 2)).to.equal('/api/audit/users/u1/timeline?page=2&pageSize=25&format=csv');
   });
 
-  it('asks for a user first', function () {
-    const html = renderToString(createElement(QueryClientProvider, { client: new QueryClient() }, createElement(AuditTab)));
-    expect(html).to.contain('User ID');
-    expect(html).not.to.contain('Audit timeline');
+  it('names a user chosen by a raw id by that id alone', function () {
+    const html = renderToString(createElement(QueryClientProvider, { client: new QueryClient() }, createElement(AuditTab, { user: { id: 'u-raw' } })));
+    expect(html).to.contain('u-raw');
+    expect(html).to.contain('Loading…');
   });
 });

@@ -17,7 +17,7 @@ export function StatsStrip() {
   const items = [
     { id: 'traders', label: 'Registered traders', value: data ? formatCount(data.traders) : MISSING },
     { id: 'accuracy', label: 'AI model accuracy', value: data ? formatAccuracy(data.modelAccuracy) : MISSING, hint: 'measured on held-out data' },
-    { id: 'trades', label: 'Simulated trades', value: data ? formatCount(data.simulatedTrades) : MISSING },
+    { id: 'trades', label: 'Simulated trades', value: data ? formatCount(data.simulatedTrades) : MISSING, hint: "paper trades, the demo bot's included" },
   ];
   return (
     <section className="stats-strip" aria-label="Platform statistics" data-testid="stats-strip">

@@ -1,6 +1,7 @@
 /**
  * The Risk Alerts tab (premium): alerts newest first; Acknowledge dims one (it stays listed), and
- * Clear Acknowledged removes every acknowledged one at once.
+ * Clear Acknowledged removes every acknowledged one at once. An alert a reset resolved is dimmed too,
+ * says why, needs no acknowledgement, and goes with the acknowledged ones.
  */
 import type { RiskAlertView } from '@papertrade/domain/trading/read-contracts';
 import { FetchError } from '../../../components/ui/fetch-error';
@@ -10,7 +11,7 @@ import { describeError } from '../../../lib/api-client';
 import { useAcknowledgeRiskAlert } from '../api/acknowledge-risk-alert';
 import { useClearAcknowledgedAlerts } from '../api/clear-acknowledged-alerts';
 import { RISK_ALERTS_REFETCH_MS, useRiskAlerts } from '../api/get-risk-alerts';
-import { alertFigure } from '../risk-rules';
+import { alertFigure, resolutionLabel } from '../risk-rules';
 
 const timeFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -18,7 +19,8 @@ export function RiskAlertsTab() {
   const query = useRiskAlerts({ enabled: true, refetchInterval: RISK_ALERTS_REFETCH_MS.riskManagement });
   const clear = useClearAcknowledgedAlerts();
   const toast = useToast();
-  const acknowledgedCount = query.data?.alerts.filter((a) => a.acknowledged).length ?? 0;
+  // What Clear Acknowledged removes: the acknowledged alerts and the resolved ones (the server's rule).
+  const acknowledgedCount = query.data?.alerts.filter((a) => a.acknowledged || a.resolved).length ?? 0;
   return (
     <Panel
       title="Risk Alerts"
@@ -55,10 +57,15 @@ function AlertItem({ alert }: { alert: RiskAlertView }) {
   const acknowledge = useAcknowledgeRiskAlert();
   const toast = useToast();
   return (
-    <li className="risk-alert" data-testid="risk-alert" data-alert-id={alert.id} data-acknowledged={alert.acknowledged} data-severity={alert.severity}>
+    <li className="risk-alert" data-testid="risk-alert" data-alert-id={alert.id} data-acknowledged={alert.acknowledged} data-resolved={alert.resolved} data-severity={alert.severity}>
       <div className="risk-alert__head">
         <span className={`badge severity--${alert.severity}`}>{alert.severity.toUpperCase()}</span>
-        {alert.acknowledged ? (
+        {alert.resolved ? (
+          <span className="risk-alert__meta" data-testid="risk-alert-resolution">
+            {alert.resolution ? resolutionLabel(alert.resolution) : 'Resolved'}
+            {alert.resolvedAt ? ` · ${timeFormat.format(new Date(alert.resolvedAt))}` : ''}
+          </span>
+        ) : alert.acknowledged ? (
           <span className="risk-alert__meta">Acknowledged</span>
         ) : (
           <button
