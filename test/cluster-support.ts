@@ -23,6 +23,7 @@ export function clusterEnv(schema: string, extra: Record<string, string> = {}): 
     NATS_URL,
     NATS_PREFIX: schema,
     JWT_SECRET: randomUUID() + randomUUID(),
+    MARKET_SEED: randomUUID(),
     LOG: 'off',
     ...LOOPBACK_LIMITS,
     ...extra,
