@@ -65,6 +65,24 @@ describe('simulated market', function () {
       }
     });
 
+    it('hold every price read in them: a trade at the price of any moment lies inside every candle of every width that contains it', function () {
+      const day = Date.UTC(2025, 4, 20);
+      const widths = [1, 5, 15, 60, 240, 1440];
+      const whole = new Map(widths.map((w) => [w, sim.candles('solana', day, day + DAY_MS - 1, w)]));
+      for (let i = 0; i < 400; i++) {
+        const at = day + Math.floor(((i * 0.6180339887498949) % 1) * DAY_MS);
+        const price = sim.priceAt('solana', at);
+        for (const w of widths) {
+          const containing = whole.get(w)!.find((c) => c.time <= at && at < c.time + w * MINUTE_MS)!;
+          expect(price, `${w}m candle at ${new Date(containing.time).toISOString()}, price of ${new Date(at).toISOString()}`).to.be.within(containing.low, containing.high);
+          // And in the newest candle as it stood at that moment.
+          const newest = sim.candles('solana', at, at, w)[0]!;
+          expect(newest.close).to.equal(price);
+          expect(price).to.be.within(newest.low, newest.high);
+        }
+      }
+    });
+
     it('before now do not change as time goes on; the newest one grows tick by tick', function () {
       const early = sim.candles('bitcoin', NOW - DAY_MS, NOW, 15);
       const later = sim.candles('bitcoin', NOW - DAY_MS, NOW + 40 * MINUTE_MS, 15);
