@@ -51,7 +51,7 @@
  * Nothing here reads a clock: callers pass tick indexes (`tickAt` turns a time into one).
  */
 import { chachaBlock, MARKET_CHACHA_ROUNDS, type ChaChaKey } from './chacha';
-import { coinById, coins, type CoinId } from './coins';
+import { coinById, type CoinId } from './coins';
 import { HOURS_PER_DAY, MarketClock, MINUTES_PER_DAY, MINUTES_PER_HOUR, type DayClock } from './market-clock';
 import { normalFromWord } from './normal-quantile';
 
@@ -579,11 +579,6 @@ export class MarketPath {
       }
     }
     return result!;
-  }
-
-  /** The coins this path serves, in the catalogue's order. */
-  coinIds(): CoinId[] {
-    return coins.map((c) => c.id);
   }
 }
 
