@@ -141,6 +141,7 @@ async function main(): Promise<void> {
     DATABASE_URL,
     DATABASE_SCHEMA: SCHEMA,
     JWT_SECRET: randomBytes(32).toString('base64url'),
+    MARKET_SEED: randomBytes(32).toString('base64url'),
     LOG: process.env.LOG ?? 'off',
     DEMO_SEED: 'off',
     // No Stripe here: a service runs the test checkout only when asked (bin/compose.ts).

@@ -164,6 +164,7 @@ async function run(cleanup: Cleanup): Promise<void> {
     DATABASE_URL,
     DATABASE_SCHEMA: SCHEMA,
     JWT_SECRET: randomBytes(32).toString('base64url'),
+    MARKET_SEED: randomBytes(32).toString('base64url'),
     LOG: 'off',
     DEMO_SEED: 'off',
     // No Stripe here: a service runs the test checkout only when asked (bin/compose.ts).

@@ -152,6 +152,7 @@ describe('npm run audit -- verify (the program, PostgreSQL)', function () {
     DATABASE_URL: POSTGRES_URL,
     DATABASE_SCHEMA: schema,
     JWT_SECRET: 'audit-secret-audit-secret-audit-secret!',
+    MARKET_SEED: 'audit spec market seed',
     DEMO_SEED: 'off',
     LOG: 'off',
   };

@@ -14,6 +14,7 @@ import { ApiCallCounter } from '@papertrade/platform/auth/api-call-counter';
 import { cachedHead, type HeadPort } from '@papertrade/platform/http/min-position';
 import { OwnWrites } from '@papertrade/platform/http/own-writes';
 import { createMarketData } from '@papertrade/platform/market/create-market-data';
+import { resolveMarketSeed } from '@papertrade/platform/market/market-seed';
 import type { MarketData } from '@papertrade/platform/market/market-data';
 import { Projector } from '@papertrade/platform/projections/projector';
 import { createInfrastructure, type Infrastructure } from '@papertrade/platform/runtime/infrastructure';
@@ -61,10 +62,13 @@ export async function createRuntime(service: string, options: { embedded: boolea
   const config = loadConfig(options.env ?? process.env);
   const logger = createLogger(service, { silent: config.LOG === 'off' });
   const secret = jwtSecret(config, options.embedded);
+  // Before the stores open: a service without its market seed refuses to start, as without JWT_SECRET.
+  const marketSeed = resolveMarketSeed(config, { embedded: options.embedded });
   const infra = await createInfrastructure(config, { service, logger });
   const head = cachedHead(() => infra.eventStore.headPosition());
   const clock = () => new Date();
-  return { config, logger, infra, clock, jwtSecret: secret, head, marketData: createMarketData(config, clock), apiCalls: new ApiCallCounter(infra.limitStore, clock), embedded: options.embedded };
+  const marketData = createMarketData(config, clock, marketSeed);
+  return { config, logger, infra, clock, jwtSecret: secret, head, marketData, apiCalls: new ApiCallCounter(infra.limitStore, clock), embedded: options.embedded };
 }
 
 export function registrationDeps(rt: Runtime): RegistrationDeps {
@@ -144,7 +148,7 @@ export function queryApiDeps(rt: Runtime): QueryApiDeps {
 export function createMarketFeed(rt: Runtime): MarketFeed {
   return new MarketFeed({
     bus: rt.infra.bus,
-    ticks: marketTickSource(rt.marketData, rt.clock),
+    ticks: marketTickSource(rt.marketData),
     intervalMs: rt.config.MARKET_TICK_MS,
     logger: rt.logger,
   });

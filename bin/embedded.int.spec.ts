@@ -8,6 +8,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { repoRoot, startApp, type StartedApp } from '../test/app-process';
 import { preparePgliteDir } from '../test/pglite';
+import { SimulatedMarketData } from '@papertrade/platform/market/simulated-market-data';
 
 const tsx = path.join(repoRoot, 'node_modules', '.bin', 'tsx');
 
@@ -39,6 +40,17 @@ describe('embedded mode (npm start)', function () {
     expect(await login('free')).to.include({ subscriptionTier: 'FREE', isAdmin: false });
     expect(await login('premium')).to.include({ subscriptionTier: 'PREMIUM', subscriptionStatus: 'ACTIVE', isAdmin: false });
     expect(await login('admin')).to.include({ isAdmin: true });
+  });
+
+  it("generates the market's secret seed into a private file of the data folder, runs the market on it, and never logs it", async function () {
+    const file = path.join(app.dataDir, 'market-seed');
+    expect(fs.statSync(file).mode & 0o777).to.equal(0o600);
+    const seed = fs.readFileSync(file, 'utf8');
+    expect(seed.length).to.be.at.least(32);
+    expect(app.output()).to.not.include(seed);
+    const served = (await (await fetch(`${app.url}/api/coins/bitcoin/price`)).json()) as { price: number; at: string };
+    const market = new SimulatedMarketData(seed, () => new Date(served.at));
+    expect(served.price).to.equal((await market.price('bitcoin')).price);
   });
 
   it('refuses a second process on the same data folder', function () {
@@ -127,9 +139,9 @@ describe('embedded data folder permissions', function () {
     expect(app.output()).to.match(/data folder was open to other users.*"previousMode":"0755"/);
   });
 
-  it('leaves nothing under it readable by others: the pglite folder, its files, the secret and the demo accounts', function () {
+  it('leaves nothing under it readable by others: the pglite folder, its files, the secrets and the demo accounts', function () {
     expect(modeOf(path.join(app.dataDir, 'pglite')).toString(8)).to.equal('700');
-    for (const file of ['jwt-secret', 'demo-accounts.txt']) expect(modeOf(path.join(app.dataDir, file)).toString(8), file).to.equal('600');
+    for (const file of ['jwt-secret', 'market-seed', 'demo-accounts.txt']) expect(modeOf(path.join(app.dataDir, file)).toString(8), file).to.equal('600');
     expect(openToOthers(app.dataDir)).to.deep.equal([]);
   });
 });

@@ -23,6 +23,7 @@ export function clusterEnv(schema: string, extra: Record<string, string> = {}): 
     NATS_URL,
     NATS_PREFIX: schema,
     JWT_SECRET: randomUUID() + randomUUID(),
+    MARKET_SEED: randomUUID(),
     LOG: 'off',
     // The cluster specs pay through the built-in test checkout, which a service runs only when asked.
     TEST_CHECKOUT: 'on',

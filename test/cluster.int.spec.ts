@@ -105,4 +105,14 @@ describe('local cluster: services as separate processes (PostgreSQL + NATS)', fu
     expect(result.status).to.equal(1);
     expect(result.stderr).to.match(/JWT_SECRET/);
   });
+
+  it('refuses to start a service without MARKET_SEED while the market is simulated: every service must compute the same secret market', function () {
+    const tsx = path.join(repoRoot, 'node_modules', '.bin', 'tsx');
+    const base = { ...process.env, EVENT_STORE: 'postgres', READ_STORE: 'postgres', DATABASE_URL: POSTGRES_URL, DATABASE_SCHEMA: schema, BUS: 'memory', JWT_SECRET: randomUUID() + randomUUID(), PORT: '0' };
+    for (const seed of ['', 'too short']) {
+      const result = spawnSync(tsx, ['bin/start-service.ts', 'query-api'], { cwd: repoRoot, env: { ...base, MARKET_DATA: 'simulated', MARKET_SEED: seed }, encoding: 'utf8', timeout: 30_000 });
+      expect(result.status, `MARKET_SEED=${JSON.stringify(seed)}`).to.equal(1);
+      expect(result.stderr).to.match(/MARKET_SEED (is required|must be at least 16 characters)/);
+    }
+  });
 });

@@ -238,10 +238,13 @@ describe('deployment: docker-compose.yml, deploy/Dockerfile, gateway', function 
       }
     });
 
-    it('never holds a secret: JWT_SECRET is required from the host, admin credentials pass through', function () {
+    it('never holds a secret: JWT_SECRET and MARKET_SEED are required from the host, admin credentials pass through', function () {
       for (const name of APP_SERVICES) {
         const env = envOf(services[name]!);
         expect(env.JWT_SECRET, `${name}: JWT_SECRET must be \${JWT_SECRET:?…}, never a literal`).to.match(/^\$\{JWT_SECRET:\?[^}]*\}$/);
+        // The simulated market (no MARKET_DATA) is a function of its seed: a literal would publish every future price.
+        expect(env.MARKET_DATA ?? 'simulated', `${name}: the market`).to.equal('simulated');
+        expect(env.MARKET_SEED, `${name}: MARKET_SEED must be \${MARKET_SEED:?…}, never a literal`).to.match(/^\$\{MARKET_SEED:\?[^}]*\}$/);
         for (const key of ['ADMIN_EMAIL', 'ADMIN_PASSWORD']) {
           if (!(key in env)) continue;
           const v = env[key] ?? null;

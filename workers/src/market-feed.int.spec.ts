@@ -1,7 +1,7 @@
 /**
  * The market feed worker: a tick per coin on the bus every interval (here a few milliseconds), on
- * the in-process bus and on real NATS, as the workers service process runs it too; ticks that move
- * along the simulated market's live path and are the same from any process; a clean stop (nothing
+ * the in-process bus and on real NATS, as the workers service process runs it too; ticks that are
+ * the simulated market's path, the same from any process; a clean stop (nothing
  * published after it, a round in flight awaited); a failing source or a bad tick that does not stop
  * the feed.
  *
@@ -17,6 +17,7 @@ import { connect, JSONCodec } from 'nats';
 import { coinIds, type CoinId } from '@papertrade/domain/market/coins';
 import { MARKET_TICK_SUBJECTS, marketTickSchema, type MarketTick } from '@papertrade/domain/market/contracts';
 import { MarketSimulation } from '@papertrade/domain/market/simulation';
+import { marketKeyFromSeed } from '@papertrade/platform/market/market-seed';
 import type { Bus } from '@papertrade/platform/bus/bus';
 import { MemoryBus } from '@papertrade/platform/bus/memory-bus';
 import { NatsBus } from '@papertrade/platform/bus/nats-bus';
@@ -29,7 +30,7 @@ import { startService, type StartedService } from '../../test/app-process';
 import { preparePgliteDir } from '../../test/pglite';
 import { MarketFeed, marketTickSource, type TickSource } from './market-feed';
 
-const SEED = 20240601;
+const SEED = 'market feed spec seed';
 const START = Date.UTC(2025, 5, 1, 12, 0, 0);
 
 /** A clock that moves 5 s each time it is read: every round is 5 simulated seconds after the last. */
@@ -82,8 +83,8 @@ function feedSuite(name: string, makeBus: () => Promise<{ publisher: Bus; subscr
 
     it('publishes a valid tick for every coin, on market.tick.<coinId>, every interval', async function () {
       const received = await collect(buses.subscriber);
-      const market = new SimulatedMarketData(SEED);
-      const f = feed(marketTickSource(market, steppingClock()));
+      const market = new SimulatedMarketData(SEED, steppingClock());
+      const f = feed(marketTickSource(market));
       f.start();
       await waitUntil(() => received.each(3), { message: 'three ticks of every coin' });
       for (const subject of received.subjects) expect(subject).to.match(/^market\.tick\.[a-z0-9-]+$/);
@@ -95,29 +96,31 @@ function feedSuite(name: string, makeBus: () => Promise<{ publisher: Bus; subscr
       expect(f.status().ticksPublished).to.be.at.least(30);
     });
 
-    it('ticks move every few seconds, along the live path any other process computes the same way', async function () {
+    it("ticks move every 5 s along the path any other process computes the same way, the price candles are made of", async function () {
       const received = await collect(buses.subscriber);
-      const f = feed(marketTickSource(new SimulatedMarketData(SEED), steppingClock()));
+      const f = feed(marketTickSource(new SimulatedMarketData(SEED, steppingClock())));
       f.start();
       await waitUntil(() => received.each(4), { message: 'four ticks of every coin' });
       await f.stop();
-      const elsewhere = new MarketSimulation(SEED);
+      const elsewhere = new MarketSimulation(marketKeyFromSeed(SEED));
       for (const id of coinIds) {
         const ticks = received.ticks.get(id)!;
         ticks.forEach((tick, i) => {
           expect(Date.parse(tick.at)).to.equal(START + i * 5000);
-          expect(tick.price, `${id} at ${tick.at}`).to.equal(elsewhere.livePriceAt(id, Date.parse(tick.at)));
-          expect(tick.changePercent24h).to.equal(elsewhere.liveQuote(id, Date.parse(tick.at)).changePercent24h);
+          expect(tick.price, `${id} at ${tick.at}`).to.equal(elsewhere.priceAt(id, Date.parse(tick.at)));
+          expect(tick.changePercent24h).to.equal(elsewhere.quote(id, Date.parse(tick.at)).changePercent24h);
         });
         expect(new Set(ticks.map((t) => t.price)).size, `${id} moves within the minute`).to.equal(ticks.length);
-        // The first tick is at a minute boundary: it is the minute price candles are made of.
-        expect(ticks[0]!.price).to.equal(elsewhere.priceAt(id, START));
+        // The first tick opens the minute's candle; the ones after it are inside its range.
+        const candle = elsewhere.candles(id, START, START + 59_999, 1)[0]!;
+        expect(ticks[0]!.price).to.equal(candle.open);
+        for (const tick of ticks.filter((t) => Date.parse(t.at) < START + 60_000)) expect(tick.price).to.be.within(candle.low, candle.high);
       }
     });
 
     it('stops cleanly: nothing is published after stop resolves, and a second stop is harmless', async function () {
       const received = await collect(buses.subscriber);
-      const stopped = feed(marketTickSource(new SimulatedMarketData(SEED), steppingClock()));
+      const stopped = feed(marketTickSource(new SimulatedMarketData(SEED, steppingClock())));
       stopped.start();
       await waitUntil(() => received.each(2), { message: 'two ticks of every coin' });
       await stopped.stop();
@@ -213,12 +216,12 @@ describe('market feed over NATS', function () {
 });
 
 describe('market tick source', function () {
-  it('reads the port when the market is not simulated', async function () {
+  it('reads the port', async function () {
     const prices: CoinPrice[] = [
       { coinId: 'bitcoin', symbol: 'BTC', price: 60000, change24h: null, changePercent24h: null, volume24h: null, at: '2025-06-01T12:00:00.000Z' },
     ];
     const port = { source: 'coingecko', prices: async () => prices } as unknown as MarketData;
-    expect(await marketTickSource(port, () => new Date())()).to.deep.equal([
+    expect(await marketTickSource(port)()).to.deep.equal([
       { coinId: 'bitcoin', symbol: 'BTC', price: 60000, changePercent24h: null, at: '2025-06-01T12:00:00.000Z' },
     ]);
   });
@@ -264,6 +267,7 @@ describe('the workers service process runs the market feed (NATS)', function () 
         NATS_URL,
         NATS_PREFIX: prefix,
         JWT_SECRET: randomUUID() + randomUUID(),
+        MARKET_SEED: randomUUID(),
         MARKET_TICK_MS: '50',
         LOG: 'off',
       });

@@ -6,38 +6,26 @@
  * into MARKET_UPDATE pushes.
  *
  * Ticks are notices (core NATS, at most once): a lost tick is replaced by the next one, so the feed
- * keeps no checkpoint and issues no commands. With the simulated market, ticks follow its live path
- * to the second (MarketSimulation.liveQuotes), so they move every few seconds yet are the same in
- * every process and meet the minute prices (candles, /api/coins/*) at every minute boundary. Any
- * other source is read through `MarketData.prices()` (CoinGecko: cached 60 s, so ticks repeat until
- * it refreshes).
+ * keeps no checkpoint and issues no commands. Every source is read through `MarketData.prices()`.
+ * The simulated market's price now is its path's tick (one every 5 s, domain/src/market/market-path.ts):
+ * the same price a trade fills at and candles are made of, and the same in every process with one
+ * seed; a feed faster than 5 s repeats a tick until the next. CoinGecko is cached 60 s, so ticks
+ * repeat until it refreshes.
  *
  * A round that fails (the source unavailable) is logged and counted; the next round tries again.
  * Rounds never overlap: the next one is scheduled when the previous one has finished.
  */
-import { findCoinById } from '@papertrade/domain/market/coins';
 import { marketTickSchema, marketTickSubject, type MarketTick } from '@papertrade/domain/market/contracts';
-import type { Quote } from '@papertrade/domain/market/simulation';
 import type { Bus } from '@papertrade/platform/bus/bus';
 import type { Logger } from '@papertrade/platform/config/logger';
 import type { CoinPrice, MarketData } from '@papertrade/platform/market/market-data';
-import { SimulatedMarketData } from '@papertrade/platform/market/simulated-market-data';
 
 /** Every coin's price now, as ticks (not yet validated). */
 export type TickSource = () => Promise<MarketTick[]>;
 
-/** Live ticks from the simulated market's path between minutes; the port's prices from any other source. */
-export function marketTickSource(marketData: MarketData, clock: () => Date): TickSource {
-  if (marketData instanceof SimulatedMarketData) {
-    const simulation = marketData.simulation;
-    return async () => simulation.liveQuotes(clock().getTime()).map(fromQuote);
-  }
+/** Ticks from the port's prices now. */
+export function marketTickSource(marketData: Pick<MarketData, 'prices'>): TickSource {
   return async () => (await marketData.prices()).map(fromCoinPrice);
-}
-
-function fromQuote(quote: Quote): MarketTick {
-  const symbol = findCoinById(quote.coinId)!.symbol;
-  return { coinId: quote.coinId, symbol, price: quote.price, changePercent24h: quote.changePercent24h, at: new Date(quote.at).toISOString() };
 }
 
 function fromCoinPrice(price: CoinPrice): MarketTick {

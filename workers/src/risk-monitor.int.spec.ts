@@ -4,6 +4,7 @@
  * at the level's price on the tick whose range reaches it (and not on a candle older than the
  * position), and every alert condition fires once, also for a monitor started afresh; of two
  * monitors on the same store only the lease holder works, and the other takes over when it stops.
+ * Last, with the simulated market's own candles: the ticks of the minute so far count, later ones not.
  */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
@@ -18,6 +19,8 @@ import { CommandHandler, type CommandMeta, type CommandResult, type LoadedState 
 import type { Decider, DomainEvent } from '@papertrade/domain/shared/decider';
 import { silentLogger } from '@papertrade/platform/config/logger';
 import type { CandleSeries } from '@papertrade/platform/market/market-data';
+import { SimulatedMarketData } from '@papertrade/platform/market/simulated-market-data';
+import { tickAt, tickTime } from '@papertrade/domain/market/market-path';
 import { startHarness, type Harness } from '../../test/api-harness';
 import { waitUntil } from '../../test/wait';
 import { RiskMonitor } from './risk-monitor';
@@ -264,5 +267,52 @@ describe('risk monitor (PGlite)', function () {
     await second.idle();
     expect(second.status()).to.include({ ticks: 1, positionsClosed: 1 });
     expect(first.status()).to.include({ running: false, leading: false, ticks: 1 });
+  });
+
+  it("reads the simulated market's minute candle: the ticks of the minute so far reach a stop, the ticks after now do not", async function () {
+    const market = new SimulatedMarketData('risk monitor spec seed', () => new Date(now));
+    const path = market.simulation.path;
+    // A minute of ETH whose ticks up to second 30 dip below both its open and the tick at 30 s, and
+    // whose ticks after 30 s go lower still: a stop between the two lows must close now, one below
+    // both must not (the minute's later ticks are in the future). (The old path's minute candle was
+    // one price, its open: neither stop closed.)
+    let minute = tickAt(Date.UTC(2026, 0, 6, 9)) / 12;
+    let ticks = new Float64Array(12);
+    const lowUntil = (k: number) => Math.min(...ticks.subarray(0, k + 1));
+    for (; ; minute++) {
+      ticks = path.ticks('ethereum', minute * 12, new Float64Array(12));
+      const soFar = lowUntil(6);
+      if (soFar < ticks[0]! * 0.9995 && soFar < ticks[6]! * 0.9995 && Math.min(...ticks.subarray(7)) < soFar * 0.9995) break;
+    }
+    const minuteStart = tickTime(minute * 12);
+    const soFar = lowUntil(6);
+    const reached = (soFar + Math.min(ticks[0]!, ticks[6]!)) / 2; // above the low so far, below the open and the tick now
+    const later = (soFar + Math.min(...ticks.subarray(7))) / 2; // below the low so far, above the minute's whole low
+    const users = { reached: randomUUID(), later: randomUUID() };
+    now = minuteStart - 3 * MINUTE;
+    await trade(users.reached, 'ETH', 'BUY', 1, reached / 0.98); // stop loss 2 %: exactly `reached`
+    await trade(users.later, 'ETH', 'BUY', 1, later / 0.98);
+    await harness.projector.caughtUp();
+    const monitor = new RiskMonitor({
+      bus: harness.rt.infra.bus,
+      readModels: harness.rt.infra.readModels,
+      leases: harness.rt.infra.leases,
+      leaseRetryMs: 20,
+      handler,
+      marketData: market,
+      clock: () => new Date(now),
+      logger: silentLogger,
+    });
+    monitors.push(monitor);
+    await monitor.start();
+    now = minuteStart + 30_000;
+    const price = (await market.price('ethereum')).price;
+    expect(price).to.equal(ticks[6]);
+    await monitor.onTick(tick('ethereum', price));
+    const closed = await waitUntil(async () => (await closes(users.reached))[0], { message: 'the stop reached by an earlier tick of the minute' });
+    expect(closed).to.include({ reason: 'STOP_LOSS', symbol: 'ETH' });
+    expect(closed.price).to.be.closeTo(reached, reached * 1e-9);
+    await monitor.idle();
+    expect(await closes(users.later), 'a stop only the minute\'s later ticks reach').to.deep.equal([]);
   });
 });

@@ -13,7 +13,7 @@ import { SimulatedMarketData } from '@papertrade/platform/market/simulated-marke
 import { startHarness, type Harness } from '../../test/api-harness';
 import { SIGNAL_CANDLE_MINUTES, SignalEngine, signalIdFor, untilNextCandle, type Timer } from './signal-engine';
 
-const SEED = 20240601;
+const SEED = 'signal engine spec seed';
 const START = Date.UTC(2025, 5, 1, 12, 2, 30);
 const CANDLE_MS = SIGNAL_CANDLE_MINUTES * 60_000;
 

@@ -76,6 +76,7 @@ describe('command-api while PostgreSQL refuses it connections (a server at its c
         DATABASE_URL: databaseUrl.toString(),
         DATABASE_SCHEMA: schema,
         JWT_SECRET: randomUUID() + randomUUID(),
+        MARKET_SEED: randomUUID(),
         LOG: 'off',
         TEST_CHECKOUT: 'on',
         ...LOOPBACK_LIMITS,

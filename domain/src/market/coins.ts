@@ -61,16 +61,16 @@ export interface Coin {
 }
 
 export const coins: readonly Coin[] = [
-  coin('ethereum', 'Ethereum', 'ETH', 'Ξ', '#627EEA', { startingPriceUsd: 3200, annualVolatility: 0.7, btcCorrelation: 0.82, dailyVolumeUsd: 15e9 }),
-  coin('bitcoin', 'Bitcoin', 'BTC', '₿', '#F7931A', { startingPriceUsd: 65000, annualVolatility: 0.55, btcCorrelation: 1, dailyVolumeUsd: 30e9 }),
-  coin('binancecoin', 'BNB', 'BNB', '◆', '#F3BA2F', { startingPriceUsd: 580, annualVolatility: 0.6, btcCorrelation: 0.7, dailyVolumeUsd: 1.5e9 }),
-  coin('cardano', 'Cardano', 'ADA', '₳', '#0033AD', { startingPriceUsd: 0.45, annualVolatility: 0.85, btcCorrelation: 0.72, dailyVolumeUsd: 4e8 }),
-  coin('solana', 'Solana', 'SOL', '◎', '#9945FF', { startingPriceUsd: 150, annualVolatility: 0.95, btcCorrelation: 0.72, dailyVolumeUsd: 3e9 }),
-  coin('polygon', 'Polygon', 'MATIC', '⬡', '#8247E5', { startingPriceUsd: 0.55, annualVolatility: 0.9, btcCorrelation: 0.7, dailyVolumeUsd: 3e8 }),
-  coin('chainlink', 'Chainlink', 'LINK', '⬢', '#2A5ADA', { startingPriceUsd: 14, annualVolatility: 0.85, btcCorrelation: 0.72, dailyVolumeUsd: 5e8 }),
-  coin('avalanche-2', 'Avalanche', 'AVAX', '▲', '#E84142', { startingPriceUsd: 28, annualVolatility: 0.95, btcCorrelation: 0.72, dailyVolumeUsd: 4e8 }),
-  coin('polkadot', 'Polkadot', 'DOT', '●', '#E6007A', { startingPriceUsd: 6.5, annualVolatility: 0.8, btcCorrelation: 0.74, dailyVolumeUsd: 2.5e8 }),
-  coin('uniswap', 'Uniswap', 'UNI', '🦄', '#FF007A', { startingPriceUsd: 8, annualVolatility: 0.9, btcCorrelation: 0.68, dailyVolumeUsd: 2e8 }),
+  coin('ethereum', 'Ethereum', 'ETH', 'Ξ', '#627EEA', { startingPriceUsd: 3200, annualVolatility: 0.75, btcCorrelation: 0.82, dailyVolumeUsd: 15e9 }),
+  coin('bitcoin', 'Bitcoin', 'BTC', '₿', '#F7931A', { startingPriceUsd: 65000, annualVolatility: 0.6, btcCorrelation: 1, dailyVolumeUsd: 30e9 }),
+  coin('binancecoin', 'BNB', 'BNB', '◆', '#F3BA2F', { startingPriceUsd: 580, annualVolatility: 0.72, btcCorrelation: 0.74, dailyVolumeUsd: 1.5e9 }),
+  coin('cardano', 'Cardano', 'ADA', '₳', '#0033AD', { startingPriceUsd: 0.45, annualVolatility: 0.85, btcCorrelation: 0.77, dailyVolumeUsd: 4e8 }),
+  coin('solana', 'Solana', 'SOL', '◎', '#9945FF', { startingPriceUsd: 150, annualVolatility: 0.95, btcCorrelation: 0.76, dailyVolumeUsd: 3e9 }),
+  coin('polygon', 'Polygon', 'MATIC', '⬡', '#8247E5', { startingPriceUsd: 0.55, annualVolatility: 0.9, btcCorrelation: 0.75, dailyVolumeUsd: 3e8 }),
+  coin('chainlink', 'Chainlink', 'LINK', '⬢', '#2A5ADA', { startingPriceUsd: 14, annualVolatility: 0.85, btcCorrelation: 0.76, dailyVolumeUsd: 5e8 }),
+  coin('avalanche-2', 'Avalanche', 'AVAX', '▲', '#E84142', { startingPriceUsd: 28, annualVolatility: 0.95, btcCorrelation: 0.76, dailyVolumeUsd: 4e8 }),
+  coin('polkadot', 'Polkadot', 'DOT', '●', '#E6007A', { startingPriceUsd: 6.5, annualVolatility: 0.8, btcCorrelation: 0.77, dailyVolumeUsd: 2.5e8 }),
+  coin('uniswap', 'Uniswap', 'UNI', '🦄', '#FF007A', { startingPriceUsd: 8, annualVolatility: 0.9, btcCorrelation: 0.75, dailyVolumeUsd: 2e8 }),
 ];
 
 function coin(id: CoinId, name: string, symbol: CoinSymbol, icon: string, color: string, simulation: CoinSimulation): Coin {

@@ -31,7 +31,7 @@ describe('coin catalogue', function () {
     }
     expect(coinById('bitcoin').simulation.btcCorrelation).to.equal(1);
     expect(btcBeta(coinById('bitcoin'))).to.equal(1);
-    expect(btcBeta(coinById('solana'))).to.be.closeTo((0.72 * 0.95) / 0.55, 1e-12);
+    expect(btcBeta(coinById('solana'))).to.be.closeTo((0.76 * 0.95) / 0.6, 1e-12);
   });
 
   it('finds a coin by id exactly and by symbol in any case', function () {

@@ -46,8 +46,12 @@ export const configSchema = z.object({
   REALTIME_MAX_SOCKETS_PER_ADDRESS: count(20),
   /** Where prices come from (platform/src/market): the deterministic simulated market, or CoinGecko's public API. */
   MARKET_DATA: z.enum(['simulated', 'coingecko']).default('simulated'),
-  /** The simulated market's seed: every process with the same seed sees the same market. */
-  MARKET_SEED: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(20240601),
+  /**
+   * The simulated market's secret seed (platform/src/market/market-seed.ts): every process with the
+   * same seed sees the same market, and whoever knows it knows every future price. No default:
+   * generated into the data folder in the embedded mode, required from the environment elsewhere.
+   */
+  MARKET_SEED: z.preprocess(emptyAsAbsent, z.string().min(16, 'MARKET_SEED must be at least 16 characters').optional()),
   COINGECKO_URL: z.url({ protocol: /^https?$/ }).default('https://api.coingecko.com/api/v3'),
   /** How often the market feed worker publishes every coin's price on the bus (workers/src/market-feed.ts). */
   MARKET_TICK_MS: count(5000),

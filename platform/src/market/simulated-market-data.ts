@@ -1,21 +1,25 @@
 /**
- * The simulated market behind the market-data port: the domain's MarketSimulation for MARKET_SEED,
- * read at the injected clock's time. Every process with the same seed and clock serves the same
+ * The simulated market behind the market-data port: the domain's MarketSimulation for the
+ * deployment's secret seed (market-seed.ts: its SHA-256 digest is the key), read at the injected
+ * clock's time and never after it: a price is the tick's at now, a chart ends at now's tick, so no
+ * answer holds a price from the future. Every process with the same seed and clock serves the same
  * prices, and a backtest over the same minutes sees the same market (domain/src/market/simulation.ts).
+ * The seed itself is not kept here, only the key derived from it.
  */
 import { coins, findCoinById, type CoinId, type PricePoint } from '@papertrade/domain/market/coins';
 import { MarketSimulation, type CandleSeries, type Quote } from '@papertrade/domain/market/simulation';
 import { requireCoinId, requireDays, type CoinPrice, type MarketData } from './market-data';
+import { marketKeyFromSeed } from './market-seed';
 
 export class SimulatedMarketData implements MarketData {
   readonly source = 'simulated' as const;
   readonly simulation: MarketSimulation;
 
   constructor(
-    seed: number,
+    seed: string,
     private readonly clock: () => Date = () => new Date(),
   ) {
-    this.simulation = new MarketSimulation(seed);
+    this.simulation = new MarketSimulation(marketKeyFromSeed(seed));
   }
 
   supportedCoins() {

@@ -3,8 +3,9 @@
  * clock): shapes checked with the contract's schemas, 40-300 candles for every dashboard range, the
  * newest candle closing at the current price, cache headers, and 404/400 (never 500) for bad input.
  *
- * The simulated price changes at each minute boundary, so a test that compares two answers asks
- * again until both fall within one minute (the price's `at` before and after is the same).
+ * The simulated price changes at every tick (5 s), so a test that compares two answers asks again
+ * until both fall within one tick (the price's `at` before and after is the same). No answer holds a
+ * price from after now: a price's tick and every candle's open time are at or before the request.
  */
 import { expect } from 'chai';
 import { candleIntervalForDays, MAX_CANDLES, MIN_CANDLES } from '@papertrade/domain/market/candle-interval';
@@ -24,6 +25,7 @@ import { chartMaxAgeSeconds } from './market-routes';
 
 const DASHBOARD_RANGES = [0.04, 0.17, 1, 7, 30];
 const MINUTE_MS = 60_000;
+const TICK_MS = 5000;
 
 describe('market API (HTTP, embedded)', function () {
   this.timeout(60_000);
@@ -33,8 +35,8 @@ describe('market API (HTTP, embedded)', function () {
     return harness().request('GET', path);
   }
 
-  /** Runs `read` between two price reads of `coinId` and returns its answer once both fall in one minute. */
-  async function withinOneMinute<T>(coinId: string, read: () => Promise<T>): Promise<{ price: CoinPriceResponse; value: T }> {
+  /** Runs `read` between two price reads of `coinId` and returns its answer once both fall in one tick. */
+  async function withinOneTick<T>(coinId: string, read: () => Promise<T>): Promise<{ price: CoinPriceResponse; value: T }> {
     return waitUntil(
       async () => {
         const before = coinPriceResponseSchema.parse((await get(`/api/coins/${coinId}/price`)).body);
@@ -42,7 +44,7 @@ describe('market API (HTTP, embedded)', function () {
         const after = coinPriceResponseSchema.parse((await get(`/api/coins/${coinId}/price`)).body);
         return before.at === after.at ? { price: before, value } : undefined;
       },
-      { timeoutMs: 30_000, message: 'two price reads within one minute' },
+      { timeoutMs: 30_000, message: 'two price reads within one tick' },
     );
   }
 
@@ -59,7 +61,7 @@ describe('market API (HTTP, embedded)', function () {
 
   describe('prices', function () {
     it('GET /api/coins/prices: every coin, keyed by id, the same prices as each coin asked alone', async function () {
-      const { price, value } = await withinOneMinute('bitcoin', async () => get('/api/coins/prices'));
+      const { price, value } = await withinOneTick('bitcoin', async () => get('/api/coins/prices'));
       expect(value.status).to.equal(200);
       const body = coinPricesResponseSchema.parse(value.body);
       expect(Object.keys(body)).to.deep.equal([...coinIds]);
@@ -67,24 +69,26 @@ describe('market API (HTTP, embedded)', function () {
       expect(value.headers.get('cache-control')).to.equal('no-store');
     });
 
-    it('GET /api/coins/{coinId}/price: the coin, its symbol, price, 24 h change and the minute it belongs to', async function () {
+    it('GET /api/coins/{coinId}/price: the coin, its symbol, price, 24 h change and the tick it belongs to, never after now', async function () {
       for (const coin of coins) {
         const res = await get(`/api/coins/${coin.id}/price`);
+        const answered = Date.now();
         expect(res.status, coin.id).to.equal(200);
         const body = coinPriceResponseSchema.parse(res.body);
         expect(body.coinId).to.equal(coin.id);
         expect(body.symbol).to.equal(coin.symbol);
-        expect(Date.parse(body.at) % MINUTE_MS).to.equal(0);
-        expect(Math.abs(Date.now() - Date.parse(body.at))).to.be.below(2 * MINUTE_MS);
+        expect(Date.parse(body.at) % TICK_MS).to.equal(0);
+        expect(Date.parse(body.at)).to.be.at.most(answered);
+        expect(answered - Date.parse(body.at)).to.be.below(2 * MINUTE_MS);
       }
     });
 
     it('GET /api/price: ETH by default, any symbol in any case', async function () {
-      const { price, value } = await withinOneMinute('ethereum', async () => get('/api/price'));
+      const { price, value } = await withinOneTick('ethereum', async () => get('/api/price'));
       expect(value.status).to.equal(200);
       expect(coinPriceResponseSchema.parse(value.body)).to.deep.equal(price);
 
-      const btc = await withinOneMinute('bitcoin', async () => Promise.all(['btc', 'BTC', 'Btc', '%20btc%20'].map((s) => get(`/api/price?symbol=${s}`))));
+      const btc = await withinOneTick('bitcoin', async () => Promise.all(['btc', 'BTC', 'Btc', '%20btc%20'].map((s) => get(`/api/price?symbol=${s}`))));
       for (const res of btc.value) {
         expect(res.status).to.equal(200);
         expect(coinPriceResponseSchema.parse(res.body)).to.deep.equal(btc.price);
@@ -99,7 +103,7 @@ describe('market API (HTTP, embedded)', function () {
     for (const days of [...DASHBOARD_RANGES, 3, 365]) {
       it(`days=${days}: 40-300 candles of the ladder's width, in order, newest closing at the current price`, async function () {
         const interval = candleIntervalForDays(days);
-        const { price, value: res } = await withinOneMinute('ethereum', async () => get(`/api/coins/ethereum/ohlc?days=${days}`));
+        const { price, value: res } = await withinOneTick('ethereum', async () => get(`/api/coins/ethereum/ohlc?days=${days}`));
         expect(res.status).to.equal(200);
         const body = ohlcResponseSchema.parse(res.body);
         expect(body).to.include({ coinId: 'ethereum', days, interval: interval.label, intervalMinutes: interval.minutes });
@@ -113,6 +117,7 @@ describe('market API (HTTP, embedded)', function () {
         });
         const newest = body.candles.at(-1)!;
         expect(newest.close).to.equal(price.price);
+        expect(newest.time, 'no candle after now').to.be.at.most(Date.now());
         expect(Date.parse(price.at)).to.be.within(newest.time, newest.time + widthMs - 1);
         // The range is covered: the oldest candle opens no later than `days` before now.
         expect(body.candles[0]!.time).to.be.at.most(Date.parse(price.at) - days * 1440 * MINUTE_MS + MINUTE_MS);
@@ -127,7 +132,7 @@ describe('market API (HTTP, embedded)', function () {
 
   describe('GET /api/coins/{coin}/history', function () {
     it("is the chart's closes, point for point", async function () {
-      const { value } = await withinOneMinute('solana', async () => Promise.all([get('/api/coins/solana/history?days=7'), get('/api/coins/solana/ohlc?days=7')]));
+      const { value } = await withinOneTick('solana', async () => Promise.all([get('/api/coins/solana/history?days=7'), get('/api/coins/solana/ohlc?days=7')]));
       const [history, ohlc] = value;
       expect(history.status).to.equal(200);
       const points = historyResponseSchema.parse(history.body);
@@ -139,7 +144,7 @@ describe('market API (HTTP, embedded)', function () {
 
   describe('GET /api/coins/{coinId}/summary', function () {
     it("has the price, the 24 h change, the day's high, low and volume, and says the market is simulated", async function () {
-      const { price, value: res } = await withinOneMinute('cardano', async () => get('/api/coins/cardano/summary'));
+      const { price, value: res } = await withinOneTick('cardano', async () => get('/api/coins/cardano/summary'));
       expect(res.status).to.equal(200);
       const body = coinSummaryResponseSchema.parse(res.body);
       expect(body).to.include({ coinId: 'cardano', name: 'Cardano', symbol: 'ADA', source: 'simulated', price: price.price, at: price.at });
