@@ -173,7 +173,7 @@ export function decideBotTrade(input: BotTradeInput): BotTradeDecision {
       maxDrawdown: profile.maxDrawdown,
     });
   }
-  if (held) return refuse('POSITION_ALREADY_OPEN', `a ${coin.symbol} position is already open`, {});
+  if (held) return refuse('POSITION_ALREADY_OPEN', `a position in ${coin.symbol} is already open`, {});
   const heldSymbols = open ? (Object.keys(open.positions) as CoinSymbol[]).filter((s) => open.positions[s] !== undefined) : [];
   if (heldSymbols.length >= profile.maxConcurrentTrades) {
     return refuse('MAX_CONCURRENT_TRADES', `${heldSymbols.length} positions open, the maximum is ${profile.maxConcurrentTrades}`, { open: heldSymbols.length, maxConcurrentTrades: profile.maxConcurrentTrades });

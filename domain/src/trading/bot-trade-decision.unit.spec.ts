@@ -127,7 +127,7 @@ describe('bot trade decision', function () {
 
   it('one open position per coin (a recorded refusal)', function () {
     const portfolio = portfolioAfter(['ETH-1', 'BUY', 0.1, 2900]);
-    expect(refused(decideBotTrade(input({ portfolio })))).to.deep.equal({ rule: 'POSITION_ALREADY_OPEN', text: 'refused: a ETH position is already open', figures: {} });
+    expect(refused(decideBotTrade(input({ portfolio })))).to.deep.equal({ rule: 'POSITION_ALREADY_OPEN', text: 'refused: a position in ETH is already open', figures: {} });
     expect(traded(decideBotTrade(input({ portfolio, signal: signal('BUY', 'SOL', 150), market: market({}, { ETH: 0.5 }) }))).data.symbol).to.equal('SOL');
   });
 

@@ -3,11 +3,15 @@
  * the market price. The answer's fill price and fee are shown; a refusal shows the server's problem
  * message (not enough cash, nothing to sell, bad amount). Visitors get a link to log in instead:
  * only a signed-in user has a paper portfolio of their own.
+ *
+ * A BUY may set a stop loss and a take profit in percent of the fill price (optional, issue 17): a
+ * manual position keeps no automatic exit unless its person sets one here (the bot's positions follow
+ * the risk profile). The levels the server set are shown with the fill.
  */
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import type { QueryKey } from '@tanstack/react-query';
-import { tradeSides } from '@papertrade/domain/trading/contracts';
+import { manualExitBounds, tradeSides } from '@papertrade/domain/trading/contracts';
 import { describeError } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth/auth-context';
 import { formatUsd } from '../../../lib/number-format';
@@ -21,6 +25,8 @@ export function TradeForm({ coinId, symbol, invalidates }: { coinId: string; sym
   const { user } = useAuth();
   const [side, setSide] = useState<Side>('BUY');
   const [amount, setAmount] = useState('');
+  const [stopLoss, setStopLoss] = useState('');
+  const [takeProfit, setTakeProfit] = useState('');
   const place = usePlaceTrade({ invalidates });
 
   if (user === null) {
@@ -38,7 +44,11 @@ export function TradeForm({ coinId, symbol, invalidates }: { coinId: string; sym
     // The server validates too (and says why); this only keeps an empty field from being sent.
     const value = Number(amount);
     if (amount.trim() === '' || !Number.isFinite(value)) return;
-    place.mutate({ coinId, type: side, amount: value });
+    // Optional percents: sent as typed (the server says what is out of bounds); empty is none.
+    const exits: { stopLossPercent?: number; takeProfitPercent?: number } = {};
+    if (side === 'BUY' && stopLoss.trim() !== '') exits.stopLossPercent = Number(stopLoss);
+    if (side === 'BUY' && takeProfit.trim() !== '') exits.takeProfitPercent = Number(takeProfit);
+    place.mutate({ coinId, type: side, amount: value, ...exits });
   }
 
   const filled = place.data;
@@ -68,12 +78,47 @@ export function TradeForm({ coinId, symbol, invalidates }: { coinId: string; sym
           onChange={(e) => setAmount(e.target.value)}
         />
       </div>
+      {side === 'BUY' && (
+        <div className="trade-form__row">
+          <input
+            className="input num"
+            type="number"
+            inputMode="decimal"
+            min={manualExitBounds.stopLossPercent.min}
+            max={manualExitBounds.stopLossPercent.max}
+            step={manualExitBounds.stopLossPercent.step}
+            placeholder="Stop loss %"
+            aria-label="Stop loss, percent below the fill price (optional)"
+            data-testid="trade-stop-loss-input"
+            value={stopLoss}
+            onChange={(e) => setStopLoss(e.target.value)}
+          />
+          <input
+            className="input num"
+            type="number"
+            inputMode="decimal"
+            min={manualExitBounds.takeProfitPercent.min}
+            max={manualExitBounds.takeProfitPercent.max}
+            step={manualExitBounds.takeProfitPercent.step}
+            placeholder="Take profit %"
+            aria-label="Take profit, percent above the fill price (optional)"
+            data-testid="trade-take-profit-input"
+            value={takeProfit}
+            onChange={(e) => setTakeProfit(e.target.value)}
+          />
+        </div>
+      )}
       <button type="submit" className="btn btn--sm" data-testid="trade-submit" disabled={place.isPending || amount.trim() === ''}>
         {place.isPending ? 'Placing...' : `Place ${side}`}
       </button>
       {filled && !place.isError && (
         <p className="trade-form__result" role="status" data-testid="trade-result">
           {filled.type} {formatAmount(filled.amount, filled.symbol)} filled at {formatUsd(filled.price)}, fee {formatUsd(filled.fee)}
+          {filled.type === 'BUY' && (filled.stopLoss !== null || filled.takeProfit !== null)
+            ? `; stop loss ${filled.stopLoss === null ? 'none' : formatUsd(filled.stopLoss)}, take profit ${filled.takeProfit === null ? 'none' : formatUsd(filled.takeProfit)}`
+            : filled.type === 'BUY'
+              ? '; no automatic exit'
+              : ''}
         </p>
       )}
       {place.isError && (
