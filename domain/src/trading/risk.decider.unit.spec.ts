@@ -40,8 +40,8 @@ function run(...commands: Array<Parameters<typeof riskDecider.decide>[0]>): Risk
 
 describe('risk decider', function () {
   it('starts with one profile: the spec\'s bot defaults 5%, 2%, 5%, $500 are the parameters 5, fixed 2 x ratio 2.5, $500; the rest 5, 15, 2, 0.7, 30', function () {
-    expect(RISK_SCHEMA_VERSION).to.equal(2);
-    expect(riskDecider.schemaVersion).to.equal(2);
+    expect(RISK_SCHEMA_VERSION).to.equal(3);
+    expect(riskDecider.schemaVersion).to.equal(3);
     expect(riskDecider.initialState().profile).to.deep.equal({
       maxPositionSize: 5,
       maxConcurrentTrades: 5,
@@ -210,13 +210,16 @@ describe('risk decider', function () {
       expect(botSettingsOf(profile)).to.include({ maxPositionSize: 7, stopLossPercent: 3, takeProfitPercent: 5 });
     });
 
-    it('a v1 reset sets the bot settings\' defaults of its time; alerts and version 2 events pass unchanged', function () {
+    it('a v1 reset sets the bot settings\' defaults of its time; a version 2 event (issue 16\'s, same shape as 1) folds the same; alerts and version 3 events pass unchanged', function () {
       const reset = v1('BotSettingsReset', { settings: V1_DEFAULT_SETTINGS, resetAt: NOW });
       expect(reset.data).to.deep.include({ changes: { maxPositionSize: 5, maxDailyLoss: 500, enableNotifications: true, autoRetrain: true, stopLossValue: 2, takeProfitRatio: 2.5 } });
       const alert = raised('a1', 'DRAWDOWN');
       expect(upcastRiskEvent({ ...alert, schemaVersion: 1 })).to.deep.equal(alert);
-      const current = run(changeSettings({ maxPositionSize: 8 }))[0]!;
-      expect(upcastRiskEvent({ ...current, schemaVersion: 2 })).to.deep.equal(current);
+      const v2 = upcastRiskEvent({ type: 'BotSettingsChanged', data: { userId: 'u1', changes: { stopLossPercent: 3 }, settings: { ...V1_DEFAULT_SETTINGS, stopLossPercent: 3 }, changedAt: NOW }, schemaVersion: 2 });
+      expect(v2.data).to.deep.include({ changes: { stopLossValue: 3, takeProfitRatio: 5 / 3 } });
+      const current = run(changeSettings({ stopLossPercent: 4 }))[0]!;
+      expect(current.data).to.deep.include({ changes: { stopLossValue: 4 } });
+      expect(upcastRiskEvent({ ...current, schemaVersion: 3 })).to.deep.equal(current);
     });
   });
 

@@ -4,10 +4,11 @@
  * trading bot and the risk monitor all read it), the risk alerts the risk monitor raises, and the
  * trading bot's refusals (BotSignalRefused: which rule refused a BUY signal, with its figures).
  *
- * Schema version 2 (RISK_SCHEMA_VERSION, issue 17): the state is the profile (it was two sets), and
- * the profile events record the profile fields they changed (`changes`). Version 1 events are
- * brought to that shape by `upcastRiskEvent` (risk-profile.ts says how, field by field); version 1
- * snapshots are refolded.
+ * Schema version 3 (RISK_SCHEMA_VERSION, issue 17): the state is the profile (it was two sets), and
+ * the profile events record the profile fields they changed (`changes`). Events of versions 1 and 2
+ * are brought to that shape by `upcastRiskEvent` (risk-profile.ts says how, field by field); older
+ * snapshots are refolded. (Version 2 is issue 16's, whose alerts a reset resolves: it left the
+ * profile events in their version 1 shape, so 3 is the first version whose events carry `changes`.)
  *
  * Alerts fire once per condition: each names a `conditionKey` chosen by the risk monitor (e.g.
  * `DAILY_LOSS_80@2026-03-04`, `DRAWDOWN`, `POSITION_SIZE:ETH`); while an alert with that key has not
@@ -19,8 +20,8 @@ import type { DomainEvent, StoredEventShape } from '../shared/decider';
 import { DEFAULT_RISK_PROFILE, type AlertSeverity, type BotDecision, type BotSettings, type RiskParameters, type RiskProfile } from './contracts';
 import { applyProfileChanges, changedFields, profileChangesFromV1BotSettings } from './risk-profile';
 
-/** The schema version of the risk stream's events and state: 2 since the one risk profile. */
-export const RISK_SCHEMA_VERSION = 2;
+/** The schema version of the risk stream's events and state: 3 since the one risk profile (see the module comment). */
+export const RISK_SCHEMA_VERSION = 3;
 
 export const riskAlertKinds = ['DAILY_LOSS', 'DRAWDOWN', 'POSITION_SIZE', 'CONCURRENT_TRADES', 'VOLATILITY'] as const;
 export type RiskAlertKind = (typeof riskAlertKinds)[number];
@@ -119,9 +120,9 @@ export function evolveRisk(state: RiskState, event: RiskEvent): RiskState {
 export const riskStreamId = (userId: string) => `risk-${userId}`;
 
 /**
- * Stored risk events in the current shape. Version 1 profile events carried the bot settings and the
- * parameter set apart; they gain `changes`, the profile fields each changed (risk-profile.ts says
- * how), and BotSettingsChanged's own v1 `changes` (bot setting names) become those.
+ * Stored risk events in the current shape. Profile events before version 3 carried the bot settings
+ * and the parameter set apart; they gain `changes`, the profile fields each changed (risk-profile.ts
+ * says how), and BotSettingsChanged's own older `changes` (bot setting names) become those.
  */
 export function upcastRiskEvent(event: StoredEventShape): RiskEvent {
   const current = { type: event.type, data: event.data } as RiskEvent;
