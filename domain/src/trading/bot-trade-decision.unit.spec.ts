@@ -8,7 +8,8 @@
  */
 import { expect } from 'chai';
 import { fold } from '../shared/decider';
-import { DEFAULT_RISK_PROFILE, type RiskProfile } from './contracts';
+import { DEFAULT_RISK_PARAMETERS, DEFAULT_RISK_PROFILE, type RiskProfile } from './contracts';
+import { riskDecider } from './risk.decider';
 import { decideBotTrade, tradeIdFor, type BotMarket, type BotSignal, type BotTradeInput } from './bot-trade-decision';
 import type { PortfolioEvent, PortfolioState } from './portfolio';
 import { portfolioDecider, type PlaceSimulatedTrade } from './portfolio.decider';
@@ -309,5 +310,109 @@ describe('bot trade decision', function () {
       expect(quieter.figures, 'doubled, then capped at 5%').to.include({ sizePercent: 5, volatilityScale: 2 });
       expect(quieter.text).to.contain(', capped at 5%');
     });
+  });
+});
+
+/**
+ * The same rules as specifications over the streams they read: given the events of the user's risk
+ * stream (the profile, changed through either screen) and portfolio stream, when a signal comes (with
+ * the market's figures), then the bot trades by a rule or refuses by one. Each rule at its boundary.
+ */
+describe('bot trade decision: given(risk and portfolio events).when(signal).then(decision)', function () {
+  type Command = Parameters<typeof riskDecider.decide>[0] | Parameters<typeof portfolioDecider.decide>[0];
+  const riskCommand = (c: Command): c is Parameters<typeof riskDecider.decide>[0] => ['ChangeBotSettings', 'ChangeRiskParameters', 'ResetBotSettings'].includes(c.type);
+  /** The user's streams after these commands, as their deciders append and fold them. */
+  function given(...commands: Command[]) {
+    let risk = riskDecider.initialState();
+    let portfolio = portfolioDecider.initialState();
+    for (const c of commands) {
+      if (riskCommand(c)) risk = riskDecider.decide(c, risk).reduce(riskDecider.evolve, risk);
+      else portfolio = portfolioDecider.decide(c as Parameters<typeof portfolioDecider.decide>[0], portfolio).reduce(portfolioDecider.evolve, portfolio);
+    }
+    return {
+      when(s: BotSignal, m: BotMarket | null = MARKET, prices: Record<string, number> = {}) {
+        const decision = decideBotTrade({ userId: 'u1', signal: s, profile: risk.profile, portfolio, prices, market: m, now: NOW });
+        return {
+          thenTrades(rule: string, figures: Record<string, number> = {}) {
+            expect(decision.action, JSON.stringify(decision)).to.equal('TRADE');
+            expect(decision.action === 'TRADE' && decision.decision.rule).to.equal(rule);
+            if (decision.action === 'TRADE') expect(decision.decision.figures).to.include(figures);
+          },
+          thenRefuses(rule: string, text?: string) {
+            expect(decision.action === 'SKIP' && decision.decision?.rule, JSON.stringify(decision)).to.equal(rule);
+            if (text !== undefined && decision.action === 'SKIP') expect(decision.decision!.text).to.equal(text);
+          },
+        };
+      },
+    };
+  }
+  const parameters = (changes: Partial<RiskProfile>) => ({ type: 'ChangeRiskParameters' as const, data: { userId: 'u1', parameters: { ...DEFAULT_RISK_PARAMETERS, ...changes } }, metadata: { now: NOW } });
+  const botSettings = (changes: Record<string, number>) => ({ type: 'ChangeBotSettings' as const, data: { userId: 'u1', changes }, metadata: { now: NOW } });
+  const buy = (tradeId: string, symbol: string, amount: number, price: number, now = NOW) => ({
+    type: 'PlaceSimulatedTrade' as const,
+    data: { userId: 'u1', tradeId, symbol, side: 'BUY' as const, amount, price, source: { kind: 'MANUAL' as const } },
+    metadata: { now },
+  });
+  const sell = (tradeId: string, symbol: string, amount: number, price: number, now = NOW) => ({ ...buy(tradeId, symbol, amount, price, now), data: { ...buy(tradeId, symbol, amount, price, now).data, side: 'SELL' as const } });
+  const peak = (usd: number) => ({ type: 'RecordPortfolioPeak' as const, data: { userId: 'u1', valueMicros: usd * 1e6 }, metadata: { now: NOW } });
+
+  it('maxPositionSize: 7 % set on Risk Management is what the bot buys; 6 % through Bot Settings too', function () {
+    given(parameters({ maxPositionSize: 7 })).when(signal('BUY')).thenTrades('FIXED_SIZE', { sizePercent: 7 });
+    given(botSettings({ maxPositionSize: 6 })).when(signal('BUY')).thenTrades('FIXED_SIZE', { sizePercent: 6 });
+  });
+
+  it('stop loss and take profit: Bot Settings\' 3 % stop and 9 % target are the stop 3 % below and the target 9 % above the entry', function () {
+    given(botSettings({ stopLossPercent: 3, takeProfitPercent: 9 })).when(signal('BUY')).thenTrades('FIXED_SIZE', { stopLoss: 2910, takeProfit: 3270 });
+  });
+
+  it('maxDailyLoss (the Bot Settings\' dailyLossLimit): refused once reached, bought just below it', function () {
+    const losing = [buy('b', 'BTC', 1, 9000, '2026-03-04T01:00:00.000Z'), sell('s', 'BTC', 1, 8400, '2026-03-04T02:00:00.000Z')]; // 617.40 lost
+    given(botSettings({ dailyLossLimit: 600 }), ...losing).when(signal('BUY')).thenRefuses('DAILY_LOSS_LIMIT');
+    given(botSettings({ dailyLossLimit: 650 }), ...losing).when(signal('BUY')).thenTrades('FIXED_SIZE');
+  });
+
+  it('maxDrawdown: refused above it from the recorded peak, bought at it', function () {
+    // 4,995 cash + 5 BTC; peak 12,000; at 15 % the value is 10,200 (BTC 1,041).
+    const held = [buy('b', 'BTC', 5, 1000), peak(12_000)];
+    given(parameters({ correlationLimit: 1 }), ...held).when(signal('BUY'), MARKET, { BTC: 1041 }).thenTrades('FIXED_SIZE');
+    given(parameters({ correlationLimit: 1 }), ...held).when(signal('BUY'), MARKET, { BTC: 1040.8 }).thenRefuses('MAX_DRAWDOWN');
+    given(parameters({ correlationLimit: 1, maxDrawdown: 16 }), ...held).when(signal('BUY'), MARKET, { BTC: 1040.8 }).thenTrades('FIXED_SIZE');
+  });
+
+  it('maxConcurrentTrades: refused at it, bought below it', function () {
+    given(parameters({ maxConcurrentTrades: 1 }), buy('s', 'SOL', 1, 150)).when(signal('BUY')).thenRefuses('MAX_CONCURRENT_TRADES');
+    given(parameters({ maxConcurrentTrades: 2 }), buy('s', 'SOL', 1, 150)).when(signal('BUY')).thenTrades('FIXED_SIZE');
+  });
+
+  it('volatilityThreshold: bought at it, refused above it', function () {
+    given(parameters({ volatilityThreshold: 10 })).when(signal('BUY'), market({ range24hPercent: 10 })).thenTrades('FIXED_SIZE');
+    given(parameters({ volatilityThreshold: 10 })).when(signal('BUY'), market({ range24hPercent: 10.01 })).thenRefuses('VOLATILITY_THRESHOLD');
+  });
+
+  it('correlationLimit: bought at it, refused above it', function () {
+    given(parameters({ correlationLimit: 0.8 }), buy('b', 'BTC', 0.001, 60_000)).when(signal('BUY')).thenRefuses('CORRELATION_LIMIT', 'refused: correlation 0.83 with BTC above 0.80');
+    given(parameters({ correlationLimit: 0.9 }), buy('b', 'BTC', 0.001, 60_000)).when(signal('BUY'), market({}, { BTC: 0.9 })).thenTrades('FIXED_SIZE');
+  });
+
+  it('riskRewardRatio: bought at or below the entry\'s reward/risk (2.18 for the default 2 % stop at 2.5), refused above it', function () {
+    given(parameters({ riskRewardRatio: 2.1 })).when(signal('BUY')).thenTrades('FIXED_SIZE', { rewardRisk: 2.1815 });
+    given(parameters({ riskRewardRatio: 2.2 })).when(signal('BUY')).thenRefuses('REWARD_RISK');
+  });
+
+  it('stop-loss types: atr and volatility stops read stopLossValue as k (from either screen)', function () {
+    given(parameters({ stopLossType: 'atr', stopLossValue: 5 })).when(signal('BUY')).thenTrades('FIXED_SIZE', { stopLoss: 2940, takeProfit: 3150 });
+    given(parameters({ stopLossType: 'volatility' }), botSettings({ stopLossPercent: 10 })).when(signal('BUY')).thenTrades('FIXED_SIZE', { stopLoss: 2940 });
+  });
+
+  it('kellyCriterionEnabled: the fixed size below 20 closed trades, half Kelly from 20, refused without an edge', function () {
+    const roundTrips = (wins: number, losses: number) =>
+      Array.from({ length: wins + losses }, (_, i) => [buy(`b${i}`, 'ADA', 1000, 1), sell(`s${i}`, 'ADA', 1000, i < wins ? 1101 / 0.999 / 1000 : 921 / 0.999 / 1000)]).flat();
+    given(parameters({ kellyCriterionEnabled: true }), ...roundTrips(12, 7)).when(signal('BUY')).thenTrades('FIXED_SIZE', { closedTrades: 19 });
+    given(parameters({ kellyCriterionEnabled: true, maxPositionSize: 20 }), ...roundTrips(12, 8)).when(signal('BUY')).thenTrades('KELLY_SIZE', { sizePercent: 14 });
+    given(parameters({ kellyCriterionEnabled: true }), ...roundTrips(8, 12)).when(signal('BUY')).thenRefuses('KELLY_NO_EDGE');
+  });
+
+  it('dynamicPositionSizing: the size scaled by average over recent volatility', function () {
+    given(parameters({ dynamicPositionSizing: true })).when(signal('BUY'), market({ averageVolatility: 0.003, recentVolatility: 0.004 })).thenTrades('DYNAMIC_SIZE', { sizePercent: 3.75, volatilityScale: 0.75 });
   });
 });
