@@ -16,6 +16,7 @@ import { portfolioStreamId, type TradeSource } from '@papertrade/domain/trading/
 import { portfolioDecider, type PortfolioCommand } from '@papertrade/domain/trading/portfolio.decider';
 import {
   activeRiskTradesResponseSchema,
+  botDecisionsResponseSchema,
   portfolioResponseSchema,
   riskAlertsResponseSchema,
   riskParametersResponseSchema,
@@ -371,6 +372,33 @@ describe('trading read API (HTTP, embedded)', function () {
 
       for (const path of ['/api/risk', '/api/risk/parameters']) expect((await get(path)).status, path).to.equal(401);
       expect((await get('/api/risk/parameters?x=1', token)).status).to.equal(400);
+    });
+  });
+
+  describe('GET /api/bot/decisions (issue 17)', function () {
+    it("lists the caller's refused BUY signals newest first with rule, text and figures; 401 for visitors and a bad token, 400 for a query", async function () {
+      const { userId, token } = await user('PREMIUM');
+      const other = await user('PREMIUM');
+      expect(botDecisionsResponseSchema.parse((await get('/api/bot/decisions', token)).body)).to.deep.equal({ refusals: [] });
+      const refuse = (who: string, signalId: string, now: string, rule: 'CORRELATION_LIMIT' | 'MAX_DRAWDOWN', text: string): RiskCommand => ({
+        type: 'RecordBotRefusal',
+        data: { userId: who, signalId, signalEventId: `e-${signalId}`, symbol: 'BTC', signalType: 'BUY', candleTime: now, decision: { rule, text, figures: { x: 1 } } },
+        metadata: { now },
+      });
+      await risk(userId, refuse(userId, 's1', '2026-03-04T01:00:00.000Z', 'CORRELATION_LIMIT', 'refused: correlation 0.83 with ETH above 0.70'));
+      await risk(userId, refuse(userId, 's2', '2026-03-04T02:00:00.000Z', 'MAX_DRAWDOWN', 'refused: drawdown 16.00% ...'));
+      await risk(other.userId, refuse(other.userId, 's3', '2026-03-04T03:00:00.000Z', 'MAX_DRAWDOWN', 'another user'));
+      const body = botDecisionsResponseSchema.parse((await get('/api/bot/decisions', token)).body);
+      expect(body.refusals.map((r) => [r.signalId, r.rule])).to.deep.equal([
+        ['s2', 'MAX_DRAWDOWN'],
+        ['s1', 'CORRELATION_LIMIT'],
+      ]);
+      expect(body.refusals[1]).to.deep.include({ symbol: 'BTC', signalType: 'BUY', text: 'refused: correlation 0.83 with ETH above 0.70', figures: { x: 1 }, timestamp: '2026-03-04T01:00:00.000Z' });
+      expect((await get('/api/bot/decisions')).status).to.equal(401);
+      expect((await get('/api/bot/decisions', 'not-a-token')).status).to.equal(401);
+      const bad = await get('/api/bot/decisions?all=1', token);
+      expect(bad.status).to.equal(400);
+      expect(bad.headers.get('content-type')).to.match(/^application\/problem\+json/);
     });
   });
 
