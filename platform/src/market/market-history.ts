@@ -13,7 +13,7 @@
  * Only candles complete at the clock's now count. A read the port refuses rejects (and is not
  * cached), so the next call tries again.
  */
-import { coins, findCoinById, type CoinId, type CoinSymbol } from '@papertrade/domain/market/coins';
+import { coins, type CoinId, type CoinSymbol } from '@papertrade/domain/market/coins';
 import { candleColumns, coinFigures, returnCorrelation, type CandleColumns, type CoinFigures } from '@papertrade/domain/trading/market-figures';
 import type { CoinContext } from '@papertrade/domain/trading/risk-watch';
 import type { MarketData } from './market-data';
@@ -102,6 +102,3 @@ export class MarketHistory {
     return { ladder, atr: figures?.atr14 ?? Number.NaN, sigma: figures?.sigma20 ?? Number.NaN, range24hPercent: figures?.range24hPercent ?? Number.NaN };
   }
 }
-
-export const coinIdOf = (symbol: CoinSymbol): CoinId => coins.find((c) => c.symbol === symbol)!.id;
-export const symbolOf = (coinId: CoinId): CoinSymbol | undefined => findCoinById(coinId)?.symbol;
