@@ -1,10 +1,13 @@
 /**
  * The risk monitor on the embedded stores (PGlite) with the projector running, fed ticks on the bus
- * (or handed them directly) and minute candles the test controls: stop loss and take profit close
- * at the level's price on the tick whose range reaches it (and not on a candle older than the
- * position), and every alert condition fires once, also for a monitor started afresh; of two
- * monitors on the same store only the lease holder works, and the other takes over when it stops.
- * Last, with the simulated market's own candles: the ticks of the minute so far count, later ones not.
+ * (or handed them directly) and candles the test controls: a bot position's stop loss and take profit
+ * (by the risk profile) close at the level's price on the tick whose range reaches it (and not on a
+ * candle older than the position); a manual position keeps no automatic stop unless its person set
+ * one, and then closes at its own level; a trailing stop follows the highest candle since the entry;
+ * the portfolio's peak is recorded and the drawdown alert measures from it; every alert condition
+ * fires once, also for a monitor started afresh; of two monitors on the same store only the lease
+ * holder works, and the other takes over when it stops. Last, with the simulated market's own
+ * candles: the ticks of the minute so far count, later ones not.
  */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
@@ -23,7 +26,12 @@ import { SimulatedMarketData } from '@papertrade/platform/market/simulated-marke
 import { tickAt, tickTime } from '@papertrade/domain/market/market-path';
 import { startHarness, type Harness } from '../../test/api-harness';
 import { waitUntil } from '../../test/wait';
-import { RiskMonitor } from './risk-monitor';
+import { MINUTE_CANDLE_DAYS, RiskMonitor } from './risk-monitor';
+import type { ExitRequest } from '@papertrade/domain/trading/portfolio.decider';
+import { syntheticCandles, type SyntheticMarket } from '../../test/synthetic-candles';
+
+/** A bot position's plan: it follows the user's risk profile. */
+const BOT: ExitRequest = { kind: 'PROFILE', atr: null, sigma: null };
 
 const MINUTE = 60_000;
 
@@ -34,6 +42,9 @@ describe('risk monitor (PGlite)', function () {
   let now = Date.now();
   /** The minute candle the market answers for each coin (null: none). */
   const candles = new Map<CoinId, Candle>();
+  /** Wider ranges (the figures, a trailing stop's ladder): synthetic candles, or those a test sets. */
+  let market: SyntheticMarket = {};
+  const ladders = new Map<string, Candle[]>();
   const monitors: RiskMonitor[] = [];
 
   before(async function () {
@@ -42,6 +53,8 @@ describe('risk monitor (PGlite)', function () {
   });
   afterEach(async function () {
     for (const m of monitors.splice(0)) await m.stop();
+    market = {};
+    ladders.clear();
   });
   after(async function () {
     await harness?.stop();
@@ -55,7 +68,10 @@ describe('risk monitor (PGlite)', function () {
       leaseRetryMs: 20,
       handler: options.handler ?? handler,
       marketData: {
-        async candles(coinId: CoinId): Promise<CandleSeries> {
+        async candles(coinId: CoinId, days: number): Promise<CandleSeries> {
+          const set = ladders.get(`${coinId}|${days}`);
+          if (set) return { coinId, interval: { label: '1m', minutes: 1 }, candles: set };
+          if (days !== MINUTE_CANDLE_DAYS) return syntheticCandles(coinId, days, now, market);
           const candle = candles.get(coinId);
           return { coinId, interval: { label: '1m', minutes: 1 }, candles: candle ? [candle] : [] };
         },
@@ -70,9 +86,15 @@ describe('risk monitor (PGlite)', function () {
   const meta = () => ({ actor: 'test', correlationId: randomUUID() });
   const iso = () => new Date(now).toISOString();
 
-  async function trade(userId: string, symbol: string, side: 'BUY' | 'SELL', amount: number, price: number): Promise<string> {
+  /** A trade; `exits` BOT for a position that follows the profile as the bot's do, a manual plan, or none. */
+  async function trade(userId: string, symbol: string, side: 'BUY' | 'SELL', amount: number, price: number, exits?: ExitRequest): Promise<string> {
     const tradeId = randomUUID();
-    await handler.handle(portfolioDecider, portfolioStreamId(userId), { type: 'PlaceSimulatedTrade', data: { userId, tradeId, symbol, side, amount, price, source: { kind: 'MANUAL' } }, metadata: { now: iso() } }, meta());
+    await handler.handle(
+      portfolioDecider,
+      portfolioStreamId(userId),
+      { type: 'PlaceSimulatedTrade', data: { userId, tradeId, symbol, side, amount, price, source: { kind: 'MANUAL' }, ...(exits ? { exits } : {}) }, metadata: { now: iso() } },
+      meta(),
+    );
     return tradeId;
   }
   async function settings(userId: string, changes: Partial<BotSettings>) {
@@ -95,10 +117,10 @@ describe('risk monitor (PGlite)', function () {
     return (await harness.rt.infra.eventStore.readStream(riskStreamId(userId))).filter((e) => e.type === 'RiskAlertRaised').map((e) => e.data as RiskAlertRaised['data']);
   }
 
-  it('closes at the stop loss price on the tick whose minute candle reaches it (ticks from the bus)', async function () {
+  it('closes a bot position at the stop loss price on the tick whose minute candle reaches it (ticks from the bus)', async function () {
     const user = randomUUID();
     now = Date.UTC(2026, 0, 5, 10, 0, 30);
-    await trade(user, 'ETH', 'BUY', 1, 3000); // stop loss 2 % -> 2940, take profit 5 % -> 3150
+    await trade(user, 'ETH', 'BUY', 1, 3000, BOT); // stop loss 2 % -> 2940, take profit 5 % -> 3150
     await harness.projector.caughtUp();
     const monitor = newMonitor();
     await monitor.start();
@@ -136,8 +158,8 @@ describe('risk monitor (PGlite)', function () {
   it('closes at the take profit price when the candle high reaches it', async function () {
     const user = randomUUID();
     now = Date.UTC(2026, 0, 5, 11, 0, 30);
-    await trade(user, 'BTC', 'BUY', 0.01, 60_000); // take profit 5 % -> 63,000
-    await settings(user, { stopLossPercent: 3 }); // stop 58,200
+    await trade(user, 'BTC', 'BUY', 0.01, 60_000, BOT);
+    await settings(user, { stopLossPercent: 3, takeProfitPercent: 5 }); // stop 58,200, take profit 63,000
     await harness.projector.caughtUp();
     const monitor = newMonitor();
     now += MINUTE;
@@ -152,6 +174,80 @@ describe('risk monitor (PGlite)', function () {
     expect(closed[0]).to.include({ reason: 'TAKE_PROFIT', price: 63_000 });
   });
 
+  it('keeps no automatic stop on a manual position without one, and closes one with levels at its own level (issue 17)', async function () {
+    const bare = randomUUID();
+    const levelled = randomUUID();
+    now = Date.UTC(2026, 0, 6, 10, 0, 30);
+    await trade(bare, 'LINK', 'BUY', 10, 14);
+    await trade(levelled, 'LINK', 'BUY', 10, 14, { kind: 'MANUAL', stopLossPercent: 10, takeProfitPercent: null }); // stop 12.60
+    await harness.projector.caughtUp();
+    const monitor = newMonitor();
+    now += MINUTE;
+    candle('chainlink', 13.0, 14.1);
+    await monitor.onTick(tick('chainlink', 13.2)); // 5.7 % down: past the profile's 2 %, not the 10 % set
+    now += 5000;
+    candle('chainlink', 9, 30);
+    await monitor.onTick(tick('chainlink', 25));
+    expect(await closes(bare), 'no stop, no target: nothing closes it').to.deep.equal([]);
+    const [closed, ...more] = await closes(levelled);
+    expect(more).to.deep.equal([]);
+    expect(closed).to.include({ reason: 'STOP_LOSS', price: 14 * 0.9 });
+  });
+
+  it('a trailing stop follows the highest complete candle since the entry, and a drop below it closes there', async function () {
+    const user = randomUUID();
+    now = Date.UTC(2026, 0, 6, 11, 0, 30);
+    const opened = now;
+    await trade(user, 'DOT', 'BUY', 100, 6.5, BOT);
+    await parameters(user, { stopLossType: 'trailing', takeProfitRatio: 10 }); // 2 % below the high since entry; target 7.80
+    await harness.projector.caughtUp();
+    // Minute candles since the entry, up to 7.00; a candle from before it (8.00) does not count.
+    const minute = (at: number, high: number): Candle => ({ time: at, open: high - 0.05, high, low: high - 0.1, close: high - 0.05, volume: 1 });
+    now = opened + 5 * MINUTE + 30_000;
+    const since = Math.floor(opened / MINUTE) * MINUTE;
+    ladders.set('polkadot|0.17', [minute(since - MINUTE, 8), minute(since + MINUTE, 6.8), minute(since + 2 * MINUTE, 7), minute(since + 3 * MINUTE, 6.9), minute(since + 4 * MINUTE, 6.95)]);
+    const monitor = newMonitor();
+    candle('polkadot', 6.87, 6.9);
+    await monitor.onTick(tick('polkadot', 6.88)); // above 7.00 x 0.98 = 6.86
+    expect(await closes(user)).to.deep.equal([]);
+    now += 5000;
+    candle('polkadot', 6.85, 6.9);
+    await monitor.onTick(tick('polkadot', 6.87));
+    const [closed] = await closes(user);
+    expect(closed).to.include({ reason: 'STOP_LOSS' });
+    expect(closed!.price).to.be.closeTo(6.86, 1e-9);
+  });
+
+  it('records the portfolio\'s new peaks on ticks (a quarter percent apart) and measures the drawdown alert from the peak', async function () {
+    const user = randomUUID();
+    now = Date.UTC(2026, 0, 6, 12, 0, 30);
+    await trade(user, 'UNI', 'BUY', 500, 8); // 4,000 of UNI, 5,996 cash
+    await parameters(user, { maxDrawdown: 10, maxPositionSize: 50 });
+    await harness.projector.caughtUp();
+    candles.delete('uniswap');
+    const monitor = newMonitor();
+    const peaks = async () => (await harness.rt.infra.eventStore.readStream(portfolioStreamId(user))).filter((e) => e.type === 'PortfolioPeakRecorded').map((e) => (e.data as { valueMicros: number }).valueMicros);
+    now += MINUTE;
+    await monitor.onTick(tick('uniswap', 10)); // 5,996 + 5,000 = 10,996
+    await monitor.onTick(tick('uniswap', 10.01)); // 11,001: not a quarter percent above
+    await harness.projector.caughtUp();
+    now += 5000;
+    await monitor.onTick(tick('uniswap', 10.2)); // 11,096
+    expect(await peaks()).to.deep.equal([10_996_000_000, 11_096_000_000]);
+    expect(monitor.status().peaksRecorded).to.equal(2);
+    await harness.projector.caughtUp();
+    // 8.0: 9,996, 9.91 % below the peak of 11,096 (but no loss against the starting cash): no alert yet.
+    now += 5000;
+    await monitor.onTick(tick('uniswap', 8));
+    expect((await alerts(user)).filter((a) => a.kind === 'DRAWDOWN')).to.deep.equal([]);
+    // 7.9: 9,946, 10.36 % below it: the alert, measured from the peak.
+    now += 5000;
+    await monitor.onTick(tick('uniswap', 7.9));
+    const [drawdown] = (await alerts(user)).filter((a) => a.kind === 'DRAWDOWN');
+    expect(drawdown).to.include({ severity: 'critical', threshold: 10, value: 10.36 });
+    expect(drawdown!.message).to.equal('Drawdown of 10.36% from the peak $11,096.00 is above the maximum of 10%: the bot opens no new positions');
+  });
+
   it('raises each alert condition once, also for a monitor started afresh', async function () {
     const user = randomUUID();
     now = Date.UTC(2026, 0, 5, 12, 0, 30);
@@ -163,10 +259,11 @@ describe('risk monitor (PGlite)', function () {
     await trade(user, 'BNB', 'BUY', 1, 600); // 6.7 % of the portfolio: under the maximum
     await harness.projector.caughtUp();
     candles.delete('ethereum');
+    market = { volatility: 0.1 }; // a 24-hour range of about 35 %, above the threshold of 10 %
 
     const monitor = newMonitor();
     now += MINUTE;
-    // ETH at 2500: value about 8,950 (a drawdown above 5 %), ETH 56 % of it, two positions, ETH down 15 % in 24 h.
+    // ETH at 2500: value about 8,950 (a drawdown above 5 %), ETH 56 % of it, two positions, ETH's 24-hour range above 10 %.
     await monitor.onTick(tick('ethereum', 2500, -15));
     const raised = await alerts(user);
     expect(raised.map((a) => a.conditionKey).sort()).to.deep.equal(
@@ -229,8 +326,8 @@ describe('risk monitor (PGlite)', function () {
     const stopped = randomUUID();
     const concentrated = randomUUID();
     now = Date.UTC(2026, 0, 5, 13, 0, 30);
-    await trade(stopped, 'SOL', 'BUY', 10, 150); // stop loss 2 % -> 147
-    await trade(concentrated, 'SOL', 'BUY', 20, 150); // 3,000 of the portfolio in SOL: above the 5 % maximum position
+    await trade(stopped, 'SOL', 'BUY', 10, 150, BOT); // stop loss 2 % -> 147
+    await trade(concentrated, 'SOL', 'BUY', 20, 150, BOT); // 3,000 of the portfolio in SOL: above the 5 % maximum position
     await settings(concentrated, { stopLossPercent: 20 }); // stop 120: not reached here
     await harness.projector.caughtUp();
     const first = newMonitor({ handler: counting });
@@ -258,7 +355,7 @@ describe('risk monitor (PGlite)', function () {
     await first.stop();
     await waitUntil(() => second.status().leading, { message: 'the standby to take over' });
     const later = randomUUID();
-    await trade(later, 'SOL', 'BUY', 1, 149); // stop loss 2 % -> 146.02
+    await trade(later, 'SOL', 'BUY', 1, 149, BOT); // stop loss 2 % -> 146.02
     await harness.projector.caughtUp();
     now += MINUTE;
     candle('solana', 140, 149);
@@ -290,8 +387,10 @@ describe('risk monitor (PGlite)', function () {
     const later = (soFar + Math.min(...ticks.subarray(7))) / 2; // below the low so far, above the minute's whole low
     const users = { reached: randomUUID(), later: randomUUID() };
     now = minuteStart - 3 * MINUTE;
-    await trade(users.reached, 'ETH', 'BUY', 1, reached / 0.98); // stop loss 2 %: exactly `reached`
-    await trade(users.later, 'ETH', 'BUY', 1, later / 0.98);
+    // Manual positions with a 2 % stop set on the trade form (without one a manual position has no automatic exit).
+    const stop2 = { kind: 'MANUAL', stopLossPercent: 2, takeProfitPercent: null } as const;
+    await trade(users.reached, 'ETH', 'BUY', 1, reached / 0.98, stop2); // stop loss 2 %: exactly `reached`
+    await trade(users.later, 'ETH', 'BUY', 1, later / 0.98, stop2);
     await harness.projector.caughtUp();
     const monitor = new RiskMonitor({
       bus: harness.rt.infra.bus,

@@ -2,8 +2,18 @@
  * The risk monitor worker: on every market tick (`market.tick.*` on the bus) it finds the users
  * holding the ticked coin (one indexed query on the `open-positions` read model, `holds_{SYMBOL}`),
  * closes the positions whose stop loss or take profit the tick reached (ClosePosition at the level's
- * price) and raises the risk alerts whose condition holds (RaiseRiskAlert, one per condition key);
- * the rules are domain/src/trading/risk-watch.ts.
+ * price; each position by its exit plan: the bot's by the user's risk profile, a manual one by the
+ * levels its person set, or not at all), records a new peak of the portfolio's value
+ * (RecordPortfolioPeak, at most one per quarter percent: maxDrawdown measures from it) and raises the
+ * risk alerts whose condition holds (RaiseRiskAlert, one per condition key); the rules are
+ * domain/src/trading/risk-watch.ts.
+ *
+ * The coin's market context comes from candles cached per candle (platform/src/market/market-history.ts):
+ * the figures of now (ATR14, sigma20 for positions whose entry recorded none; the 24-hour range for the
+ * volatility alert) and, when a holder's profile trails its stop, the candles back to the oldest such
+ * entry. The peak is the portfolio valued at the ticks' prices (the ticked coin at its tick, the others
+ * at their last tick seen here): values between ticks, and ticks this monitor did not see (standby,
+ * a restart), are not counted, so the drawdown may read a little low, never high.
  *
  * The range of a tick is widened by the high and low of the minute candle it falls in (market-data
  * `candles` over MINUTE_CANDLE_DAYS, 1-minute candles on the simulated market), so a stop reached
@@ -34,11 +44,13 @@
 import { findCoinById, type CoinId, type CoinSymbol } from '@papertrade/domain/market/coins';
 import { MARKET_TICK_SUBJECTS, marketTickSchema, type MarketTick } from '@papertrade/domain/market/contracts';
 import { OPEN_POSITIONS_PROJECTION, holdsField, type OpenPositionsView } from '@papertrade/domain/trading/open-positions-view';
-import { evolvePortfolio, portfolioStreamId, type PortfolioEvent } from '@papertrade/domain/trading/portfolio';
-import { portfolioDecider } from '@papertrade/domain/trading/portfolio.decider';
+import { evolvePortfolio, exitsOf, portfolioStreamId, type PortfolioEvent } from '@papertrade/domain/trading/portfolio';
+import { PEAK_STEP, portfolioDecider } from '@papertrade/domain/trading/portfolio.decider';
 import { riskStreamId } from '@papertrade/domain/trading/risk';
 import { riskDecider, type RaiseRiskAlert } from '@papertrade/domain/trading/risk.decider';
-import { alertsRaised, stopsReached, type TickRange } from '@papertrade/domain/trading/risk-watch';
+import { alertsRaised, peakToRecord, stopsReached, type CoinContext, type TickRange } from '@papertrade/domain/trading/risk-watch';
+import { profileOfView } from '@papertrade/domain/trading/open-positions-view';
+import { MarketHistory } from '@papertrade/platform/market/market-history';
 import type { Bus } from '@papertrade/platform/bus/bus';
 import type { CommandHandler } from '@papertrade/platform/commands/command-handler';
 import type { Logger } from '@papertrade/platform/config/logger';
@@ -79,6 +91,7 @@ export interface RiskMonitorStatus {
   ticks: number;
   usersChecked: number;
   positionsClosed: number;
+  peaksRecorded: number;
   alertsRaised: number;
   failures: number;
   lastTickAt: string | null;
@@ -98,12 +111,21 @@ export class RiskMonitor {
   private ticks = 0;
   private usersChecked = 0;
   private positionsClosed = 0;
+  private peaks = 0;
+  /**
+   * Per user, the last peak value issued (micros) and when, so a rising value is not issued on every
+   * tick while the read model catches up (forgotten after RECENT_MS: a reset starts the peak over).
+   */
+  private readonly peakIssued = new Map<string, { valueMicros: number; at: number }>();
+  private readonly history: MarketHistory;
   private alerts = 0;
   private failures = 0;
   private lastTickAt: string | null = null;
   private lastError: string | null = null;
 
-  constructor(private readonly deps: RiskMonitorDeps) {}
+  constructor(private readonly deps: RiskMonitorDeps) {
+    this.history = new MarketHistory(deps.marketData, deps.clock);
+  }
 
   /** Takes the lease and follows the ticks, or stands by (trying again every LEASE_RETRY_MS) while another monitor holds it. */
   async start(): Promise<void> {
@@ -175,6 +197,7 @@ export class RiskMonitor {
       ticks: this.ticks,
       usersChecked: this.usersChecked,
       positionsClosed: this.positionsClosed,
+      peaksRecorded: this.peaks,
       alertsRaised: this.alerts,
       failures: this.failures,
       lastTickAt: this.lastTickAt,
@@ -221,7 +244,8 @@ export class RiskMonitor {
         changePercent24h: tick.changePercent24h,
       };
       this.forgetOld();
-      const failures = await forEachLimited(holders, this.deps.concurrency ?? 16, (view) => this.watch(view, range));
+      const coinContext = await this.coinContext(coin.id, coin.symbol, holders);
+      const failures = await forEachLimited(holders, this.deps.concurrency ?? 16, (view) => this.watch(view, range, coinContext));
       for (const error of failures) this.failed(error);
     } catch (error) {
       this.failed(error);
@@ -246,6 +270,18 @@ export class RiskMonitor {
     }
   }
 
+  /** The ticked coin's context: candles back to the oldest trailing entry among the holders, and the figures of now. */
+  private async coinContext(coinId: CoinId, symbol: CoinSymbol, holders: OpenPositionsView[]): Promise<CoinContext> {
+    let trailingSince: number | null = null;
+    for (const view of holders) {
+      const position = view.portfolio.status === 'open' ? view.portfolio.positions[symbol] : undefined;
+      if (!position || exitsOf(position).kind !== 'PROFILE' || profileOfView(view).stopLossType !== 'trailing') continue;
+      const since = Date.parse(position.openedAt);
+      trailingSince = trailingSince === null ? since : Math.min(trailingSince, since);
+    }
+    return this.history.coinContext(coinId, trailingSince, true);
+  }
+
   private issuedRecently(key: string): boolean {
     const at = this.recent.get(key);
     return at !== undefined && this.deps.clock().getTime() - at < RECENT_MS;
@@ -254,13 +290,14 @@ export class RiskMonitor {
   private forgetOld(): void {
     const now = this.deps.clock().getTime();
     for (const [key, at] of this.recent) if (now - at >= RECENT_MS) this.recent.delete(key);
+    for (const [userId, issued] of this.peakIssued) if (now - issued.at >= RECENT_MS) this.peakIssued.delete(userId);
   }
 
-  private async watch(view: OpenPositionsView, range: TickRange & { changePercent24h: number | null }): Promise<void> {
+  private async watch(view: OpenPositionsView, range: TickRange, coin: CoinContext): Promise<void> {
     this.usersChecked += 1;
     const { handler } = this.deps;
     let portfolio = view.portfolio;
-    for (const close of stopsReached(view, range)) {
+    for (const close of stopsReached(view, range, coin)) {
       const key = `${view.userId}|close|${close.data.positionId}`;
       if (this.issuedRecently(key)) continue;
       this.recent.set(key, this.deps.clock().getTime());
@@ -272,15 +309,24 @@ export class RiskMonitor {
       // The alerts below see the portfolio after the close (a stop that realised a loss may breach the daily limit).
       for (const event of result.events) portfolio = evolvePortfolio(portfolio, event as PortfolioEvent);
     }
+    const peak = peakToRecord({ ...view, portfolio }, range, this.prices);
+    const issued = this.peakIssued.get(view.userId);
+    const nowMs = this.deps.clock().getTime();
+    if (peak && (issued === undefined || nowMs - issued.at >= RECENT_MS || peak.data.valueMicros >= issued.valueMicros * (1 + PEAK_STEP))) {
+      this.peakIssued.set(view.userId, { valueMicros: peak.data.valueMicros, at: nowMs });
+      const result = await handler.handle(portfolioDecider, portfolioStreamId(view.userId), peak, { actor: RISK_MONITOR_ACTOR, correlationId: `${view.userId}:peak` });
+      this.peaks += result.events.length;
+      for (const event of result.events) portfolio = evolvePortfolio(portfolio, event as PortfolioEvent);
+    }
     const alertKey = (alert: RaiseRiskAlert) => `${view.userId}|alert|${alert.data.conditionKey}`;
-    let raised = alertsRaised({ ...view, portfolio }, range, this.prices).filter((a) => !this.issuedRecently(alertKey(a)));
+    let raised = alertsRaised({ ...view, portfolio }, range, this.prices, coin).filter((a) => !this.issuedRecently(alertKey(a)));
     if (raised.length > 0) {
       // The read model may not have the user's newest portfolio yet: an alert about positions a reset
       // has just discarded would come after the reset resolved the alerts, and stand for positions that
       // are gone. Alerts are rare (once per condition), so a round that would raise one asks the write
       // side for the portfolio (snapshot + tail) and raises what holds there.
       const current = await handler.load(portfolioDecider, portfolioStreamId(view.userId));
-      raised = alertsRaised({ ...view, portfolio: current.state }, range, this.prices).filter((a) => !this.issuedRecently(alertKey(a)));
+      raised = alertsRaised({ ...view, portfolio: current.state }, range, this.prices, coin).filter((a) => !this.issuedRecently(alertKey(a)));
     }
     for (const alert of raised) {
       const key = alertKey(alert);

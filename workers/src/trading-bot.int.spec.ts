@@ -3,7 +3,10 @@
  * reaches the bot of an ACTIVE premium user (and the house demo bot) and becomes exactly one trade;
  * a stopped bot, or an active bot whose user is no longer premium, gets none; a worker that dies
  * midway (after some trades were appended, before its checkpoint moved) and restarts, or a replay
- * of the same signal, still leaves exactly one trade per bot.
+ * of the same signal, still leaves exactly one trade per bot. Issue 17: the user's one risk profile
+ * reaches the bot's next decision from either screen's command (Risk Management's parameters, Bot
+ * Settings), the trade carries its decision and exit plan, and a BUY a rule refuses is recorded once
+ * with the rule and its figures (the market rules read candles the test controls).
  */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
@@ -21,8 +24,16 @@ import type { Decider } from '@papertrade/domain/shared/decider';
 import { startHarness, type Harness } from '../../test/api-harness';
 import { PROCESS_CHECKPOINT_COLLECTION } from './event-follower';
 import { TradingBot } from './trading-bot';
+import { DEFAULT_RISK_PARAMETERS, type BotSettings, type RiskParameters } from '@papertrade/domain/trading/contracts';
+import { riskStreamId, type BotSignalRefused } from '@papertrade/domain/trading/risk';
+import { riskDecider } from '@papertrade/domain/trading/risk.decider';
+import { portfolioDecider } from '@papertrade/domain/trading/portfolio.decider';
+import { portfolioStreamId } from '@papertrade/domain/trading/portfolio';
+import { BOT_DECISIONS_PROJECTION, type BotDecisionsView } from '@papertrade/domain/trading/bot-decisions-view';
+import type { CoinId } from '@papertrade/domain/market/coins';
+import { syntheticCandles, type SyntheticMarket } from '../../test/synthetic-candles';
 
-const PRICES = [{ symbol: 'ETH', price: 3000 }, { symbol: 'BTC', price: 60_000 }];
+const PRICES = [{ symbol: 'ETH', price: 3000 }, { symbol: 'BTC', price: 60_000 }, { symbol: 'BNB', price: 600 }, { symbol: 'SOL', price: 150 }, { symbol: 'ADA', price: 0.45 }];
 
 describe('trading bot worker (PGlite)', function () {
   this.timeout(120_000);
@@ -60,6 +71,9 @@ describe('trading bot worker (PGlite)', function () {
     return { signalId, candleTime };
   }
 
+  /** The candles the bot's market rules read (the test may change them). */
+  let market: SyntheticMarket = {};
+
   function newBot(h: CommandHandler = handler, options: { concurrency?: number } = {}) {
     const { eventStore, documents, leases, readModels } = harness.rt.infra;
     const bot = new TradingBot({
@@ -68,7 +82,10 @@ describe('trading bot worker (PGlite)', function () {
       leases,
       readModels,
       handler: h,
-      marketData: { prices: async () => PRICES.map((p) => ({ ...p, coinId: 'x', change24h: null, changePercent24h: null, volume24h: null, at: new Date().toISOString() })) as never },
+      marketData: {
+        prices: async () => PRICES.map((p) => ({ ...p, coinId: 'x', change24h: null, changePercent24h: null, volume24h: null, at: new Date().toISOString() })) as never,
+        candles: async (coinId: CoinId, days: number) => syntheticCandles(coinId, days, Date.now(), market),
+      },
       clock: () => new Date(),
       logger: silentLogger,
       ...options,
@@ -194,5 +211,97 @@ describe('trading bot worker (PGlite)', function () {
     const sells = (await tradesOf(u)).filter((t) => t.side === 'SELL');
     expect(sells).to.have.length(1);
     expect(sells[0]).to.include({ quantity: bought[0]!.quantity, price: 620 });
+  });
+
+  describe('the one risk profile (issue 17)', function () {
+    afterEach(() => {
+      market = {};
+    });
+    const now = () => new Date().toISOString();
+    async function riskParameters(userId: string, changes: Partial<RiskParameters>) {
+      await handler.handle(riskDecider, riskStreamId(userId), { type: 'ChangeRiskParameters', data: { userId, parameters: { ...DEFAULT_RISK_PARAMETERS, ...changes } }, metadata: { now: now() } }, meta(userId));
+    }
+    async function botSettings(userId: string, changes: Partial<BotSettings>) {
+      await handler.handle(riskDecider, riskStreamId(userId), { type: 'ChangeBotSettings', data: { userId, changes }, metadata: { now: now() } }, meta(userId));
+    }
+    async function premiumBot() {
+      const u = randomUUID();
+      await premium(u, 'PREMIUM');
+      await startBot(u);
+      return u;
+    }
+    const candleAt = (minutesAgo: number) => new Date(Math.floor(Date.now() / 300_000) * 300_000 - minutesAgo * 60_000).toISOString();
+
+    it('a maximum position size set on Risk Management (7 %) is what the bot buys next; one set through Bot Settings (6 %) too', async function () {
+      const onRisk = await premiumBot();
+      const onBot = await premiumBot();
+      await riskParameters(onRisk, { maxPositionSize: 7 });
+      await botSettings(onBot, { maxPositionSize: 6 });
+      await harness.projector.caughtUp();
+      const bot = newBot();
+      await bot.start();
+      await settle(bot);
+      await signal('SOL', 'BUY', 150, randomUUID(), candleAt(20));
+      await settle(bot);
+      const [risky] = await tradesOf(onRisk);
+      const [botty] = await tradesOf(onBot);
+      expect(risky!.quantity * 150 * 1.001, '7 % of 10,000 with the fee').to.be.within(699.9, 700);
+      expect(botty!.quantity * 150 * 1.001, '6 % of 10,000 with the fee').to.be.within(599.9, 600);
+    });
+
+    it('the trade carries its decision and its position\'s exit plan with the ATR14 and sigma at entry', async function () {
+      const u = await premiumBot();
+      await harness.projector.caughtUp();
+      const bot = newBot();
+      await bot.start();
+      await settle(bot);
+      await signal('ADA', 'BUY', 0.45, randomUUID(), candleAt(15));
+      await settle(bot);
+      const [trade] = await tradesOf(u);
+      expect(trade!.decision).to.deep.include({ rule: 'FIXED_SIZE' });
+      expect(trade!.decision!.text).to.match(/^bought 5\.00% of \$10,000\.00 \(\$500\.00 with the fee\): fixed size 5%; stop \$0\.4410 \(fixed 2%\), target \$0\.4725 \(ratio 2\.5\), reward\/risk 2\.18$/);
+      expect(trade!.exits).to.include({ kind: 'PROFILE' });
+      expect(trade!.exits!.kind === 'PROFILE' && trade!.exits!.atr).to.be.above(0);
+      expect(trade!.exits!.kind === 'PROFILE' && trade!.exits!.sigma).to.be.above(0);
+    });
+
+    it('records a BUY a rule refused, once, with the rule and its figures, and lists it in bot-decisions; a replay records nothing more', async function () {
+      const u = await premiumBot();
+      // The user holds BTC; BNB moves exactly with BTC: correlation 1, above the default 0.7.
+      await handler.handle(portfolioDecider, portfolioStreamId(u), { type: 'PlaceSimulatedTrade', data: { userId: u, tradeId: randomUUID(), symbol: 'BTC', side: 'BUY', amount: 0.001, price: 60_000, source: { kind: 'MANUAL' } }, metadata: { now: now() } }, meta(u));
+      market = { follows: { binancecoin: 'bitcoin' } };
+      await harness.projector.caughtUp();
+      const bot = newBot();
+      await bot.start();
+      await settle(bot);
+      const start = await harness.head();
+      const { signalId } = await signal('BNB', 'BUY', 600, randomUUID(), candleAt(10));
+      await settle(bot);
+      expect((await tradesOf(u)).filter((t) => t.symbol === 'BNB')).to.deep.equal([]);
+      const refusals = (await harness.eventsSince(start)).filter((e) => e.type === 'BotSignalRefused' && (e.data as BotSignalRefused['data']).userId === u);
+      expect(refusals).to.have.length(1);
+      expect(refusals[0]!.data).to.deep.include({
+        userId: u,
+        signalId,
+        symbol: 'BNB',
+        signalType: 'BUY',
+        decision: { rule: 'CORRELATION_LIMIT', text: 'refused: correlation 1.00 with BTC above 0.70', figures: { correlation: 1, correlationLimit: 0.7 } },
+      });
+      expect(bot.status().refusalsRecorded).to.be.at.least(1);
+      await harness.projector.caughtUp();
+      const listed = await (await harness.rt.infra.readModels.collection<BotDecisionsView>(BOT_DECISIONS_PROJECTION)).get(u);
+      expect(listed!.refusals.map((r) => [r.signalId, r.rule])).to.deep.equal([[signalId, 'CORRELATION_LIMIT']]);
+
+      // The same signal again: decided already, nothing recorded twice.
+      await signal('BNB', 'BUY', 600, signalId, candleAt(10));
+      await settle(bot);
+      expect((await harness.eventsSince(start)).filter((e) => e.type === 'BotSignalRefused' && (e.data as BotSignalRefused['data']).userId === u)).to.have.length(1);
+
+      // The limit raised on Risk Management to 1: the next BNB signal is bought.
+      await riskParameters(u, { correlationLimit: 1 });
+      await signal('BNB', 'BUY', 600, randomUUID(), candleAt(5));
+      await settle(bot);
+      expect((await tradesOf(u)).filter((t) => t.symbol === 'BNB')).to.have.length(1);
+    });
   });
 });

@@ -10,6 +10,15 @@
  * the list (the same code path as any premium user's bot from there on). HOLD signals (most of them)
  * trade nothing and skip the query.
  *
+ * The rules are the user's one risk profile (`risk-{userId}`, domain/src/trading/risk-profile.ts), and
+ * those that read the market (volatility threshold, correlation limit, atr and volatility stops,
+ * dynamic sizing) read the signal coin's figures and correlations, computed once per signal from
+ * candles cached per candle (platform/src/market/market-history.ts) and shared by every bot. Each BUY
+ * signal a bot does not trade is recorded with the rule that refused it (RecordBotRefusal on
+ * `risk-{userId}`, appended together for the batch like the trades, under the idempotency key
+ * `refusal:{tradeId}`; a signal already refused for a user is not decided again); each trade carries
+ * its decision in its event.
+ *
  * Per signal the bots go in batches (`batchSize`, default 100; `concurrency` batches at once,
  * default 4, 2 on PGlite): a batch's risk streams and portfolios are loaded through the command
  * handler's loadMany (snapshot + tail per stream, so the cost does not grow with a user's portfolio,
@@ -33,18 +42,20 @@
  */
 import { HOUSE_DEMO_USER_ID } from '@papertrade/domain/trading/house-demo';
 import { TRADING_BOTS_PROJECTION, type TradingBotView } from '@papertrade/domain/trading/bot-view';
-import { decideBotTrade, tradeIdFor, type BotSignal, type BotSkipReason } from '@papertrade/domain/trading/bot-trade-decision';
+import { decideBotTrade, tradeIdFor, type BotMarket, type BotSignal, type BotSkipReason } from '@papertrade/domain/trading/bot-trade-decision';
+import { findCoinBySymbol } from '@papertrade/domain/market/coins';
 import { portfolioStreamId, type PortfolioState } from '@papertrade/domain/trading/portfolio';
 import { portfolioDecider, type PlaceSimulatedTrade } from '@papertrade/domain/trading/portfolio.decider';
 import type { Prices } from '@papertrade/domain/trading/portfolio-valuation';
-import { riskStreamId } from '@papertrade/domain/trading/risk';
-import { riskDecider } from '@papertrade/domain/trading/risk.decider';
+import { riskStreamId, type RiskState } from '@papertrade/domain/trading/risk';
+import { riskDecider, type RecordBotRefusal } from '@papertrade/domain/trading/risk.decider';
 import type { SignalGenerated } from '@papertrade/domain/signals/signal';
 import { ConcurrencyError, DomainError, ServiceUnavailableError } from '@papertrade/domain/shared/errors';
 import type { CommandHandler, CommandMeta, Idempotency, LoadedState } from '@papertrade/platform/commands/command-handler';
 import type { Logger } from '@papertrade/platform/config/logger';
 import type { RecordedEvent } from '@papertrade/platform/event-store/event-store';
 import type { MarketData } from '@papertrade/platform/market/market-data';
+import { MarketHistory } from '@papertrade/platform/market/market-history';
 import type { ReadModels } from '@papertrade/platform/projections/read-models';
 import { forEachLimited } from './concurrency';
 import { EventFollower, type EventFollowerDeps, type EventFollowerStatus } from './event-follower';
@@ -59,7 +70,8 @@ export const DEFAULT_BOT_BATCH_SIZE = 100;
 export interface TradingBotDeps extends EventFollowerDeps {
   readModels: ReadModels;
   handler: CommandHandler;
-  marketData: Pick<MarketData, 'prices'>;
+  /** Prices to value portfolios; candles for the rules that read the market (cached per candle). */
+  marketData: Pick<MarketData, 'prices' | 'candles'>;
   clock: () => Date;
   logger: Logger;
   /** Batches of bots in flight at once (default DEFAULT_BOT_CONCURRENCY). */
@@ -78,6 +90,8 @@ export interface TradingBotStatus extends EventFollowerStatus {
   /** Trades found already placed (a replayed signal). */
   tradesReplayed: number;
   skipped: Partial<Record<BotSkipReason | 'STALE_SIGNAL', number>>;
+  /** BUY signals refused by a rule and recorded (RecordBotRefusal). */
+  refusalsRecorded: number;
   /** Commands the domain refused (counted, not retried). */
   refused: number;
   lastSignalAt: string | null;
@@ -86,6 +100,12 @@ export interface TradingBotStatus extends EventFollowerStatus {
 /** The idempotency of one bot trade: keyed by the derived trade id. */
 export function botTradeIdempotency(tradeId: string): Idempotency {
   return { scope: TRADING_BOT_ACTOR, key: tradeId, requestHash: tradeId };
+}
+
+/** The idempotency of one recorded refusal: the same signal and user, on the risk stream. */
+export function botRefusalIdempotency(tradeId: string): Idempotency {
+  const key = `refusal:${tradeId}`;
+  return { scope: TRADING_BOT_ACTOR, key, requestHash: key };
 }
 
 /** Failures that may pass on a retry (the store, a race): the signal is handled again. */
@@ -101,11 +121,14 @@ export class TradingBot {
   private tradesPlaced = 0;
   private tradesReplayed = 0;
   private refused = 0;
+  private refusalsRecorded = 0;
+  private readonly history: MarketHistory;
   private readonly skipped: TradingBotStatus['skipped'] = {};
   private lastSignalAt: string | null = null;
 
   constructor(private readonly deps: TradingBotDeps) {
     this.follower = new EventFollower('trading-bot', deps, (e) => e.type === 'SignalGenerated', (e) => this.onSignal(e));
+    this.history = new MarketHistory(deps.marketData, deps.clock);
   }
 
   async start(): Promise<void> {
@@ -129,6 +152,7 @@ export class TradingBot {
       tradesPlaced: this.tradesPlaced,
       tradesReplayed: this.tradesReplayed,
       skipped: { ...this.skipped },
+      refusalsRecorded: this.refusalsRecorded,
       refused: this.refused,
       lastSignalAt: this.lastSignalAt,
     };
@@ -160,7 +184,7 @@ export class TradingBot {
     const bots = await (await this.deps.readModels.collection<TradingBotView>(TRADING_BOTS_PROJECTION)).find({ where: { status: 'ACTIVE', premium: true } });
     const users = new Set(bots.map((b) => b.userId));
     if (this.deps.houseDemo !== false) users.add(HOUSE_DEMO_USER_ID);
-    const prices = await this.prices();
+    const [prices, market] = await Promise.all([this.prices(), signal.type === 'BUY' ? this.market(signal.symbol) : Promise.resolve(null)]);
     this.botsConsidered += users.size;
 
     const all = [...users];
@@ -168,7 +192,7 @@ export class TradingBot {
     const batches = Array.from({ length: Math.ceil(all.length / size) }, (_, i) => all.slice(i * size, (i + 1) * size));
     const failures: unknown[] = [];
     const batchFailures = await forEachLimited(batches, this.deps.concurrency ?? DEFAULT_BOT_CONCURRENCY, async (batch) => {
-      failures.push(...(await this.tradeBatch(batch, signal, prices, now.toISOString())));
+      failures.push(...(await this.tradeBatch(batch, signal, prices, market, now.toISOString())));
     });
     failures.push(...batchFailures);
     const transient = failures.filter(isTransient);
@@ -191,6 +215,19 @@ export class TradingBot {
     }
   }
 
+  /** The signal coin's figures and correlations, once for every bot (null: the history is unavailable, and BUYs are refused). */
+  private async market(symbol: string): Promise<BotMarket | null> {
+    const coin = findCoinBySymbol(symbol);
+    if (!coin) return null;
+    try {
+      const [figures, correlations] = await Promise.all([this.history.figures(coin.id), this.history.correlations(coin.id)]);
+      return { figures, correlations };
+    } catch (error) {
+      this.deps.logger.warn('market history unavailable to the trading bot; BUY entries are refused', { symbol, error: String(error) });
+      return null;
+    }
+  }
+
   /**
    * One batch of bots: their risk streams and portfolios loaded in two round trips (snapshot + tail
    * each, with the trade's idempotency ids looked up), each decided, and the trades appended together
@@ -198,32 +235,53 @@ export class TradingBot {
    * manual trade, the risk monitor) is retried alone by the command handler. Errors are returned per
    * bot, for onSignal to sort into refusals and retries.
    */
-  private async tradeBatch(userIds: string[], signal: BotSignal, prices: Prices, now: string): Promise<unknown[]> {
+  private async tradeBatch(userIds: string[], signal: BotSignal, prices: Prices, market: BotMarket | null, now: string): Promise<unknown[]> {
     const { handler } = this.deps;
     const asked = userIds.map((userId) => {
       const tradeId = tradeIdFor(signal.signalId, userId);
-      return { userId, streamId: portfolioStreamId(userId), idempotency: botTradeIdempotency(tradeId) };
+      return { userId, tradeId, streamId: portfolioStreamId(userId), idempotency: botTradeIdempotency(tradeId), refusal: botRefusalIdempotency(tradeId) };
     });
     const [risks, portfolios] = await Promise.all([
-      handler.loadMany(riskDecider, userIds.map((userId) => ({ streamId: riskStreamId(userId) }))),
+      handler.loadMany(riskDecider, asked.map(({ userId, refusal }) => ({ streamId: riskStreamId(userId), idempotency: refusal }))),
       handler.loadMany(portfolioDecider, asked.map(({ streamId, idempotency }) => ({ streamId, idempotency }))),
     ]);
     const items: Array<{ streamId: string; command: PlaceSimulatedTrade; meta: CommandMeta; loaded: LoadedState<PortfolioState> }> = [];
-    asked.forEach(({ userId, streamId, idempotency }, i) => {
+    const refusals: Array<{ streamId: string; command: RecordBotRefusal; meta: CommandMeta; loaded: LoadedState<RiskState> }> = [];
+    asked.forEach(({ userId, streamId, idempotency, refusal }, i) => {
       const risk = risks[i]!;
       const portfolio = portfolios[i]!;
-      if (portfolio.previous.length > 0) return void (this.tradesReplayed += 1);
-      const decision = decideBotTrade({ userId, signal, settings: risk.state.settings, parameters: risk.state.parameters, portfolio: portfolio.state, prices, now });
-      if (decision.action === 'SKIP') return this.skip(decision.reason);
-      items.push({ streamId, command: decision.command, meta: { actor: TRADING_BOT_ACTOR, correlationId: signal.signalId, causationId: signal.eventId, idempotency }, loaded: portfolio });
+      // Decided before (a replayed signal): traded, or refused and recorded.
+      if (portfolio.previous.length > 0 || risk.previous.length > 0) return void (this.tradesReplayed += 1);
+      const decision = decideBotTrade({ userId, signal, profile: risk.state.profile, portfolio: portfolio.state, prices, market, now });
+      const meta = (key: Idempotency): CommandMeta => ({ actor: TRADING_BOT_ACTOR, correlationId: signal.signalId, causationId: signal.eventId, idempotency: key });
+      if (decision.action === 'TRADE') return void items.push({ streamId, command: decision.command, meta: meta(idempotency), loaded: portfolio });
+      this.skip(decision.reason);
+      if (decision.decision && (signal.type === 'BUY' || signal.type === 'SELL')) {
+        refusals.push({
+          streamId: riskStreamId(userId),
+          command: {
+            type: 'RecordBotRefusal',
+            data: { userId, signalId: signal.signalId, signalEventId: signal.eventId, symbol: signal.symbol, signalType: signal.type, candleTime: signal.candleTime, decision: decision.decision },
+            metadata: { now },
+          },
+          meta: meta(refusal),
+          loaded: risk,
+        });
+      }
     });
-    if (items.length === 0) return [];
-    const results = await handler.handleMany(portfolioDecider, items);
+    const [results, recorded] = await Promise.all([
+      items.length > 0 ? handler.handleMany(portfolioDecider, items) : Promise.resolve([]),
+      refusals.length > 0 ? handler.handleMany(riskDecider, refusals) : Promise.resolve([]),
+    ]);
     const failures: unknown[] = [];
     for (const result of results) {
       if (result instanceof Error) failures.push(result);
       else if (result.replayed) this.tradesReplayed += 1;
       else if (result.events.some((e) => e.type === 'SimulatedTradePlaced')) this.tradesPlaced += 1;
+    }
+    for (const result of recorded) {
+      if (result instanceof Error) failures.push(result);
+      else if (!result.replayed) this.refusalsRecorded += result.events.length;
     }
     return failures;
   }

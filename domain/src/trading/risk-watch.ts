@@ -1,40 +1,53 @@
 /**
  * The risk monitor's pure rules for one user on one tick: which positions of the ticked coin reached
- * their stop loss or take profit (ClosePosition at the level's price), and which risk conditions
- * hold (RaiseRiskAlert, one per condition key). The worker (workers/src/risk-monitor.ts) passes the
- * user's `open-positions` document, the tick and the minute candle, and issues the commands.
+ * their stop loss or take profit (ClosePosition at the level's price), whether the portfolio's value is
+ * a new peak to record (RecordPortfolioPeak), and which risk conditions hold (RaiseRiskAlert, one per
+ * condition key). The worker (workers/src/risk-monitor.ts) passes the user's `open-positions`
+ * document, the tick with the minute candle, the coin's market context (candles since the entries,
+ * figures; market-figures.ts), and issues the commands.
  *
- * Stops: the price range of a tick is the tick's price widened by the high and low of the minute
- * candle it falls in, so a stop reached between two ticks is not missed; a candle only counts for a
- * position opened before the candle began (its extremes may predate the position otherwise).
+ * Stops follow each position's exit plan (stop-levels.ts): the bot's positions the risk profile
+ * (fixed, trailing, atr or volatility stop, the target at takeProfitRatio times the stop's distance),
+ * a manual position the levels its person set, or nothing. The price range of a tick is the tick's
+ * price widened by the low and high of the minute candle it falls in, so a level reached between two
+ * ticks is not missed; a candle only counts for a position opened before the candle began (its
+ * extremes may predate the position otherwise). A trailing stop trails the highest high of the
+ * complete candles that began after the entry (the coin context's ladder): those all ended before the
+ * minute in hand, so the level a candle's low is checked against was in place before that low (a
+ * high and a low in the same minute cannot be ordered). The Active Trades tab shows the same level.
  *
  * Conditions and their keys (the risk decider raises a key once until its alert is cleared):
  * - daily loss (today's realised loss, UTC) at 50 and 80 percent of maxDailyLoss:
  *   `DAILY_LOSS_50@{day}` (medium), `DAILY_LOSS_80@{day}` (high): at most once per day each;
- * - drawdown above maxDrawdown, measured from the starting cash (the value the portfolio was opened
- *   or last reset with; the read model keeps no running peak): `DRAWDOWN` (critical);
+ * - drawdown above maxDrawdown, measured from the portfolio's recorded peak (the value of the starting
+ *   cash, raised by each new peak the monitor records on ticks; reset with the portfolio): `DRAWDOWN`
+ *   (critical). While it holds, the bot opens nothing new (bot-trade-decision.ts; GET /api/risk says so
+ *   beside the bot status);
  * - a position worth more than maxPositionSize percent of the portfolio by more than a tenth of that
  *   (POSITION_SIZE_TOLERANCE: above 5.5 percent for a maximum of 5): `POSITION_SIZE:{positionId}`
  *   (medium), once per position. The bot opens its positions at the maximum, so without the margin
  *   the first uptick of nearly every bot trade raised an alert (2,971 alerts for 10,000 trades in one
  *   bench:trading run), and alerts nobody can act on hide the ones that matter;
  * - more open positions than maxConcurrentTrades: `CONCURRENT_TRADES` (high);
- * - the coin moved more than volatilityThreshold percent in 24 hours (the tick's changePercent24h):
- *   `VOLATILITY:{SYMBOL}@{day}` (high), for the users holding it, once per day.
+ * - the coin's volatility (its 24-hour range, market-figures.ts) above volatilityThreshold:
+ *   `VOLATILITY:{SYMBOL}@{day}` (high), for the users holding it, once per day; the bot pauses new
+ *   entries on the coin meanwhile.
  * The alert id is a UUIDv5 of user, key and tick time, so a replayed command is the same alert.
  */
 import { v5 as uuidv5 } from 'uuid';
 import type { CoinSymbol } from '../market/coins';
 import { dailyRealisedLossUsd } from './bot-trade-decision';
 import type { AlertSeverity } from './contracts';
-import type { OpenPositionsView } from './open-positions-view';
-import { utcDay, type Position } from './portfolio';
-import type { ClosePosition } from './portfolio.decider';
+import { drawdownPercent, drawdownStopsEntries, volatilityPauses } from './entry-rules';
+import { highestHighSince, type CandleColumns } from './market-figures';
+import { MICROS_PER_USD, usdToMicros } from './money';
+import { profileOfView, type OpenPositionsView } from './open-positions-view';
+import { exitsOf, peakOf, utcDay, type Position } from './portfolio';
+import { PEAK_STEP, type ClosePosition, type RecordPortfolioPeak } from './portfolio.decider';
 import { avgEntryPrice, valuePortfolio, type Prices } from './portfolio-valuation';
 import type { RaiseRiskAlert } from './risk.decider';
 import type { RiskAlertKind } from './risk';
-import { levelReached, stopLevels } from './stop-levels';
-import { usdText } from './money-text';
+import { exitLevels, exitReached, usdText, type ExitLevels } from './stop-levels';
 
 export const RISK_ALERT_ID_NAMESPACE = '8f5e2c1a-4b6d-4e3f-a9c7-1d2e3f4a5b6c';
 
@@ -50,35 +63,79 @@ export interface TickRange {
   candle: { time: number; high: number; low: number } | null;
 }
 
+/** What the monitor knows of the ticked coin's market besides the tick (any part may be missing: NaN, empty). */
+export interface CoinContext {
+  /** Complete candles of one or more widths, reaching back to the oldest trailing position's entry. */
+  ladder: readonly CandleColumns[];
+  /** The coin's ATR14 and sigma20 now (for positions whose entry recorded none). */
+  atr: number;
+  sigma: number;
+  /** The coin's 24-hour range, percent (volatilityThreshold). */
+  range24hPercent: number;
+}
+
+export const emptyCoinContext = (): CoinContext => ({ ladder: [], atr: Number.NaN, sigma: Number.NaN, range24hPercent: Number.NaN });
+
 function positionsOf(view: OpenPositionsView): Position[] {
   return view.portfolio.status === 'open' ? Object.values(view.portfolio.positions).filter((p): p is Position => p !== undefined) : [];
 }
 
+/** The highest price since a position's entry that a trailing stop follows: its entry, or a complete candle's high after it. */
+export function highestSinceEntry(position: Pick<Position, 'openedAt'>, entry: number, ladder: readonly CandleColumns[]): number {
+  return Math.max(entry, highestHighSince(ladder, Date.parse(position.openedAt)));
+}
+
 /** ClosePosition for each position of the ticked coin whose stop loss or take profit the tick's range reached. */
-export function stopsReached(view: OpenPositionsView, tick: TickRange): ClosePosition[] {
+export function stopsReached(view: OpenPositionsView, tick: TickRange, coin: CoinContext = emptyCoinContext()): ClosePosition[] {
   const closes: ClosePosition[] = [];
+  const profile = profileOfView(view);
+  const levels: ExitLevels = { stopLoss: Number.NaN, takeProfit: Number.NaN };
   for (const position of positionsOf(view)) {
     if (position.symbol !== tick.symbol) continue;
+    const plan = exitsOf(position);
+    if (plan.kind === 'NONE') continue;
     let high = tick.price;
     let low = tick.price;
     if (tick.candle && tick.candle.time >= Date.parse(position.openedAt)) {
       high = Math.max(high, tick.candle.high);
       low = Math.min(low, tick.candle.low);
     }
-    const reached = levelReached(stopLevels(avgEntryPrice(position), view.settings), { high, low });
-    if (!reached) continue;
+    const entry = avgEntryPrice(position);
+    const highest = plan.kind === 'PROFILE' && profile.stopLossType === 'trailing' ? highestSinceEntry(position, entry, coin.ladder) : entry;
+    exitLevels(plan, profile, entry, highest, coin.atr, coin.sigma, levels);
+    const reached = exitReached(levels.stopLoss, levels.takeProfit, high, low);
+    if (reached === 0) continue;
     closes.push({
       type: 'ClosePosition',
-      data: { userId: view.userId, positionId: position.positionId, symbol: position.symbol, reason: reached.reason, price: reached.price },
+      data: {
+        userId: view.userId,
+        positionId: position.positionId,
+        symbol: position.symbol,
+        reason: reached === 1 ? 'STOP_LOSS' : 'TAKE_PROFIT',
+        price: reached === 1 ? levels.stopLoss : levels.takeProfit,
+      },
       metadata: { now: tick.at },
     });
   }
   return closes;
 }
 
+/** The portfolio's value at the tick (the ticked coin at the tick's price), micro-dollars. */
+function valueMicros(view: OpenPositionsView, tick: TickRange, prices: Prices): number {
+  return usdToMicros(valuePortfolio(view.portfolio, { ...prices, [tick.symbol]: tick.price }).totalValue);
+}
+
+/** RecordPortfolioPeak when the value at the tick is at least PEAK_STEP above the recorded peak (the decider checks again). */
+export function peakToRecord(view: OpenPositionsView, tick: TickRange, prices: Prices): RecordPortfolioPeak | null {
+  if (view.portfolio.status !== 'open') return null;
+  const value = valueMicros(view, tick, prices);
+  if (value < peakOf(view.portfolio) * (1 + PEAK_STEP)) return null;
+  return { type: 'RecordPortfolioPeak', data: { userId: view.userId, valueMicros: value }, metadata: { now: tick.at } };
+}
+
 /** RaiseRiskAlert for each condition that holds and has no alert standing (view.alertKeys). */
-export function alertsRaised(view: OpenPositionsView, tick: TickRange & { changePercent24h: number | null }, prices: Prices): RaiseRiskAlert[] {
-  const { parameters } = view;
+export function alertsRaised(view: OpenPositionsView, tick: TickRange, prices: Prices, coin: CoinContext = emptyCoinContext()): RaiseRiskAlert[] {
+  const parameters = profileOfView(view);
   const day = utcDay(tick.at);
   const alerts: RaiseRiskAlert[] = [];
   const raise = (conditionKey: string, kind: RiskAlertKind, severity: AlertSeverity, symbol: string | null, message: string, value: number, threshold: number) => {
@@ -110,9 +167,18 @@ export function alertsRaised(view: OpenPositionsView, tick: TickRange & { change
 
   if (view.portfolio.status !== 'open') return alerts;
   const valuation = valuePortfolio(view.portfolio, { ...prices, [tick.symbol]: tick.price });
-  const drawdown = valuation.startingCash > 0 ? ((valuation.startingCash - valuation.totalValue) / valuation.startingCash) * 100 : 0;
-  if (drawdown > parameters.maxDrawdown) {
-    raise('DRAWDOWN', 'DRAWDOWN', 'critical', null, `Drawdown of ${drawdown.toFixed(2)}% is above the maximum of ${parameters.maxDrawdown}%`, drawdown, parameters.maxDrawdown);
+  const peak = peakOf(view.portfolio) / MICROS_PER_USD;
+  const drawdown = drawdownPercent(peak, valuation.totalValue);
+  if (drawdownStopsEntries(drawdown, parameters.maxDrawdown)) {
+    raise(
+      'DRAWDOWN',
+      'DRAWDOWN',
+      'critical',
+      null,
+      `Drawdown of ${drawdown.toFixed(2)}% from the peak ${usdText(Math.max(peak, valuation.totalValue))} is above the maximum of ${parameters.maxDrawdown}%: the bot opens no new positions`,
+      drawdown,
+      parameters.maxDrawdown,
+    );
   }
   for (const p of valuation.positions) {
     const share = valuation.totalValue > 0 ? (p.marketValue / valuation.totalValue) * 100 : 0;
@@ -124,9 +190,17 @@ export function alertsRaised(view: OpenPositionsView, tick: TickRange & { change
   if (open > parameters.maxConcurrentTrades) {
     raise('CONCURRENT_TRADES', 'CONCURRENT_TRADES', 'high', null, `${open} positions are open, above the maximum of ${parameters.maxConcurrentTrades}`, open, parameters.maxConcurrentTrades);
   }
-  const move = tick.changePercent24h === null ? null : Math.abs(tick.changePercent24h);
-  if (move !== null && move > parameters.volatilityThreshold && valuation.positions.some((p) => p.symbol === tick.symbol)) {
-    raise(`VOLATILITY:${tick.symbol}@${day}`, 'VOLATILITY', 'high', tick.symbol, `${tick.symbol} moved ${move.toFixed(2)}% in 24 hours, above the threshold of ${parameters.volatilityThreshold}%`, move, parameters.volatilityThreshold);
+  const range = coin.range24hPercent;
+  if (volatilityPauses(range, parameters.volatilityThreshold) && valuation.positions.some((p) => p.symbol === tick.symbol)) {
+    raise(
+      `VOLATILITY:${tick.symbol}@${day}`,
+      'VOLATILITY',
+      'high',
+      tick.symbol,
+      `${tick.symbol}'s 24-hour range of ${range.toFixed(2)}% is above the volatility threshold of ${parameters.volatilityThreshold}%: the bot opens no new ${tick.symbol} positions`,
+      range,
+      parameters.volatilityThreshold,
+    );
   }
   return alerts;
 }
