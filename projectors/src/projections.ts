@@ -11,6 +11,7 @@ import { openPositionsProjection } from './open-positions/open-positions.project
 import { subscriptionsProjection } from './subscriptions/subscriptions.projection';
 import { botDecisionsProjection } from './bot-decisions/bot-decisions.projection';
 import { jobsProjection } from './jobs/jobs.projection';
+import { mlModelTypesProjection, mlStatusProjection } from './ml/ml.projection';
 
 export const projections = [
   usersProjection,
@@ -26,4 +27,6 @@ export const projections = [
   subscriptionsProjection,
   botDecisionsProjection,
   jobsProjection,
+  mlStatusProjection,
+  mlModelTypesProjection,
 ] as unknown as ProjectionDefinition<Document>[];

@@ -8,8 +8,10 @@
  *   training time (measured, never constants).
  */
 import type { DomainEvent } from '../shared/decider';
-import { MODEL_EVENT_TYPES, type ModelEvent, type TrainedModel, type TrainingReason } from './model';
-import type { ModelTypeId } from './model-types';
+import { HOUSE_SETTINGS, MODEL_CANDLE_MINUTES, MODEL_EVENT_TYPES, MODEL_SYMBOL, type ModelEvent, type TrainedModel, type TrainingReason } from './model';
+import { modelTypeInfo, type ModelTypeId } from './model-types';
+import { percent } from './evaluation';
+import type { MlStatusResponse } from './contracts';
 
 export const ML_STATUS_PROJECTION = 'ml-status';
 export const ML_MODEL_TYPES_PROJECTION = 'ml-model-types';
@@ -71,4 +73,34 @@ export function evolveModelTypeStats(doc: ModelTypeStatsView | null, event: Doma
   if (event.type !== 'ModelTrained') return doc;
   const m = (event as unknown as Extract<ModelEvent, { type: 'ModelTrained' }>).data;
   return { modelType: m.modelType, accuracy: m.accuracy, baseline: m.baseline, verdict: m.verdict, trainingTimeMs: m.trainingTimeMs, trainingDays: m.trainingDays, trainedAt: m.trainedAt };
+}
+
+/**
+ * GET /api/ml-status's answer for a status document (null: the house model not requested yet). Figures
+ * are the current model's, 1 decimal; while its first training runs, the settings it trains with.
+ * `training.queuePosition` is the job's place (1 = next) while queued, 0 once it runs.
+ */
+export function mlStatusResponse(view: MlStatusView | null, owner: 'own' | 'house', training: { status: 'QUEUED' | 'RUNNING'; queuePosition: number } | null): MlStatusResponse {
+  const model = view?.current ?? null;
+  const settings = model ?? (view?.training ? { modelType: view.training.modelType, trainingDays: view.training.trainingDays } : HOUSE_SETTINGS);
+  const one = (v: number) => percent(v / 100, 1);
+  return {
+    modelType: settings.modelType,
+    modelName: modelTypeInfo(settings.modelType).name,
+    trainingDataDays: settings.trainingDays,
+    accuracy: model ? one(model.accuracy) : null,
+    baseline: model ? one(model.baseline) : null,
+    interval: model ? { low: one(model.low), high: one(model.high) } : null,
+    verdict: model?.verdict ?? null,
+    testSamples: model?.testSamples ?? null,
+    lastTraining: model?.trainedAt ?? null,
+    owner,
+    status: model ? 'READY' : view?.training ? 'TRAINING' : 'NOT_TRAINED',
+    training: view?.training && training ? { jobId: view.training.jobId, status: training.status, queuePosition: training.queuePosition, requestedAt: view.training.requestedAt, modelType: view.training.modelType, trainingDays: view.training.trainingDays } : null,
+    lastFailure: view?.lastFailure ?? null,
+    lastJobId: view?.lastJobId ?? null,
+    symbol: model?.symbol ?? MODEL_SYMBOL,
+    candleMinutes: model?.candleMinutes ?? MODEL_CANDLE_MINUTES,
+    dataAsOf: model?.asOf ?? null,
+  };
 }

@@ -7,7 +7,7 @@
  */
 import type { DomainEvent } from '../shared/decider';
 import type { Verdict } from './evaluation';
-import type { ModelParameters, ModelTypeId } from './model-types';
+import { DEFAULT_MODEL_TYPE, DEFAULT_TRAINING_DAYS, parametersOf, type ModelParameters, type ModelTypeId } from './model-types';
 
 export type TrainingReason = 'create' | 'retrain' | 'house';
 
@@ -91,3 +91,15 @@ export { HOUSE_DEMO_USER_ID as HOUSE_MODEL_USER_ID } from '../trading/house-demo
 export const MODEL_TRAINING_JOB_KIND = 'model-training';
 /** The symbol and candle width models learn from: the dashboard's default coin, the signal engine's candles. */
 export const MODEL_SYMBOL = 'ETH';
+
+/** The house model's settings: the spec's defaults (Neural Network, 30 days of candles). */
+export const HOUSE_SETTINGS: TrainingSettings = { modelType: DEFAULT_MODEL_TYPE, trainingDays: DEFAULT_TRAINING_DAYS, parameters: parametersOf(DEFAULT_MODEL_TYPE, {}) };
+
+/** The candle width models learn on: the signal engine's (domain/src/signals/contracts.ts SIGNAL_CANDLE_MINUTES). */
+export const MODEL_CANDLE_MINUTES = 5;
+
+/** The data's end for a request at `nowMs`: the last candle boundary (only complete candles are read). */
+export function trainingAsOf(nowMs: number): number {
+  const width = MODEL_CANDLE_MINUTES * 60_000;
+  return Math.floor(nowMs / width) * width;
+}

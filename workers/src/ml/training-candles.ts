@@ -23,10 +23,7 @@ export interface IntervalCandleSource {
 const CANDLE_MS = SIGNAL_CANDLE_MINUTES * 60_000;
 const DAY_MS = 86_400_000;
 
-/** The data's end for a request at `nowMs`: the last candle boundary. */
-export function trainingAsOf(nowMs: number): number {
-  return Math.floor(nowMs / CANDLE_MS) * CANDLE_MS;
-}
+export { trainingAsOf } from '@papertrade/domain/ml/model';
 
 export function intervalSourceOf(marketData: MarketData): IntervalCandleSource {
   const simulation = (marketData as { simulation?: IntervalCandleSource }).simulation;
