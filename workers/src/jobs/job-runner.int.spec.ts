@@ -108,6 +108,30 @@ describe('job runner (PGlite)', function () {
     expect(events.filter((e) => e.type === 'JobCompleted').map((e) => e.data.worker)).to.deep.equal(['survivor-b']);
   });
 
+  it('a job whose every holder stopped is failed by the next claim once the attempts are used up, and its kind is told (gaveUp)', async function () {
+    const { kind, runs } = gatedKind();
+    const told: Array<{ jobId: string; reason: string }> = [];
+    kind.gaveUp = async (job, reason) => void told.push({ jobId: job.jobId, reason });
+    const { readModels, bus } = harness.rt.infra;
+    const make = (worker: string) => {
+      const r = new JobRunner({ handler, readModels, bus, clock: () => new Date(), logger: silentLogger }, { kinds: [kind], worker, leaseMs: 400, renewEveryMs: 130, pollMs: 50, maxAttempts: 1 });
+      runners.push(r);
+      return r;
+    };
+    const jobId = randomUUID();
+    await requestJob(handler, { jobId, kind: KIND, params: {}, requestedBy: randomUUID() }, { actor: 'spec' });
+    const first = make('stopping-1');
+    await first.start();
+    await waitUntil(() => runs.some((r) => r.jobId === jobId), { message: 'the first attempt to start' });
+    await first.stop();
+    await make('second-2').start();
+    await waitUntil(async () => (await jobEvents(jobId)).some((e) => e.type === 'JobFailed'), { timeoutMs: 20_000, message: 'the job failed' });
+    expect((await jobEvents(jobId)).map((e) => e.type)).to.deep.equal(['JobRequested', 'JobClaimed', 'JobFailed']);
+    await waitUntil(() => told.length === 1, { message: 'gaveUp called' });
+    expect(told[0]).to.deep.equal({ jobId, reason: 'Gave up after 1 attempts: each worker that claimed the job stopped before finishing it' });
+    expect(runs.filter((r) => r.jobId === jobId)).to.have.length(1);
+  });
+
   it('a job whose work throws is failed once with the reason; progress reached the user', async function () {
     const { kind, runs, release } = gatedKind();
     const user = randomUUID();

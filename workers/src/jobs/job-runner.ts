@@ -62,6 +62,12 @@ export interface JobContext {
 export interface JobKind {
   kind: string;
   run(job: JobInfo, context: JobContext): Promise<JobResult>;
+  /**
+   * Called when a claim found the job's attempts used up and failed it instead of running it (every
+   * holder stopped renewing): what `run` would have recorded on a failure of its own is this hook's
+   * to record. Called by the process whose claim failed the job, once.
+   */
+  gaveUp?(job: JobInfo, reason: string): Promise<void>;
 }
 
 export interface JobRunnerDeps {
@@ -251,7 +257,15 @@ export class JobRunner {
       const event = result.events[0] as { type: string; data: { attempt?: number } } | undefined;
       if (event?.type !== 'JobClaimed') {
         // The claims ran out: the decider failed the job instead.
-        if (event?.type === 'JobFailed') this.counts.failed += 1;
+        if (event?.type === 'JobFailed') {
+          this.counts.failed += 1;
+          const failed = await this.deps.handler.load(jobDecider, jobStreamId(candidate.jobId), undefined, { kept: true });
+          if (failed.state.status !== 'NONE') {
+            const reason = (event.data as { reason?: string }).reason ?? 'gave up';
+            this.deps.logger.warn('job given up', { worker: this.worker, jobId: candidate.jobId, kind: candidate.kind, reason });
+            await this.kinds.get(candidate.kind)?.gaveUp?.(failed.state.job, reason);
+          }
+        }
         return;
       }
       const state = await this.deps.handler.load(jobDecider, jobStreamId(candidate.jobId), undefined, { kept: true });

@@ -61,6 +61,12 @@ export function modelTrainingJob(deps: ModelTrainingDeps): JobKind {
 
   return {
     kind: MODEL_TRAINING_JOB_KIND,
+    // Every worker that claimed it stopped: the user's pending training ends as failed, so they may ask again.
+    async gaveUp(job: JobInfo, reason: string) {
+      const userId = (job.params as { userId?: unknown }).userId;
+      if (typeof userId !== 'string') return;
+      await record(userId, job.jobId, { type: 'RecordModelTrainingFailed', data: { userId, jobId: job.jobId, reason: reason.slice(0, 300) }, metadata: { now: deps.handler.now() } });
+    },
     async run(job: JobInfo, context: JobContext): Promise<JobResult> {
       const parsed = modelTrainingParamsSchema.safeParse(job.params);
       if (!parsed.success) throw new Error(`The training request is not valid: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
