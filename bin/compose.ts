@@ -29,6 +29,10 @@ import { SignalEngine } from '@papertrade/workers/signal-engine';
 import { DEFAULT_BOT_CONCURRENCY, TradingBot } from '@papertrade/workers/trading-bot';
 import { RiskMonitor } from '@papertrade/workers/risk-monitor';
 import { SubscriptionExpiry } from '@papertrade/workers/subscription-expiry';
+import { JobRunner } from '@papertrade/workers/jobs/job-runner';
+import { modelTrainingJob } from '@papertrade/workers/ml/model-training-job';
+import { intervalSourceOf } from '@papertrade/workers/ml/training-candles';
+import { ensureHouseModel } from '@papertrade/workers/ml/house-model';
 
 export interface Runtime {
   config: Config;
@@ -168,6 +172,7 @@ export interface Workers {
   tradingBot: TradingBot;
   riskMonitor: RiskMonitor;
   subscriptionExpiry: SubscriptionExpiry;
+  jobRunner: JobRunner;
 }
 
 export function createWorkers(rt: Runtime): Workers {
@@ -181,16 +186,26 @@ export function createWorkers(rt: Runtime): Workers {
   const tradingBot = new TradingBot({ eventStore, documents, leases, readModels, handler, marketData: rt.marketData, clock: rt.clock, logger: rt.logger, concurrency });
   const riskMonitor = new RiskMonitor({ bus, readModels, leases, handler, marketData: rt.marketData, clock: rt.clock, logger: rt.logger });
   const subscriptionExpiry = new SubscriptionExpiry({ readModels, handler, clock: rt.clock, logger: rt.logger });
+  // Long jobs (model training now, backtests next): every workers process runs one runner; the jobs spread over them.
+  const jobRunner = new JobRunner(
+    { handler, readModels, bus, clock: rt.clock, logger: rt.logger },
+    { kinds: [modelTrainingJob({ handler, documents, candles: intervalSourceOf(rt.marketData), clock: rt.clock, logger: rt.logger })], leaseMs: rt.config.JOB_LEASE_MS },
+  );
   return {
     tradingBot,
     riskMonitor,
     subscriptionExpiry,
+    jobRunner,
     async start() {
       await riskMonitor.start(); // listening before the first tick goes out
       feed.start();
       signals.start();
       await tradingBot.start();
       subscriptionExpiry.start();
+      await jobRunner.start();
+      if (rt.config.HOUSE_MODEL === 'on') {
+        void ensureHouseModel({ handler, clock: rt.clock, logger: rt.logger }).catch((error: unknown) => rt.logger.warn('house model request failed; the next start asks again', { error: String(error) }));
+      }
     },
     async stop() {
       await feed.stop();
@@ -198,7 +213,8 @@ export function createWorkers(rt: Runtime): Workers {
       await tradingBot.stop();
       await riskMonitor.stop();
       await subscriptionExpiry.stop();
+      await jobRunner.stop();
     },
-    statuses: () => [feed.status(), signals.status(), tradingBot.status(), riskMonitor.status(), subscriptionExpiry.status()],
+    statuses: () => [feed.status(), signals.status(), tradingBot.status(), riskMonitor.status(), subscriptionExpiry.status(), jobRunner.status()],
   };
 }
