@@ -61,7 +61,7 @@ describe('web: the dashboard for a premium user (e2e)', function () {
    * profit set on the order (a manual position keeps none otherwise): the risk monitor raises a
    * position-size alert on its next tick.
    */
-  async function holdTooMuchOfTheCheapest(token: string): Promise<{ coinId: string; symbol: string; amount: number }> {
+  async function holdTooMuchOfTheCheapest(token: string): Promise<{ coinId: string; symbol: string; price: number; amount: number }> {
     const coin = await cheapestCoin();
     const amount = Math.round(1800 / coin.price);
     await callAs(app.url, token, 'POST', '/api/trades', { coinId: coin.coinId, type: 'BUY', amount, stopLossPercent: 2, takeProfitPercent: 5 });
