@@ -15,6 +15,7 @@ import { cachedHead, type HeadPort } from '@papertrade/platform/http/min-positio
 import { OwnWrites } from '@papertrade/platform/http/own-writes';
 import { createMarketData } from '@papertrade/platform/market/create-market-data';
 import type { MarketData } from '@papertrade/platform/market/market-data';
+import { CachedMarketData } from '@papertrade/platform/market/cached-market-data';
 import { Projector } from '@papertrade/platform/projections/projector';
 import { createInfrastructure, type Infrastructure } from '@papertrade/platform/runtime/infrastructure';
 import type { CommandApiDeps } from '@papertrade/command-api/deps';
@@ -117,7 +118,7 @@ export function queryApiDeps(rt: Runtime): QueryApiDeps {
     logger: rt.logger,
     clock: rt.clock,
     trustProxy: rt.config.TRUST_PROXY,
-    marketData: rt.marketData,
+    marketData: CachedMarketData.over(rt.marketData, rt.clock),
     events: rt.infra.eventStore,
     apiCalls: rt.apiCalls,
   };

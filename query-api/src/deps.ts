@@ -16,7 +16,10 @@ export interface QueryApiDeps {
   tokens: TokenService;
   logger: Logger;
   clock: () => Date;
-  /** Prices and candles (simulated or CoinGecko): one per process, since it caches what it computes or fetches. */
+  /**
+   * Prices and candles (simulated or CoinGecko): one per process, since it caches what it computes or
+   * fetches; the simulated market's answers kept for the minute they hold (cached-market-data.ts).
+   */
   marketData: MarketData;
   trustProxy: boolean;
   /** Read-only access to the event streams, for the audit routes only (src/audit): every other route reads read models. */

@@ -9,6 +9,12 @@ import { requireCoinId, requireDays, type CoinPrice, type MarketData } from './m
 
 export class SimulatedMarketData implements MarketData {
   readonly source = 'simulated' as const;
+  /**
+   * Quotes and charts are read at the clock's minute (MarketSimulation.quote and chart round `now`
+   * down to it), so an answer holds for the whole minute (cached-market-data.ts keeps it that long).
+   * Change it with the simulation's resolution: cached-market-data.unit.spec.ts checks it.
+   */
+  readonly resolutionMs = 60_000;
   readonly simulation: MarketSimulation;
 
   constructor(

@@ -38,7 +38,7 @@ import {
 import { ServiceUnavailableError } from '@papertrade/domain/shared/errors';
 import type { Scalar } from '@papertrade/platform/document-store/document-store';
 import { readsFrom } from '@papertrade/platform/http/min-position';
-import { intervalLabel } from '@papertrade/platform/market/market-data';
+import { intervalLabel, type CandleSeries } from '@papertrade/platform/market/market-data';
 import type { QueryApiDeps } from '../deps';
 import { csvFilename, pageAsked, readWholeList, sendCsv, wantsCsv } from '../csv';
 
@@ -46,6 +46,24 @@ export const SIGNALS_CSV_FIELDS = ['candleTime', 'symbol', 'type', 'confidence',
 
 /** One signal as a spreadsheet row; its reasons' texts in one cell, separated by '; '. */
 const signalRow = (s: SignalView) => [s.candleTime, s.symbol, s.type, s.confidence, s.price, s.reasons.map((r) => r.text).join('; '), s.signalId];
+
+/**
+ * The readings of the last closed candle of `series`, computed once per series (the market data keeps
+ * one series per coin for as long as it holds: cached-market-data.ts) and number of closed candles.
+ */
+const readingsKept = new WeakMap<CandleSeries, { closed: number; last: ReturnType<typeof readingsOfLastCandle> }>();
+function readingsOf(series: CandleSeries, nowMs: number): ReturnType<typeof readingsOfLastCandle> {
+  // How many have closed, counted from the newest (oldest first, so the closed ones are a prefix).
+  const width = series.interval.minutes * 60_000;
+  let closedCount = series.candles.length;
+  while (closedCount > 0 && series.candles[closedCount - 1]!.time + width > nowMs) closedCount--;
+  const kept = readingsKept.get(series);
+  if (kept && kept.closed === closedCount) return kept.last;
+  const closed = closedCandles(series.candles, series.interval.minutes, nowMs);
+  const last = readingsOfLastCandle(closed);
+  readingsKept.set(series, { closed: closed.length, last });
+  return last;
+}
 
 export function signalsRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'marketData' | 'clock'>): Router {
   const router = new Router();
@@ -98,7 +116,7 @@ export function signalsRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'marketDat
     const { symbol } = parseQuery(ctx, indicatorsQuerySchema);
     const coin = coinBySymbol(symbol ?? DEFAULT_COIN_SYMBOL);
     const series = await deps.marketData.candles(coin.id, SIGNAL_HISTORY_DAYS);
-    const last = readingsOfLastCandle(closedCandles(series.candles, series.interval.minutes, deps.clock().getTime()));
+    const last = readingsOf(series, deps.clock().getTime());
     if (!last) throw new ServiceUnavailableError(`No closed candle of ${coin.symbol} yet; try again shortly`).retryAfter(series.interval.minutes * 60);
     const { readings } = last;
     const body: IndicatorsResponse = {

@@ -1,0 +1,112 @@
+/**
+ * The market data kept per step of its resolution: the same answers as the adapter at every moment
+ * (a new step, a new tick of the path, is computed afresh at once), computed once per step, and the
+ * simulated adapter's declared resolution true of its answers.
+ */
+import { expect } from 'chai';
+import { coins, type CoinId, type PricePoint } from '@papertrade/domain/market/coins';
+import { CachedMarketData } from './cached-market-data';
+import type { CandleSeries, CoinPrice, MarketData } from './market-data';
+import { SimulatedMarketData } from './simulated-market-data';
+
+const START = Date.UTC(2025, 5, 1, 9, 30, 15);
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+
+/** An adapter that counts its calls. */
+class CountingMarket implements MarketData {
+  readonly source;
+  readonly resolutionMs;
+  calls = 0;
+  failNext = false;
+  constructor(private readonly inner: MarketData) {
+    this.source = inner.source;
+    this.resolutionMs = inner.resolutionMs;
+  }
+  supportedCoins() {
+    return this.inner.supportedCoins();
+  }
+  async prices(): Promise<CoinPrice[]> {
+    this.calls++;
+    if (this.failNext) {
+      this.failNext = false;
+      throw new Error('source down');
+    }
+    return this.inner.prices();
+  }
+  async price(coinId: CoinId): Promise<CoinPrice> {
+    this.calls++;
+    return this.inner.price(coinId);
+  }
+  async candles(coinId: CoinId, days: number): Promise<CandleSeries> {
+    this.calls++;
+    return this.inner.candles(coinId, days);
+  }
+  async history(coinId: CoinId, days: number): Promise<PricePoint[]> {
+    this.calls++;
+    return this.inner.history(coinId, days);
+  }
+}
+
+describe('cached market data', function () {
+  let now = START;
+  const clock = () => new Date(now);
+  beforeEach(function () {
+    now = START;
+  });
+
+  it('answers what the adapter answers at every moment, a new step at once, each step computed once', async function () {
+    const plain = new SimulatedMarketData(7, clock);
+    const counted = new CountingMarket(new SimulatedMarketData(7, clock));
+    const cached = CachedMarketData.over(counted, clock);
+    expect(cached).to.be.instanceOf(CachedMarketData);
+    const seen = new Set<number>();
+    // Every 7 s over three minutes, and either side of each minute's start.
+    const times = [...Array.from({ length: 26 }, (_, i) => START + i * 7 * SECOND), START + 45 * SECOND - 1, START + 45 * SECOND, START + 105 * SECOND - 1, START + 105 * SECOND];
+    for (const t of times.sort((a, b) => a - b)) {
+      now = t;
+      expect(await cached.prices(), `prices at ${new Date(t).toISOString()}`).to.deep.equal(await plain.prices());
+      expect(await cached.price('bitcoin')).to.deep.equal(await plain.price('bitcoin'));
+      expect(await cached.candles('ethereum', 1)).to.deep.equal(await plain.candles('ethereum', 1));
+      expect(await cached.history('solana', 7)).to.deep.equal(await plain.history('solana', 7));
+      seen.add(Math.floor(t / MINUTE));
+    }
+    // Four answers a step (prices, a price, candles, history), each computed once in it.
+    expect(counted.calls).to.equal(4 * seen.size);
+    expect(seen.size).to.be.greaterThan(2);
+  });
+
+  it("is the adapter's resolution: the simulated market's answers hold for the whole minute", async function () {
+    const market = new SimulatedMarketData(11, clock);
+    expect(market.resolutionMs).to.equal(MINUTE);
+    for (const minuteStart of [Math.floor(START / MINUTE) * MINUTE, Date.UTC(2026, 0, 1, 0, 0), Date.UTC(2026, 0, 1, 23, 59)]) {
+      now = minuteStart;
+      const first = { prices: await market.prices(), candles: await market.candles(coins[1]!.id, 1), history: await market.history(coins[2]!.id, 30) };
+      for (const offset of [1, 17 * SECOND, 59 * SECOND + 999]) {
+        now = minuteStart + offset;
+        expect({ prices: await market.prices(), candles: await market.candles(coins[1]!.id, 1), history: await market.history(coins[2]!.id, 30) }).to.deep.equal(first);
+      }
+    }
+  });
+
+  it('keeps no failure, and nothing for an adapter without a resolution', async function () {
+    const counted = new CountingMarket(new SimulatedMarketData(7, clock));
+    const cached = CachedMarketData.over(counted, clock);
+    counted.failNext = true;
+    let failed = false;
+    await cached.prices().catch(() => (failed = true));
+    expect(failed).to.equal(true);
+    expect((await cached.prices()).length).to.equal(coins.length);
+
+    const unresolved: MarketData = Object.assign(Object.create(counted) as MarketData, { resolutionMs: undefined });
+    expect(CachedMarketData.over(unresolved, clock)).to.equal(unresolved);
+  });
+
+  it('hands out frozen answers, so a caller cannot change what the next one gets', async function () {
+    const cached = CachedMarketData.over(new SimulatedMarketData(7, clock), clock);
+    const prices = await cached.prices();
+    expect(() => {
+      (prices[0] as { price: number }).price = 1;
+    }).to.throw(TypeError);
+  });
+});
