@@ -16,6 +16,7 @@ import { OwnWrites } from '@papertrade/platform/http/own-writes';
 import { createMarketData } from '@papertrade/platform/market/create-market-data';
 import type { MarketData } from '@papertrade/platform/market/market-data';
 import { CachedMarketData } from '@papertrade/platform/market/cached-market-data';
+import { READ_CACHE_MAX_AGE_MS, ReadModelCache } from '@papertrade/platform/projections/read-model-cache';
 import { Projector } from '@papertrade/platform/projections/projector';
 import { createInfrastructure, type Infrastructure } from '@papertrade/platform/runtime/infrastructure';
 import type { CommandApiDeps } from '@papertrade/command-api/deps';
@@ -31,6 +32,8 @@ import { SubscriptionExpiry } from '@papertrade/workers/subscription-expiry';
 
 export interface Runtime {
   config: Config;
+  /** One process runs everything (bin/start.ts): its projector's change notices reach its APIs on the in-process bus. */
+  embedded: boolean;
   logger: Logger;
   infra: Infrastructure;
   clock: () => Date;
@@ -62,7 +65,7 @@ export async function createRuntime(service: string, options: { embedded: boolea
   const infra = await createInfrastructure(config, { service, logger });
   const head = cachedHead(() => infra.eventStore.headPosition());
   const clock = () => new Date();
-  return { config, logger, infra, clock, jwtSecret: secret, head, marketData: createMarketData(config, clock), apiCalls: new ApiCallCounter(infra.limitStore, clock) };
+  return { config, embedded: options.embedded, logger, infra, clock, jwtSecret: secret, head, marketData: createMarketData(config, clock), apiCalls: new ApiCallCounter(infra.limitStore, clock) };
 }
 
 export function registrationDeps(rt: Runtime): RegistrationDeps {
@@ -109,9 +112,28 @@ export function commandApiDeps(rt: Runtime): CommandApiDeps {
   };
 }
 
+/**
+ * In the embedded process the projector's change notices reach the APIs on the in-process bus and
+ * none is lost, so a kept read is dropped by its notice and the age limit is only a safety net;
+ * across processes (NATS, at most once) a lost notice is bounded by the 2 s of the identity cache.
+ */
+const IN_PROCESS_READ_CACHE_MAX_AGE_MS = 60_000;
+
+/** The per-process cache of the polled reads, subscribed to the change notices (read-model-cache.ts). */
+export function readCacheOf(rt: Runtime): ReadModelCache {
+  const cache = new ReadModelCache(rt.infra.readModels, (actor, after) => rt.infra.eventStore.lastPositionByActor(actor, after), {
+    maxAgeMs: rt.embedded && rt.config.BUS === 'memory' ? IN_PROCESS_READ_CACHE_MAX_AGE_MS : READ_CACHE_MAX_AGE_MS,
+  });
+  // Not awaited (queryApiDeps is synchronous): the in-process bus subscribes at once; until a NATS
+  // subscription is in place, entries are still read again after READ_CACHE_MAX_AGE_MS.
+  cache.listen().catch((error: unknown) => rt.logger.warn('read cache could not subscribe to change notices', { error: String(error) }));
+  return cache;
+}
+
 export function queryApiDeps(rt: Runtime): QueryApiDeps {
   return {
     readModels: rt.infra.readModels,
+    readCache: readCacheOf(rt),
     head: rt.head,
     ownWrites: ownWritesOf(rt),
     tokens: new TokenService(rt.jwtSecret, rt.clock),

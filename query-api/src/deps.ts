@@ -6,9 +6,15 @@ import type { OwnWrites } from '@papertrade/platform/http/own-writes';
 import type { MarketData } from '@papertrade/platform/market/market-data';
 import type { EventStore } from '@papertrade/platform/event-store/event-store';
 import type { ApiCallCounter } from '@papertrade/platform/auth/api-call-counter';
+import type { ReadModelCache } from '@papertrade/platform/projections/read-model-cache';
 
 export interface QueryApiDeps {
   readModels: ReadModels;
+  /**
+   * The polled reads (portfolio, trades, risk, signals) kept per process, dropped by change notices
+   * and checked against X-Min-Position and the caller's own writes (one per process, listening).
+   */
+  readCache: ReadModelCache;
   /** The event store's head (cached), to refuse an X-Min-Position no projection will reach. */
   head: HeadPort;
   /** Read-your-own-writes without X-Min-Position for the user-scoped routes (one per process). */

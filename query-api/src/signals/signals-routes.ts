@@ -38,6 +38,8 @@ import {
 import { ServiceUnavailableError } from '@papertrade/domain/shared/errors';
 import type { Scalar } from '@papertrade/platform/document-store/document-store';
 import { readsFrom } from '@papertrade/platform/http/min-position';
+import { readFreshness } from '@papertrade/platform/http/read-freshness';
+import { ANY_CHANGE } from '@papertrade/platform/projections/read-model-cache';
 import { intervalLabel, type CandleSeries } from '@papertrade/platform/market/market-data';
 import type { QueryApiDeps } from '../deps';
 import { csvFilename, pageAsked, readWholeList, sendCsv, wantsCsv } from '../csv';
@@ -65,14 +67,14 @@ function readingsOf(series: CandleSeries, nowMs: number): ReturnType<typeof read
   return last;
 }
 
-export function signalsRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'marketData' | 'clock'>): Router {
+export function signalsRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'readCache' | 'marketData' | 'clock'>): Router {
   const router = new Router();
+  const { readCache } = deps;
 
   router.get('/api/signals', readsFrom(deps.readModels, SIGNALS_PROJECTION, SIGNAL_COUNTS_PROJECTION), async (ctx) => {
     const { symbol, page, pageSize, format } = parseQuery(ctx, signalsQuerySchema);
     const coin = symbol === undefined ? undefined : coinBySymbol(symbol);
     const signals = await deps.readModels.collection<SignalView>(SIGNALS_PROJECTION);
-    const counts = await deps.readModels.collection<SignalCountsView>(SIGNAL_COUNTS_PROJECTION);
     const where: Record<string, Scalar> = coin ? { symbol: coin.symbol } : {};
     const read = (skip: number, limit: number) =>
       signals.find({
@@ -84,7 +86,7 @@ export function signalsRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'marketDat
         skip,
         limit,
       });
-    const count = (await counts.get(coin?.symbol ?? SIGNAL_COUNTS_ALL)) ?? emptySignalCounts();
+    const count = (await readCache.get<SignalCountsView>(SIGNAL_COUNTS_PROJECTION, coin?.symbol ?? SIGNAL_COUNTS_ALL, readFreshness(ctx))) ?? emptySignalCounts();
     // The counts document counts the same SignalGenerated events as the list holds: the total without a count query.
     const total = count.total;
     if (wantsCsv(ctx, format)) {
@@ -99,7 +101,9 @@ export function signalsRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'marketDat
       });
       return;
     }
-    const latest = await read((page - 1) * pageSize, pageSize);
+    // Kept until any signal changes (a new one every few minutes per coin at most).
+    const skip = (page - 1) * pageSize;
+    const latest = await readCache.read<SignalView, SignalView[]>(SIGNALS_PROJECTION, ANY_CHANGE, JSON.stringify({ where, skip, limit: pageSize }), () => read(skip, pageSize), readFreshness(ctx));
     const body: SignalsResponse = {
       symbol: coin?.symbol ?? null,
       signals: latest.map(({ candleTimeMs: _sortKey, ...signal }) => signal),

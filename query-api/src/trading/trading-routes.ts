@@ -60,6 +60,7 @@ import { currentUser, requirePremium, requireUser } from '@papertrade/platform/a
 import type { Scalar } from '@papertrade/platform/document-store/document-store';
 import { parseQuery } from '@papertrade/platform/http/body';
 import { readsOwnWrites } from '@papertrade/platform/http/own-writes';
+import { readFreshness } from '@papertrade/platform/http/read-freshness';
 import type { MarketData } from '@papertrade/platform/market/market-data';
 import type { QueryApiDeps } from '../deps';
 import { csvFilename, pageAsked, readWholeList, sendCsv, wantsCsv } from '../csv';
@@ -108,17 +109,30 @@ export const TRADES_CSV_FIELDS = ['time', 'id', 'type', 'symbol', 'amount', 'pri
 
 const tradeRow = (t: Trade) => [t.timestamp, t.id, t.type, t.symbol, t.amount, t.price, t.value, t.fee, t.pnl, t.status, t.source, t.signalId, t.closeReason];
 
-export function tradingRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'ownWrites' | 'marketData' | 'clock'>): Router {
+/**
+ * The user a `trades` document id belongs to (`{userId}:{tradeId}`, trading-view.ts tradeViewId), so
+ * a change notice of the trades projection drops the kept pages of that user only; undefined (drop
+ * every kept page) for an id of another form.
+ */
+export function tradeDocumentUser(id: string): string | undefined {
+  const colon = id.indexOf(':');
+  return colon > 0 ? id.slice(0, colon) : undefined;
+}
+
+export function tradingRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'readCache' | 'ownWrites' | 'marketData' | 'clock'>): Router {
   const router = new Router();
-  const { readModels, marketData } = deps;
+  const { readModels, readCache, marketData } = deps;
   // Every route here reads the caller's own account: it waits for the caller's last write (own-writes.ts).
   const readsFrom = readsOwnWrites(deps.ownWrites);
+  // A user's pages of trades are kept under the user's id (read-model-cache.ts).
+  readCache.groupBy(TRADES_PROJECTION, tradeDocumentUser);
 
-  async function portfolioOf(userId: string) {
-    return (await readModels.collection<PortfolioView>(PORTFOLIOS_PROJECTION)).get(userId);
+  // Through the process's read cache, as fresh as the request needs (X-Min-Position, own writes).
+  function portfolioOf(ctx: Context, userId: string) {
+    return readCache.get<PortfolioView>(PORTFOLIOS_PROJECTION, userId, readFreshness(ctx));
   }
-  async function riskOf(userId: string) {
-    return (await readModels.collection<RiskView>(RISK_PROJECTION)).get(userId);
+  function riskOf(ctx: Context, userId: string) {
+    return readCache.get<RiskView>(RISK_PROJECTION, userId, readFreshness(ctx));
   }
 
   /** The portfolio valued now, with its daily P&L. */
@@ -134,8 +148,8 @@ export function tradingRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'ownWrites
   router.get('/api/portfolio', validQuery(noQuery), readsFrom(PORTFOLIOS_PROJECTION, SIGNAL_COUNTS_PROJECTION), async (ctx) => {
     const { userId, demo } = accountOf(ctx);
     const [view, counts] = await Promise.all([
-      portfolioOf(userId),
-      readModels.collection<SignalCountsView>(SIGNAL_COUNTS_PROJECTION).then((c) => c.get(SIGNAL_COUNTS_ALL)),
+      portfolioOf(ctx, userId),
+      readCache.get<SignalCountsView>(SIGNAL_COUNTS_PROJECTION, SIGNAL_COUNTS_ALL, readFreshness(ctx)),
     ]);
     const { now, prices, quotes, dayStartPrices } = await valued(view);
     const eth = quotes.find((q) => q.symbol === DEFAULT_COIN_SYMBOL) ?? quotes[0];
@@ -190,10 +204,21 @@ export function tradingRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'ownWrites
       });
       return;
     }
-    const [page, total, portfolio, { prices }] = await Promise.all([
-      read((query.page - 1) * query.pageSize, query.pageSize),
-      trades.count(where, range),
-      portfolioOf(userId),
+    // The page and its total, kept per user and what was asked (the key is the store query itself)
+    // until a trade of the user changes.
+    const skip = (query.page - 1) * query.pageSize;
+    const [{ page, total }, portfolio, { prices }] = await Promise.all([
+      readCache.read<TradeView, { page: TradeView[]; total: number }>(
+        TRADES_PROJECTION,
+        userId,
+        JSON.stringify({ where, range, skip, limit: query.pageSize }),
+        async () => {
+          const [list, count] = await Promise.all([read(skip, query.pageSize), trades.count(where, range)]);
+          return { page: list, total: count };
+        },
+        readFreshness(ctx),
+      ),
+      portfolioOf(ctx, userId),
       livePrices(marketData),
     ]);
     const body: TradesResponse = {
@@ -210,20 +235,20 @@ export function tradingRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'ownWrites
 
   router.get('/api/risk', requireUser, validQuery(noQuery), readsFrom(RISK_PROJECTION, PORTFOLIOS_PROJECTION), async (ctx) => {
     const userId = currentUser(ctx).id;
-    const [risk, view] = await Promise.all([riskOf(userId), portfolioOf(userId)]);
+    const [risk, view] = await Promise.all([riskOf(ctx, userId), portfolioOf(ctx, userId)]);
     const { now, valuation, daily } = await valued(view);
     const body: RiskResponse = riskResponse(settingsOf(risk), valuation, daily, now);
     ctx.body = body;
   });
 
   router.get('/api/risk/parameters', requireUser, validQuery(noQuery), readsFrom(RISK_PROJECTION), async (ctx) => {
-    const body: RiskParametersResponse = riskParametersResponse(await riskOf(currentUser(ctx).id));
+    const body: RiskParametersResponse = riskParametersResponse(await riskOf(ctx, currentUser(ctx).id));
     ctx.body = body;
   });
 
   router.get('/api/risk/active-trades', requirePremium, validQuery(noQuery), readsFrom(RISK_PROJECTION, PORTFOLIOS_PROJECTION), async (ctx) => {
     const userId = currentUser(ctx).id;
-    const [risk, view] = await Promise.all([riskOf(userId), portfolioOf(userId)]);
+    const [risk, view] = await Promise.all([riskOf(ctx, userId), portfolioOf(ctx, userId)]);
     const now = deps.clock();
     const { prices } = await livePrices(marketData);
     const body: ActiveRiskTradesResponse = { trades: activeRiskTrades(valueView(view, prices), settingsOf(risk), now) };
@@ -231,7 +256,7 @@ export function tradingRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'ownWrites
   });
 
   router.get('/api/risk/alerts', requirePremium, validQuery(noQuery), readsFrom(RISK_PROJECTION), async (ctx) => {
-    const body: RiskAlertsResponse = riskAlertsResponse(await riskOf(currentUser(ctx).id));
+    const body: RiskAlertsResponse = riskAlertsResponse(await riskOf(ctx, currentUser(ctx).id));
     ctx.body = body;
   });
 
