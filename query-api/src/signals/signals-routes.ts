@@ -43,6 +43,7 @@ import { ANY_CHANGE } from '@papertrade/platform/projections/read-model-cache';
 import { intervalLabel, type CandleSeries } from '@papertrade/platform/market/market-data';
 import type { QueryApiDeps } from '../deps';
 import { csvFilename, pageAsked, readWholeList, sendCsv, wantsCsv } from '../csv';
+import { JsonBodies } from '../json-body';
 
 export const SIGNALS_CSV_FIELDS = ['candleTime', 'symbol', 'type', 'confidence', 'price', 'reasons', 'signalId'] as const;
 
@@ -70,6 +71,7 @@ function readingsOf(series: CandleSeries, nowMs: number): ReturnType<typeof read
 export function signalsRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'readCache' | 'marketData' | 'clock'>): Router {
   const router = new Router();
   const { readCache } = deps;
+  const signalsBodies = new JsonBodies();
 
   router.get('/api/signals', readsFrom(deps.readModels, SIGNALS_PROJECTION, SIGNAL_COUNTS_PROJECTION), async (ctx) => {
     const { symbol, page, pageSize, format } = parseQuery(ctx, signalsQuerySchema);
@@ -104,7 +106,8 @@ export function signalsRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'readCache
     // Kept until any signal changes (a new one every few minutes per coin at most).
     const skip = (page - 1) * pageSize;
     const latest = await readCache.read<SignalView, SignalView[]>(SIGNALS_PROJECTION, ANY_CHANGE, JSON.stringify({ where, skip, limit: pageSize }), () => read(skip, pageSize), readFreshness(ctx));
-    const body: SignalsResponse = {
+    // Serialised once while the page and the counts stay the same objects (json-body.ts).
+    signalsBodies.send(ctx, [latest, count, coin?.symbol ?? null, page, pageSize], (): SignalsResponse => ({
       symbol: coin?.symbol ?? null,
       signals: latest.map(({ candleTimeMs: _sortKey, ...signal }) => signal),
       counts: count,
@@ -112,8 +115,7 @@ export function signalsRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'readCache
       page,
       pageSize,
       totalPages: Math.ceil(total / pageSize),
-    };
-    ctx.body = body;
+    }));
   });
 
   router.get('/api/indicators', async (ctx) => {

@@ -61,8 +61,9 @@ import type { Scalar } from '@papertrade/platform/document-store/document-store'
 import { parseQuery } from '@papertrade/platform/http/body';
 import { readsOwnWrites } from '@papertrade/platform/http/own-writes';
 import { readFreshness } from '@papertrade/platform/http/read-freshness';
-import type { MarketData } from '@papertrade/platform/market/market-data';
+import type { CoinPrice, MarketData } from '@papertrade/platform/market/market-data';
 import type { QueryApiDeps } from '../deps';
+import { JsonBodies } from '../json-body';
 import { csvFilename, pageAsked, readWholeList, sendCsv, wantsCsv } from '../csv';
 
 
@@ -80,10 +81,17 @@ const validQuery =
     await next();
   };
 
-async function livePrices(marketData: MarketData): Promise<{ prices: Prices; quotes: Awaited<ReturnType<MarketData['prices']>> }> {
+/** The prices of one list of quotes, made once per list (the market data keeps the list for its step). */
+const pricesOfQuotes = new WeakMap<readonly CoinPrice[], Prices>();
+
+async function livePrices(marketData: MarketData): Promise<{ prices: Prices; quotes: CoinPrice[] }> {
   const quotes = await marketData.prices();
-  const prices: Prices = {};
-  for (const q of quotes) prices[q.symbol] = q.price;
+  let prices = pricesOfQuotes.get(quotes);
+  if (!prices) {
+    prices = {};
+    for (const q of quotes) prices[q.symbol] = q.price;
+    pricesOfQuotes.set(quotes, prices);
+  }
   return { prices, quotes };
 }
 
@@ -126,6 +134,7 @@ export function tradingRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'readCache
   const readsFrom = readsOwnWrites(deps.ownWrites);
   // A user's pages of trades are kept under the user's id (read-model-cache.ts).
   readCache.groupBy(TRADES_PROJECTION, tradeDocumentUser);
+  const tradesBodies = new JsonBodies();
 
   // Through the process's read cache, as fresh as the request needs (X-Min-Position, own writes).
   function portfolioOf(ctx: Context, userId: string) {
@@ -221,7 +230,8 @@ export function tradingRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'readCache
       portfolioOf(ctx, userId),
       livePrices(marketData),
     ]);
-    const body: TradesResponse = {
+    // A pure function of these: serialised once while they stay the same objects (json-body.ts).
+    tradesBodies.send(ctx, [page, total, portfolio, prices, demo, query.page, query.pageSize], (): TradesResponse => ({
       demo,
       trades: page.map((t) => tradeResponse(t, prices)),
       total,
@@ -229,8 +239,7 @@ export function tradingRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'readCache
       pageSize: query.pageSize,
       totalPages: Math.ceil(total / query.pageSize),
       summary: tradeSummary(portfolio?.summary),
-    };
-    ctx.body = body;
+    }));
   });
 
   router.get('/api/risk', requireUser, validQuery(noQuery), readsFrom(RISK_PROJECTION, PORTFOLIOS_PROJECTION), async (ctx) => {
