@@ -15,6 +15,12 @@
 import type { Coin, CoinId, PricePoint } from '@papertrade/domain/market/coins';
 import type { CandleSeries, CoinPrice, MarketData } from './market-data';
 
+/**
+ * Answers kept in one step at most: `days` is any decimal a client sends (GET /api/coins/{id}/ohlc),
+ * so the keys of a step are not bounded by the coins; past this many, answers are computed and not kept.
+ */
+export const MARKET_ANSWERS_KEPT = 1_000;
+
 export class CachedMarketData implements MarketData {
   readonly source: MarketData['source'];
   readonly resolutionMs: number | undefined;
@@ -66,6 +72,7 @@ export class CachedMarketData implements MarketData {
     }
     const kept = this.kept.get(key);
     if (kept) return kept as Promise<T>;
+    if (this.kept.size >= MARKET_ANSWERS_KEPT) return compute();
     const answer = compute().then(deepFreeze);
     this.kept.set(key, answer);
     // A failure is not kept (the next caller asks again), nor is an answer the clock left the step

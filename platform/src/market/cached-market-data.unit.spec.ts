@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { coins, type CoinId, type PricePoint } from '@papertrade/domain/market/coins';
-import { CachedMarketData } from './cached-market-data';
+import { CachedMarketData, MARKET_ANSWERS_KEPT } from './cached-market-data';
 import type { CandleSeries, CoinPrice, MarketData } from './market-data';
 import { SimulatedMarketData } from './simulated-market-data';
 
@@ -100,6 +100,19 @@ describe('cached market data', function () {
 
     const unresolved: MarketData = Object.assign(Object.create(counted) as MarketData, { resolutionMs: undefined });
     expect(CachedMarketData.over(unresolved, clock)).to.equal(unresolved);
+  });
+
+  it('keeps at most MARKET_ANSWERS_KEPT answers in a step, whatever ranges clients ask for', async function () {
+    const counted = new CountingMarket(new SimulatedMarketData(7, clock));
+    const cached = CachedMarketData.over(counted, clock);
+    for (let i = 0; i < MARKET_ANSWERS_KEPT + 50; i++) await cached.candles('ethereum', 1 + i / 10_000);
+    expect(counted.calls).to.equal(MARKET_ANSWERS_KEPT + 50);
+    // The first ones are still kept; one past the bound is computed every time.
+    await cached.candles('ethereum', 1);
+    await cached.candles('ethereum', 1 + (MARKET_ANSWERS_KEPT + 10) / 10_000);
+    await cached.candles('ethereum', 1 + (MARKET_ANSWERS_KEPT + 10) / 10_000);
+    expect(counted.calls).to.equal(MARKET_ANSWERS_KEPT + 52);
+    expect((cached as CachedMarketData)['kept'].size).to.equal(MARKET_ANSWERS_KEPT);
   });
 
   it('hands out frozen answers, so a caller cannot change what the next one gets', async function () {

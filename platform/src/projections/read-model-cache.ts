@@ -32,7 +32,12 @@ import type { ReadModels } from './read-models';
 
 /** How long an entry is served without a notice when notices may be lost (as identity-cache.ts). */
 export const READ_CACHE_MAX_AGE_MS = 2000;
-export const READ_CACHE_MAX_ENTRIES = 20_000;
+/**
+ * How much is kept, in documents (a document read counts 1, a list its length: `sizeOf`), least
+ * recently used first out: a client may ask for many pages of up to 100 trades, and a document is
+ * about a kilobyte in memory, so this bounds the cache near 50 MB.
+ */
+export const READ_CACHE_MAX_DOCUMENTS = 50_000;
 /** projector.ts lists at most this many changed ids in a notice: one listing this many may have had more. */
 const NOTICE_ID_LIMIT = 100;
 /** The group of entries that any change notice of their projection drops (lists, counts over many documents). */
@@ -59,7 +64,8 @@ export type GroupOf = (id: string) => string | undefined;
 export type LastWriteOf = (actor: string, after?: Position) => Promise<Position | undefined>;
 
 export interface ReadModelCacheOptions {
-  maxEntries?: number;
+  /** In documents (READ_CACHE_MAX_DOCUMENTS). */
+  maxDocuments?: number;
   maxAgeMs?: number;
   /** Milliseconds, for entry ages (tests inject a clock). */
   now?: () => number;
@@ -69,6 +75,8 @@ export interface ReadModelCacheOptions {
 
 interface Entry {
   value: unknown;
+  /** Documents it holds, for the cache's bound. */
+  size: number;
   /** Position the projection had applied when the read started. */
   floor: Position | undefined;
   readAt: number;
@@ -104,7 +112,8 @@ export class ReadModelCache {
     this.now = options.now ?? (() => performance.now());
     this.groupOf = { ...options.groupOf };
     this.entries = new LRUCache<string, Entry>({
-      max: options.maxEntries ?? READ_CACHE_MAX_ENTRIES,
+      maxSize: options.maxDocuments ?? READ_CACHE_MAX_DOCUMENTS,
+      sizeCalculation: (entry) => entry.size,
       dispose: (entry, key) => this.unindex(entry, key),
     });
   }
@@ -182,7 +191,7 @@ export class ReadModelCache {
     const floor = await this.readModels.reachedAtLeast([projection]);
     const value = await load(await this.readModels.collection<D>(projection));
     if ((this.epochs.get(projection) ?? 0) === epoch) {
-      const entry: Entry = { value: deepFreeze(value), floor, readAt, projection, group };
+      const entry: Entry = { value: deepFreeze(value), size: sizeOf(value), floor, readAt, projection, group };
       this.entries.set(fullKey, entry);
       this.index(entry, fullKey);
     }
@@ -233,6 +242,15 @@ export class ReadModelCache {
     if (!keys) return;
     for (const key of [...keys]) this.entries.delete(key);
   }
+}
+
+/** Documents in a read's value: a list's length, the lists an object holds (a page and its total), else one. */
+function sizeOf(value: unknown): number {
+  if (Array.isArray(value)) return Math.max(1, value.length);
+  if (value === null || typeof value !== 'object') return 1;
+  let size = 1;
+  for (const child of Object.values(value)) if (Array.isArray(child)) size += child.length;
+  return size;
 }
 
 /** Freezes a JSON-like value and everything in it. */

@@ -180,6 +180,27 @@ describe('read model cache', function () {
     expect(await get('u1')).to.deep.equal({ cash: 2 });
   });
 
+  it('keeps at most maxDocuments documents, counting a list by its length, least recently used out first', async function () {
+    cache = new ReadModelCache(readModels, lastWriteOf, { maxAgeMs: 60_000, now: () => now, maxDocuments: 100 });
+    let loads = 0;
+    const page = (user: string, length: number) =>
+      cache.read<Document, Document[]>('trades', user, 'page', async () => {
+        loads++;
+        return Array.from({ length }, (_, i) => ({ i }));
+      }, {});
+    await page('a', 60);
+    await page('b', 30);
+    await page('a', 60);
+    expect(loads).to.equal(2);
+    await page('c', 30); // 120 documents: b, the least recently used, goes
+    await page('a', 60);
+    await page('c', 30);
+    expect(loads).to.equal(3);
+    await page('b', 30);
+    expect(loads).to.equal(4);
+    expect(cache.stats().size).to.be.at.most(2);
+  });
+
   it('keeps values frozen, so one request cannot change what another is served', async function () {
     await project('portfolios', 'u1', { cash: 1, positions: [{ units: 2 }] }, p(1));
     const doc = (await get('u1')) as { positions: Array<{ units: number }> };
