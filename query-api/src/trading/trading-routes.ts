@@ -61,7 +61,7 @@ import type { Scalar } from '@papertrade/platform/document-store/document-store'
 import { parseQuery } from '@papertrade/platform/http/body';
 import { readsOwnWrites } from '@papertrade/platform/http/own-writes';
 import { readFreshness } from '@papertrade/platform/http/read-freshness';
-import type { CoinPrice, MarketData } from '@papertrade/platform/market/market-data';
+import type { CandleSeries, CoinPrice, MarketData } from '@papertrade/platform/market/market-data';
 import type { QueryApiDeps } from '../deps';
 import { JsonBodies } from '../json-body';
 import { csvFilename, pageAsked, readWholeList, sendCsv, wantsCsv } from '../csv';
@@ -99,17 +99,29 @@ async function livePrices(marketData: MarketData): Promise<{ prices: Prices; quo
 async function pricesAt(marketData: MarketData, symbols: CoinSymbol[], startedAt: string): Promise<Prices> {
   const at = Date.parse(startedAt);
   const prices: Prices = {};
-  await Promise.all(
-    symbols.map(async (symbol) => {
-      const coin = findCoinBySymbol(symbol);
-      if (!coin) return;
-      const series = await marketData.candles(coin.id, 1);
-      const width = series.interval.minutes * 60_000;
-      const candle = series.candles.find((c) => c.time <= at && at < c.time + width);
-      if (candle) prices[symbol] = candle.open;
-    }),
-  );
+  const held = symbols.flatMap((symbol) => findCoinBySymbol(symbol) ?? []);
+  const series = await Promise.all(held.map((coin) => marketData.candles(coin.id, 1)));
+  held.forEach((coin, i) => {
+    const candle = candleHolding(series[i]!, at);
+    if (candle) prices[coin.symbol] = candle.open;
+  });
   return prices;
+}
+
+/** The candle of `series` (oldest first) whose span holds `at`, by bisection (a day is 288 candles). */
+function candleHolding(series: CandleSeries, at: number): CandleSeries['candles'][number] | undefined {
+  const { candles } = series;
+  const width = series.interval.minutes * 60_000;
+  let lo = 0;
+  let hi = candles.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const c = candles[mid]!;
+    if (at < c.time) hi = mid - 1;
+    else if (at >= c.time + width) lo = mid + 1;
+    else return c;
+  }
+  return undefined;
 }
 
 /** The trade CSV's columns: the JSON trade's fields a spreadsheet wants, in this order. */
@@ -144,12 +156,18 @@ export function tradingRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'readCache
     return readCache.get<RiskView>(RISK_PROJECTION, userId, readFreshness(ctx));
   }
 
-  /** The portfolio valued now, with its daily P&L. */
-  async function valued(view: PortfolioView | null) {
+  /** What valuing the portfolio now needs from the market: live prices, and the day's opening prices of what it held then. */
+  async function marketFor(view: PortfolioView | null) {
     const now = deps.clock();
     const { prices, quotes } = await livePrices(marketData);
     const needs = dayStartNeeds(view, now);
     const dayStartPrices = needs ? await pricesAt(marketData, needs.symbols, needs.startedAt) : {};
+    return { now, prices, quotes, dayStartPrices };
+  }
+
+  /** The portfolio valued now, with its daily P&L. */
+  async function valued(view: PortfolioView | null) {
+    const { now, prices, quotes, dayStartPrices } = await marketFor(view);
     const valuation = valueView(view, prices);
     return { now, prices, quotes, dayStartPrices, valuation, daily: dailyPnl(view, valuation, prices, dayStartPrices, now) };
   }
@@ -160,7 +178,8 @@ export function tradingRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'readCache
       portfolioOf(ctx, userId),
       readCache.get<SignalCountsView>(SIGNAL_COUNTS_PROJECTION, SIGNAL_COUNTS_ALL, readFreshness(ctx)),
     ]);
-    const { now, prices, quotes, dayStartPrices } = await valued(view);
+    // portfolioResponse values it itself.
+    const { now, prices, quotes, dayStartPrices } = await marketFor(view);
     const eth = quotes.find((q) => q.symbol === DEFAULT_COIN_SYMBOL) ?? quotes[0];
     if (!eth) throw new Error('the market data port listed no coin');
     const body: PortfolioResponse = portfolioResponse({
