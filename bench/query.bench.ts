@@ -154,7 +154,7 @@ async function run(harness: Harness): Promise<void> {
         const { profile } = await profiled(() => runConcurrent(PROFILE_REQUESTS, CONCURRENCY, side.op));
         const summary = summariseProfile(profile);
         log(`  CPU profile, ${fmtCount(users)} users, ${side.label}: ${fmtCount(PROFILE_REQUESTS)} requests, ${(summary.totalUs / 1000).toFixed(0)} ms sampled (${((summary.totalUs / PROFILE_REQUESTS)).toFixed(0)} µs a request, client included)`);
-        log(formatProfile(summary, { packages: 12, functions: 25 }));
+        log(formatProfile(summary, { packages: 12, functions: 25, inclusive: 15 }));
       }
     }
     agent.destroy();

@@ -20,6 +20,8 @@ export interface ProfileSummary {
   totalUs: number;
   byPackage: Map<string, number>;
   byFunction: Map<string, number>;
+  /** Time in this repository's functions including what they call (a function counted once per stack). */
+  inclusiveOurs: Map<string, number>;
 }
 
 /** Runs `fn` under the sampling profiler (200 µs) and returns its profile. */
@@ -82,7 +84,25 @@ export function summariseProfile(profile: CpuProfile): ProfileSummary {
     const pkg = packageOf(file, functionName);
     byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + us);
   }
-  return { totalUs, byPackage, byFunction };
+  // Inclusive time of our own functions: each sample counted once for every distinct function of ours on its stack.
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const inclusiveOurs = new Map<string, number>();
+  for (const [id, us] of self) {
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const node = byId.get(at);
+      if (!node) break;
+      const { functionName, url, lineNumber } = node.callFrame;
+      const file = url.replace(/^file:\/\//, '');
+      if (!packageOf(file, functionName).startsWith('papertrade')) continue;
+      const name = `${functionName || '(anonymous)'} ${file.replace(/^.*\/(wt-[^/]+|main)\//, '')}:${lineNumber + 1}`;
+      if (seen.has(name)) continue;
+      seen.add(name);
+      inclusiveOurs.set(name, (inclusiveOurs.get(name) ?? 0) + us);
+    }
+  }
+  return { totalUs, byPackage, byFunction, inclusiveOurs };
 }
 
 /** The `k` largest entries as [name, share of the total]. */
@@ -94,11 +114,12 @@ export function topShares(m: Map<string, number>, totalUs: number, k: number): s
 }
 
 /** The summary as two indented tables (packages, then functions). */
-export function formatProfile(summary: ProfileSummary, options: { packages?: number; functions?: number; indent?: string } = {}): string {
+export function formatProfile(summary: ProfileSummary, options: { packages?: number; functions?: number; inclusive?: number; indent?: string } = {}): string {
   const indent = options.indent ?? '   ';
   return [
     table(['self time by package', 'share'], topShares(summary.byPackage, summary.totalUs, options.packages ?? 20)),
     table(['self time by function', 'share'], topShares(summary.byFunction, summary.totalUs, options.functions ?? 40)),
+    ...(options.inclusive ? [table(['our functions, with what they call', 'share'], topShares(summary.inclusiveOurs, summary.totalUs, options.inclusive))] : []),
   ]
     .join('\n')
     .replace(/^/gm, indent);
