@@ -43,9 +43,9 @@ const CONCURRENCY = 32;
 const USER_COUNTS = process.env.BENCH_USERS ? process.env.BENCH_USERS.split(',').map(Number) : [100, 10_000];
 const ACTIVE_USERS = 100; // the users the user-scoped rows are read for, round-robin, at every user count
 const envCount = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
-const WARMUP = envCount('BENCH_WARMUP', 500); // requests per row, untimed
+const WARMUP = envCount('BENCH_WARMUP', 1_000); // requests per row, untimed
 const REPS = envCount('BENCH_REPS', 5);
-const REQUESTS_PER_REP = envCount('BENCH_REQUESTS', 2_000);
+const REQUESTS_PER_REP = envCount('BENCH_REQUESTS', 4_000);
 const PROFILE_REQUESTS = envCount('BENCH_PROFILE_REQUESTS', 2_000);
 const CPU_PROF = process.argv.includes('--cpu-prof');
 const ROW_FILTER = process.env.BENCH_ROWS?.split(',').map((w) => w.trim()).filter(Boolean);
