@@ -9,6 +9,7 @@ import { loadConfig, type Config } from '@papertrade/platform/config/config';
 import { createLogger, type Logger } from '@papertrade/platform/config/logger';
 import { CommandHandler } from '@papertrade/platform/commands/command-handler';
 import { TokenService } from '@papertrade/platform/auth/tokens';
+import { IDENTITY_MAX_AGE_MS, IdentityCache } from '@papertrade/platform/auth/identity-cache';
 import { DEFAULT_SIGN_IN_LIMITS, SignInLimits } from '@papertrade/platform/auth/sign-in-limits';
 import { ApiCallCounter } from '@papertrade/platform/auth/api-call-counter';
 import { cachedHead, type HeadPort } from '@papertrade/platform/http/min-position';
@@ -128,6 +129,19 @@ export function readCacheOf(rt: Runtime): ReadModelCache {
   // subscription is in place, entries are still read again after READ_CACHE_MAX_AGE_MS.
   cache.listen().catch((error: unknown) => rt.logger.warn('read cache could not subscribe to change notices', { error: String(error) }));
   return cache;
+}
+
+/**
+ * Who a token's user is, per process (platform/src/auth/identity-cache.ts), listening to the users
+ * change notices. The embedded process loses no notice either, so there an entry is re-read after
+ * 60 s rather than IDENTITY_MAX_AGE_MS: every signed-in poll passes through it, and 100 users
+ * re-read every 2 s were 50 PGlite reads a second.
+ */
+export function identitiesOf(rt: Runtime): IdentityCache {
+  const identities = IdentityCache.over(rt.infra.readModels, { maxAgeMs: rt.embedded && rt.config.BUS === 'memory' ? IN_PROCESS_READ_CACHE_MAX_AGE_MS : IDENTITY_MAX_AGE_MS });
+  const bus = rt.infra.readModels.bus;
+  if (bus) identities.listen(bus).catch((error: unknown) => rt.logger.warn('identity cache could not subscribe to change notices', { error: String(error) }));
+  return identities;
 }
 
 export function queryApiDeps(rt: Runtime): QueryApiDeps {
