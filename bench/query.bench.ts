@@ -11,8 +11,9 @@
  *     `/api/signals`, `/api/indicators` and `/api/price` (the last three also with `?symbol=BTC`).
  * Done with 100 and then 10,000 users holding data; the user-scoped rows go round-robin over the same
  * 100 users both times, so the two ratios show whether a read's cost grows with the number of users.
- * With 10,000 users, `me`, portfolio and trades are also read round-robin over all of them (each user
- * comes back only every few seconds: the worst case for a cache).
+ * With 10,000 users, `me`, portfolio and trades are also read round-robin over all of them, in a phase
+ * of their own against plans again (each user comes back only every few seconds: the worst case for
+ * a cache, whose misses would otherwise evict the 100 users' reads from it).
  *
  * Each user has realistic data (bench/support/polled-data.ts: 30 trades over ten days with 3 positions
  * still open, changed bot settings and 4 alerts, one acknowledged; the first 100 and every other one
@@ -126,51 +127,32 @@ async function run(harness: Harness): Promise<void> {
     // Tokens for every user, made before timing (signing is not what is measured).
     const all = users > ACTIVE_USERS ? userIds.map((id) => tokens.issue(id)) : [];
     const plansRow: RowSpec = { label: 'GET /api/plans (public)', path: '/api/plans', who: 'none' };
-    const specs: RowSpec[] = [plansRow, ...POLLED, ...(all.length > 0 ? ALL_USERS : [])].filter(
-      (spec, i) => i === 0 || !ROW_FILTER || ROW_FILTER.some((w) => spec.path.includes(w)),
-    );
-    const sides = specs.map((spec) => ({
+    const sideOf = (spec: RowSpec) => ({
       label: spec.who === 'all' ? `${spec.label}, all ${fmtCount(all.length)} users round-robin` : spec.who === 'active' ? `${spec.label}, ${fmtCount(active.length)} users round-robin` : spec.label,
       op: get(agent, harness.url, spec.path, spec.who === 'none' ? undefined : spec.who === 'all' ? all : active),
-    }));
-    for (const side of sides) await runConcurrent(WARMUP, CONCURRENCY, side.op);
-
-    const rows: Row[] = sides.map((s) => ({ label: s.label, rates: [], cpuMs: 0, requests: 0 }));
-    for (let rep = 0; rep < REPS; rep++) {
-      const order = rep % 2 === 0 ? sides.map((_, i) => i) : sides.map((_, i) => i).reverse();
-      for (const i of order) {
-        const cpu0 = process.cpuUsage();
-        const ms = await runConcurrent(REQUESTS_PER_REP, CONCURRENCY, sides[i]!.op);
-        const cpu = process.cpuUsage(cpu0);
-        const row = rows[i]!;
-        row.rates.push(perSecond(REQUESTS_PER_REP, ms));
-        row.cpuMs += (cpu.user + cpu.system) / 1000;
-        row.requests += REQUESTS_PER_REP;
-      }
-      log(`  rep ${rep + 1}: ${rows.map((r) => fmtRate(r.rates.at(-1)!)).join(', ')} (load average ${loadAverage()})`);
-    }
-    if (CPU_PROF) {
-      for (const side of sides) {
-        const { profile } = await profiled(() => runConcurrent(PROFILE_REQUESTS, CONCURRENCY, side.op));
-        const summary = summariseProfile(profile);
-        log(`  CPU profile, ${fmtCount(users)} users, ${side.label}: ${fmtCount(PROFILE_REQUESTS)} requests, ${(summary.totalUs / 1000).toFixed(0)} ms sampled (${((summary.totalUs / PROFILE_REQUESTS)).toFixed(0)} µs a request, client included)`);
-        log(formatProfile(summary, { packages: 12, functions: 25, inclusive: 15 }));
-      }
+    });
+    const chosen = (specs: RowSpec[]) => specs.filter((spec) => !ROW_FILTER || ROW_FILTER.some((w) => spec.path.includes(w)));
+    // The rows over every user come in a phase of their own, with plans again: their misses fill the
+    // process's caches with other users' reads, which must not count against the 100 users' rows.
+    const phases = [[plansRow, ...chosen(POLLED)], ...(all.length > 0 && chosen(ALL_USERS).length > 0 ? [[plansRow, ...chosen(ALL_USERS)]] : [])];
+    for (const [phase, specs] of phases.entries()) {
+      const rows = await measure(specs.map(sideOf), users, phase);
+      results.push({ users, rows });
     }
     agent.destroy();
-    results.push({ users, rows });
     log();
   }
 
   const tableRows: string[][] = [];
   for (const { users, rows } of results) {
+    // Each phase's rows against the plans of the same phase.
     const plans = rows[0]!;
     const plansCpu = plans.cpuMs / plans.requests;
     for (const row of rows) {
       const m = median(row.rates);
       const cpu = row.cpuMs / row.requests;
       tableRows.push([
-        `${fmtCount(users)} users: ${row.label}`,
+        `${fmtCount(users)} users: ${row.label}${row === plans && rows !== results.find((r) => r.users === users)!.rows ? ' (again, for the rows below)' : ''}`,
         fmtRate(m),
         fmtRate(Math.min(...row.rates)),
         fmtRate(Math.max(...row.rates)),
@@ -187,6 +169,34 @@ async function run(harness: Harness): Promise<void> {
     const worst = rows.slice(1).reduce((w, r) => (median(r.rates) < median(w.rates) ? r : w), rows[1] ?? rows[0]!);
     log(`${fmtCount(users).padStart(6)} users: slowest row ${worst.label} = ${ratio(median(worst.rates), plans)} of GET /api/plans`);
   }
+}
+
+/** Warm-up, then REPS alternated reps of every side, then (with --cpu-prof) a profile of each; the rows in order. */
+async function measure(sides: Array<{ label: string; op: (i: number) => Promise<void> }>, users: number, phase: number): Promise<Row[]> {
+  for (const side of sides) await runConcurrent(WARMUP, CONCURRENCY, side.op);
+  const rows: Row[] = sides.map((s) => ({ label: s.label, rates: [], cpuMs: 0, requests: 0 }));
+  for (let rep = 0; rep < REPS; rep++) {
+    const order = rep % 2 === 0 ? sides.map((_, i) => i) : sides.map((_, i) => i).reverse();
+    for (const i of order) {
+      const cpu0 = process.cpuUsage();
+      const ms = await runConcurrent(REQUESTS_PER_REP, CONCURRENCY, sides[i]!.op);
+      const cpu = process.cpuUsage(cpu0);
+      const row = rows[i]!;
+      row.rates.push(perSecond(REQUESTS_PER_REP, ms));
+      row.cpuMs += (cpu.user + cpu.system) / 1000;
+      row.requests += REQUESTS_PER_REP;
+    }
+    log(`  ${phase > 0 ? 'every user, ' : ''}rep ${rep + 1}: ${rows.map((r) => fmtRate(r.rates.at(-1)!)).join(', ')} (load average ${loadAverage()})`);
+  }
+  if (CPU_PROF) {
+    for (const side of phase > 0 ? sides.slice(1) : sides) {
+      const { profile } = await profiled(() => runConcurrent(PROFILE_REQUESTS, CONCURRENCY, side.op));
+      const summary = summariseProfile(profile);
+      log(`  CPU profile, ${fmtCount(users)} users, ${side.label}: ${fmtCount(PROFILE_REQUESTS)} requests, ${(summary.totalUs / 1000).toFixed(0)} ms sampled (${(summary.totalUs / PROFILE_REQUESTS).toFixed(0)} µs a request, client included)`);
+      log(formatProfile(summary, { packages: 12, functions: 25, inclusive: 15 }));
+    }
+  }
+  return rows;
 }
 
 /** What the first active user's reads hold: the bench reads what it says it reads. */
