@@ -7,12 +7,18 @@
  * The seed itself is not kept here, only the key derived from it.
  */
 import { coins, findCoinById, type CoinId, type PricePoint } from '@papertrade/domain/market/coins';
-import { MarketSimulation, type CandleSeries, type Quote } from '@papertrade/domain/market/simulation';
+import { MarketSimulation, TICK_MS, type CandleSeries, type Quote } from '@papertrade/domain/market/simulation';
 import { requireCoinId, requireDays, type CoinPrice, type MarketData } from './market-data';
 import { marketKeyFromSeed } from './market-seed';
 
 export class SimulatedMarketData implements MarketData {
   readonly source = 'simulated' as const;
+  /**
+   * Quotes and charts are the path's last tick at the clock's time (a tick every TICK_MS = 5 s from
+   * an epoch on the 5 s grid), so an answer holds until the next tick (cached-market-data.ts keeps it
+   * that long). Change it with the path's tick: cached-market-data.unit.spec.ts checks it.
+   */
+  readonly resolutionMs = TICK_MS;
   readonly simulation: MarketSimulation;
 
   constructor(
