@@ -10,6 +10,7 @@ import { tradingBotsProjection } from './trading-bots/trading-bots.projection';
 import { openPositionsProjection } from './open-positions/open-positions.projection';
 import { subscriptionsProjection } from './subscriptions/subscriptions.projection';
 import { botDecisionsProjection } from './bot-decisions/bot-decisions.projection';
+import { accountSettingsProjection, exchangeConnectionsProjection, mirrorOrdersProjection } from './exchanges/exchanges.projection';
 
 export const projections = [
   usersProjection,
@@ -24,4 +25,7 @@ export const projections = [
   openPositionsProjection,
   subscriptionsProjection,
   botDecisionsProjection,
+  exchangeConnectionsProjection,
+  mirrorOrdersProjection,
+  accountSettingsProjection,
 ] as unknown as ProjectionDefinition<Document>[];
