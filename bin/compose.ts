@@ -33,6 +33,7 @@ import { SignalEngine } from '@papertrade/workers/signal-engine';
 import { DEFAULT_BOT_CONCURRENCY, TradingBot } from '@papertrade/workers/trading-bot';
 import { RiskMonitor } from '@papertrade/workers/risk-monitor';
 import { SubscriptionExpiry } from '@papertrade/workers/subscription-expiry';
+import { TestnetMirror } from '@papertrade/workers/testnet-mirror';
 
 export interface Runtime {
   config: Config;
@@ -190,6 +191,7 @@ export interface Workers {
   tradingBot: TradingBot;
   riskMonitor: RiskMonitor;
   subscriptionExpiry: SubscriptionExpiry;
+  testnetMirror: TestnetMirror;
 }
 
 export function createWorkers(rt: Runtime): Workers {
@@ -203,24 +205,29 @@ export function createWorkers(rt: Runtime): Workers {
   const tradingBot = new TradingBot({ eventStore, documents, leases, readModels, handler, marketData: rt.marketData, clock: rt.clock, logger: rt.logger, concurrency });
   const riskMonitor = new RiskMonitor({ bus, readModels, leases, handler, marketData: rt.marketData, clock: rt.clock, logger: rt.logger });
   const subscriptionExpiry = new SubscriptionExpiry({ readModels, handler, clock: rt.clock, logger: rt.logger });
+  // Mirror to testnet: the bot's paper trades as market orders on the user's connected testnets.
+  const testnetMirror = new TestnetMirror({ eventStore, documents, leases, readModels, handler, secrets: rt.exchangeSecrets, gateway: rt.exchangeGateway, clock: rt.clock, logger: rt.logger });
   return {
     tradingBot,
     riskMonitor,
     subscriptionExpiry,
+    testnetMirror,
     async start() {
       await riskMonitor.start(); // listening before the first tick goes out
       feed.start();
       signals.start();
       await tradingBot.start();
+      await testnetMirror.start();
       subscriptionExpiry.start();
     },
     async stop() {
       await feed.stop();
       await signals.stop();
       await tradingBot.stop();
+      await testnetMirror.stop();
       await riskMonitor.stop();
       await subscriptionExpiry.stop();
     },
-    statuses: () => [feed.status(), signals.status(), tradingBot.status(), riskMonitor.status(), subscriptionExpiry.status()],
+    statuses: () => [feed.status(), signals.status(), tradingBot.status(), riskMonitor.status(), subscriptionExpiry.status(), testnetMirror.status()],
   };
 }

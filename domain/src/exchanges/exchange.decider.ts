@@ -9,8 +9,8 @@
  *   a result for credentials replaced meanwhile is dropped (it says nothing of the new keys).
  * - ChangeExchangeMirror: on needs a testnet connection that passed its test (409 otherwise); off
  *   always.
- * - RequestMirrorOrder: appends the intent only when the mirror is on and the testnet connected;
- *   otherwise nothing (the worker then sends nothing).
+ * - RequestMirrorOrder: appends the intent only when the mirror is on and the testnet connected, for
+ *   a trade placed since the mirror was switched on; otherwise nothing (the worker then sends nothing).
  * - RecordMirrorOutcome: the testnet's fill or the failure, once per trade (the worker's idempotency key).
  */
 import { assertNever, type Decider } from '../shared/decider';
@@ -95,6 +95,8 @@ export function mirrorsNow(state: ExchangeState): boolean {
 
 export function requestMirrorOrder(command: RequestMirrorOrder, state: ExchangeState): ExchangeEvent[] {
   if (!mirrorsNow(state)) return [];
+  // A trade from before the mirror was switched on is not mirrored (ISO times of one clock compare as text).
+  if (state.mirrorSince !== null && command.data.paperPlacedAt < state.mirrorSince) return [];
   return [{ type: 'MirrorOrderRequested', data: { ...command.data, requestedAt: command.metadata.now } }];
 }
 

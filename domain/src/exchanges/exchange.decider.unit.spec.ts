@@ -29,7 +29,7 @@ const tested = (secretRef: string, ok = true): ExchangeEvent => ({
   },
 });
 const mirrorOn: ExchangeEvent = { type: 'ExchangeMirrorChanged', data: { userId: 'u1', exchangeId: 'binance', mirrorToTestnet: true, changedAt: NOW } };
-const intent = { tradeId: 't1', market: 'BTC/USDT', side: 'BUY' as const, amount: 0.01, paperPrice: 65000, clientOrderId: 'c1' };
+const intent = { tradeId: 't1', market: 'BTC/USDT', side: 'BUY' as const, amount: 0.01, paperPrice: 65000, clientOrderId: 'c1', paperPlacedAt: NOW };
 
 describe('exchange decider', function () {
   it('saves credentials as a reference and the key\'s last four characters', function () {
@@ -82,6 +82,8 @@ describe('exchange decider', function () {
     spec.given([saved('r1'), tested('r1'), mirrorOn, tested('r1', false)]).when(request).then([]);
     // New keys switch the connection to untested: nothing is mirrored until they pass a test.
     spec.given([saved('r1'), tested('r1'), mirrorOn, saved('r2')]).when(request).then([]);
+    // A trade placed before the mirror was switched on (a replay of history) is not mirrored.
+    spec.given([saved('r1'), tested('r1'), mirrorOn]).when({ ...request, data: { ...request.data, paperPlacedAt: '2026-03-04T05:00:00.000Z' } }).then([]);
     expect(mirrorsNow(fold(exchangeDecider, [saved('r1'), tested('r1'), mirrorOn, saved('r2', false)]))).to.equal(false);
   });
 

@@ -12,6 +12,7 @@
  *   order to the testnet (workers/src/testnet-mirror.ts). Requested is appended before the order
  *   goes out, so a replay that finds it does not order again.
  */
+import { v5 as uuidv5 } from 'uuid';
 import type { DomainEvent } from '../shared/decider';
 import type { ExchangeId } from './exchanges';
 
@@ -65,6 +66,8 @@ export type MirrorOrderIntent = {
   paperPrice: number;
   /** Sent to the exchange as the client order id (derived from the trade id). */
   clientOrderId: string;
+  /** When the paper trade was placed. */
+  paperPlacedAt: string;
 };
 
 export type MirrorOrderRequested = DomainEvent<'MirrorOrderRequested', { userId: string; exchangeId: ExchangeId; requestedAt: string } & MirrorOrderIntent>;
@@ -96,9 +99,11 @@ export interface ExchangeState {
   credentials: { secretRef: string; keyLast4: string; testnet: boolean } | null;
   status: ConnectionStatus;
   mirrorToTestnet: boolean;
+  /** Since when the mirror is on: trades placed before are not mirrored (a replay of old trades sends nothing). */
+  mirrorSince: string | null;
 }
 
-export const initialExchangeState = (): ExchangeState => ({ credentials: null, status: 'disconnected', mirrorToTestnet: false });
+export const initialExchangeState = (): ExchangeState => ({ credentials: null, status: 'disconnected', mirrorToTestnet: false, mirrorSince: null });
 
 export function evolveExchange(state: ExchangeState, event: ExchangeEvent): ExchangeState {
   switch (event.type) {
@@ -106,13 +111,14 @@ export function evolveExchange(state: ExchangeState, event: ExchangeEvent): Exch
       const { secretRef, keyLast4, testnet } = event.data;
       // New keys are untested: the connection is unknown until the next test. A live (non-testnet)
       // connection has nothing to mirror to.
-      return { credentials: { secretRef, keyLast4, testnet }, status: 'disconnected', mirrorToTestnet: testnet && state.mirrorToTestnet };
+      const mirrorToTestnet = testnet && state.mirrorToTestnet;
+      return { credentials: { secretRef, keyLast4, testnet }, status: 'disconnected', mirrorToTestnet, mirrorSince: mirrorToTestnet ? state.mirrorSince : null };
     }
     case 'ExchangeConnectionTested':
       if (state.credentials?.secretRef !== event.data.secretRef) return state;
       return { ...state, status: event.data.status };
     case 'ExchangeMirrorChanged':
-      return { ...state, mirrorToTestnet: event.data.mirrorToTestnet };
+      return { ...state, mirrorToTestnet: event.data.mirrorToTestnet, mirrorSince: event.data.mirrorToTestnet ? event.data.changedAt : null };
     case 'MirrorOrderRequested':
     case 'MirrorOrderFilled':
     case 'MirrorOrderFailed':
@@ -125,4 +131,11 @@ export const exchangeStreamId = (userId: string, exchangeId: ExchangeId) => `exc
 /** The last four characters of an API key: what the screen and the events may show of it. */
 export function keyLast4(apiKey: string): string {
   return apiKey.slice(-4);
+}
+
+const CLIENT_ORDER_NAMESPACE = '8c0e3f9a-2d51-4c1e-9a6b-3f4e5d6c7b8a';
+
+/** The client order id a mirrored trade is sent with: a UUID (Binance and Coinbase Exchange both take one) derived from the trade. */
+export function mirrorClientOrderId(exchangeId: ExchangeId, userId: string, tradeId: string): string {
+  return uuidv5(`${exchangeId}\n${userId}\n${tradeId}`, CLIENT_ORDER_NAMESPACE);
 }
