@@ -4,8 +4,8 @@
  *
  * - NotificationPreferencesChanged: which events reach the person as toasts (the Notifications tab).
  *   Each switch names a kind of toast the web app shows from the server's events: the bot's trades,
- *   the bot's status (started, stopped, paused by the drawdown rule), risk alerts, and the testnet
- *   mirror's fills. The risk profile's `enableNotifications` (Bot Settings) is the master switch
+ *   the bot's status (new entries paused by the drawdown rule, and resumed), risk alerts, and the
+ *   testnet mirror's fills. The risk profile's `enableNotifications` (Bot Settings) is the master switch
  *   over the bot's two kinds; these decide per kind. Nothing is sent anywhere else (no e-mail).
  * - TradingModeChanged: paper trading on or off, real trading on or off (Trading Settings and the API
  *   Configuration tab). Paper is on and real off by default; real on needs the person's explicit

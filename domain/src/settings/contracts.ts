@@ -75,7 +75,7 @@ export type AccountSettingsResponse = z.infer<typeof accountSettingsResponseSche
 /** What each notification switch decides, as the Notifications tab says it. */
 export const NOTIFICATION_LABELS: Readonly<Record<(typeof notificationKinds)[number], { label: string; description: string }>> = {
   botTrades: { label: 'Bot trades', description: 'A toast when your bot places a paper trade' },
-  botStatus: { label: 'Bot status', description: 'A toast when your bot starts, stops or pauses entries' },
+  botStatus: { label: 'Bot status', description: 'A toast when your bot pauses new entries (the drawdown rule) and when it resumes' },
   riskAlerts: { label: 'Risk alerts', description: 'A toast when the risk monitor raises an alert' },
   mirrorFills: { label: 'Testnet mirror fills', description: 'A toast when a mirrored order fills on the testnet (or fails)' },
 };
