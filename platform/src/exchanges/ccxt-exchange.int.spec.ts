@@ -111,9 +111,9 @@ describe('ccxt exchange gateway against the fake exchange', function () {
 
   });
 
-  it('cleans messages: credentials, query strings and control characters go, 300 characters at most', function () {
+  it('cleans messages: credentials, hosts, query strings and control characters go, 300 characters at most', function () {
     const message = cleanMessage('binance GET http://x/api/v3/account?timestamp=1&signature=abc key-1234 s3cr3t-value\nnext', { apiKey: 'key-1234', secret: 's3cr3t-value' });
-    expect(message).to.equal('binance GET http://x/api/v3/account?… [redacted] [redacted] next');
+    expect(message).to.equal('binance GET /api/v3/account?… [redacted] [redacted] next');
     expect(cleanMessage('x'.repeat(1000))).to.have.length(300);
   });
 });

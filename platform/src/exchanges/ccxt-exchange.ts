@@ -12,7 +12,7 @@
  *
  * Errors are classified by ccxt's classes (AuthenticationError, RateLimitExceeded / DDoSProtection,
  * RequestTimeout, BadResponse / NullResponse, NetworkError, ExchangeError) and their messages
- * shortened to 300 characters, query strings (signatures, timestamps) cut, and any credential removed.
+ * shortened to 300 characters, hosts and query strings (signatures, timestamps) cut, and any credential removed.
  */
 import ccxt from 'ccxt';
 import type { AssetBalance, ConnectionFailure } from '@papertrade/domain/exchanges/exchange';
@@ -62,6 +62,8 @@ export function cleanMessage(message: string, credentials?: ExchangeCredentials)
     if (value && value.length >= 4) text = text.split(value).join('[redacted]');
   }
   text = text
+    // ccxt names the URL it called: the path says enough, the host is ours to know (and a test's fake is on loopback).
+    .replace(/https?:\/\/[^/\s"']+/g, '')
     .replace(/\?[^\s"']*/g, '?…')
     .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+/gu, ' ')
     .trim();

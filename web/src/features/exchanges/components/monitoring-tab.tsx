@@ -33,8 +33,8 @@ export function MonitoringTab({ exchanges, paperAccount }: { exchanges: readonly
               <strong data-testid={`monitoring-${e.id}-allocated`}>{formatPercent(e.balance!.allocatedPercent)}</strong>
             </div>
           </div>
-          <div className="risk-bar" role="img" aria-label={`${formatPercent(e.balance!.allocatedPercent)} allocated to coins`}>
-            <div className="risk-bar__fill risk-bar__fill--accent" style={{ width: `${Math.min(100, e.balance!.allocatedPercent)}%` }} />
+          <div className="allocation-bar" role="img" aria-label={`${formatPercent(e.balance!.allocatedPercent)} allocated to coins`}>
+            <div className="allocation-bar__fill" style={{ width: `${Math.min(100, e.balance!.allocatedPercent)}%` }} />
           </div>
           <table className="data-table monitoring-assets">
             <caption className="visually-hidden">{e.name} balances</caption>
