@@ -251,6 +251,16 @@ describe('exchange and settings API (HTTP, embedded, fake exchange)', function (
       expect((await h.request('GET', '/api/settings', { token: user.token })).body.tradingMode).to.deep.equal({ paperTrading: true, realTrading: true });
     });
 
+    it("the spec's API settings without Coinbase's passphrase are stored; their test fails saying what is missing", async function () {
+      const user = await account();
+      const res = await h.request('POST', '/api/settings/api', { token: user.token, body: { coinbaseKey: 'spec-coinbase-key-1', coinbaseSecret: 'spec-coinbase-secret-1', enablePaperTrading: true, enableRealTrading: false } });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      const test = await h.request('POST', '/api/exchanges/coinbase/test', { token: user.token });
+      expect(test.body.status).to.equal('error');
+      expect(test.body.error.kind).to.equal('authentication');
+      expect(test.body.error.message).to.match(/password/);
+    });
+
     it('an Idempotency-Key replay of a save seals nothing and appends nothing', async function () {
       const user = await account();
       const creds = keys('binance');
@@ -284,7 +294,7 @@ describe('exchange and settings API (HTTP, embedded, fake exchange)', function (
       ['mirror: a string', '/api/exchanges/binance/mirror', { body: { mirrorToTestnet: 'on' } }, 400],
       ['api settings: empty', '/api/settings/api', { body: {} }, 400],
       ['api settings: a key without its secret', '/api/settings/api', { body: { binanceKey: 'abcdefgh1234' } }, 400],
-      ['api settings: Coinbase without its passphrase', '/api/settings/api', { body: { coinbaseKey: 'abcdefgh1234', coinbaseSecret: 'abcdefgh1234' } }, 400],
+      ['api settings: a passphrase without the Coinbase keys', '/api/settings/api', { body: { coinbasePassphrase: 'abcdefgh1234' } }, 400],
       ['api settings: a number flag', '/api/settings/api', { body: { enablePaperTrading: 1 } }, 400],
       ['api settings: __proto__ nested', '/api/settings/api', { raw: '{"enablePaperTrading":true,"x":{"__proto__":{}}}' }, 400],
       ['notifications: empty', '/api/settings/notifications', { body: {} }, 400],

@@ -31,12 +31,17 @@ export function exchangeIdFrom(ctx: Context): ExchangeId {
 }
 
 /** The rules of an exchange's credentials the contract alone cannot say: testnet only where there is one, Coinbase's passphrase. */
-export function checkedCredentials(exchangeId: ExchangeId, body: { apiKey: string; secretKey: string; passphrase?: string | undefined; testnet?: boolean | undefined }, fieldPrefix = ''): { credentials: ExchangeCredentials; testnet: boolean } {
+export function checkedCredentials(
+  exchangeId: ExchangeId,
+  body: { apiKey: string; secretKey: string; passphrase?: string | undefined; testnet?: boolean | undefined },
+  options: { fieldPrefix?: string; passphraseOptional?: boolean } = {},
+): { credentials: ExchangeCredentials; testnet: boolean } {
+  const fieldPrefix = options.fieldPrefix ?? '';
   const info = exchangeInfo(exchangeId);
   const testnet = body.testnet ?? info.testnet;
   if (testnet && !info.testnet) throw new ValidationError(`${fieldPrefix}testnet: ${noTestnetMessage(exchangeId)}`, { fields: [`${fieldPrefix}testnet`] });
   const passphraseField = fieldPrefix ? `${fieldPrefix}Passphrase` : 'passphrase';
-  if (info.needsPassphrase && !body.passphrase) throw new ValidationError(`${passphraseField}: ${info.name} (Coinbase Exchange) API keys need their passphrase`, { fields: [passphraseField] });
+  if (info.needsPassphrase && !body.passphrase && !options.passphraseOptional) throw new ValidationError(`${passphraseField}: ${info.name} (Coinbase Exchange) API keys need their passphrase`, { fields: [passphraseField] });
   if (!info.needsPassphrase && body.passphrase) throw new ValidationError(`passphrase: ${info.name} API keys have no passphrase`, { fields: ['passphrase'] });
   return { credentials: { apiKey: body.apiKey, secret: body.secretKey, ...(body.passphrase ? { passphrase: body.passphrase } : {}) }, testnet };
 }

@@ -2,7 +2,8 @@
  * The Settings screen's own commands (issue 21; Bot Settings is POST /api/settings/bot, trading-routes.ts):
  *
  * - POST /api/settings/api (premium, like the exchange connections it stores): the spec's API settings.
- *   binanceKey + binanceSecret and coinbaseKey + coinbaseSecret (+ coinbasePassphrase) are saved as the
+ *   binanceKey + binanceSecret and coinbaseKey + coinbaseSecret (+ coinbasePassphrase: optional, the
+ *   spec's payload has none; such Coinbase keys fail their test saying so) are saved as the
  *   exchange connections of POST /api/exchanges/{id}/config (testnet on: both have one);
  *   enablePaperTrading / enableRealTrading (+ confirmRealTrading to switch real trading on) as
  *   TradingModeChanged on `settings-{userId}`. Every part is checked before anything is stored.
@@ -41,9 +42,9 @@ export function settingsRoutes(deps: CommandApiDeps): Router {
     const modeCommand = (): ChangeTradingMode => ({ type: 'ChangeTradingMode', data: { userId: user.id, changes, confirmRealTrading: body.confirmRealTrading === true }, metadata: { now: deps.handler.now() } });
     // Everything is checked before anything is stored: the keys' rules, then the trading mode's.
     const toSave = [
-      ...(body.binanceKey && body.binanceSecret ? [{ exchangeId: 'binance' as const, ...checkedCredentials('binance', { apiKey: body.binanceKey, secretKey: body.binanceSecret }, 'binance') }] : []),
+      ...(body.binanceKey && body.binanceSecret ? [{ exchangeId: 'binance' as const, ...checkedCredentials('binance', { apiKey: body.binanceKey, secretKey: body.binanceSecret }, { fieldPrefix: 'binance' }) }] : []),
       ...(body.coinbaseKey && body.coinbaseSecret
-        ? [{ exchangeId: 'coinbase' as const, ...checkedCredentials('coinbase', { apiKey: body.coinbaseKey, secretKey: body.coinbaseSecret, passphrase: body.coinbasePassphrase }, 'coinbase') }]
+        ? [{ exchangeId: 'coinbase' as const, ...checkedCredentials('coinbase', { apiKey: body.coinbaseKey, secretKey: body.coinbaseSecret, passphrase: body.coinbasePassphrase }, { fieldPrefix: 'coinbase', passphraseOptional: true }) }]
         : []),
     ];
     const loaded = await deps.handler.load(accountSettingsDecider, stream, meta);

@@ -119,9 +119,14 @@ export const exchangeConnectionSchema = z.object({
   /** Whether the exchange has a testnet this product can use. */
   testnetAvailable: z.boolean(),
   needsPassphrase: z.boolean(),
+  /** The spec's name (Exchange entity, `fees`): the fee in percent, as feePercent. */
+  fees: z.number(),
   status: z.enum(['disconnected', 'connected', 'error']),
   configured: z.boolean(),
   keyLast4: z.string().nullable(),
+  /** The spec's Exchange entity names apiKey and secretKey: the key is answered masked (its last four), the secret never (always null). */
+  apiKey: z.string().nullable(),
+  secretKey: z.null(),
   testnet: z.boolean(),
   /** Real trading on this connection is possible at all (a testnet account, or a live one of an exchange with a sandbox); Kraken: never. */
   readOnly: z.boolean(),

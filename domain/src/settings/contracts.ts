@@ -4,7 +4,9 @@
  *
  * - POST /api/settings/api: the spec's API settings `{binanceKey, binanceSecret, coinbaseKey,
  *   coinbaseSecret, enablePaperTrading, enableRealTrading}`, plus `coinbasePassphrase` (Coinbase
- *   Exchange's keys have one) and `confirmRealTrading` (real trading switched on needs it). Keys are
+ *   Exchange's keys have one; the spec's payload has none, so it is optional here, and Coinbase keys
+ *   saved without it fail their connection test saying so) and `confirmRealTrading` (real trading
+ *   switched on needs it). Keys are
  *   stored as the exchange connections of POST /api/exchanges/{id}/config; an exchange's key and
  *   secret come together or not at all; empty strings count as absent (the form sends every field).
  * - POST /api/settings/notifications: some of the notification switches.
@@ -39,9 +41,6 @@ export const apiSettingsRequestSchema = z
         const missing = key === undefined ? `${exchange}Key` : `${exchange}Secret`;
         ctx.addIssue({ code: 'custom', path: [missing], message: `${missing} is required with ${key === undefined ? `${exchange}Secret` : `${exchange}Key`}` });
       }
-    }
-    if (body.coinbaseKey !== undefined && body.coinbasePassphrase === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['coinbasePassphrase'], message: 'coinbasePassphrase is required with coinbaseKey (Coinbase Exchange API keys have a passphrase)' });
     }
     if (body.coinbasePassphrase !== undefined && body.coinbaseKey === undefined) {
       ctx.addIssue({ code: 'custom', path: ['coinbasePassphrase'], message: 'coinbasePassphrase is only taken with coinbaseKey and coinbaseSecret' });
