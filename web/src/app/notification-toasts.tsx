@@ -18,7 +18,7 @@ import { useAuth } from '../lib/auth/auth-context';
 import { allowed, botTradeToast, freshItems, isBotTrade, mirrorKey, mirrorToast, pauseToast, riskAlertToast } from './notification-rules';
 
 /** The shell's own pace; a screen polling the same read faster (the dashboard's trades, 10 s) sets the pace while it is open. */
-const NOTIFICATION_POLL_MS = 30_000;
+const NOTIFICATION_POLL_MS = 15_000;
 
 export function NotificationToasts() {
   const { user } = useAuth();
