@@ -16,6 +16,10 @@ import { cachedHead, type HeadPort } from '@papertrade/platform/http/min-positio
 import { OwnWrites } from '@papertrade/platform/http/own-writes';
 import { createMarketData } from '@papertrade/platform/market/create-market-data';
 import { resolveMarketSeed } from '@papertrade/platform/market/market-seed';
+import { resolveSecretsKey } from '@papertrade/platform/secrets/secrets-key';
+import { SecretVault } from '@papertrade/platform/secrets/secret-vault';
+import { CcxtExchangeGateway } from '@papertrade/platform/exchanges/ccxt-exchange';
+import type { ExchangeGateway } from '@papertrade/platform/exchanges/exchange-gateway';
 import type { MarketData } from '@papertrade/platform/market/market-data';
 import { CachedMarketData } from '@papertrade/platform/market/cached-market-data';
 import { READ_CACHE_MAX_AGE_MS, ReadModelCache } from '@papertrade/platform/projections/read-model-cache';
@@ -36,6 +40,7 @@ import { JobRunner } from '@papertrade/workers/jobs/job-runner';
 import { modelTrainingJob } from '@papertrade/workers/ml/model-training-job';
 import { intervalSourceOf } from '@papertrade/workers/ml/training-candles';
 import { ensureHouseModel } from '@papertrade/workers/ml/house-model';
+import { TestnetMirror } from '@papertrade/workers/testnet-mirror';
 
 export interface Runtime {
   config: Config;
@@ -54,6 +59,14 @@ export interface Runtime {
   marketData: MarketData;
   /** One per process: in the embedded mode its memory store is what both APIs count and read. */
   apiCalls: ApiCallCounter;
+  /**
+   * The exchange secrets' vault under SECRETS_KEY, resolved on first use (generated in the embedded
+   * data folder; required elsewhere, so command-api and workers resolve it at start and refuse to
+   * start without it: bin/start-service.ts). Processes that hold no exchange secret never ask.
+   */
+  exchangeSecrets(): SecretVault;
+  /** ccxt, pointed at EXCHANGE_API_URL when set (tests). */
+  exchangeGateway: ExchangeGateway;
 }
 
 /** Embedded mode generates a secret into the data folder; every other mode must be given one. */
@@ -68,17 +81,25 @@ function jwtSecret(config: Config, embedded: boolean): string {
   return fs.readFileSync(file, 'utf8').trim();
 }
 
-export async function createRuntime(service: string, options: { embedded: boolean; env?: NodeJS.ProcessEnv }): Promise<Runtime> {
+/**
+ * `holdsSecrets`: the process keeps exchange secrets (command-api, workers, the embedded app): its
+ * SECRETS_KEY is resolved before anything opens, so a service without one refuses to start.
+ */
+export async function createRuntime(service: string, options: { embedded: boolean; env?: NodeJS.ProcessEnv; holdsSecrets?: boolean }): Promise<Runtime> {
   const config = loadConfig(options.env ?? process.env);
   const logger = createLogger(service, { silent: config.LOG === 'off' });
   const secret = jwtSecret(config, options.embedded);
   // Before the stores open: a service without its market seed refuses to start, as without JWT_SECRET.
   const marketSeed = resolveMarketSeed(config, { embedded: options.embedded });
+  let secretsKey = options.holdsSecrets ? resolveSecretsKey(config, { embedded: options.embedded }) : undefined;
   const infra = await createInfrastructure(config, { service, logger });
   const head = cachedHead(() => infra.eventStore.headPosition());
   const clock = () => new Date();
   const marketData = createMarketData(config, clock, marketSeed);
-  return { config, logger, infra, clock, jwtSecret: secret, head, marketData, apiCalls: new ApiCallCounter(infra.limitStore, clock), embedded: options.embedded };
+  let vault: SecretVault | undefined;
+  const exchangeSecrets = () => (vault ??= new SecretVault(infra.documents, (secretsKey ??= resolveSecretsKey(config, { embedded: options.embedded })), clock));
+  const exchangeGateway = new CcxtExchangeGateway({ ...(config.EXCHANGE_API_URL ? { apiOrigin: config.EXCHANGE_API_URL } : {}), timeoutMs: config.EXCHANGE_TIMEOUT_MS });
+  return { config, logger, infra, clock, jwtSecret: secret, head, marketData, apiCalls: new ApiCallCounter(infra.limitStore, clock), embedded: options.embedded, exchangeSecrets, exchangeGateway };
 }
 
 export function registrationDeps(rt: Runtime): RegistrationDeps {
@@ -125,6 +146,8 @@ export function commandApiDeps(rt: Runtime): CommandApiDeps {
     logger: rt.logger,
     marketData: rt.marketData,
     apiCalls: rt.apiCalls,
+    exchangeSecrets: rt.exchangeSecrets,
+    exchangeGateway: rt.exchangeGateway,
     limits: new SignInLimits(rt.infra.limitStore, {
       failuresPerAccountAndAddress: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
       accountAndAddressWindowMs: config.LOGIN_ACCOUNT_WINDOW_MS,
@@ -211,6 +234,7 @@ export interface Workers {
   riskMonitor: RiskMonitor;
   subscriptionExpiry: SubscriptionExpiry;
   jobRunner: JobRunner;
+  testnetMirror: TestnetMirror;
 }
 
 export function createWorkers(rt: Runtime): Workers {
@@ -229,16 +253,20 @@ export function createWorkers(rt: Runtime): Workers {
     { handler, readModels, bus, clock: rt.clock, logger: rt.logger },
     { kinds: [modelTrainingJob({ handler, documents, candles: intervalSourceOf(rt.marketData), clock: rt.clock, logger: rt.logger })], leaseMs: rt.config.JOB_LEASE_MS },
   );
+  // Mirror to testnet: the bot's paper trades as market orders on the user's connected testnets.
+  const testnetMirror = new TestnetMirror({ eventStore, documents, leases, readModels, handler, secrets: rt.exchangeSecrets, gateway: rt.exchangeGateway, clock: rt.clock, logger: rt.logger });
   return {
     tradingBot,
     riskMonitor,
     subscriptionExpiry,
     jobRunner,
+    testnetMirror,
     async start() {
       await riskMonitor.start(); // listening before the first tick goes out
       feed.start();
       signals.start();
       await tradingBot.start();
+      await testnetMirror.start();
       subscriptionExpiry.start();
       await jobRunner.start();
       if (rt.config.HOUSE_MODEL === 'on') {
@@ -249,10 +277,11 @@ export function createWorkers(rt: Runtime): Workers {
       await feed.stop();
       await signals.stop();
       await tradingBot.stop();
+      await testnetMirror.stop();
       await riskMonitor.stop();
       await subscriptionExpiry.stop();
       await jobRunner.stop();
     },
-    statuses: () => [feed.status(), signals.status(), tradingBot.status(), riskMonitor.status(), subscriptionExpiry.status(), jobRunner.status()],
+    statuses: () => [feed.status(), signals.status(), tradingBot.status(), riskMonitor.status(), subscriptionExpiry.status(), jobRunner.status(), testnetMirror.status()],
   };
 }

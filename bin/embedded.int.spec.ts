@@ -141,7 +141,7 @@ describe('embedded data folder permissions', function () {
 
   it('leaves nothing under it readable by others: the pglite folder, its files, the secrets and the demo accounts', function () {
     expect(modeOf(path.join(app.dataDir, 'pglite')).toString(8)).to.equal('700');
-    for (const file of ['jwt-secret', 'market-seed', 'demo-accounts.txt']) expect(modeOf(path.join(app.dataDir, file)).toString(8), file).to.equal('600');
+    for (const file of ['jwt-secret', 'market-seed', 'secrets-key', 'demo-accounts.txt']) expect(modeOf(path.join(app.dataDir, file)).toString(8), file).to.equal('600');
     expect(openToOthers(app.dataDir)).to.deep.equal([]);
   });
 });

@@ -30,7 +30,8 @@ function healthServer(port: number, status: () => Record<string, unknown>): http
 async function main() {
   const service = process.argv[2] as Service;
   if (!services.includes(service)) throw new Error(`usage: start-service <${services.join('|')}>`);
-  const rt = await createRuntime(service, { embedded: false });
+  // The services that hold exchange secrets refuse to start without SECRETS_KEY (as without JWT_SECRET).
+  const rt = await createRuntime(service, { embedded: false, holdsSecrets: service === 'command-api' || service === 'workers' });
   const { config, logger } = rt;
   const closers: Array<() => Promise<void>> = [];
   let server: http.Server;

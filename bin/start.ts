@@ -19,7 +19,7 @@ import { announcePort, onShutdown, runMain } from './lifecycle';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 async function main() {
-  const rt = await createRuntime('embedded', { embedded: true });
+  const rt = await createRuntime('embedded', { embedded: true, holdsSecrets: true });
   const { config, logger } = rt;
   const dist = path.resolve(config.WEB_DIST ?? path.join(root, 'web', 'dist'));
   if (!fs.existsSync(path.join(dist, 'index.html')) && !config.WEB_DIST) {

@@ -3,7 +3,7 @@
  * environment of one isolated cluster (its own schema and subject prefix), the event store and read
  * models of that schema as seen from the test, and small JSON request helpers.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { RecordedEvent } from '@papertrade/platform/event-store/event-store';
 import { SqlEventStore } from '@papertrade/platform/event-store/sql-event-store';
 import { SqlDocumentStore } from '@papertrade/platform/document-store/sql-document-store';
@@ -24,6 +24,8 @@ export function clusterEnv(schema: string, extra: Record<string, string> = {}): 
     NATS_PREFIX: schema,
     JWT_SECRET: randomUUID() + randomUUID(),
     MARKET_SEED: randomUUID(),
+    // command-api and workers refuse to start without it (exchange secrets at rest).
+    SECRETS_KEY: randomBytes(32).toString('hex'),
     LOG: 'off',
     // The cluster specs pay through the built-in test checkout, which a service runs only when asked.
     TEST_CHECKOUT: 'on',

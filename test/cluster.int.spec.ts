@@ -115,4 +115,17 @@ describe('local cluster: services as separate processes (PostgreSQL + NATS)', fu
       expect(result.stderr).to.match(/MARKET_SEED (is required|must be at least 16 characters)/);
     }
   });
+
+  it('refuses to start command-api and workers without a usable SECRETS_KEY: they hold exchange secrets', function () {
+    const tsx = path.join(repoRoot, 'node_modules', '.bin', 'tsx');
+    const base = { ...process.env, EVENT_STORE: 'postgres', READ_STORE: 'postgres', DATABASE_URL: POSTGRES_URL, DATABASE_SCHEMA: schema, BUS: 'memory', JWT_SECRET: randomUUID() + randomUUID(), MARKET_SEED: randomUUID(), TEST_CHECKOUT: 'on', PORT: '0' };
+    for (const service of ['command-api', 'workers']) {
+      for (const key of ['', 'not a key']) {
+        const result = spawnSync(tsx, ['bin/start-service.ts', service], { cwd: repoRoot, env: { ...base, SECRETS_KEY: key }, encoding: 'utf8', timeout: 30_000 });
+        expect(result.status, `${service} SECRETS_KEY=${JSON.stringify(key)}`).to.equal(1);
+        expect(result.stderr).to.match(/SECRETS_KEY (is required outside the embedded mode|must be 32 bytes)/);
+        expect(result.stderr).not.to.contain('not a key');
+      }
+    }
+  });
 });

@@ -440,7 +440,30 @@ describe('API entities of spec section 3 (both documents) against real answers',
     it.skip('Strategy (id, name, description, type, active, accuracy, profitFactor, sharpeRatio, winRate, maxDrawdown, configuration) and Strategy configuration: pending, GET /api/strategies comes with the AI strategies issue (after issue 16)');
     it.skip('Strategy performance (summary, performance series): pending, GET /api/strategies/{id}/performance comes with the AI strategies issue (after issue 16)');
     it.skip('Backtest request, result, history item and strategy definition: pending, /api/backtest/* comes with the backtesting issue (after issue 16)');
-    it.skip('API settings (binanceKey, binanceSecret, coinbaseKey, coinbaseSecret, enablePaperTrading, enableRealTrading): pending, POST /api/settings/api comes with the exchange integration issue (after issue 16)');
-    it.skip('Exchange (id, name, status, apiKey, secretKey, testnet, balance, fees): pending, /api/exchanges/* comes with the exchange integration issue (after issue 16)');
+    it('API settings (binanceKey, binanceSecret, coinbaseKey, coinbaseSecret, enablePaperTrading, enableRealTrading): the spec\'s payload is taken as it is', async function () {
+      const body = { binanceKey: 'entity-binance-key-0001', binanceSecret: 'entity-binance-secret-0001', coinbaseKey: 'entity-coinbase-key-0001', coinbaseSecret: 'entity-coinbase-secret-01', enablePaperTrading: true, enableRealTrading: false };
+      const res = await harness().request('POST', '/api/settings/api', { token: buyer.token, body });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      position = String(res.body.position);
+      expect(res.body.tradingMode).to.deep.equal({ paperTrading: true, realTrading: false });
+      // Decision: the keys are never answered; what comes back is each key's last four characters.
+      expect(JSON.stringify(res.body)).not.to.contain(body.binanceSecret);
+    });
+
+    it('Exchange (id, name, status, apiKey, secretKey, testnet, balance, fees): apiKey masked to its last four, secretKey never answered (null)', async function () {
+      const exchange = z.object({
+        id: z.string(),
+        name: z.string(),
+        status: z.enum(['disconnected', 'connected', 'error']),
+        apiKey: z.string().nullable(),
+        secretKey: z.null(),
+        testnet: z.boolean(),
+        balance: z.unknown(),
+        fees: z.number(),
+      });
+      const body = expectEntity('Exchanges', z.object({ exchanges: z.array(exchange).length(3) }), await get('/api/exchanges', buyer.token));
+      expect(body.exchanges.map((e) => [e.name, e.fees])).to.deep.equal([['Binance', 0.1], ['Coinbase Pro', 0.5], ['Kraken', 0.26]]);
+      expect(body.exchanges.find((e) => e.id === 'binance')).to.deep.include({ apiKey: '••••0001', secretKey: null, testnet: true, status: 'disconnected' });
+    });
   });
 });

@@ -19,10 +19,12 @@ import { subscriptionRoutes } from './subscription/subscription-routes';
 import { stripeWebhookRoutes } from './subscription/stripe-webhook-routes';
 import { testCheckoutRoutes } from './subscription/test-checkout-routes';
 import { apiCallLimit } from './usage/api-call-limit';
+import { exchangeRoutes } from './exchanges/exchange-routes';
+import { settingsRoutes } from './settings/settings-routes';
 
 /** Every router of command-api (the OpenAPI spec lists their routes against the contracts). */
 export function commandApiRouters(deps: CommandApiDeps): Router[] {
-  return [authRoutes(deps), adminRoutes(deps), tradingRoutes(deps), mlRoutes(deps), subscriptionRoutes(deps), stripeWebhookRoutes(deps), testCheckoutRoutes(deps)];
+  return [authRoutes(deps), adminRoutes(deps), tradingRoutes(deps), mlRoutes(deps), subscriptionRoutes(deps), stripeWebhookRoutes(deps), testCheckoutRoutes(deps), exchangeRoutes(deps), settingsRoutes(deps)];
 }
 
 /** The routes alone, for composing into the embedded single-process app. */

@@ -9,6 +9,8 @@ import type { ApiCallCounter } from '@papertrade/platform/auth/api-call-counter'
 import type { HeadPort } from '@papertrade/platform/http/min-position';
 import type { OwnWrites } from '@papertrade/platform/http/own-writes';
 import type { MarketData } from '@papertrade/platform/market/market-data';
+import type { SecretVault } from '@papertrade/platform/secrets/secret-vault';
+import type { ExchangeGateway } from '@papertrade/platform/exchanges/exchange-gateway';
 import type { CheckoutProvider } from './subscription/checkout-provider';
 import type { CheckoutLimit } from './subscription/checkout-limit';
 
@@ -28,9 +30,13 @@ export interface CommandApiDeps {
   /** The plan's monthly API calls (usage/api-call-limit.ts), counted where query-api reads them too. */
   apiCalls: ApiCallCounter;
   /** Where a manual trade's fill price comes from (never the client): the process's one market. */
-  marketData: Pick<MarketData, 'price'>;
+  marketData: Pick<MarketData, 'price' | 'prices'>;
   /** Stripe (STRIPE_SECRET_KEY) or the built-in test checkout (command-api/src/subscription). */
   checkout: CheckoutProvider;
+  /** Exchange API keys at rest (sealed under SECRETS_KEY), resolved on first use. */
+  exchangeSecrets: () => SecretVault;
+  /** Where a connection test fetches the balance (ccxt). */
+  exchangeGateway: ExchangeGateway;
   /** Checkout calls per account (subscription/checkout-limit.ts). */
   checkoutLimit: CheckoutLimit;
   /**

@@ -12,6 +12,7 @@ import { subscriptionsProjection } from './subscriptions/subscriptions.projectio
 import { botDecisionsProjection } from './bot-decisions/bot-decisions.projection';
 import { jobsProjection } from './jobs/jobs.projection';
 import { mlModelTypesProjection, mlStatusProjection } from './ml/ml.projection';
+import { accountSettingsProjection, exchangeConnectionsProjection, mirrorOrdersProjection } from './exchanges/exchanges.projection';
 
 export const projections = [
   usersProjection,
@@ -29,4 +30,7 @@ export const projections = [
   jobsProjection,
   mlStatusProjection,
   mlModelTypesProjection,
+  exchangeConnectionsProjection,
+  mirrorOrdersProjection,
+  accountSettingsProjection,
 ] as unknown as ProjectionDefinition<Document>[];

@@ -22,10 +22,11 @@ import { mlRoutes } from './ml/ml-routes';
 import { auditRoutes } from './audit/audit-routes';
 import { subscriptionRoutes } from './subscription/subscription-routes';
 import { openApiRoutes } from './openapi/openapi-routes';
+import { exchangeRoutes } from './exchanges/exchange-routes';
 
 /** Every router of query-api (the OpenAPI spec lists their routes against the contracts). */
 export function queryApiRouters(deps: QueryApiDeps): Router[] {
-  return [meRoutes(deps), adminRoutes(deps), plansRoutes(), publicStatsRoutes(deps), marketRoutes(deps), signalsRoutes(deps), tradingRoutes(deps), mlRoutes(deps), subscriptionRoutes(deps), auditRoutes(deps), openApiRoutes()];
+  return [meRoutes(deps), adminRoutes(deps), plansRoutes(), publicStatsRoutes(deps), marketRoutes(deps), signalsRoutes(deps), tradingRoutes(deps), mlRoutes(deps), subscriptionRoutes(deps), auditRoutes(deps), exchangeRoutes(deps), openApiRoutes()];
 }
 
 export function queryApiRoutes(deps: QueryApiDeps): Middleware {

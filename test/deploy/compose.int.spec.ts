@@ -238,6 +238,17 @@ describe('deployment: docker-compose.yml, deploy/Dockerfile, gateway', function 
       }
     });
 
+    it('SECRETS_KEY (exchange secrets at rest) is required from the host by the services that hold exchange keys, command-api and workers, and given to no other', function () {
+      for (const name of APP_SERVICES) {
+        const env = envOf(services[name]!);
+        if (name === 'command-api' || name === 'workers') {
+          expect(env.SECRETS_KEY, `${name}: SECRETS_KEY must be \${SECRETS_KEY:?…}, never a literal`).to.match(/^\$\{SECRETS_KEY:\?[^}]*\}$/);
+        } else {
+          expect(env.SECRETS_KEY, `${name} holds no exchange secret`).to.equal(undefined);
+        }
+      }
+    });
+
     it('never holds a secret: JWT_SECRET and MARKET_SEED are required from the host, admin credentials pass through', function () {
       for (const name of APP_SERVICES) {
         const env = envOf(services[name]!);

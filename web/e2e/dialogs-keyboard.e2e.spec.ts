@@ -5,7 +5,8 @@
  * done with the keyboard too. axe-core finds no serious or critical violation with the dialog open.
  *
  * The dialogs: the admin's Edit User, the subscription's Cancel (also behind 'Switch to Free Starter
- * at period end'), the trade form's position-size confirmation. The coin selector has the same checks
+ * at period end'), the trade form's position-size confirmation, the real trading confirmation (issue
+ * 21; its trigger is a switch, pressed with Space as switches are). The coin selector has the same checks
  * in dashboard.e2e.spec.ts ('the coin selector: focus moves in and is trapped ...').
  */
 import { expect } from 'chai';
@@ -142,5 +143,29 @@ describe('web: every dialog by keyboard alone (e2e)', function () {
     await dialog.waitFor({ state: 'hidden' });
     await page.getByTestId('trade-result').waitFor();
     expect(posts).to.have.length(1);
+  });
+
+  it('the real trading confirmation: Space on the switch opens it on Cancel, trapped, Escape back with real trading off, turned on by keyboard', async () => {
+    const { page, app } = suite;
+    const user = await premiumUser();
+    await arrive(page, user.token, '/api-integration?tab=trading');
+    const trigger = page.getByTestId('real-trading-switch');
+    const dialog = page.getByTestId('real-trading-dialog');
+    await trigger.focus();
+    await page.keyboard.press('Space');
+    await dialog.waitFor();
+    expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.innerText?.trim())).to.equal('Cancel');
+    expect(await seriousViolations(page, 'real trading dialog')).to.deep.equal([]);
+    await expectFocusTrapped(page, dialog);
+    await expectEscapeReturnsFocus(page, trigger, dialog);
+    expect(await trigger.isChecked()).to.equal(false);
+
+    await page.keyboard.press('Space');
+    await dialog.waitFor();
+    await tabTo(page, dialog, 'Turn on real trading');
+    await page.keyboard.press('Enter');
+    await expectToast(page, 'API Settings Saved');
+    const settings = (await callAs(app.url, user.token, 'GET', '/api/settings')) as { tradingMode: { realTrading: boolean } };
+    expect(settings.tradingMode.realTrading).to.equal(true);
   });
 });

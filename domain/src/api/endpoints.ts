@@ -68,6 +68,23 @@ import {
   tradesQuerySchema,
   tradesResponseSchema,
 } from '../trading/read-contracts';
+import {
+  exchangeConfigRequestSchema,
+  exchangeConfigResponseSchema,
+  exchangeIdParamSchema,
+  exchangeMirrorRequestSchema,
+  exchangeMirrorResponseSchema,
+  exchangeTestResponseSchema,
+  exchangesResponseSchema,
+  mirrorOrdersResponseSchema,
+} from '../exchanges/contracts';
+import {
+  accountSettingsResponseSchema,
+  apiSettingsRequestSchema,
+  apiSettingsResponseSchema,
+  notificationSettingsRequestSchema,
+  notificationSettingsResponseSchema,
+} from '../settings/contracts';
 import { endpoint, type EndpointContract } from './contract';
 import { alertIdSchema, healthResponseSchema, noBodySchema, noQuerySchema, userIdParamSchema } from './shared';
 
@@ -371,6 +388,111 @@ export const changeBotSettings = endpoint({
   access: 'signed-in',
   body: { schema: botSettingsRequestSchema, required: true },
   success: { status: 200, description: 'The whole set as it now is', schema: botSettingsResponseSchema },
+});
+
+// ---------------------------------------------------------------------------------------------
+// Exchanges and the Settings screen (issue 21)
+
+const exchangeParams = { id: exchangeIdParamSchema } as const;
+
+export const exchangeConfig = endpoint({
+  ...command,
+  method: 'post',
+  path: '/api/exchanges/{id}/config',
+  tag: 'Exchanges',
+  summary: "Save an exchange's API keys",
+  description:
+    'Stores the API key and secret (and Coinbase Exchange\'s passphrase) encrypted with AES-256-GCM; events and answers hold only the key\'s last four characters. Testnet is on by default where the exchange has one (Binance, Coinbase Exchange); Kraken has none, so its connection is read-only. 404 for an unknown exchange.',
+  access: 'premium',
+  params: exchangeParams,
+  body: { schema: exchangeConfigRequestSchema, required: true },
+  success: { status: 200, description: 'The connection, untested', schema: exchangeConfigResponseSchema },
+  errors: [404],
+});
+
+export const exchangeTest = endpoint({
+  ...command,
+  method: 'post',
+  path: '/api/exchanges/{id}/test',
+  tag: 'Exchanges',
+  summary: 'Test the connection: fetch the balance',
+  description: "Fetches the account's balance with the stored keys through ccxt and records the result: connected with the balance (valued at the market's prices), or error with the exchange's message (a 200: the exchange said no). 409 without saved keys.",
+  access: 'premium',
+  params: exchangeParams,
+  body: { schema: noBodySchema, required: false },
+  success: { status: 200, description: 'Connected with the balance, or the error', schema: exchangeTestResponseSchema },
+  errors: [404, 409],
+});
+
+export const exchangeMirror = endpoint({
+  ...command,
+  method: 'post',
+  path: '/api/exchanges/{id}/mirror',
+  tag: 'Exchanges',
+  summary: 'Mirror to testnet on or off',
+  description: "With the mirror on, each paper trade of the bot is also sent as a market order to the exchange's testnet, and Trade History shows the testnet's fill beside the paper fill. 409 without a connected testnet account.",
+  access: 'premium',
+  params: exchangeParams,
+  body: { schema: exchangeMirrorRequestSchema, required: true },
+  success: { status: 200, description: 'The switch as it now is', schema: exchangeMirrorResponseSchema },
+  errors: [404, 409],
+});
+
+export const exchanges = endpoint({
+  ...query,
+  path: '/api/exchanges',
+  tag: 'Exchanges',
+  summary: 'The exchanges and your connections',
+  description: "Each exchange (fee, testnet availability) with the caller's connection: status, the key's last four characters, testnet, the last balance valued at the market's prices now and the share allocated to coins, the mirror switch. Never a secret.",
+  access: 'premium',
+  minPosition: true,
+  success: { status: 200, description: 'Every exchange', schema: exchangesResponseSchema },
+});
+
+export const mirrorOrders = endpoint({
+  ...query,
+  path: '/api/exchanges/mirror-orders',
+  tag: 'Exchanges',
+  summary: "The testnet's fills beside the paper fills",
+  description: 'The bot trades mirrored to a testnet, newest first (at most 200): the paper price, the testnet price and their difference in percent, or the failure.',
+  access: 'premium',
+  minPosition: true,
+  success: { status: 200, description: 'Mirrored orders', schema: mirrorOrdersResponseSchema },
+});
+
+export const apiSettings = endpoint({
+  ...command,
+  method: 'post',
+  path: '/api/settings/api',
+  tag: 'Settings',
+  summary: 'API settings: exchange keys and the trading mode',
+  description:
+    "binanceKey + binanceSecret and coinbaseKey + coinbaseSecret + coinbasePassphrase are saved as the exchange connections (testnet on); enablePaperTrading and enableRealTrading set the trading mode. Switching real trading on needs confirmRealTrading: true; this version places no real-money order. Empty strings count as absent.",
+  access: 'premium',
+  body: { schema: apiSettingsRequestSchema, required: true },
+  success: { status: 200, description: "The exchanges whose keys were saved (last four characters) and the trading mode", schema: apiSettingsResponseSchema },
+});
+
+export const notificationSettings = endpoint({
+  ...command,
+  method: 'post',
+  path: '/api/settings/notifications',
+  tag: 'Settings',
+  summary: 'Notification switches',
+  description: 'Which events reach you as toasts in the web app: bot trades, bot status, risk alerts, testnet mirror fills.',
+  access: 'signed-in',
+  body: { schema: notificationSettingsRequestSchema, required: true },
+  success: { status: 200, description: 'The switches as they now are', schema: notificationSettingsResponseSchema },
+});
+
+export const accountSettings = endpoint({
+  ...query,
+  path: '/api/settings',
+  tag: 'Settings',
+  summary: 'Notification switches and trading mode',
+  access: 'signed-in',
+  minPosition: true,
+  success: { status: 200, description: 'The settings (defaults until changed)', schema: accountSettingsResponseSchema },
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -811,6 +933,14 @@ export const endpoints: readonly EndpointContract[] = [
   botDecisions,
   acknowledgeRiskAlert,
   clearAcknowledgedRiskAlerts,
+  exchangeConfig,
+  exchangeTest,
+  exchangeMirror,
+  exchanges,
+  mirrorOrders,
+  apiSettings,
+  notificationSettings,
+  accountSettings,
   subscription,
   billingHistory,
   checkout,

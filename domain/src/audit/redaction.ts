@@ -5,13 +5,16 @@
  * store by this route, whoever added the field and wherever it is nested.
  *
  * The rule is by field name, not by event type, so a new event needs no change here: any key whose
- * name contains password, secret, token, hash, apikey/api_key or privatekey/private_key (any case)
+ * name contains password, passphrase, secret, token, hash, apikey/api_key, privatekey/private_key,
+credential or an exchange's key (binanceKey, coinbaseKey, krakenKey, exchangeKey; any case)
  * has its value replaced by REDACTED. It errs on the side of hiding: `requestHash` (a digest of a
  * command body) is hidden too, which costs an auditor nothing.
  */
 export const REDACTED = '[redacted]';
 
-const SECRET_FIELD = /password|secret|token|hash|api_?key|private_?key/i;
+// Exchange credentials (issue 21): the API settings name keys by exchange (binanceKey, coinbaseKey),
+// Coinbase Exchange's keys have a passphrase; any `credential(s)` field is one by name.
+const SECRET_FIELD = /password|passphrase|secret|token|hash|api_?key|private_?key|credential|(?:binance|coinbase|kraken|exchange)_?key/i;
 
 export function isSecretField(name: string): boolean {
   return SECRET_FIELD.test(name);

@@ -30,4 +30,12 @@ describe('audit redaction', function () {
     }
     for (const name of ['userId', 'email', 'tradeId', 'price', 'key', 'idempotencyKey', 'tier']) expect(isSecretField(name), name).to.equal(false);
   });
+
+  it('covers every field that could hold an exchange credential (issue 21): the API settings\' names, passphrases, credentials', function () {
+    for (const name of ['binanceKey', 'binanceSecret', 'coinbaseKey', 'coinbaseSecret', 'coinbasePassphrase', 'krakenKey', 'passphrase', 'secretKey', 'apiKey', 'credentials', 'exchangeKey']) {
+      expect(isSecretField(name), name).to.equal(true);
+    }
+    // What the exchange events hold instead: a reference and the key's last four characters.
+    for (const name of ['keyLast4', 'exchangeId', 'testnet', 'clientOrderId']) expect(isSecretField(name), name).to.equal(false);
+  });
 });

@@ -82,6 +82,19 @@ export const configSchema = z.object({
   STRIPE_API_URL: z.preprocess(emptyAsAbsent, z.url({ protocol: /^https?$/ }).optional()),
   /** The public origin of the web app, for checkout's return URLs; default the request's own origin. */
   PUBLIC_URL: z.preprocess(emptyAsAbsent, z.url({ protocol: /^https?$/ }).optional()),
+  /**
+   * The key that encrypts exchange API secrets at rest (platform/src/secrets/secrets-key.ts): 32 bytes
+   * as 64 hex characters or base64. No default: generated into the data folder in the embedded mode,
+   * required by command-api and workers elsewhere.
+   */
+  SECRETS_KEY: z.preprocess(emptyAsAbsent, z.string().optional()),
+  /**
+   * Tests only: every exchange API URL's origin is replaced by this one (a local fake exchange,
+   * test/fake-exchange-server.ts). Never set in production: ccxt then speaks to the exchanges themselves.
+   */
+  EXCHANGE_API_URL: z.preprocess(emptyAsAbsent, z.url({ protocol: /^https?$/ }).optional()),
+  /** How long a request to an exchange may take before it counts as a timeout (ms). */
+  EXCHANGE_TIMEOUT_MS: count(10_000),
   LOG: z.enum(['on', 'off']).default('on'),
 });
 

@@ -19,14 +19,14 @@ const tradeHistory = lazyRoute(() => import('./routes/trade-history'));
 const riskManagement = lazyRoute(() => import('./routes/risk-management'));
 const admin = lazyRoute(() => import('./routes/admin'));
 const apiDocs = lazyRoute(() => import('./routes/api-docs'));
+const settings = lazyRoute(() => import('./routes/settings'));
+const apiIntegration = lazyRoute(() => import('./routes/api-integration'));
 const notFound = lazyRoute(() => import('./routes/not-found'));
 
 /** Titles as the premium spec names the screens (premium-and-account.md section 2). */
 export const plannedScreens = [
   { path: '/ai-signals', title: 'AI Trading Strategies' },
   { path: '/backtesting', title: 'Strategy Backtesting' },
-  { path: '/settings', title: 'Settings' },
-  { path: '/api-integration', title: 'Exchange API Integration' },
 ] as const;
 
 interface RouteHandle {
@@ -54,6 +54,8 @@ export const routes: RouteObject[] = [
           { path: '/subscription', element: <subscription.Component />, ...screen(subscription) },
           { path: '/payment-success', element: <paymentSuccess.Component />, ...screen(paymentSuccess) },
           { path: '/api-docs', element: <apiDocs.Component />, ...screen(apiDocs) },
+          { path: '/settings', element: <settings.Component />, ...screen(settings) },
+          { path: '/api-integration', element: <apiIntegration.Component />, ...screen(apiIntegration) },
           ...plannedScreens.map(({ path, title }) => ({ path, element: <placeholder.Component title={title} />, ...screen(placeholder) })),
           { path: '*', element: <notFound.Component />, ...screen(notFound) },
         ],

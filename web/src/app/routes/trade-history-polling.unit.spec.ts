@@ -23,6 +23,15 @@ describe('trade history polling (premium spec section 7)', function () {
     });
   });
 
+  it('for a premium user also polls the testnet mirror\'s fills every 30 s (issue 21)', async () => {
+    expect(await screenPolls({ path: '/trade-history', load, viewer: viewer('PREMIUM') })).to.deep.equal({
+      ...SHELL,
+      'GET /api/trades?page=1&pageSize=25': 'every 30 s',
+      'GET /api/bot/decisions': 'every 30 s',
+      'GET /api/exchanges/mirror-orders': 'every 30 s',
+    });
+  });
+
   it('asks nothing of its own for a visitor (dashes and a Login link)', async () => {
     expect(await screenPolls({ path: '/trade-history', load, viewer: null })).to.deep.equal({ ...SHELL, 'GET /api/trades?page=1&pageSize=25': 'not until enabled (then every 30 s)' });
   });

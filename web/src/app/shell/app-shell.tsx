@@ -5,6 +5,7 @@ import { Icon } from '../../components/ui/icon';
 import { ContentSpinner } from '../../components/ui/spinner';
 import { ML_STATUS_SHELL_REFETCH_MS, useMlStatus } from '../../features/ml-status/api/get-ml-status';
 import { RealtimeProvider } from '../../lib/realtime/realtime-provider';
+import { NotificationToasts } from '../notification-toasts';
 import { realtimeInvalidation } from '../realtime-invalidation';
 import { Sidebar } from './sidebar';
 import './app-shell.css';
@@ -13,6 +14,8 @@ import './app-shell.css';
 export default function AppShell() {
   return (
     <RealtimeProvider invalidation={realtimeInvalidation}>
+      {/* The toasts the Notifications settings decide (issue 21); outside ShellFrame, whose polls the screen specs read. */}
+      <NotificationToasts />
       <ShellFrame />
     </RealtimeProvider>
   );
