@@ -9,7 +9,7 @@
  * running, and by the time it has done several more rounds the stopped one would have too.
  */
 import { expect } from 'chai';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -268,13 +268,15 @@ describe('the workers service process runs the market feed (NATS)', function () 
         NATS_PREFIX: prefix,
         JWT_SECRET: randomUUID() + randomUUID(),
         MARKET_SEED: randomUUID(),
+        // The workers sign the testnet mirror's orders with sealed keys: they refuse to start without it.
+        SECRETS_KEY: randomBytes(32).toString('hex'),
         MARKET_TICK_MS: '50',
         LOG: 'off',
       });
       await waitUntil(() => coinIds.every((id) => (seen.get(id) ?? 0) >= 2), { timeoutMs: 30_000, message: 'two ticks of every coin over NATS' });
       const health = (await (await fetch(`${service.url}/api/health`)).json()) as { status: string; workers: Array<Record<string, unknown>> };
       expect(health.status).to.equal('ok');
-      expect(health.workers.map((w) => w.name)).to.deep.equal(['market-feed', 'signal-engine', 'trading-bot', 'risk-monitor', 'subscription-expiry', 'job-runner']);
+      expect(health.workers.map((w) => w.name)).to.deep.equal(['market-feed', 'signal-engine', 'trading-bot', 'risk-monitor', 'subscription-expiry', 'job-runner', 'testnet-mirror']);
       expect(health.workers[0]).to.include({ name: 'market-feed', running: true, intervalMs: 50, failedRounds: 0 });
       expect(health.workers[0]!.ticksPublished).to.be.at.least(20);
       expect(health.workers[1]).to.include({ name: 'signal-engine', running: true, candleMinutes: 5 });
