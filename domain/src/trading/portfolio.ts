@@ -35,6 +35,7 @@ import type { DomainEvent, StoredEventShape } from '../shared/decider';
 import type { CoinId, CoinSymbol } from '../market/coins';
 import type { SignalType } from '../signals/signal-rules';
 import { microsToCents, quantityToUnits } from './money';
+import type { Execution } from './engine/fills';
 
 /**
  * The schema version of the portfolio's events and state: 2 since sales take FIFO lots (events
@@ -96,7 +97,7 @@ export type SimulatedTradePlaced = DomainEvent<
     side: TradeSide;
     /** Coins, a decimal with at most 8 places. */
     quantity: number;
-    /** The fill price, USD per coin: the market price the command carried. */
+    /** The fill price, USD per coin: with `execution`, its mid plus (BUY) or less (SELL) the half spread and impact; else the price the command carried. */
     price: number;
     /** quantity x price, rounded to the micro-dollar. */
     notionalMicros: number;
@@ -114,6 +115,8 @@ export type SimulatedTradePlaced = DomainEvent<
     lotRule: LotRule;
     /** SELL under FIFO: the lots it took, oldest first; BUY, and SELLs at average cost: empty. */
     lots: SoldLot[];
+    /** What the order met (issue 17: the mid, spread, impact, when it filled and was meant to); absent on fills before it. */
+    execution?: Execution;
     placedAt: string;
   }
 >;
@@ -128,7 +131,7 @@ export type PositionClosed = DomainEvent<
     symbol: CoinSymbol;
     reason: CloseReason;
     quantity: number;
-    /** The fill price: the stop or target price the command carried. */
+    /** The fill price: with `execution`, the crossing tick's mid less the half spread and impact; before it, the level's price. */
     price: number;
     notionalMicros: number;
     feeMicros: number;
@@ -143,6 +146,8 @@ export type PositionClosed = DomainEvent<
     /** As SimulatedTradePlaced's: FIFO closes list every lot of the position, oldest first. */
     lotRule: LotRule;
     lots: SoldLot[];
+    /** The crossing tick (mid, spread, impact, when, the level crossed); absent on closes before issue 17. */
+    execution?: Execution;
     closedAt: string;
   }
 >;
