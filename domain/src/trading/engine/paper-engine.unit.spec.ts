@@ -1,0 +1,122 @@
+/**
+ * The paper engine over a day of the simulated market: a bot following a signal per 5-minute candle,
+ * with tight stops so they fire often. Every fill and every stop or target execution is a tick of
+ * the path (its mid lies within the high and low of its 1m, 5m, 15m, 1h, 4h and 1d candles, for fixed
+ * and trailing stops), priced at that mid plus or less the spread and impact; each close is the
+ * first crossing since its position opened; a bot order fills 5 s after its candle's close, or late
+ * when the bot handled it late.
+ */
+import { expect } from 'chai';
+import { coinById, findCoinBySymbol, halfSpreadOf, type CoinId } from '../../market/coins';
+import { tickAt, TICK_MS, TICKS_PER_DAY, TICKS_PER_MINUTE } from '../../market/market-path';
+import { MarketSimulation } from '../../market/simulation';
+import { DEFAULT_BOT_SETTINGS, DEFAULT_RISK_PARAMETERS } from '../contracts';
+import type { PositionClosed, SimulatedTradePlaced } from '../portfolio';
+import { exitSpecOf } from './exit-spec';
+import { pathTicks } from './price-ticks';
+import { PaperEngine, runPaperEngine, type EngineSignal } from './paper-engine';
+
+const KEY = Uint32Array.from([20260105, 1, 2, 3, 4, 5, 6, 7]);
+const sim = new MarketSimulation(KEY);
+const ticks = pathTicks(sim.path);
+const DAY_MS = Date.UTC(2026, 0, 5);
+const DAY = tickAt(DAY_MS);
+const COINS: CoinId[] = ['ethereum', 'bitcoin', 'solana', 'uniswap'];
+const WIDTHS = [1, 5, 15, 60, 240, 1440];
+
+/** A signal per coin and closed 5-minute candle: BUY after an up candle, SELL after a down one. */
+function daySignals(): EngineSignal[] {
+  const signals: EngineSignal[] = [];
+  const candles = new Map(COINS.map((c) => [c, sim.candles(c, DAY_MS, DAY_MS + 86_400_000 - 1, 5)]));
+  for (let i = 0; i < 288; i++) {
+    for (const coinId of COINS) {
+      const c = candles.get(coinId)![i]!;
+      const candleTime = new Date(c.time).toISOString();
+      signals.push({ eventId: `e-${coinId}-${i}`, signalId: `s-${coinId}-${i}`, type: c.close >= c.open ? 'BUY' : 'SELL', symbol: coinById(coinId).symbol, price: c.close, confidence: 70, candleTime });
+    }
+  }
+  return signals;
+}
+
+type Execution = NonNullable<SimulatedTradePlaced['data']['execution']>;
+
+function executions(engine: PaperEngine): Array<{ coinId: CoinId; side: 'BUY' | 'SELL'; price: number; quantity: number; execution: Execution; close?: PositionClosed['data'] }> {
+  return engine.events.flatMap((e) => {
+    if (e.type === 'SimulatedTradePlaced') return [{ coinId: e.data.coinId, side: e.data.side, price: e.data.price, quantity: e.data.quantity, execution: e.data.execution! }];
+    if (e.type === 'PositionClosed') return [{ coinId: e.data.coinId, side: 'SELL' as const, price: e.data.price, quantity: e.data.quantity, execution: e.data.execution!, close: e.data }];
+    return [];
+  });
+}
+
+describe('engine: a day of bot trades and stops on the path', function () {
+  this.timeout(60_000);
+  const settings = { ...DEFAULT_BOT_SETTINGS, stopLossPercent: 0.5, takeProfitPercent: 0.8, maxPositionSize: 10, dailyLossLimit: 10_000 };
+  const rules = { settings, parameters: { ...DEFAULT_RISK_PARAMETERS, maxConcurrentTrades: 4 } };
+  const signals = daySignals();
+  const fixed = runPaperEngine({ ticks, userId: 'u1', rules }, signals, DAY + TICKS_PER_DAY - 1);
+  const trailing = runPaperEngine({ ticks, userId: 'u1', rules, exitSpec: (p) => ({ ...exitSpecOf(p, settings), trail: 0.004 }) }, signals, DAY + TICKS_PER_DAY - 1);
+
+  for (const [name, engine] of [['fixed stops', fixed], ['trailing stops', trailing]] as const) {
+    it(`fills every order and executes every stop and target at a tick inside its 1m to 1d candles (${name})`, function () {
+      const all = executions(engine);
+      const closes = all.filter((x) => x.close);
+      expect(all.length, 'trades').to.be.greaterThan(100);
+      expect(closes.filter((x) => x.close!.reason === 'STOP_LOSS').length, 'stop losses').to.be.greaterThan(10);
+      expect(closes.filter((x) => x.close!.reason === 'TAKE_PROFIT').length, 'take profits').to.be.greaterThan(5);
+      for (const { coinId, side, price, quantity, execution } of all) {
+        const at = Date.parse(execution.filledAt);
+        expect((at - DAY_MS) % TICK_MS, 'on a tick').to.equal(0);
+        expect(execution.mid, execution.filledAt).to.equal(sim.path.price(coinId, tickAt(at)));
+        for (const width of WIDTHS) {
+          const [candle] = sim.candles(coinId, at, at, width);
+          expect(candle!.time).to.be.at.most(at);
+          expect(execution.mid, `${coinId} ${execution.filledAt} in its ${width}m candle`).to.be.within(candle!.low, candle!.high);
+        }
+        const { mid, halfSpread, impact } = execution;
+        expect(halfSpread).to.equal(halfSpreadOf(coinId));
+        expect(impact).to.be.within(0, 1e-3);
+        expect(price, 'the fill is the mid with the costs').to.equal(side === 'BUY' ? mid * (1 + halfSpread + impact) : mid * (1 - halfSpread - impact));
+        expect(quantity).to.be.greaterThan(0);
+      }
+    });
+  }
+
+  it('closes each position at the first tick at or beyond its level since its opening fill, at that tick\'s price and time', function () {
+    const opened = new Map<string, number>();
+    for (const e of fixed.events) {
+      if (e.type === 'SimulatedTradePlaced' && e.data.side === 'BUY') opened.set(e.data.tradeId, tickAt(Date.parse(e.data.execution!.filledAt)));
+      if (e.type !== 'PositionClosed') continue;
+      const { execution } = e.data;
+      const from = opened.get(e.data.positionId)!;
+      const at = tickAt(Date.parse(execution!.filledAt));
+      const level = execution!.level!;
+      const crossed = (p: number) => (e.data.reason === 'STOP_LOSS' ? p <= level : p >= level);
+      const path = sim.path.ticks(findCoinBySymbol(e.data.symbol)!.id, from + 1, new Float64Array(at - from));
+      expect(path.findIndex(crossed), `${e.data.positionId}: the first crossing`).to.equal(path.length - 1);
+      expect(e.data.closedAt).to.equal(execution!.filledAt);
+      expect(crossed(execution!.mid), 'the mid is the crossing tick, at or beyond the level').to.equal(true);
+    }
+  });
+
+  it('fills a bot order at the tick 5 s after its candle closed, or at the live tick when the bot handled the signal late', function () {
+    const buys = fixed.events.filter((e): e is SimulatedTradePlaced => e.type === 'SimulatedTradePlaced' && e.data.source.kind === 'SIGNAL');
+    for (const b of buys) {
+      const close = Date.parse(b.data.source.kind === 'SIGNAL' ? b.data.source.candleTime : '') + 5 * 60_000;
+      expect(b.data.execution).to.include({ filledAt: new Date(close + 5000).toISOString(), intendedAt: new Date(close + 5000).toISOString(), delayMs: 0 });
+      expect(b.data.placedAt).to.equal(b.data.execution!.filledAt);
+    }
+    const first = signals.find((s) => s.type === 'BUY')!;
+    const late = new PaperEngine({ ticks, userId: 'u2', rules });
+    const handled = Date.parse(first.candleTime) + 5 * 60_000 + 93_700;
+    late.onSignal({ ...first, handledAtMs: handled });
+    const placed = late.events.find((e): e is SimulatedTradePlaced => e.type === 'SimulatedTradePlaced')!;
+    expect(placed.data.execution).to.include({ filledAt: new Date(handled - 3700).toISOString(), delayMs: 90_000 - 5000 });
+    expect(placed.data.execution!.mid).to.equal(sim.path.price(findCoinBySymbol(first.symbol)!.id, tickAt(handled)));
+  });
+
+  it('gives the same events run again (a pure function of the signals and the path)', function () {
+    const again = runPaperEngine({ ticks: pathTicks(new MarketSimulation(KEY).path), userId: 'u1', rules }, signals, DAY + TICKS_PER_DAY - 1);
+    expect(again.events).to.deep.equal(fixed.events);
+    expect(TICKS_PER_MINUTE).to.equal(12);
+  });
+});
