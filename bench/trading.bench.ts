@@ -218,7 +218,7 @@ async function embedded(): Promise<void> {
     leases,
     readModels,
     handler,
-    marketData: { prices: async () => Object.entries(PRICE).map(([symbol, price]) => ({ symbol, price, coinId: 'x', change24h: null, changePercent24h: null, volume24h: null, at: now() })) as never },
+    marketData: rt.marketData,
     clock: rt.clock,
     logger: rt.logger,
     concurrency,

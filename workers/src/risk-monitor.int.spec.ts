@@ -1,14 +1,16 @@
 /**
  * The risk monitor on the embedded stores (PGlite) with the projector running, fed ticks on the bus
- * (or handed them directly) and minute candles the test controls: stop loss and take profit close
- * at the level's price on the tick whose range reaches it (and not on a candle older than the
- * position), and every alert condition fires once, also for a monitor started afresh; of two
- * monitors on the same store only the lease holder works, and the other takes over when it stops.
- * Last, with the simulated market's own candles: the ticks of the minute so far count, later ones not.
+ * (or handed them directly). With the simulated market's path (issue 17): a stop loss or take profit
+ * closes at the first tick at or beyond its level since the position opened, at that tick's price
+ * less the spread and impact and at its time, whichever notices came (one notice long after, the
+ * others lost), also for a monitor started afresh, and never at a tick after now. Without a path (a
+ * live source): at the first notice's price beyond the level. Every alert condition fires once, also
+ * for a monitor started afresh; of two monitors on the same store only the lease holder works, and
+ * the other takes over when it stops.
  */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { findCoinById, type CoinId, type Candle } from '@papertrade/domain/market/coins';
+import { findCoinById, halfSpreadOf, type CoinId } from '@papertrade/domain/market/coins';
 import { marketTickSubject, type MarketTick } from '@papertrade/domain/market/contracts';
 import { DEFAULT_RISK_PARAMETERS, type BotSettings, type RiskParameters } from '@papertrade/domain/trading/contracts';
 import { portfolioStreamId, type PositionClosed } from '@papertrade/domain/trading/portfolio';
@@ -18,9 +20,10 @@ import { riskDecider } from '@papertrade/domain/trading/risk.decider';
 import { CommandHandler, type CommandMeta, type CommandResult, type LoadedState } from '@papertrade/platform/commands/command-handler';
 import type { Decider, DomainEvent } from '@papertrade/domain/shared/decider';
 import { silentLogger } from '@papertrade/platform/config/logger';
-import type { CandleSeries } from '@papertrade/platform/market/market-data';
+import type { MarketData } from '@papertrade/platform/market/market-data';
 import { SimulatedMarketData } from '@papertrade/platform/market/simulated-market-data';
-import { tickAt, tickTime } from '@papertrade/domain/market/market-path';
+import { tickAt, tickTime, TICKS_PER_MINUTE } from '@papertrade/domain/market/market-path';
+import { priceImpact, typicalMinuteVolumeUsd } from '@papertrade/domain/trading/engine/fills';
 import { startHarness, type Harness } from '../../test/api-harness';
 import { waitUntil } from '../../test/wait';
 import { RiskMonitor } from './risk-monitor';
@@ -32,8 +35,6 @@ describe('risk monitor (PGlite)', function () {
   let harness: Harness;
   let handler: CommandHandler;
   let now = Date.now();
-  /** The minute candle the market answers for each coin (null: none). */
-  const candles = new Map<CoinId, Candle>();
   const monitors: RiskMonitor[] = [];
 
   before(async function () {
@@ -47,19 +48,15 @@ describe('risk monitor (PGlite)', function () {
     await harness?.stop();
   });
 
-  function newMonitor(options: { handler?: CommandHandler } = {}) {
+  /** A monitor; by default on a market without a price path (the notices' prices are all it knows). */
+  function newMonitor(options: { handler?: CommandHandler; market?: Pick<MarketData, 'ticks'> } = {}) {
     const monitor = new RiskMonitor({
       bus: harness.rt.infra.bus,
       readModels: harness.rt.infra.readModels,
       leases: harness.rt.infra.leases,
       leaseRetryMs: 20,
       handler: options.handler ?? handler,
-      marketData: {
-        async candles(coinId: CoinId): Promise<CandleSeries> {
-          const candle = candles.get(coinId);
-          return { coinId, interval: { label: '1m', minutes: 1 }, candles: candle ? [candle] : [] };
-        },
-      },
+      marketData: options.market ?? { ticks: null },
       clock: () => new Date(now),
       logger: silentLogger,
     });
@@ -84,10 +81,6 @@ describe('risk monitor (PGlite)', function () {
   function tick(coinId: CoinId, price: number, changePercent24h = 1): MarketTick {
     return { coinId, symbol: findCoinById(coinId)!.symbol, price, changePercent24h, at: iso() } as MarketTick;
   }
-  /** The candle of the current minute. */
-  function candle(coinId: CoinId, low: number, high: number, time = Math.floor(now / MINUTE) * MINUTE) {
-    candles.set(coinId, { time, open: low, high, low, close: high, volume: 1 });
-  }
   async function closes(userId: string): Promise<PositionClosed['data'][]> {
     return (await harness.rt.infra.eventStore.readStream(portfolioStreamId(userId))).filter((e) => e.type === 'PositionClosed').map((e) => e.data as PositionClosed['data']);
   }
@@ -95,7 +88,7 @@ describe('risk monitor (PGlite)', function () {
     return (await harness.rt.infra.eventStore.readStream(riskStreamId(userId))).filter((e) => e.type === 'RiskAlertRaised').map((e) => e.data as RiskAlertRaised['data']);
   }
 
-  it('closes at the stop loss price on the tick whose minute candle reaches it (ticks from the bus)', async function () {
+  it('without a price path (a live source): closes at the first notice at or below the stop, at that price less the costs (ticks from the bus)', async function () {
     const user = randomUUID();
     now = Date.UTC(2026, 0, 5, 10, 0, 30);
     await trade(user, 'ETH', 'BUY', 1, 3000); // stop loss 2 % -> 2940, take profit 5 % -> 3150
@@ -103,27 +96,19 @@ describe('risk monitor (PGlite)', function () {
     const monitor = newMonitor();
     await monitor.start();
 
-    // A candle that began before the position opened does not count, whatever its low.
-    candle('ethereum', 2000, 3010, Math.floor(now / MINUTE) * MINUTE);
     now += 5000;
     await harness.rt.infra.bus.publish(marketTickSubject('ethereum'), tick('ethereum', 2990));
     await waitUntil(() => monitor.status().ticks === 1, { message: 'the first tick' });
     await monitor.idle();
     expect(await closes(user)).to.deep.equal([]);
 
-    // The next minute: the tick stays above the stop, the candle's low does not.
-    now += MINUTE;
-    candle('ethereum', 2960, 3010);
-    await harness.rt.infra.bus.publish(marketTickSubject('ethereum'), tick('ethereum', 2990));
-    await waitUntil(() => monitor.status().ticks === 2, { message: 'the second tick' });
-    await monitor.idle();
-    expect(await closes(user), 'the low 2960 is above the stop 2940').to.deep.equal([]);
-
     now += 5000;
-    candle('ethereum', 2930, 3010);
-    await harness.rt.infra.bus.publish(marketTickSubject('ethereum'), tick('ethereum', 2975));
+    const at = iso();
+    await harness.rt.infra.bus.publish(marketTickSubject('ethereum'), tick('ethereum', 2935));
     const closed = await waitUntil(async () => (await closes(user))[0], { message: 'the stop loss' });
-    expect(closed).to.include({ reason: 'STOP_LOSS', price: 2940, symbol: 'ETH', quantity: 1 });
+    const impact = priceImpact('ethereum', 2935, typicalMinuteVolumeUsd('ethereum'));
+    expect(closed).to.deep.include({ reason: 'STOP_LOSS', symbol: 'ETH', quantity: 1, price: 2935 * (1 - halfSpreadOf('ethereum') - impact), closedAt: at });
+    expect(closed.execution).to.deep.equal({ mid: 2935, halfSpread: halfSpreadOf('ethereum'), impact, filledAt: at, level: 2940 });
 
     // Later ticks below the stop close nothing more.
     now += 5000;
@@ -133,7 +118,7 @@ describe('risk monitor (PGlite)', function () {
     expect(await closes(user)).to.have.length(1);
   });
 
-  it('closes at the take profit price when the candle high reaches it', async function () {
+  it('without a price path: closes at the first notice at or above the take profit', async function () {
     const user = randomUUID();
     now = Date.UTC(2026, 0, 5, 11, 0, 30);
     await trade(user, 'BTC', 'BUY', 0.01, 60_000); // take profit 5 % -> 63,000
@@ -141,15 +126,15 @@ describe('risk monitor (PGlite)', function () {
     await harness.projector.caughtUp();
     const monitor = newMonitor();
     now += MINUTE;
-    candle('bitcoin', 59_000, 62_900);
-    await monitor.onTick(tick('bitcoin', 62_000));
+    await monitor.onTick(tick('bitcoin', 62_900));
     expect(await closes(user)).to.deep.equal([]);
     now += 5000;
-    candle('bitcoin', 58_300, 63_500);
-    await monitor.onTick(tick('bitcoin', 62_000));
+    await monitor.onTick(tick('bitcoin', 63_200));
     const closed = await closes(user);
     expect(closed).to.have.length(1);
-    expect(closed[0]).to.include({ reason: 'TAKE_PROFIT', price: 63_000 });
+    expect(closed[0]).to.include({ reason: 'TAKE_PROFIT' });
+    expect(closed[0]!.execution).to.include({ mid: 63_200, level: 63_000 });
+    expect(closed[0]!.price).to.be.within(63_200 * 0.9999, 63_200);
   });
 
   it('raises each alert condition once, also for a monitor started afresh', async function () {
@@ -162,7 +147,6 @@ describe('risk monitor (PGlite)', function () {
     const eth = await trade(user, 'ETH', 'BUY', 2, 3000);
     await trade(user, 'BNB', 'BUY', 1, 600); // 6.7 % of the portfolio: under the maximum
     await harness.projector.caughtUp();
-    candles.delete('ethereum');
 
     const monitor = newMonitor();
     now += MINUTE;
@@ -194,7 +178,6 @@ describe('risk monitor (PGlite)', function () {
     await trade(user, 'ETH', 'BUY', 2, 3000);
     await trade(user, 'BTC', 'BUY', 0.01, 50_000);
     await harness.projector.caughtUp();
-    candles.delete('ethereum');
     // The reset lands while the projector is behind: the open-positions document still holds both positions.
     await harness.projector.stop();
     try {
@@ -241,8 +224,7 @@ describe('risk monitor (PGlite)', function () {
     expect(second.status()).to.include({ running: true, leading: false });
 
     now += MINUTE;
-    candle('solana', 146, 151);
-    await harness.rt.infra.bus.publish(marketTickSubject('solana'), tick('solana', 149));
+    await harness.rt.infra.bus.publish(marketTickSubject('solana'), tick('solana', 146.5));
     await waitUntil(() => first.status().ticks === 1, { message: 'the leader to take the tick' });
     await Promise.all([first.idle(), second.idle()]);
     expect(await closes(stopped)).to.have.length(1);
@@ -261,7 +243,6 @@ describe('risk monitor (PGlite)', function () {
     await trade(later, 'SOL', 'BUY', 1, 149); // stop loss 2 % -> 146.02
     await harness.projector.caughtUp();
     now += MINUTE;
-    candle('solana', 140, 149);
     await harness.rt.infra.bus.publish(marketTickSubject('solana'), tick('solana', 145));
     await waitUntil(async () => (await closes(later)).length === 1, { message: 'the new leader to close the stop' });
     await second.idle();
@@ -269,50 +250,77 @@ describe('risk monitor (PGlite)', function () {
     expect(first.status()).to.include({ running: false, leading: false, ticks: 1 });
   });
 
-  it("reads the simulated market's minute candle: the ticks of the minute so far reach a stop, the ticks after now do not", async function () {
+  describe('on the simulated market\'s path (issue 17)', function () {
     const market = new SimulatedMarketData('risk monitor spec seed', () => new Date(now));
     const path = market.simulation.path;
-    // A minute of ETH whose ticks up to second 30 dip below both its open and the tick at 30 s, and
-    // whose ticks after 30 s go lower still: a stop between the two lows must close now, one below
-    // both must not (the minute's later ticks are in the future). (The old path's minute candle was
-    // one price, its open: neither stop closed.)
-    let minute = tickAt(Date.UTC(2026, 0, 6, 9)) / 12;
-    let ticks = new Float64Array(12);
-    const lowUntil = (k: number) => Math.min(...ticks.subarray(0, k + 1));
-    for (; ; minute++) {
-      ticks = path.ticks('ethereum', minute * 12, new Float64Array(12));
-      const soFar = lowUntil(6);
-      if (soFar < ticks[0]! * 0.9995 && soFar < ticks[6]! * 0.9995 && Math.min(...ticks.subarray(7)) < soFar * 0.9995) break;
+    /** Ticks after an opening at 09:00: a new low at tick `c` (0-based after the opening) that jumps through a level between it and the low before. */
+    const opening = tickAt(Date.UTC(2026, 0, 6, 9));
+    const after = path.ticks('ethereum', opening + 1, new Float64Array(720));
+    let c = 100;
+    let lowBefore = Math.min(...after.subarray(0, c));
+    while (!(after[c]! < lowBefore * 0.9997)) lowBefore = Math.min(lowBefore, after[c++]!);
+    const level = (after[c]! + lowBefore) / 2;
+    const crossing = opening + 1 + c;
+    /** A position whose 2 % stop is exactly `level`, opened at the opening tick. */
+    async function positionAt(user: string): Promise<number> {
+      const entry = level / 0.98;
+      now = tickTime(opening);
+      await trade(user, 'ETH', 'BUY', Math.round((1000 / entry) * 1e8) / 1e8, entry);
+      await harness.projector.caughtUp();
+      return entry;
     }
-    const minuteStart = tickTime(minute * 12);
-    const soFar = lowUntil(6);
-    const reached = (soFar + Math.min(ticks[0]!, ticks[6]!)) / 2; // above the low so far, below the open and the tick now
-    const later = (soFar + Math.min(...ticks.subarray(7))) / 2; // below the low so far, above the minute's whole low
-    const users = { reached: randomUUID(), later: randomUUID() };
-    now = minuteStart - 3 * MINUTE;
-    await trade(users.reached, 'ETH', 'BUY', 1, reached / 0.98); // stop loss 2 %: exactly `reached`
-    await trade(users.later, 'ETH', 'BUY', 1, later / 0.98);
-    await harness.projector.caughtUp();
-    const monitor = new RiskMonitor({
-      bus: harness.rt.infra.bus,
-      readModels: harness.rt.infra.readModels,
-      leases: harness.rt.infra.leases,
-      leaseRetryMs: 20,
-      handler,
-      marketData: market,
-      clock: () => new Date(now),
-      logger: silentLogger,
+
+    it('closes at the first tick through the stop since the opening, at its price less the costs and at its time, from one notice long after (the others lost)', async function () {
+      expect(Math.max(...after.subarray(0, c + 1)), 'the target (5 % up) is not reached first').to.be.lessThan((level / 0.98) * 1.05);
+      const user = randomUUID();
+      await positionAt(user);
+      const monitor = newMonitor({ market });
+      now = tickTime(crossing + 40) + 2500; // one notice, 40 ticks after the crossing
+      await monitor.onTick(tick('ethereum', path.price('ethereum', crossing + 40)));
+      const [closed, ...more] = await closes(user);
+      expect(more).to.deep.equal([]);
+      const mid = after[c]!;
+      const minuteVolume = path.summary('ethereum', (Math.floor(crossing / TICKS_PER_MINUTE) - 1) * TICKS_PER_MINUTE, Math.floor(crossing / TICKS_PER_MINUTE) * TICKS_PER_MINUTE).volume;
+      const impact = priceImpact('ethereum', closed!.quantity * mid, minuteVolume);
+      expect(closed).to.deep.include({ reason: 'STOP_LOSS', closedAt: new Date(tickTime(crossing)).toISOString(), price: mid * (1 - halfSpreadOf('ethereum') - impact) });
+      expect(closed!.execution).to.deep.equal({ mid, halfSpread: halfSpreadOf('ethereum'), impact, filledAt: new Date(tickTime(crossing)).toISOString(), level: closed!.execution!.level });
+      expect(closed!.execution!.level).to.be.closeTo(level, level * 1e-12);
+      expect(mid, 'the gap is paid: the tick is below the level').to.be.lessThan(level);
     });
-    monitors.push(monitor);
-    await monitor.start();
-    now = minuteStart + 30_000;
-    const price = (await market.price('ethereum')).price;
-    expect(price).to.equal(ticks[6]);
-    await monitor.onTick(tick('ethereum', price));
-    const closed = await waitUntil(async () => (await closes(users.reached))[0], { message: 'the stop reached by an earlier tick of the minute' });
-    expect(closed).to.include({ reason: 'STOP_LOSS', symbol: 'ETH' });
-    expect(closed.price).to.be.closeTo(reached, reached * 1e-9);
-    await monitor.idle();
-    expect(await closes(users.later), 'a stop only the minute\'s later ticks reach').to.deep.equal([]);
+
+    it('closes nothing before the crossing has happened, and a monitor started afresh finds the same crossing from the opening', async function () {
+      const user = randomUUID();
+      await positionAt(user);
+      const first = newMonitor({ market });
+      now = tickTime(crossing - 1) + 4999; // the crossing is the next tick: not yet
+      await first.onTick(tick('ethereum', path.price('ethereum', crossing - 1)));
+      expect(await closes(user)).to.deep.equal([]);
+      now = tickTime(crossing + 300);
+      await newMonitor({ market }).onTick(tick('ethereum', path.price('ethereum', crossing + 300)));
+      const [closed] = await closes(user);
+      expect(closed).to.deep.include({ reason: 'STOP_LOSS', closedAt: new Date(tickTime(crossing)).toISOString() });
+      expect(closed!.execution!.mid).to.equal(after[c]);
+      // The first monitor, scanning on from where it stopped, issues the same close: nothing more is appended.
+      await harness.projector.caughtUp();
+      await first.onTick(tick('ethereum', path.price('ethereum', crossing + 300)));
+      expect(await closes(user)).to.have.length(1);
+    });
+
+    it('closes a take profit at the first tick at or above the target', async function () {
+      const user = randomUUID();
+      const target = Math.max(...after.subarray(0, 200)) * 0.9999; // reached somewhere in the first 200 ticks
+      const hitAt = after.findIndex((p) => p >= target);
+      const entry = target / 1.05;
+      expect(Math.min(...after.subarray(0, hitAt + 1)), 'the stop (2 % down) is not reached first').to.be.greaterThan(entry * 0.98);
+      now = tickTime(opening);
+      await trade(user, 'ETH', 'BUY', 0.1, entry);
+      await harness.projector.caughtUp();
+      now = tickTime(opening + 400);
+      await newMonitor({ market }).onTick(tick('ethereum', path.price('ethereum', opening + 400)));
+      const [closed] = await closes(user);
+      expect(closed).to.deep.include({ reason: 'TAKE_PROFIT', closedAt: new Date(tickTime(opening + 1 + hitAt)).toISOString() });
+      expect(closed!.execution!.mid).to.equal(after[hitAt]);
+      expect(closed!.execution!.mid).to.be.at.least(closed!.execution!.level!);
+    });
   });
 });

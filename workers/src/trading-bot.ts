@@ -30,13 +30,25 @@
  * Stale signals (older than MAX_SIGNAL_AGE_MS when they reach the bot, e.g. a first deployment
  * replaying the history, or a worker down for an hour) trade nothing: their price is no longer the
  * market's.
+ *
+ * Fills (issue 17, DESIGN.md section 9): a signal's orders fill at the first tick at or after the
+ * signal's time plus BOT_LATENCY_MS (domain/src/trading/engine/bot-timing.ts), every bot's at the
+ * same tick: the worker waits for that tick when it is early, and when it handles the signal after
+ * it (a slow round, a restart) the orders fill at the live tick and record the delay. The market is
+ * read once per signal at the fill time (`quotesAt`: every coin's mid then, and the minute's volume)
+ * and each bot decides with decideBotOrder (domain/src/trading/engine/bot-order.ts): the portfolio is
+ * valued at those prices, the order sized at its worst fill price, and the command carries the mid,
+ * so the portfolio decider prices the fill (half spread, impact, fee) and records it. The paper engine
+ * (domain/src/trading/engine/paper-engine.ts) runs the same functions, so a replay of the same signals
+ * over the same path gives the same trades.
  */
 import { HOUSE_DEMO_USER_ID } from '@papertrade/domain/trading/house-demo';
 import { TRADING_BOTS_PROJECTION, type TradingBotView } from '@papertrade/domain/trading/bot-view';
-import { decideBotTrade, tradeIdFor, type BotSignal, type BotSkipReason } from '@papertrade/domain/trading/bot-trade-decision';
+import { tradeIdFor, type BotSignal, type BotSkipReason } from '@papertrade/domain/trading/bot-trade-decision';
+import { decideBotOrder, type BotOrderQuote } from '@papertrade/domain/trading/engine/bot-order';
+import { fillTimeMs, intendedFillMs, signalTimeMs } from '@papertrade/domain/trading/engine/bot-timing';
 import { portfolioStreamId, type PortfolioState } from '@papertrade/domain/trading/portfolio';
 import { portfolioDecider, type PlaceSimulatedTrade } from '@papertrade/domain/trading/portfolio.decider';
-import type { Prices } from '@papertrade/domain/trading/portfolio-valuation';
 import { riskStreamId } from '@papertrade/domain/trading/risk';
 import { riskDecider } from '@papertrade/domain/trading/risk.decider';
 import type { SignalGenerated } from '@papertrade/domain/signals/signal';
@@ -59,8 +71,11 @@ export const DEFAULT_BOT_BATCH_SIZE = 100;
 export interface TradingBotDeps extends EventFollowerDeps {
   readModels: ReadModels;
   handler: CommandHandler;
-  marketData: Pick<MarketData, 'prices'>;
+  /** The market at each signal's fill time. */
+  marketData: Pick<MarketData, 'quotesAt'>;
   clock: () => Date;
+  /** Resolves at `timeMs` on the clock (default: a timer; tests with a clock of their own pass theirs). */
+  waitUntil?: (timeMs: number) => Promise<void>;
   logger: Logger;
   /** Batches of bots in flight at once (default DEFAULT_BOT_CONCURRENCY). */
   concurrency?: number;
@@ -81,6 +96,9 @@ export interface TradingBotStatus extends EventFollowerStatus {
   /** Commands the domain refused (counted, not retried). */
   refused: number;
   lastSignalAt: string | null;
+  /** Signals whose orders filled after their intended tick (the worker handled them late), and the longest delay, ms. */
+  lateFills: number;
+  maxDelayMs: number;
 }
 
 /** The idempotency of one bot trade: keyed by the derived trade id. */
@@ -103,6 +121,8 @@ export class TradingBot {
   private refused = 0;
   private readonly skipped: TradingBotStatus['skipped'] = {};
   private lastSignalAt: string | null = null;
+  private lateFills = 0;
+  private maxDelayMs = 0;
 
   constructor(private readonly deps: TradingBotDeps) {
     this.follower = new EventFollower('trading-bot', deps, (e) => e.type === 'SignalGenerated', (e) => this.onSignal(e));
@@ -131,6 +151,8 @@ export class TradingBot {
       skipped: { ...this.skipped },
       refused: this.refused,
       lastSignalAt: this.lastSignalAt,
+      lateFills: this.lateFills,
+      maxDelayMs: this.maxDelayMs,
     };
   }
 
@@ -160,15 +182,26 @@ export class TradingBot {
     const bots = await (await this.deps.readModels.collection<TradingBotView>(TRADING_BOTS_PROJECTION)).find({ where: { status: 'ACTIVE', premium: true } });
     const users = new Set(bots.map((b) => b.userId));
     if (this.deps.houseDemo !== false) users.add(HOUSE_DEMO_USER_ID);
-    const prices = await this.prices();
     this.botsConsidered += users.size;
+
+    // Every bot's order fills at the same tick: the intended one, or the live one when that has passed.
+    // (A signal is never known after the bot has it: a time after now, a clock's skew, waits no longer.)
+    const handledMs = this.deps.clock().getTime();
+    const intendedMs = intendedFillMs(Math.min(handledMs, signalTimeMs(signal.candleTime, typeof event.metadata.at === 'string' ? event.metadata.at : undefined)));
+    const fillMs = fillTimeMs(intendedMs, handledMs);
+    if (fillMs > this.deps.clock().getTime()) await this.waitUntil(fillMs);
+    if (fillMs > intendedMs) {
+      this.lateFills += 1;
+      this.maxDelayMs = Math.max(this.maxDelayMs, fillMs - intendedMs);
+    }
+    const quotes = await this.deps.marketData.quotesAt(fillMs);
 
     const all = [...users];
     const size = this.deps.batchSize ?? DEFAULT_BOT_BATCH_SIZE;
     const batches = Array.from({ length: Math.ceil(all.length / size) }, (_, i) => all.slice(i * size, (i + 1) * size));
     const failures: unknown[] = [];
     const batchFailures = await forEachLimited(batches, this.deps.concurrency ?? DEFAULT_BOT_CONCURRENCY, async (batch) => {
-      failures.push(...(await this.tradeBatch(batch, signal, prices, now.toISOString())));
+      failures.push(...(await this.tradeBatch(batch, signal, quotes, intendedMs, fillMs)));
     });
     failures.push(...batchFailures);
     const transient = failures.filter(isTransient);
@@ -180,14 +213,11 @@ export class TradingBot {
     if (transient.length > 0) throw transient[0];
   }
 
-  private async prices(): Promise<Prices> {
-    try {
-      return Object.fromEntries((await this.deps.marketData.prices()).map((p) => [p.symbol, p.price]));
-    } catch (error) {
-      // Without prices, positions are valued at their entry prices (portfolio-valuation): a sizing
-      // approximation, better than not trading the signal at all.
-      this.deps.logger.warn('prices unavailable to the trading bot; valuing positions at entry', { error: String(error) });
-      return {};
+  /** Resolves once the clock reads `timeMs` (a timer, checked against the clock again when it fires). */
+  private async waitUntil(timeMs: number): Promise<void> {
+    if (this.deps.waitUntil) return this.deps.waitUntil(timeMs);
+    for (let left = timeMs - this.deps.clock().getTime(); left > 0; left = timeMs - this.deps.clock().getTime()) {
+      await new Promise((resolve) => setTimeout(resolve, left));
     }
   }
 
@@ -198,7 +228,7 @@ export class TradingBot {
    * manual trade, the risk monitor) is retried alone by the command handler. Errors are returned per
    * bot, for onSignal to sort into refusals and retries.
    */
-  private async tradeBatch(userIds: string[], signal: BotSignal, prices: Prices, now: string): Promise<unknown[]> {
+  private async tradeBatch(userIds: string[], signal: BotSignal, quotes: readonly BotOrderQuote[], intendedMs: number, fillMs: number): Promise<unknown[]> {
     const { handler } = this.deps;
     const asked = userIds.map((userId) => {
       const tradeId = tradeIdFor(signal.signalId, userId);
@@ -213,7 +243,7 @@ export class TradingBot {
       const risk = risks[i]!;
       const portfolio = portfolios[i]!;
       if (portfolio.previous.length > 0) return void (this.tradesReplayed += 1);
-      const decision = decideBotTrade({ userId, signal, settings: risk.state.settings, parameters: risk.state.parameters, portfolio: portfolio.state, prices, now });
+      const decision = decideBotOrder({ userId, signal, settings: risk.state.settings, parameters: risk.state.parameters, portfolio: portfolio.state, quotes, intendedMs, fillMs });
       if (decision.action === 'SKIP') return this.skip(decision.reason);
       items.push({ streamId, command: decision.command, meta: { actor: TRADING_BOT_ACTOR, correlationId: signal.signalId, causationId: signal.eventId, idempotency }, loaded: portfolio });
     });
