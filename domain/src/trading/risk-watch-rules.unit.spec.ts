@@ -11,7 +11,7 @@ import type { OpenPositionsView } from './open-positions-view';
 import { evolvePortfolio, initialPortfolioState, type PortfolioEvent, type PortfolioState } from './portfolio';
 import { portfolioDecider } from './portfolio.decider';
 import { valuePortfolio } from './portfolio-valuation';
-import { RISK_ALERT_ID_NAMESPACE, alertsRaised, stopsReached, type TickRange } from './risk-watch';
+import { RISK_ALERT_ID_NAMESPACE, alertsRaised, type TickRange } from './risk-watch';
 
 const OPENED_AT = '2026-03-04T10:00:00.000Z';
 const LATER = '2026-03-04T12:00:00.000Z';
@@ -49,51 +49,6 @@ function view(trades: Trade[], overrides: Partial<OpenPositionsView> = {}): Open
 }
 
 const tick = (symbol: TickRange['symbol'], price: number, candle: TickRange['candle'] = null, at = LATER): TickRange => ({ symbol, price, at, candle });
-
-describe('risk monitor rules: stops', function () {
-  const ethAt2000 = () => view([{ symbol: 'ETH', side: 'BUY', usd: 500, price: 2000 }]);
-
-  it('closes nothing while the price stays between the stop loss (1,960) and the take profit (2,100)', function () {
-    expect(stopsReached(ethAt2000(), tick('ETH', 2000))).to.deep.equal([]);
-    expect(stopsReached(ethAt2000(), tick('ETH', 1960.5))).to.deep.equal([]);
-    expect(stopsReached(ethAt2000(), tick('ETH', 2099.5))).to.deep.equal([]);
-  });
-
-  it('closes at the stop loss price when the tick reaches it, with the user, position and tick time', function () {
-    const v = ethAt2000();
-    const [close, ...more] = stopsReached(v, tick('ETH', 1950));
-    expect(more).to.deep.equal([]);
-    const position = Object.values(v.portfolio.status === 'open' ? v.portfolio.positions : {})[0]!;
-    expect(close).to.deep.equal({
-      type: 'ClosePosition',
-      data: { userId: 'u1', positionId: position.positionId, symbol: 'ETH', reason: 'STOP_LOSS', price: 1960 },
-      metadata: { now: LATER },
-    });
-  });
-
-  it('closes at the take profit price when the tick reaches it', function () {
-    const [close] = stopsReached(ethAt2000(), tick('ETH', 2100));
-    expect(close!.data).to.include({ reason: 'TAKE_PROFIT', price: 2100 });
-  });
-
-  it('widens the tick by the minute candle that began after the position opened, but not by an older candle', function () {
-    const after = Date.parse(OPENED_AT) + 60_000;
-    expect(stopsReached(ethAt2000(), tick('ETH', 2000, { time: after, high: 2010, low: 1955 }))[0]!.data).to.include({ reason: 'STOP_LOSS', price: 1960 });
-    expect(stopsReached(ethAt2000(), tick('ETH', 2000, { time: after, high: 2105, low: 1990 }))[0]!.data).to.include({ reason: 'TAKE_PROFIT', price: 2100 });
-    expect(stopsReached(ethAt2000(), tick('ETH', 2000, { time: Date.parse(OPENED_AT), high: 2105, low: 1955 })), 'a candle from the minute it opened').to.have.length(1);
-    expect(stopsReached(ethAt2000(), tick('ETH', 2000, { time: Date.parse(OPENED_AT) - 1, high: 2200, low: 1800 })), 'a candle from before it opened').to.deep.equal([]);
-  });
-
-  it('looks only at the ticked coin and at an open portfolio', function () {
-    const both = view([
-      { symbol: 'ETH', side: 'BUY', usd: 500, price: 2000 },
-      { symbol: 'BTC', side: 'BUY', usd: 500, price: 50_000 },
-    ]);
-    expect(stopsReached(both, tick('BTC', 40_000)).map((c) => c.data.symbol)).to.deep.equal(['BTC']);
-    expect(stopsReached(both, tick('SOL', 1))).to.deep.equal([]);
-    expect(stopsReached({ ...both, portfolio: initialPortfolioState() }, tick('BTC', 40_000))).to.deep.equal([]);
-  });
-});
 
 describe('risk monitor rules: alerts', function () {
   const quiet = { changePercent24h: 0 };

@@ -1,12 +1,9 @@
 /**
- * The risk monitor's pure rules for one user on one tick: which positions of the ticked coin reached
- * their stop loss or take profit (ClosePosition at the level's price), and which risk conditions
- * hold (RaiseRiskAlert, one per condition key). The worker (workers/src/risk-monitor.ts) passes the
- * user's `open-positions` document, the tick and the minute candle, and issues the commands.
- *
- * Stops: the price range of a tick is the tick's price widened by the high and low of the minute
- * candle it falls in, so a stop reached between two ticks is not missed; a candle only counts for a
- * position opened before the candle began (its extremes may predate the position otherwise).
+ * The risk monitor's pure alert rules for one user on one tick: which risk conditions hold
+ * (RaiseRiskAlert, one per condition key). The worker (workers/src/risk-monitor.ts) passes the user's
+ * `open-positions` document and the tick, and issues the commands. Stops and targets are the trading
+ * engine's (engine/exit-scan.ts, exit-spec.ts): the first tick along the path at or beyond a level,
+ * since issue 17 (before, a tick widened by its minute candle closed at the level's own price).
  *
  * Conditions and their keys (the risk decider raises a key once until its alert is cleared):
  * - daily loss (today's realised loss, UTC) at 50 and 80 percent of maxDailyLoss:
@@ -28,12 +25,10 @@ import type { CoinSymbol } from '../market/coins';
 import { dailyRealisedLossUsd } from './bot-trade-decision';
 import type { AlertSeverity } from './contracts';
 import type { OpenPositionsView } from './open-positions-view';
-import { utcDay, type Position } from './portfolio';
-import type { ClosePosition } from './portfolio.decider';
-import { avgEntryPrice, valuePortfolio, type Prices } from './portfolio-valuation';
+import { utcDay } from './portfolio';
+import { valuePortfolio, type Prices } from './portfolio-valuation';
 import type { RaiseRiskAlert } from './risk.decider';
 import type { RiskAlertKind } from './risk';
-import { levelReached, stopLevels } from './stop-levels';
 import { usdText } from './money-text';
 
 export const RISK_ALERT_ID_NAMESPACE = '8f5e2c1a-4b6d-4e3f-a9c7-1d2e3f4a5b6c';
@@ -46,34 +41,8 @@ export interface TickRange {
   price: number;
   /** ISO time of the tick. */
   at: string;
-  /** The minute candle the tick falls in, if the source has it. */
+  /** Unused since issue 17 (the exit scan reads the path's ticks); the monitor passes null. */
   candle: { time: number; high: number; low: number } | null;
-}
-
-function positionsOf(view: OpenPositionsView): Position[] {
-  return view.portfolio.status === 'open' ? Object.values(view.portfolio.positions).filter((p): p is Position => p !== undefined) : [];
-}
-
-/** ClosePosition for each position of the ticked coin whose stop loss or take profit the tick's range reached. */
-export function stopsReached(view: OpenPositionsView, tick: TickRange): ClosePosition[] {
-  const closes: ClosePosition[] = [];
-  for (const position of positionsOf(view)) {
-    if (position.symbol !== tick.symbol) continue;
-    let high = tick.price;
-    let low = tick.price;
-    if (tick.candle && tick.candle.time >= Date.parse(position.openedAt)) {
-      high = Math.max(high, tick.candle.high);
-      low = Math.min(low, tick.candle.low);
-    }
-    const reached = levelReached(stopLevels(avgEntryPrice(position), view.settings), { high, low });
-    if (!reached) continue;
-    closes.push({
-      type: 'ClosePosition',
-      data: { userId: view.userId, positionId: position.positionId, symbol: position.symbol, reason: reached.reason, price: reached.price },
-      metadata: { now: tick.at },
-    });
-  }
-  return closes;
 }
 
 /** RaiseRiskAlert for each condition that holds and has no alert standing (view.alertKeys). */

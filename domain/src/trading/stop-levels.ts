@@ -1,7 +1,8 @@
 /**
- * A position's stop loss and take profit prices, and whether a candle reached them: the risk
- * monitor's arithmetic (it then issues ClosePosition at the level's price), also what the Active
- * Trades tab shows as stopLoss / takeProfit.
+ * A position's stop loss and take profit prices, and whether a candle reached them: the levels the
+ * risk monitor's exit scan watches (engine/exit-spec.ts; since issue 17 a close fills at the first
+ * tick at or beyond the level, not at the level's price), also what the Active Trades tab shows as
+ * stopLoss / takeProfit.
  *
  * The levels are percents of the average entry price from the bot settings (stopLossPercent,
  * takeProfitPercent). A candle reaching a level closes at the level's price, as a resting stop order
