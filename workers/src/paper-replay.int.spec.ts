@@ -14,8 +14,8 @@
  *
  * The engine side reads the recorded SignalGenerated events (with the time each was recorded), the
  * user's risk state and a path of the same seed, and runs runPaperEngine over the day. Seen failing
- * (the engine's 121 events against 101 and 118 live) with the monitor checking only the notice's tick and with the
- * bot filling at the moment it handled a signal.
+ * (the engine's 121 events against 101 and 118 live) with the monitor checking only the notice's
+ * tick and with the bot filling at the moment it handled a signal.
  */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';

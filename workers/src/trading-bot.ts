@@ -183,6 +183,7 @@ export class TradingBot {
     const users = new Set(bots.map((b) => b.userId));
     if (this.deps.houseDemo !== false) users.add(HOUSE_DEMO_USER_ID);
     this.botsConsidered += users.size;
+    if (users.size === 0) return; // no order: nothing to wait for or read
 
     // Every bot's order fills at the same tick: the intended one, or the live one when that has passed.
     // (A signal is never known after the bot has it: a time after now, a clock's skew, waits no longer.)
