@@ -13,14 +13,16 @@
  * (1 - trail), with the running highest updated tick by tick along the same scan (a tick that makes a
  * new high is above its own level, so updating before or after the check is the same).
  *
- * Cost: one price per tick (no allocation). Spans longer than two minutes go minute by minute over the
- * path's minute candles (read an hour at a time into preallocated typed arrays): a minute whose low is
- * above the highest level the stop could reach in it (with the minute's high as the new highest) and
- * whose high is below the target cannot hold a crossing and is skipped whole; only the others are read
- * tick by tick. So a monitor restarted after a day, or a backtest of a month, reads each minute once.
+ * Cost: one price per tick (no allocation). Spans longer than two minutes are read top-down: a whole
+ * day, then a whole hour, then a minute (the path's day and hour ranges, which it keeps, and its minute
+ * candles, read an hour at a time into preallocated typed arrays) whose low is above the highest level
+ * the stop could reach in it (with its high as the new highest) and whose high is below the target
+ * cannot hold a crossing and is skipped whole; only the others are opened, down to the ticks of the
+ * minutes that may cross. So a monitor restarted under a thousand positions opened weeks ago reads
+ * each day's and hour's range once, and a backtest of a month reads each minute at most once.
  */
 import type { CoinId } from '../../market/coins';
-import { candleArrays, TICKS_PER_MINUTE } from '../../market/market-path';
+import { candleArrays, TICKS_PER_DAY, TICKS_PER_HOUR, TICKS_PER_MINUTE } from '../../market/market-path';
 import type { PriceTicks } from './price-ticks';
 
 /** A long position's exit levels (USD per coin). */
@@ -73,6 +75,15 @@ function stopLevel(spec: ExitSpec, highest: number): number {
   return spec.stopLoss;
 }
 
+/** Whether a span with this high and low may hold a crossing; when not, the cursor takes its high and moves past it. */
+function skipSpan(spec: ExitSpec, cursor: ExitCursor, high: number, low: number, last: number): boolean {
+  const highest = cursor.highest > high ? cursor.highest : high;
+  if (!(low > stopLevel(spec, highest) && high < spec.takeProfit)) return false;
+  cursor.highest = highest;
+  cursor.tick = last;
+  return true;
+}
+
 /** Ticks [from, to] one by one; true (and `hit`) at the first crossing. */
 function tickByTick(ticks: PriceTicks, coinId: CoinId, spec: ExitSpec, cursor: ExitCursor, from: number, to: number, hit: ExitHit): boolean {
   let highest = cursor.highest;
@@ -108,26 +119,34 @@ export function scanExits(ticks: PriceTicks, coinId: CoinId, spec: ExitSpec, cur
   if (headEnd >= t && tickByTick(ticks, coinId, spec, cursor, t, headEnd, hit)) return true;
   t = headEnd + 1;
   const endMinute = Math.floor((toTick + 1) / TICKS_PER_MINUTE); // minutes before it are whole within the span
-  let minute = t / TICKS_PER_MINUTE;
-  while (minute < endMinute) {
+  while (t < endMinute * TICKS_PER_MINUTE) {
+    // A whole day, then a whole hour, skipped on its range when it cannot cross.
+    if (t % TICKS_PER_DAY === 0 && t + TICKS_PER_DAY - 1 <= toTick) {
+      const day = ticks.range(coinId, t, t + TICKS_PER_DAY);
+      if (skipSpan(spec, cursor, day.high, day.low, t + TICKS_PER_DAY - 1)) {
+        t += TICKS_PER_DAY;
+        continue;
+      }
+    }
+    if (t % TICKS_PER_HOUR === 0 && t + TICKS_PER_HOUR - 1 <= toTick) {
+      const hour = ticks.range(coinId, t, t + TICKS_PER_HOUR);
+      if (skipSpan(spec, cursor, hour.high, hour.low, t + TICKS_PER_HOUR - 1)) {
+        t += TICKS_PER_HOUR;
+        continue;
+      }
+    }
+    // The minutes up to the next hour (or the span's last whole minute), each skipped on its candle or read tick by tick.
+    const minute = t / TICKS_PER_MINUTE;
     const count = Math.min(endMinute, (Math.floor(minute / MINUTES_PER_HOUR) + 1) * MINUTES_PER_HOUR) - minute;
     ticks.minuteCandles(coinId, minute, count, hourCandles);
     for (let j = 0; j < count; j++) {
-      const high = hourCandles.high[j]!;
-      const low = hourCandles.low[j]!;
-      const highest = cursor.highest > high ? cursor.highest : high;
       const first = (minute + j) * TICKS_PER_MINUTE;
-      if (low > stopLevel(spec, highest) && high < spec.takeProfit) {
-        cursor.highest = highest;
-        cursor.tick = first + TICKS_PER_MINUTE - 1;
-        continue;
-      }
+      if (skipSpan(spec, cursor, hourCandles.high[j]!, hourCandles.low[j]!, first + TICKS_PER_MINUTE - 1)) continue;
       if (tickByTick(ticks, coinId, spec, cursor, first, first + TICKS_PER_MINUTE - 1, hit)) return true;
     }
-    minute += count;
+    t = (minute + count) * TICKS_PER_MINUTE;
   }
   // The ragged end.
-  t = endMinute * TICKS_PER_MINUTE;
   return t <= toTick ? tickByTick(ticks, coinId, spec, cursor, t, toTick, hit) : false;
 }
 

@@ -72,6 +72,34 @@ describe('engine: exit scan', function () {
     expect(found, 'a third of the cases cross a level').to.be.greaterThan(30);
   });
 
+  it('finds a crossing days after the opening on its tick, the whole days and hours before it skipped on their ranges', function () {
+    const random = lcg(2024);
+    let found = 0;
+    for (let n = 0; n < 16; n++) {
+      const coinId: CoinId = (['ethereum', 'bitcoin', 'solana', 'polkadot'] as const)[n % 4]!;
+      const opening = DAY + Math.floor(random() * TICKS_PER_DAY);
+      const days = 10;
+      const prices = path.ticks(coinId, opening + 1, new Float64Array(days * TICKS_PER_DAY));
+      // Levels just outside the first two days' range: any crossing comes later, inside a later day or hour.
+      let low = Infinity;
+      let high = 0;
+      for (let i = 0; i < 2 * TICKS_PER_DAY; i++) {
+        low = Math.min(low, prices[i]!);
+        high = Math.max(high, prices[i]!);
+      }
+      const entry = prices[0]!;
+      const spec: ExitSpec = n % 2 === 0 ? { stopLoss: low * 0.999, trail: 0, entry, takeProfit: high * 1.001 } : { stopLoss: low * 0.999, trail: 0, entry, takeProfit: Number.POSITIVE_INFINITY };
+      const expected = reference(coinId, spec, opening + 1, opening + days * TICKS_PER_DAY);
+      const hit = scan(coinId, spec, opening, opening + days * TICKS_PER_DAY);
+      expect(hit === null ? null : { tick: hit.tick, reason: hit.reason, level: hit.level }, `case ${n}`).to.deep.equal(expected);
+      if (expected) {
+        found += 1;
+        expect(expected.tick - opening, 'after two days').to.be.greaterThan(2 * TICKS_PER_DAY);
+      }
+    }
+    expect(found).to.be.greaterThan(8);
+  });
+
   it('trails a stop below the highest tick since the entry, tick by tick', function () {
     const random = lcg(7);
     let found = 0;

@@ -20,6 +20,8 @@ export interface PriceTicks {
   minuteCandles(coinId: CoinId, from: number, count: number, out: CandleArrays): CandleArrays;
   /** The USD traded in minute `minute` (all of its ticks). */
   minuteVolume(coinId: CoinId, minute: number): number;
+  /** The highest and lowest tick of ticks [from, to) (the path keeps whole hours' and days', so an hour or a day costs nothing the second time). */
+  range(coinId: CoinId, from: number, to: number): { high: number; low: number };
 }
 
 /** What an order meets at a tick: the mid and the volume of the last complete minute before it. */
@@ -54,6 +56,10 @@ export function pathTicks(path: MarketPath, lastTick: () => number = () => Numbe
     minuteVolume(coinId, minute) {
       within((minute + 1) * TICKS_PER_MINUTE - 1);
       return path.summary(coinId, minute * TICKS_PER_MINUTE, (minute + 1) * TICKS_PER_MINUTE).volume;
+    },
+    range(coinId, from, to) {
+      within(to - 1);
+      return path.summary(coinId, from, to);
     },
   };
 }
