@@ -4,7 +4,11 @@
  * read models, NATS, and command-api, query-api, projectors and workers as separate processes, as
  * the cluster specs start them: test/app-process.ts, test/cluster-support.ts).
  *
- * BOTS users (default 1,000) with premium and an ACTIVE bot (the house demo bot trades too). Then
+ * BOTS users (default 1,000) with premium and an ACTIVE bot (the house demo bot trades too), each with
+ * the default risk profile but correlationLimit 1 (issue 17: the bot refuses an entry whose 30-day
+ * correlation with an open position is above the limit, and the simulated coins are correlated above
+ * the default 0.7, so with it the burst's second BUY would be refused for every bot and the round
+ * would wait for trades that cannot come; the refusal path is not what this bench measures). Then
  * signals go into the event store as the signal engine appends them: a burst (BURST_SIGNALS, default
  * 10: BUY on up to five coins, then SELL on the same coins a candle later, so every bot buys within
  * maxConcurrentTrades 5 and sells), then a single BUY. Per round it prints:
@@ -34,6 +38,9 @@ import { randomUUID } from 'node:crypto';
 import { subscriptionDecider, subscriptionStreamId } from '@papertrade/domain/auth/subscription';
 import { botStreamId } from '@papertrade/domain/trading/bot';
 import { botDecider } from '@papertrade/domain/trading/bot.decider';
+import { DEFAULT_RISK_PARAMETERS } from '@papertrade/domain/trading/contracts';
+import { riskStreamId } from '@papertrade/domain/trading/risk';
+import { riskDecider } from '@papertrade/domain/trading/risk.decider';
 import type { SimulatedTradePlaced } from '@papertrade/domain/trading/portfolio';
 import type { SignalGeneratedV1 } from '@papertrade/domain/signals/signal';
 import { TRADES_PROJECTION } from '@papertrade/domain/trading/trading-view';
@@ -71,7 +78,7 @@ function percentile(sorted: number[], p: number): number {
 const now = () => new Date().toISOString();
 const meta = () => ({ actor: 'bench', correlationId: randomUUID() });
 
-/** Premium and an ACTIVE bot for each user, a hundred users per round trip. */
+/** Premium, an ACTIVE bot and a profile without the correlation limit (see the header) for each user, a hundred users per round trip. */
 async function seedBots(handler: CommandHandler, users: string[]): Promise<void> {
   for (let i = 0; i < users.length; i += SETUP_BATCH) {
     const batch = users.slice(i, i + SETUP_BATCH);
@@ -79,7 +86,9 @@ async function seedBots(handler: CommandHandler, users: string[]): Promise<void>
     const premium = await handler.handleMany(subscriptionDecider, batch.map((userId, j) => ({ streamId: subscriptionStreamId(userId), command: { type: 'ChangeSubscriptionByAdmin' as const, data: { userId, tier: 'PREMIUM' as const, adminId: 'bench' }, metadata: { now: now() } }, meta: meta(), loaded: subs[j]! })));
     const bots = await handler.loadMany(botDecider, batch.map((u) => ({ streamId: botStreamId(u) })));
     const started = await handler.handleMany(botDecider, batch.map((userId, j) => ({ streamId: botStreamId(userId), command: { type: 'StartBot' as const, data: { userId, premium: true }, metadata: { now: now() } }, meta: meta(), loaded: bots[j]! })));
-    const failed = [...premium, ...started].find((r) => r instanceof Error);
+    const risks = await handler.loadMany(riskDecider, batch.map((u) => ({ streamId: riskStreamId(u) })));
+    const profiles = await handler.handleMany(riskDecider, batch.map((userId, j) => ({ streamId: riskStreamId(userId), command: { type: 'ChangeRiskParameters' as const, data: { userId, parameters: { ...DEFAULT_RISK_PARAMETERS, correlationLimit: 1 } }, metadata: { now: now() } }, meta: meta(), loaded: risks[j]! })));
+    const failed = [...premium, ...started, ...profiles].find((r) => r instanceof Error);
     if (failed) throw failed;
   }
 }

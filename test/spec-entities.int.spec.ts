@@ -139,15 +139,18 @@ const premium = {
     volatilityThreshold: num,
   }),
   riskSummary: z.object({ stopLossPercent: num, takeProfitPercent: num, dailyLossLimit: num }),
-  /** Active risk trade: id, symbol, entryPrice, currentPrice, quantity, stopLoss, takeProfit, riskAmount, riskPercentage, unrealizedPnL, timeInTrade (seconds). */
+  /**
+   * Active risk trade: id, symbol, entryPrice, currentPrice, quantity, stopLoss, takeProfit, riskAmount, riskPercentage, unrealizedPnL, timeInTrade (seconds).
+   * stopLoss and takeProfit are null for a position without them (issue 17: a manual position keeps no automatic stop unless its person sets one).
+   */
   activeRiskTrade: z.object({
     id: z.string(),
     symbol: z.string(),
     entryPrice: num,
     currentPrice: num,
     quantity: num,
-    stopLoss: num,
-    takeProfit: num,
+    stopLoss: num.nullable(),
+    takeProfit: num.nullable(),
     riskAmount: num,
     riskPercentage: num,
     unrealizedPnL: num,
@@ -232,8 +235,8 @@ describe('API entities of spec section 3 (both documents) against real answers',
     const checkout = await h.request('POST', '/api/subscription/checkout', { token: buyer.token, body: { planId: 'premium' } });
     expect(checkout.status, JSON.stringify(checkout.body)).to.equal(200);
     sessionId = checkout.body.sessionId;
-    // The test checkout's Pay needs the session owner's sign-in (issue 16, item 14).
-    expect((await fetch(`${h.url}/test-checkout/${sessionId}/pay`, { method: 'POST', headers: { authorization: `Bearer ${buyer.token}` } })).status).to.equal(200);
+    // Pay needs the owner's bearer token since issue 16 (the page's script sends it and takes the JSON answer).
+    expect((await fetch(`${h.url}/test-checkout/${sessionId}/pay`, { method: 'POST', headers: { accept: 'application/json', authorization: `Bearer ${buyer.token}` } })).status).to.equal(200);
     // The payment page's report: the payment success payload, { sessionId }.
     const success = await h.request('POST', '/api/subscription/success', { token: buyer.token, body: { sessionId } });
     expect(success.status, JSON.stringify(success.body)).to.equal(200);
@@ -371,6 +374,8 @@ describe('API entities of spec section 3 (both documents) against real answers',
     it('Bot settings: maxPositionSize, stopLoss, takeProfit, dailyLossLimit, enableNotifications, autoRetrain (the answer of a change and the read)', async function () {
       const res = await harness().request('POST', '/api/settings/bot', { token: buyer.token, body: { stopLoss: 3, takeProfit: 6 } });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      // Reads send X-Min-Position (which replaces waiting for the caller's own write): this write's.
+      position = String(res.body.position);
       expect(expectEntity('Bot settings (POST answer)', premium.botSettings, res.body.settings)).to.include({ stopLoss: 3, takeProfit: 6 });
       const risk = (await get('/api/risk', buyer.token)) as { settings: unknown };
       expect(expectEntity('Bot settings (GET /api/risk)', premium.botSettings, risk.settings)).to.include({ stopLoss: 3, takeProfit: 6 });
@@ -387,6 +392,7 @@ describe('API entities of spec section 3 (both documents) against real answers',
       expectEntity('Subscription', premium.subscription, await get('/api/subscription', free.token));
       const cancel = await harness().request('POST', '/api/subscription/cancel', { token: buyer.token });
       expect(cancel.status, JSON.stringify(cancel.body)).to.equal(200);
+      if (cancel.body.position) position = String(cancel.body.position);
       const cancelled = expectEntity('Subscription', premium.subscription, await get('/api/subscription', buyer.token));
       expect(cancelled).to.deep.include({ tier: 'PREMIUM', isCancelled: true });
       expect(cancelled.endsAt).to.not.equal(null);

@@ -9,6 +9,7 @@ import { portfoliosProjection, riskProjection, tradesProjection } from './tradin
 import { tradingBotsProjection } from './trading-bots/trading-bots.projection';
 import { openPositionsProjection } from './open-positions/open-positions.projection';
 import { subscriptionsProjection } from './subscriptions/subscriptions.projection';
+import { botDecisionsProjection } from './bot-decisions/bot-decisions.projection';
 
 export const projections = [
   usersProjection,
@@ -22,4 +23,5 @@ export const projections = [
   tradingBotsProjection,
   openPositionsProjection,
   subscriptionsProjection,
+  botDecisionsProjection,
 ] as unknown as ProjectionDefinition<Document>[];

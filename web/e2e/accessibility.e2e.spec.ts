@@ -4,16 +4,16 @@
  * serious or critical violation of WCAG 2.1 A/AA or axe's best practices allowed. Each screen is
  * scanned once it has settled: its heading shown and the network idle (its first reads answered).
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { callAs, logInViaApi, signUpViaApi, uniqueUser } from './support/api';
+import { seriousViolations } from './support/axe';
 import { useBrowserSuite } from './support/browser';
 
 const ADMIN = { email: 'a11y-admin@papertrade.test', password: 'admin-password-1' };
 
 /** Every route of the spec's route table, plus the API reference and an unknown path (the 404 page). */
-export const SCREENS = [
+const SCREENS = [
   '/',
   '/landing',
   '/login',
@@ -30,16 +30,6 @@ export const SCREENS = [
   '/api-docs',
   '/no-such-page',
 ] as const;
-
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
-
-/** The serious and critical violations on the page as it is now, one line each. */
-export async function seriousViolations(page: Page, label: string): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(TAGS).analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${label}: [${v.impact}] ${v.id} (${v.help}) at ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
-}
 
 async function settle(page: Page, path: string): Promise<void> {
   await page.goto(path);

@@ -271,11 +271,16 @@ describe('web: paper trading on the dashboard (e2e)', function () {
 
     await form.getByTestId('trade-side').selectOption('BUY');
     await form.getByTestId('trade-amount-input').fill('0.5');
+    // The trade form's optional stop loss (issue 17): without it a manual position has no automatic exit.
+    await form.getByTestId('trade-stop-loss-input').fill('2');
     await form.getByTestId('trade-submit').click();
     // Half an ETH is well above the default 5% maximum position size: the form asks first
     // (dashboard-premium.e2e.spec.ts covers that dialog).
     await page.getByTestId('position-size-confirm').click();
-    await form.getByTestId('trade-result').filter({ hasText: /^BUY 0\.5000 ETH filled at \$[\d,]+\.\d{2}, fee \$[\d,]+\.\d{2}$/ }).waitFor();
+    const result = form.getByTestId('trade-result').filter({ hasText: /^BUY 0\.5000 ETH filled at \$[\d,]+\.\d{2}, fee \$[\d,]+\.\d{2}; stop loss \$[\d,]+\.\d{2}, take profit none$/ });
+    await result.waitFor();
+    const [fill, stop] = [...((await result.textContent()) ?? '').matchAll(/\$([\d,]+\.\d{2})/g)].filter((_, i) => i !== 1).map((m) => Number(m[1]!.replace(/,/g, '')));
+    expect(stop, 'the stop 2 % below the fill').to.be.closeTo(fill! * 0.98, 0.01);
 
     const item = page.getByTestId('recent-trades-panel').getByTestId('trade-item').first();
     await item.waitFor();

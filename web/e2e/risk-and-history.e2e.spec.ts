@@ -140,18 +140,24 @@ describe('web: risk management and trade history (e2e)', function () {
     const parameters = (await callAs(app.url, premium.token, 'GET', '/api/risk/parameters')) as Record<string, unknown>;
     delete parameters.customised;
     await callAs(app.url, premium.token, 'PUT', '/api/risk/parameters', { ...parameters, maxPositionSize: 0.1, maxConcurrentTrades: 1 });
-    await callAs(app.url, premium.token, 'POST', '/api/trades', { symbol: 'ETH', type: 'BUY', amount: 0.5 });
+    // ETH with the trade form's stop loss (2 %) and take profit (5 %); BTC without (issue 17: a manual
+    // position keeps no automatic exit unless its person sets one).
+    await callAs(app.url, premium.token, 'POST', '/api/trades', { symbol: 'ETH', type: 'BUY', amount: 0.5, stopLossPercent: 2, takeProfitPercent: 5 });
     await callAs(app.url, premium.token, 'POST', '/api/trades', { symbol: 'BTC', type: 'BUY', amount: 0.01 });
 
     await arrive(premium.token, '/risk-management');
-    // Active Trades: the two open positions, with the stop and target of the bot settings (2 and 5 percent).
+    // Active Trades: the two open positions, with the levels each really has.
     await page.getByRole('tab', { name: 'Active Trades' }).click();
     await waitUntil(async () => (await page.getByTestId('active-trade-row').count()) === 2, { message: 'two open positions' });
-    const open = (await callAs(app.url, premium.token, 'GET', '/api/risk/active-trades')) as { trades: Array<{ symbol: string; entryPrice: number; stopLoss: number }> };
+    const open = (await callAs(app.url, premium.token, 'GET', '/api/risk/active-trades')) as { trades: Array<{ symbol: string; entryPrice: number; stopLoss: number | null }> };
     const eth = open.trades.find((t) => t.symbol === 'ETH')!;
     expect(eth.stopLoss).to.be.closeTo(eth.entryPrice * 0.98, 0.01);
     const ethRow = page.getByTestId('active-trade-row').filter({ hasText: 'ETH' });
-    expect(await ethRow.locator('td').nth(4).textContent()).to.equal(eth.stopLoss.toLocaleString('en-US', { style: 'currency', currency: 'USD' }));
+    expect(await ethRow.locator('td').nth(4).textContent()).to.equal(eth.stopLoss!.toLocaleString('en-US', { style: 'currency', currency: 'USD' }));
+    expect(await ethRow.getByTestId('active-trade-rule').textContent()).to.equal('Manual: stop 2% below entry, target 5% above');
+    const btcRow = page.getByTestId('active-trade-row').filter({ hasText: 'BTC' });
+    expect(await btcRow.getByTestId('active-trade-stop').textContent()).to.equal('—');
+    expect(await btcRow.getByTestId('active-trade-rule').textContent()).to.equal('No automatic exit (manual position)');
     await screenshot(page, 'risk-active-trades');
 
     await page.getByRole('tab', { name: 'Risk Alerts' }).click();

@@ -1,12 +1,15 @@
 /**
  * The risk monitor on the embedded stores (PGlite) with the projector running, fed ticks on the bus
- * (or handed them directly). With the simulated market's path (issue 17): a stop loss or take profit
- * closes at the first tick at or beyond its level since the position opened, at that tick's price
- * less the spread and impact and at its time, whichever notices came (one notice long after, the
- * others lost), also for a monitor started afresh, and never at a tick after now. Without a path (a
- * live source): at the first notice's price beyond the level. Every alert condition fires once, also
- * for a monitor started afresh; of two monitors on the same store only the lease holder works, and
- * the other takes over when it stops.
+ * (or handed them directly), and candles the test controls for the coins' figures. With the simulated
+ * market's path (issue 17): a stop loss or take profit closes at the first tick at or beyond its level
+ * since the position opened, at that tick's price less the spread and impact and at its time,
+ * whichever notices came (one notice long after, the others lost), also for a monitor started afresh,
+ * and never at a tick after now; a trailing stop follows the highest tick since the entry. Without a
+ * path (a live source): at the first notice's price beyond the level. Each position by its exit plan
+ * (issue 17): a bot position by the risk profile, a manual one keeps no automatic stop unless its
+ * person set one, and then closes at its own level. The portfolio's peak is recorded and the drawdown
+ * alert measures from it; every alert condition fires once, also for a monitor started afresh; of two
+ * monitors on the same store only the lease holder works, and the other takes over when it stops.
  */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
@@ -24,9 +27,14 @@ import type { MarketData } from '@papertrade/platform/market/market-data';
 import { SimulatedMarketData } from '@papertrade/platform/market/simulated-market-data';
 import { tickAt, tickTime, TICKS_PER_MINUTE } from '@papertrade/domain/market/market-path';
 import { priceImpact, typicalMinuteVolumeUsd } from '@papertrade/domain/trading/engine/fills';
+import type { ExitRequest } from '@papertrade/domain/trading/portfolio.decider';
 import { startHarness, type Harness } from '../../test/api-harness';
+import { syntheticCandles, type SyntheticMarket } from '../../test/synthetic-candles';
 import { waitUntil } from '../../test/wait';
 import { RiskMonitor } from './risk-monitor';
+
+/** A bot position's plan: it follows the user's risk profile. */
+const BOT: ExitRequest = { kind: 'PROFILE', atr: null, sigma: null };
 
 const MINUTE = 60_000;
 
@@ -35,6 +43,8 @@ describe('risk monitor (PGlite)', function () {
   let harness: Harness;
   let handler: CommandHandler;
   let now = Date.now();
+  /** The candles of the coins' figures (ATR14, sigma20, the 24-hour range): synthetic, as a test sets them. */
+  let candleMarket: SyntheticMarket = {};
   const monitors: RiskMonitor[] = [];
 
   before(async function () {
@@ -43,20 +53,21 @@ describe('risk monitor (PGlite)', function () {
   });
   afterEach(async function () {
     for (const m of monitors.splice(0)) await m.stop();
+    candleMarket = {};
   });
   after(async function () {
     await harness?.stop();
   });
 
   /** A monitor; by default on a market without a price path (the notices' prices are all it knows). */
-  function newMonitor(options: { handler?: CommandHandler; market?: Pick<MarketData, 'ticks'> } = {}) {
+  function newMonitor(options: { handler?: CommandHandler; market?: Pick<MarketData, 'ticks' | 'candles'> } = {}) {
     const monitor = new RiskMonitor({
       bus: harness.rt.infra.bus,
       readModels: harness.rt.infra.readModels,
       leases: harness.rt.infra.leases,
       leaseRetryMs: 20,
       handler: options.handler ?? handler,
-      marketData: options.market ?? { ticks: null },
+      marketData: options.market ?? { ticks: null, candles: async (coinId: CoinId, days: number) => syntheticCandles(coinId, days, now, candleMarket) },
       clock: () => new Date(now),
       logger: silentLogger,
     });
@@ -67,9 +78,15 @@ describe('risk monitor (PGlite)', function () {
   const meta = () => ({ actor: 'test', correlationId: randomUUID() });
   const iso = () => new Date(now).toISOString();
 
-  async function trade(userId: string, symbol: string, side: 'BUY' | 'SELL', amount: number, price: number): Promise<string> {
+  /** A trade; `exits` BOT for a position that follows the profile as the bot's do, a manual plan, or none. */
+  async function trade(userId: string, symbol: string, side: 'BUY' | 'SELL', amount: number, price: number, exits?: ExitRequest): Promise<string> {
     const tradeId = randomUUID();
-    await handler.handle(portfolioDecider, portfolioStreamId(userId), { type: 'PlaceSimulatedTrade', data: { userId, tradeId, symbol, side, amount, price, source: { kind: 'MANUAL' } }, metadata: { now: iso() } }, meta());
+    await handler.handle(
+      portfolioDecider,
+      portfolioStreamId(userId),
+      { type: 'PlaceSimulatedTrade', data: { userId, tradeId, symbol, side, amount, price, source: { kind: 'MANUAL' }, ...(exits ? { exits } : {}) }, metadata: { now: iso() } },
+      meta(),
+    );
     return tradeId;
   }
   async function settings(userId: string, changes: Partial<BotSettings>) {
@@ -91,7 +108,7 @@ describe('risk monitor (PGlite)', function () {
   it('without a price path (a live source): closes at the first notice at or below the stop, at that price less the costs (ticks from the bus)', async function () {
     const user = randomUUID();
     now = Date.UTC(2026, 0, 5, 10, 0, 30);
-    await trade(user, 'ETH', 'BUY', 1, 3000); // stop loss 2 % -> 2940, take profit 5 % -> 3150
+    await trade(user, 'ETH', 'BUY', 1, 3000, BOT); // stop loss 2 % -> 2940, take profit 5 % -> 3150
     await harness.projector.caughtUp();
     const monitor = newMonitor();
     await monitor.start();
@@ -121,8 +138,8 @@ describe('risk monitor (PGlite)', function () {
   it('without a price path: closes at the first notice at or above the take profit', async function () {
     const user = randomUUID();
     now = Date.UTC(2026, 0, 5, 11, 0, 30);
-    await trade(user, 'BTC', 'BUY', 0.01, 60_000); // take profit 5 % -> 63,000
-    await settings(user, { stopLossPercent: 3 }); // stop 58,200
+    await trade(user, 'BTC', 'BUY', 0.01, 60_000, BOT);
+    await settings(user, { stopLossPercent: 3, takeProfitPercent: 5 }); // stop 58,200, take profit 63,000
     await harness.projector.caughtUp();
     const monitor = newMonitor();
     now += MINUTE;
@@ -137,6 +154,57 @@ describe('risk monitor (PGlite)', function () {
     expect(closed[0]!.price).to.be.within(63_200 * 0.9999, 63_200);
   });
 
+  it('keeps no automatic stop on a manual position without one, and closes one with levels at its own level (issue 17)', async function () {
+    const bare = randomUUID();
+    const levelled = randomUUID();
+    now = Date.UTC(2026, 0, 6, 10, 0, 30);
+    await trade(bare, 'LINK', 'BUY', 10, 14);
+    await trade(levelled, 'LINK', 'BUY', 10, 14, { kind: 'MANUAL', stopLossPercent: 10, takeProfitPercent: null }); // stop 12.60
+    await harness.projector.caughtUp();
+    const monitor = newMonitor();
+    now += MINUTE;
+    await monitor.onTick(tick('chainlink', 13.2)); // 5.7 % down: past the profile's 2 %, not the 10 % set
+    expect(await closes(levelled)).to.deep.equal([]);
+    now += 5000;
+    await monitor.onTick(tick('chainlink', 12.5));
+    now += 5000;
+    await monitor.onTick(tick('chainlink', 25));
+    expect(await closes(bare), 'no stop, no target: nothing closes it').to.deep.equal([]);
+    const [closed, ...more] = await closes(levelled);
+    expect(more).to.deep.equal([]);
+    expect(closed).to.deep.include({ reason: 'STOP_LOSS' });
+    expect(closed!.execution).to.include({ mid: 12.5, level: 14 * 0.9 });
+  });
+
+  it('records the portfolio\'s new peaks on ticks (a quarter percent apart) and measures the drawdown alert from the peak', async function () {
+    const user = randomUUID();
+    now = Date.UTC(2026, 0, 6, 12, 0, 30);
+    await trade(user, 'UNI', 'BUY', 500, 8); // 4,000 of UNI, 5,996 cash
+    await parameters(user, { maxDrawdown: 10, maxPositionSize: 50 });
+    await harness.projector.caughtUp();
+    const monitor = newMonitor();
+    const peaks = async () => (await harness.rt.infra.eventStore.readStream(portfolioStreamId(user))).filter((e) => e.type === 'PortfolioPeakRecorded').map((e) => (e.data as { valueMicros: number }).valueMicros);
+    now += MINUTE;
+    await monitor.onTick(tick('uniswap', 10)); // 5,996 + 5,000 = 10,996
+    await monitor.onTick(tick('uniswap', 10.01)); // 11,001: not a quarter percent above
+    await harness.projector.caughtUp();
+    now += 5000;
+    await monitor.onTick(tick('uniswap', 10.2)); // 11,096
+    expect(await peaks()).to.deep.equal([10_996_000_000, 11_096_000_000]);
+    expect(monitor.status().peaksRecorded).to.equal(2);
+    await harness.projector.caughtUp();
+    // 8.0: 9,996, 9.91 % below the peak of 11,096 (but no loss against the starting cash): no alert yet.
+    now += 5000;
+    await monitor.onTick(tick('uniswap', 8));
+    expect((await alerts(user)).filter((a) => a.kind === 'DRAWDOWN')).to.deep.equal([]);
+    // 7.9: 9,946, 10.36 % below it: the alert, measured from the peak.
+    now += 5000;
+    await monitor.onTick(tick('uniswap', 7.9));
+    const [drawdown] = (await alerts(user)).filter((a) => a.kind === 'DRAWDOWN');
+    expect(drawdown).to.include({ severity: 'critical', threshold: 10, value: 10.36 });
+    expect(drawdown!.message).to.equal('Drawdown of 10.36% from the peak $11,096.00 is above the maximum of 10%: the bot opens no new positions');
+  });
+
   it('raises each alert condition once, also for a monitor started afresh', async function () {
     const user = randomUUID();
     now = Date.UTC(2026, 0, 5, 12, 0, 30);
@@ -147,10 +215,11 @@ describe('risk monitor (PGlite)', function () {
     const eth = await trade(user, 'ETH', 'BUY', 2, 3000);
     await trade(user, 'BNB', 'BUY', 1, 600); // 6.7 % of the portfolio: under the maximum
     await harness.projector.caughtUp();
+    candleMarket = { volatility: 0.1 }; // a 24-hour range of about 35 %, above the threshold of 10 %
 
     const monitor = newMonitor();
     now += MINUTE;
-    // ETH at 2500: value about 8,950 (a drawdown above 5 %), ETH 56 % of it, two positions, ETH down 15 % in 24 h.
+    // ETH at 2500: value about 8,950 (a drawdown above 5 %), ETH 56 % of it, two positions, ETH's 24-hour range above 10 %.
     await monitor.onTick(tick('ethereum', 2500, -15));
     const raised = await alerts(user);
     expect(raised.map((a) => a.conditionKey).sort()).to.deep.equal(
@@ -212,8 +281,8 @@ describe('risk monitor (PGlite)', function () {
     const stopped = randomUUID();
     const concentrated = randomUUID();
     now = Date.UTC(2026, 0, 5, 13, 0, 30);
-    await trade(stopped, 'SOL', 'BUY', 10, 150); // stop loss 2 % -> 147
-    await trade(concentrated, 'SOL', 'BUY', 20, 150); // 3,000 of the portfolio in SOL: above the 5 % maximum position
+    await trade(stopped, 'SOL', 'BUY', 10, 150, BOT); // stop loss 2 % -> 147
+    await trade(concentrated, 'SOL', 'BUY', 20, 150, BOT); // 3,000 of the portfolio in SOL: above the 5 % maximum position
     await settings(concentrated, { stopLossPercent: 20 }); // stop 120: not reached here
     await harness.projector.caughtUp();
     const first = newMonitor({ handler: counting });
@@ -240,7 +309,7 @@ describe('risk monitor (PGlite)', function () {
     await first.stop();
     await waitUntil(() => second.status().leading, { message: 'the standby to take over' });
     const later = randomUUID();
-    await trade(later, 'SOL', 'BUY', 1, 149); // stop loss 2 % -> 146.02
+    await trade(later, 'SOL', 'BUY', 1, 149, BOT); // stop loss 2 % -> 146.02
     await harness.projector.caughtUp();
     now += MINUTE;
     await harness.rt.infra.bus.publish(marketTickSubject('solana'), tick('solana', 145));
@@ -265,7 +334,7 @@ describe('risk monitor (PGlite)', function () {
     async function positionAt(user: string): Promise<number> {
       const entry = level / 0.98;
       now = tickTime(opening);
-      await trade(user, 'ETH', 'BUY', Math.round((1000 / entry) * 1e8) / 1e8, entry);
+      await trade(user, 'ETH', 'BUY', Math.round((1000 / entry) * 1e8) / 1e8, entry, BOT);
       await harness.projector.caughtUp();
       return entry;
     }
@@ -313,7 +382,7 @@ describe('risk monitor (PGlite)', function () {
       const entry = target / 1.05;
       expect(Math.min(...after.subarray(0, hitAt + 1)), 'the stop (2 % down) is not reached first').to.be.greaterThan(entry * 0.98);
       now = tickTime(opening);
-      await trade(user, 'ETH', 'BUY', 0.1, entry);
+      await trade(user, 'ETH', 'BUY', 0.1, entry, BOT);
       await harness.projector.caughtUp();
       now = tickTime(opening + 400);
       await newMonitor({ market }).onTick(tick('ethereum', path.price('ethereum', opening + 400)));
@@ -321,6 +390,39 @@ describe('risk monitor (PGlite)', function () {
       expect(closed).to.deep.include({ reason: 'TAKE_PROFIT', closedAt: new Date(tickTime(opening + 1 + hitAt)).toISOString() });
       expect(closed!.execution!.mid).to.equal(after[hitAt]);
       expect(closed!.execution!.mid).to.be.at.least(closed!.execution!.level!);
+    });
+
+    it('moves a trailing stop with the highest tick since the entry and closes at the first tick below it (issue 17)', async function () {
+      // Entry at the opening tick's price; the stop 0.5 % below the highest tick since, the target 10 stops up.
+      const entry = path.price('ethereum', opening);
+      const below = 1 - 0.5 / 100;
+      const ticks = path.ticks('ethereum', opening + 1, new Float64Array(17_280));
+      let highest = entry;
+      let hit = -1;
+      for (let i = 0; i < ticks.length && hit < 0; i++) {
+        highest = Math.max(highest, ticks[i]!);
+        if (ticks[i]! <= highest * below) hit = i;
+      }
+      expect(hit, 'the day has a trailing stop').to.be.greaterThan(0);
+      expect(highest, 'the level moved up before it was hit').to.be.greaterThan(entry * 1.001);
+      expect(Math.max(...ticks.subarray(0, hit + 1)), 'the target is not reached first').to.be.lessThan(entry * 1.05);
+      const user = randomUUID();
+      now = tickTime(opening);
+      await trade(user, 'ETH', 'BUY', 0.1, entry, BOT);
+      await parameters(user, { stopLossType: 'trailing', stopLossValue: 0.5, takeProfitRatio: 10 });
+      await harness.projector.caughtUp();
+      const monitor = newMonitor({ market });
+      // Notices every ten minutes until the close: the scan follows the ticks in between.
+      for (let t = opening + 120; (await closes(user)).length === 0 && t <= opening + hit + 120; t += 120) {
+        now = tickTime(t);
+        await monitor.onTick(tick('ethereum', path.price('ethereum', t)));
+        await harness.projector.caughtUp();
+      }
+      const [closed, ...more] = await closes(user);
+      expect(more).to.deep.equal([]);
+      expect(closed).to.deep.include({ reason: 'STOP_LOSS', closedAt: new Date(tickTime(opening + 1 + hit)).toISOString() });
+      expect(closed!.execution!.mid).to.equal(ticks[hit]);
+      expect(closed!.execution!.level).to.equal(highest * below);
     });
   });
 });

@@ -6,7 +6,10 @@
  * of the same signal, still leaves exactly one trade per bot. Fills (issue 17): every bot's order on a
  * signal fills at the first tick at or after the signal's candle close plus BOT_LATENCY_MS, the worker
  * waiting for that tick when early, or at the live tick with the delay recorded when late; at the tick's
- * mid plus the half spread and impact.
+ * mid plus the half spread and impact. The user's one risk profile reaches the bot's next decision from
+ * either screen's command (Risk Management's parameters, Bot Settings), the trade carries its decision
+ * and exit plan, and a BUY a rule refuses is recorded once with the rule and its figures (the market
+ * rules read candles the test controls, as they stood at the fill time).
  */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
@@ -28,9 +31,17 @@ import type { Decider } from '@papertrade/domain/shared/decider';
 import { startHarness, type Harness } from '../../test/api-harness';
 import { PROCESS_CHECKPOINT_COLLECTION } from './event-follower';
 import { TradingBot } from './trading-bot';
+import { DEFAULT_RISK_PARAMETERS, type BotSettings, type RiskParameters } from '@papertrade/domain/trading/contracts';
+import { riskStreamId, type BotSignalRefused } from '@papertrade/domain/trading/risk';
+import { riskDecider } from '@papertrade/domain/trading/risk.decider';
+import { portfolioDecider } from '@papertrade/domain/trading/portfolio.decider';
+import { portfolioStreamId } from '@papertrade/domain/trading/portfolio';
+import { BOT_DECISIONS_PROJECTION, type BotDecisionsView } from '@papertrade/domain/trading/bot-decisions-view';
+import type { CoinId } from '@papertrade/domain/market/coins';
+import { syntheticCandles, type SyntheticMarket } from '../../test/synthetic-candles';
 
 /** The mids the test's market answers at any tick, and its minute volume. */
-const MIDS: Record<string, number> = { ETH: 3000, BTC: 60_000, BNB: 600 };
+const MIDS: Record<string, number> = { ETH: 3000, BTC: 60_000, BNB: 600, SOL: 150, ADA: 0.45 };
 const MINUTE_VOLUME = 5_000_000;
 
 /** A market whose mid is fixed per coin: what an order met at `atMs` (the tick at or before it), as the simulated adapter answers. */
@@ -84,6 +95,8 @@ describe('trading bot worker (PGlite)', function () {
 
   /** Every time the bots read the market (ms asked). */
   const asked: number[] = [];
+  /** The candles the bot's market rules read (the test may change them). */
+  let market: SyntheticMarket = {};
 
   function newBot(h: CommandHandler = handler, options: { concurrency?: number; clock?: () => Date; waitUntil?: (ms: number) => Promise<void> } = {}) {
     const { eventStore, documents, leases, readModels } = harness.rt.infra;
@@ -98,6 +111,7 @@ describe('trading bot worker (PGlite)', function () {
           asked.push(atMs);
           return fixedQuotes(atMs);
         },
+        candles: async (coinId: CoinId, days: number, endMs?: number) => syntheticCandles(coinId, days, endMs ?? Date.now(), market),
       },
       clock: () => new Date(),
       logger: silentLogger,
@@ -264,7 +278,7 @@ describe('trading bot worker (PGlite)', function () {
       for (const u of users) {
         const [trade, ...more] = await signalTrades(u, signalId);
         expect(more, u).to.deep.equal([]);
-        expect(trade!.execution).to.deep.equal({ mid: 10, halfSpread: halfSpreadOf('solana'), impact: priceImpact('solana', trade!.quantity * 10, MINUTE_VOLUME), filledAt: intended, intendedAt: intended, delayMs: 0 });
+        expect(trade!.execution).to.deep.equal({ mid: MIDS.SOL, halfSpread: halfSpreadOf('solana'), impact: priceImpact('solana', trade!.quantity * MIDS.SOL!, MINUTE_VOLUME), filledAt: intended, intendedAt: intended, delayMs: 0 });
         expect(trade!.placedAt).to.equal(intended);
         expect(trade!.price).to.equal(filledAt('SOL', 'BUY', trade!.quantity));
       }
@@ -291,6 +305,102 @@ describe('trading bot worker (PGlite)', function () {
       }
       expect(bot.status().lateFills - late).to.equal(1);
       expect(bot.status().maxDelayMs).to.be.at.least(85_000);
+    });
+  });
+
+  describe('the one risk profile (issue 17)', function () {
+    afterEach(() => {
+      market = {};
+    });
+    const now = () => new Date().toISOString();
+    async function riskParameters(userId: string, changes: Partial<RiskParameters>) {
+      await handler.handle(riskDecider, riskStreamId(userId), { type: 'ChangeRiskParameters', data: { userId, parameters: { ...DEFAULT_RISK_PARAMETERS, ...changes } }, metadata: { now: now() } }, meta(userId));
+    }
+    async function botSettings(userId: string, changes: Partial<BotSettings>) {
+      await handler.handle(riskDecider, riskStreamId(userId), { type: 'ChangeBotSettings', data: { userId, changes }, metadata: { now: now() } }, meta(userId));
+    }
+    async function premiumBot() {
+      const u = randomUUID();
+      await premium(u, 'PREMIUM');
+      await startBot(u);
+      return u;
+    }
+    const candleAt = (minutesAgo: number) => new Date(Math.floor(Date.now() / 300_000) * 300_000 - minutesAgo * 60_000).toISOString();
+
+    it('a maximum position size set on Risk Management (7 %) is what the bot buys next; one set through Bot Settings (6 %) too', async function () {
+      const onRisk = await premiumBot();
+      const onBot = await premiumBot();
+      await riskParameters(onRisk, { maxPositionSize: 7 });
+      await botSettings(onBot, { maxPositionSize: 6 });
+      await harness.projector.caughtUp();
+      const bot = newBot();
+      await bot.start();
+      await settle(bot);
+      await signal('SOL', 'BUY', 150, randomUUID(), candleAt(20));
+      await settle(bot);
+      const [risky] = await tradesOf(onRisk);
+      const [botty] = await tradesOf(onBot);
+      // At the fill price (the mid, the half spread and the impact), the fee on top.
+      expect(risky!.quantity * risky!.price * 1.001, '7 % of 10,000 with the fee').to.be.within(699.9, 700);
+      expect(botty!.quantity * botty!.price * 1.001, '6 % of 10,000 with the fee').to.be.within(599.9, 600);
+    });
+
+    it('the trade carries its decision and its position\'s exit plan with the ATR14 and sigma at entry', async function () {
+      const u = await premiumBot();
+      await harness.projector.caughtUp();
+      const bot = newBot();
+      await bot.start();
+      await settle(bot);
+      await signal('ADA', 'BUY', 0.45, randomUUID(), candleAt(15));
+      await settle(bot);
+      const [trade] = await tradesOf(u);
+      expect(trade!.decision).to.deep.include({ rule: 'FIXED_SIZE' });
+      // The entry the rules see is the fill (the mid 0.45 plus the half spread and impact: 0.450095),
+      // so the stop and target read as the position's real levels: 0.441093 and 0.472600.
+      expect(trade!.price).to.be.within(0.45009, 0.4501);
+      expect(trade!.decision!.text).to.match(/^bought 5\.00% of \$10,000\.00 \(\$500\.00 with the fee\): fixed size 5%; stop \$0\.4411 \(fixed 2%\), target \$0\.4726 \(ratio 2\.5\), reward\/risk 2\.18$/);
+      expect(trade!.exits).to.include({ kind: 'PROFILE' });
+      expect(trade!.exits!.kind === 'PROFILE' && trade!.exits!.atr).to.be.above(0);
+      expect(trade!.exits!.kind === 'PROFILE' && trade!.exits!.sigma).to.be.above(0);
+    });
+
+    it('records a BUY a rule refused, once, with the rule and its figures, and lists it in bot-decisions; a replay records nothing more', async function () {
+      const u = await premiumBot();
+      // The user holds BTC; BNB moves exactly with BTC: correlation 1, above the default 0.7.
+      await handler.handle(portfolioDecider, portfolioStreamId(u), { type: 'PlaceSimulatedTrade', data: { userId: u, tradeId: randomUUID(), symbol: 'BTC', side: 'BUY', amount: 0.001, price: 60_000, source: { kind: 'MANUAL' } }, metadata: { now: now() } }, meta(u));
+      market = { follows: { binancecoin: 'bitcoin' } };
+      await harness.projector.caughtUp();
+      const bot = newBot();
+      await bot.start();
+      await settle(bot);
+      const start = await harness.head();
+      const { signalId } = await signal('BNB', 'BUY', 600, randomUUID(), candleAt(10));
+      await settle(bot);
+      expect((await tradesOf(u)).filter((t) => t.symbol === 'BNB')).to.deep.equal([]);
+      const refusals = (await harness.eventsSince(start)).filter((e) => e.type === 'BotSignalRefused' && (e.data as BotSignalRefused['data']).userId === u);
+      expect(refusals).to.have.length(1);
+      expect(refusals[0]!.data).to.deep.include({
+        userId: u,
+        signalId,
+        symbol: 'BNB',
+        signalType: 'BUY',
+        decision: { rule: 'CORRELATION_LIMIT', text: 'refused: correlation 1.00 with BTC above 0.70', figures: { correlation: 1, correlationLimit: 0.7 } },
+      });
+      expect(bot.status().refusalsRecorded).to.be.at.least(1);
+      await harness.projector.caughtUp();
+      const listed = await (await harness.rt.infra.readModels.collection<BotDecisionsView>(BOT_DECISIONS_PROJECTION)).get(u);
+      expect(listed!.refusals.map((r) => [r.signalId, r.rule])).to.deep.equal([[signalId, 'CORRELATION_LIMIT']]);
+
+      // The same signal again: decided already, nothing recorded twice.
+      await signal('BNB', 'BUY', 600, signalId, candleAt(10));
+      await settle(bot);
+      expect((await harness.eventsSince(start)).filter((e) => e.type === 'BotSignalRefused' && (e.data as BotSignalRefused['data']).userId === u)).to.have.length(1);
+
+      // The limit raised on Risk Management to 1: the next BNB signal is bought.
+      await riskParameters(u, { correlationLimit: 1 });
+      await signal('BNB', 'BUY', 600, randomUUID(), candleAt(5));
+      await settle(bot);
+      expect((await tradesOf(u)).filter((t) => t.symbol === 'BNB')).to.have.length(1);
     });
   });
 });

@@ -10,11 +10,20 @@
  * the list (the same code path as any premium user's bot from there on). HOLD signals (most of them)
  * trade nothing and skip the query.
  *
+ * The rules are the user's one risk profile (`risk-{userId}`, domain/src/trading/risk-profile.ts), and
+ * those that read the market (volatility threshold, correlation limit, atr and volatility stops,
+ * dynamic sizing) read the signal coin's figures and correlations at the order's fill time, computed
+ * once per signal from the charts ending then (platform/src/market/market-history.ts `marketAt`,
+ * domain/src/trading/engine/market-at.ts) and shared by every bot. Each BUY
+ * signal a bot does not trade is recorded with the rule that refused it (RecordBotRefusal on
+ * `risk-{userId}`, appended together for the batch like the trades, under the idempotency key
+ * `refusal:{tradeId}`; a signal already refused for a user is not decided again); each trade carries
+ * its decision in its event.
+ *
  * Per signal the bots go in batches (`batchSize`, default 100; `concurrency` batches at once,
  * default 4, 2 on PGlite): a batch's risk streams and portfolios are loaded through the command
  * handler's loadMany (snapshot + tail per stream, so the cost does not grow with a user's portfolio,
- * one round trip per decider for the whole batch), each bot decides (decideBotTrade with the current
- * prices of the market-data port), and the trades are appended with handleMany: one appendMany, one
+ * one round trip per decider for the whole batch), each bot decides (decideBotOrder, below), and the trades are appended with handleMany: one appendMany, one
  * statement and transaction on SQL, each portfolio still under its own optimistic check (one that
  * changed meanwhile is retried alone). Per trade that is three round trips shared by a hundred
  * bots instead of three each. The feed and the signal engine do not wait for the bot, which follows
@@ -35,8 +44,8 @@
  * signal's time plus BOT_LATENCY_MS (domain/src/trading/engine/bot-timing.ts), every bot's at the
  * same tick: the worker waits for that tick when it is early, and when it handles the signal after
  * it (a slow round, a restart) the orders fill at the live tick and record the delay. The market is
- * read once per signal at the fill time (`quotesAt`: every coin's mid then, and the minute's volume)
- * and each bot decides with decideBotOrder (domain/src/trading/engine/bot-order.ts): the portfolio is
+ * read once per signal at the fill time (`quotesAt`: every coin's mid then, and the minute's volume;
+ * the figures the entry rules read, from the charts ending then) and each bot decides with decideBotOrder (domain/src/trading/engine/bot-order.ts): the portfolio is
  * valued at those prices, the order sized at its worst fill price, and the command carries the mid,
  * so the portfolio decider prices the fill (half spread, impact, fee) and records it. The paper engine
  * (domain/src/trading/engine/paper-engine.ts) runs the same functions, so a replay of the same signals
@@ -44,19 +53,21 @@
  */
 import { HOUSE_DEMO_USER_ID } from '@papertrade/domain/trading/house-demo';
 import { TRADING_BOTS_PROJECTION, type TradingBotView } from '@papertrade/domain/trading/bot-view';
-import { tradeIdFor, type BotSignal, type BotSkipReason } from '@papertrade/domain/trading/bot-trade-decision';
+import { tradeIdFor, type BotMarket, type BotSignal, type BotSkipReason } from '@papertrade/domain/trading/bot-trade-decision';
+import { findCoinBySymbol } from '@papertrade/domain/market/coins';
 import { decideBotOrder, type BotOrderQuote } from '@papertrade/domain/trading/engine/bot-order';
 import { fillTimeMs, intendedFillMs, signalTimeMs } from '@papertrade/domain/trading/engine/bot-timing';
 import { portfolioStreamId, type PortfolioState } from '@papertrade/domain/trading/portfolio';
 import { portfolioDecider, type PlaceSimulatedTrade } from '@papertrade/domain/trading/portfolio.decider';
-import { riskStreamId } from '@papertrade/domain/trading/risk';
-import { riskDecider } from '@papertrade/domain/trading/risk.decider';
+import { riskStreamId, type RiskState } from '@papertrade/domain/trading/risk';
+import { riskDecider, type RecordBotRefusal } from '@papertrade/domain/trading/risk.decider';
 import type { SignalGenerated } from '@papertrade/domain/signals/signal';
 import { ConcurrencyError, DomainError, ServiceUnavailableError } from '@papertrade/domain/shared/errors';
 import type { CommandHandler, CommandMeta, Idempotency, LoadedState } from '@papertrade/platform/commands/command-handler';
 import type { Logger } from '@papertrade/platform/config/logger';
 import type { RecordedEvent } from '@papertrade/platform/event-store/event-store';
 import type { MarketData } from '@papertrade/platform/market/market-data';
+import { MarketHistory } from '@papertrade/platform/market/market-history';
 import type { ReadModels } from '@papertrade/platform/projections/read-models';
 import { forEachLimited } from './concurrency';
 import { EventFollower, type EventFollowerDeps, type EventFollowerStatus } from './event-follower';
@@ -71,8 +82,8 @@ export const DEFAULT_BOT_BATCH_SIZE = 100;
 export interface TradingBotDeps extends EventFollowerDeps {
   readModels: ReadModels;
   handler: CommandHandler;
-  /** The market at each signal's fill time. */
-  marketData: Pick<MarketData, 'quotesAt'>;
+  /** The market at each signal's fill time: every coin's quote, and the charts the entry rules read. */
+  marketData: Pick<MarketData, 'quotesAt' | 'candles'>;
   clock: () => Date;
   /** Resolves at `timeMs` on the clock (default: a timer; tests with a clock of their own pass theirs). */
   waitUntil?: (timeMs: number) => Promise<void>;
@@ -93,6 +104,8 @@ export interface TradingBotStatus extends EventFollowerStatus {
   /** Trades found already placed (a replayed signal). */
   tradesReplayed: number;
   skipped: Partial<Record<BotSkipReason | 'STALE_SIGNAL', number>>;
+  /** BUY signals refused by a rule and recorded (RecordBotRefusal). */
+  refusalsRecorded: number;
   /** Commands the domain refused (counted, not retried). */
   refused: number;
   lastSignalAt: string | null;
@@ -104,6 +117,12 @@ export interface TradingBotStatus extends EventFollowerStatus {
 /** The idempotency of one bot trade: keyed by the derived trade id. */
 export function botTradeIdempotency(tradeId: string): Idempotency {
   return { scope: TRADING_BOT_ACTOR, key: tradeId, requestHash: tradeId };
+}
+
+/** The idempotency of one recorded refusal: the same signal and user, on the risk stream. */
+export function botRefusalIdempotency(tradeId: string): Idempotency {
+  const key = `refusal:${tradeId}`;
+  return { scope: TRADING_BOT_ACTOR, key, requestHash: key };
 }
 
 /** Failures that may pass on a retry (the store, a race): the signal is handled again. */
@@ -119,6 +138,8 @@ export class TradingBot {
   private tradesPlaced = 0;
   private tradesReplayed = 0;
   private refused = 0;
+  private refusalsRecorded = 0;
+  private readonly history: MarketHistory;
   private readonly skipped: TradingBotStatus['skipped'] = {};
   private lastSignalAt: string | null = null;
   private lateFills = 0;
@@ -126,6 +147,7 @@ export class TradingBot {
 
   constructor(private readonly deps: TradingBotDeps) {
     this.follower = new EventFollower('trading-bot', deps, (e) => e.type === 'SignalGenerated', (e) => this.onSignal(e));
+    this.history = new MarketHistory(deps.marketData, deps.clock);
   }
 
   async start(): Promise<void> {
@@ -149,6 +171,7 @@ export class TradingBot {
       tradesPlaced: this.tradesPlaced,
       tradesReplayed: this.tradesReplayed,
       skipped: { ...this.skipped },
+      refusalsRecorded: this.refusalsRecorded,
       refused: this.refused,
       lastSignalAt: this.lastSignalAt,
       lateFills: this.lateFills,
@@ -195,14 +218,14 @@ export class TradingBot {
       this.lateFills += 1;
       this.maxDelayMs = Math.max(this.maxDelayMs, fillMs - intendedMs);
     }
-    const quotes = await this.deps.marketData.quotesAt(fillMs);
+    const [quotes, market] = await Promise.all([this.deps.marketData.quotesAt(fillMs), signal.type === 'BUY' ? this.market(signal.symbol, fillMs) : Promise.resolve(null)]);
 
     const all = [...users];
     const size = this.deps.batchSize ?? DEFAULT_BOT_BATCH_SIZE;
     const batches = Array.from({ length: Math.ceil(all.length / size) }, (_, i) => all.slice(i * size, (i + 1) * size));
     const failures: unknown[] = [];
     const batchFailures = await forEachLimited(batches, this.deps.concurrency ?? DEFAULT_BOT_CONCURRENCY, async (batch) => {
-      failures.push(...(await this.tradeBatch(batch, signal, quotes, intendedMs, fillMs)));
+      failures.push(...(await this.tradeBatch(batch, signal, quotes, market, intendedMs, fillMs)));
     });
     failures.push(...batchFailures);
     const transient = failures.filter(isTransient);
@@ -222,6 +245,18 @@ export class TradingBot {
     }
   }
 
+  /** The signal coin's figures and correlations at the fill time, once for every bot (null: the history is unavailable, and BUYs are refused). */
+  private async market(symbol: string, fillMs: number): Promise<BotMarket | null> {
+    const coin = findCoinBySymbol(symbol);
+    if (!coin) return null;
+    try {
+      return await this.history.marketAt(coin.id, fillMs);
+    } catch (error) {
+      this.deps.logger.warn('market history unavailable to the trading bot; BUY entries are refused', { symbol, error: String(error) });
+      return null;
+    }
+  }
+
   /**
    * One batch of bots: their risk streams and portfolios loaded in two round trips (snapshot + tail
    * each, with the trade's idempotency ids looked up), each decided, and the trades appended together
@@ -229,32 +264,55 @@ export class TradingBot {
    * manual trade, the risk monitor) is retried alone by the command handler. Errors are returned per
    * bot, for onSignal to sort into refusals and retries.
    */
-  private async tradeBatch(userIds: string[], signal: BotSignal, quotes: readonly BotOrderQuote[], intendedMs: number, fillMs: number): Promise<unknown[]> {
+  private async tradeBatch(userIds: string[], signal: BotSignal, quotes: readonly BotOrderQuote[], market: BotMarket | null, intendedMs: number, fillMs: number): Promise<unknown[]> {
+    // A refusal is decided at the fill tick, as a trade would have filled: its record carries that time.
+    const now = new Date(fillMs).toISOString();
     const { handler } = this.deps;
     const asked = userIds.map((userId) => {
       const tradeId = tradeIdFor(signal.signalId, userId);
-      return { userId, streamId: portfolioStreamId(userId), idempotency: botTradeIdempotency(tradeId) };
+      return { userId, tradeId, streamId: portfolioStreamId(userId), idempotency: botTradeIdempotency(tradeId), refusal: botRefusalIdempotency(tradeId) };
     });
     const [risks, portfolios] = await Promise.all([
-      handler.loadMany(riskDecider, userIds.map((userId) => ({ streamId: riskStreamId(userId) }))),
+      handler.loadMany(riskDecider, asked.map(({ userId, refusal }) => ({ streamId: riskStreamId(userId), idempotency: refusal }))),
       handler.loadMany(portfolioDecider, asked.map(({ streamId, idempotency }) => ({ streamId, idempotency }))),
     ]);
     const items: Array<{ streamId: string; command: PlaceSimulatedTrade; meta: CommandMeta; loaded: LoadedState<PortfolioState> }> = [];
-    asked.forEach(({ userId, streamId, idempotency }, i) => {
+    const refusals: Array<{ streamId: string; command: RecordBotRefusal; meta: CommandMeta; loaded: LoadedState<RiskState> }> = [];
+    asked.forEach(({ userId, streamId, idempotency, refusal }, i) => {
       const risk = risks[i]!;
       const portfolio = portfolios[i]!;
-      if (portfolio.previous.length > 0) return void (this.tradesReplayed += 1);
-      const decision = decideBotOrder({ userId, signal, settings: risk.state.settings, parameters: risk.state.parameters, portfolio: portfolio.state, quotes, intendedMs, fillMs });
-      if (decision.action === 'SKIP') return this.skip(decision.reason);
-      items.push({ streamId, command: decision.command, meta: { actor: TRADING_BOT_ACTOR, correlationId: signal.signalId, causationId: signal.eventId, idempotency }, loaded: portfolio });
+      // Decided before (a replayed signal): traded, or refused and recorded.
+      if (portfolio.previous.length > 0 || risk.previous.length > 0) return void (this.tradesReplayed += 1);
+      const decision = decideBotOrder({ userId, signal, profile: risk.state.profile, portfolio: portfolio.state, market, quotes, intendedMs, fillMs });
+      const meta = (key: Idempotency): CommandMeta => ({ actor: TRADING_BOT_ACTOR, correlationId: signal.signalId, causationId: signal.eventId, idempotency: key });
+      if (decision.action === 'TRADE') return void items.push({ streamId, command: decision.command, meta: meta(idempotency), loaded: portfolio });
+      this.skip(decision.reason);
+      if (decision.decision && (signal.type === 'BUY' || signal.type === 'SELL')) {
+        refusals.push({
+          streamId: riskStreamId(userId),
+          command: {
+            type: 'RecordBotRefusal',
+            data: { userId, signalId: signal.signalId, signalEventId: signal.eventId, symbol: signal.symbol, signalType: signal.type, candleTime: signal.candleTime, decision: decision.decision },
+            metadata: { now },
+          },
+          meta: meta(refusal),
+          loaded: risk,
+        });
+      }
     });
-    if (items.length === 0) return [];
-    const results = await handler.handleMany(portfolioDecider, items);
+    const [results, recorded] = await Promise.all([
+      items.length > 0 ? handler.handleMany(portfolioDecider, items) : Promise.resolve([]),
+      refusals.length > 0 ? handler.handleMany(riskDecider, refusals) : Promise.resolve([]),
+    ]);
     const failures: unknown[] = [];
     for (const result of results) {
       if (result instanceof Error) failures.push(result);
       else if (result.replayed) this.tradesReplayed += 1;
       else if (result.events.some((e) => e.type === 'SimulatedTradePlaced')) this.tradesPlaced += 1;
+    }
+    for (const result of recorded) {
+      if (result instanceof Error) failures.push(result);
+      else if (!result.replayed) this.refusalsRecorded += result.events.length;
     }
     return failures;
   }

@@ -213,9 +213,49 @@ describe('trading commands API (HTTP, embedded)', function () {
         realisedPnl: null,
         status: 'OPEN',
         source: 'Manual',
+        stopLoss: null,
+        takeProfit: null,
         timestamp: placed.data.placedAt,
         position: placed.position,
       });
+      // No stop or target sent: a manual position has no automatic exit (issue 17).
+      expect(placed.data.exits).to.deep.equal({ kind: 'NONE' });
+    });
+
+    it('a BUY may set a stop loss and a take profit in percent of its fill price: recorded as levels, answered, and 400 naming the field when out of bounds or on a SELL (issue 17)', async function () {
+      const me = await account();
+      const restore = fixPrice(2000);
+      try {
+        let res!: Res;
+        const events = await h.appendedBy(async () => {
+          res = await h.request('POST', '/api/trades', { token: me.token, body: { symbol: 'ETH', type: 'BUY', amount: 0.1, stopLossPercent: 3, takeProfitPercent: 8 } });
+        });
+        expect(res.status, JSON.stringify(res.body)).to.equal(201);
+        // Percents of the fill the person pays (the mid 2,000 plus the half spread and impact: issue 17's fills).
+        const fill = fillOf('ethereum', 'BUY', 2000, 0.1).price;
+        const placed = events.find((e) => e.type === 'SimulatedTradePlaced')!;
+        expect(placed.data.exits).to.deep.equal({ kind: 'MANUAL', stopLoss: fill * (1 - 3 / 100), takeProfit: fill * (1 + 8 / 100), stopLossPercent: 3, takeProfitPercent: 8 });
+        expect(res.body).to.deep.include({ stopLoss: fill * (1 - 3 / 100), takeProfit: fill * (1 + 8 / 100) });
+        const stopOnly = await h.request('POST', '/api/trades', { token: me.token, body: { symbol: 'ETH', type: 'BUY', amount: 0.1, stopLossPercent: 5 } });
+        expect(stopOnly.body).to.deep.include({ stopLoss: fill * (1 - 5 / 100), takeProfit: null });
+        for (const [body, field] of [
+          [{ symbol: 'ETH', type: 'BUY', amount: 0.1, stopLossPercent: 0 }, 'stopLossPercent'],
+          [{ symbol: 'ETH', type: 'BUY', amount: 0.1, stopLossPercent: 51 }, 'stopLossPercent'],
+          [{ symbol: 'ETH', type: 'BUY', amount: 0.1, takeProfitPercent: '5' }, 'takeProfitPercent'],
+          [{ symbol: 'ETH', type: 'BUY', amount: 0.1, takeProfitPercent: 501 }, 'takeProfitPercent'],
+          [{ symbol: 'ETH', type: 'SELL', amount: 0.1, stopLossPercent: 3 }, 'stopLossPercent'],
+          [{ symbol: 'ETH', type: 'BUY', amount: 0.1, stopLossPercent: null }, 'stopLossPercent'],
+        ] as const) {
+          const refused = await h.appendedBy(async () => {
+            res = await h.request('POST', '/api/trades', { token: me.token, body });
+          });
+          expect(res.status, JSON.stringify(body)).to.equal(400);
+          expect(String(res.body.detail), JSON.stringify(body)).to.contain(field);
+          expect(refused, JSON.stringify(body)).to.deep.equal([]);
+        }
+      } finally {
+        restore();
+      }
     });
 
     it('takes a coinId instead of a symbol; a SELL of part of a position realises P&L net of both fees', async function () {
@@ -509,11 +549,11 @@ describe('trading commands API (HTTP, embedded)', function () {
       expect(res.body.position).to.equal(stopped[0]!.position);
     });
 
-    it('reset stops the bot, puts the bot settings back to the defaults and the portfolio back to its starting cash; risk parameters stay', async function () {
+    it("reset stops the bot, puts the bot settings' fields of the profile back to the defaults and the portfolio back to its starting cash; the other risk parameters stay", async function () {
       const me = await account({ premium: true });
       expect((await h.request('POST', '/api/bot/start', { token: me.token })).status).to.equal(200);
       expect((await h.request('POST', '/api/settings/bot', { token: me.token, body: { maxPositionSize: 10 } })).status).to.equal(200);
-      expect((await h.request('PUT', '/api/risk/parameters', { token: me.token, body: { ...DEFAULT_RISK_PARAMETERS, maxDrawdown: 20 } })).status).to.equal(200);
+      expect((await h.request('PUT', '/api/risk/parameters', { token: me.token, body: { ...DEFAULT_RISK_PARAMETERS, maxPositionSize: 10, maxDrawdown: 20 } })).status).to.equal(200);
       const buy = await h.request('POST', '/api/trades', { token: me.token, body: { symbol: 'ETH', type: 'BUY', amount: 0.1 } });
       expect(buy.status).to.equal(201);
       let res!: Res;
@@ -530,8 +570,11 @@ describe('trading commands API (HTTP, embedded)', function () {
       expect(events.map((e) => e.metadata.userId)).to.deep.equal([me.userId, me.userId, me.userId]);
       expect(events[0]!.data).to.include({ wasActive: true });
       expect(events[1]!.data.settings).to.deep.equal(DEFAULT_BOT_SETTINGS);
+      expect(events[1]!.data.changes).to.deep.equal({ maxPositionSize: 5 });
       expect(events[2]!.data.closedTradeIds).to.deep.equal([buy.body.id]);
       expect(res.body).to.deep.equal({ userId: me.userId, position: events[2]!.position });
+      const parameters = (await h.request('GET', '/api/risk/parameters', { token: me.token })).body;
+      expect(parameters).to.include({ maxPositionSize: 5, maxDrawdown: 20 });
     });
 
     it('a reset retried with the same Idempotency-Key appends once', async function () {
@@ -553,7 +596,7 @@ describe('trading commands API (HTTP, embedded)', function () {
   });
 
   describe('settings and risk parameters', function () {
-    it('POST /api/settings/bot records the changed settings under the domain names and answers the whole set; the same again appends nothing', async function () {
+    it('POST /api/settings/bot records the profile fields it changed and answers the whole set; the same again appends nothing', async function () {
       const me = await account();
       let res!: Res;
       const events = await h.appendedBy(async () => {
@@ -561,15 +604,30 @@ describe('trading commands API (HTTP, embedded)', function () {
       });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(eventsOf(events)).to.deep.equal([['BotSettingsChanged', `risk-${me.userId}`]]);
-      // Answered under the domain's names and the spec's (stopLoss, takeProfit).
-      const expected = { ...DEFAULT_BOT_SETTINGS, maxPositionSize: 10, stopLossPercent: 3, takeProfitPercent: 6, stopLoss: 3, takeProfit: 6, dailyLossLimit: 800 };
-      expect(events[0]!.data.changes).to.deep.equal({ maxPositionSize: 10, stopLossPercent: 3, takeProfitPercent: 6, dailyLossLimit: 800 });
+      // Answered under the domain's names and the spec's (stopLoss, takeProfit), with what the stop measures.
+      const expected = { ...DEFAULT_BOT_SETTINGS, maxPositionSize: 10, stopLossPercent: 3, takeProfitPercent: 6, stopLoss: 3, takeProfit: 6, dailyLossLimit: 800, stopLossType: 'fixed', stopLossUnit: 'percent' };
+      // One profile: the take profit is the ratio 2 of the 3 % stop, the daily limit is maxDailyLoss.
+      expect(events[0]!.data.changes).to.deep.equal({ maxPositionSize: 10, maxDailyLoss: 800, stopLossValue: 3, takeProfitRatio: 2 });
       expect(res.body).to.deep.equal({ userId: me.userId, settings: expected, position: events[0]!.position });
       const same = await h.appendedBy(async () => {
         res = await h.request('POST', '/api/settings/bot', { token: me.token, body: { stopLoss: 3 } });
       });
       expect(same).to.deep.equal([]);
       expect(res.body).to.deep.equal({ userId: me.userId, settings: expected, position: null });
+      // The same fields on the other screen's read.
+      expect((await h.request('GET', '/api/risk/parameters', { token: me.token })).body).to.include({ maxPositionSize: 10, stopLossValue: 3, takeProfitRatio: 2, maxDailyLoss: 800 });
+    });
+
+    it('POST /api/settings/bot refuses a take profit outside 1 to 10 times the stop (400 naming takeProfit), appending nothing', async function () {
+      const me = await account();
+      let res!: Res;
+      const events = await h.appendedBy(async () => {
+        res = await h.request('POST', '/api/settings/bot', { token: me.token, body: { stopLoss: 4, takeProfit: 3 } });
+      });
+      expect(res.status).to.equal(400);
+      expect(res.body).to.include({ field: 'takeProfit' });
+      expect(String(res.body.detail)).to.equal('takeProfit must be from 1 to 10 times the stop loss of 4: from 4 to 40, got 3');
+      expect(events).to.deep.equal([]);
     });
 
     it('PUT /api/risk/parameters records the full set with the previous one', async function () {

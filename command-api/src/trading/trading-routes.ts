@@ -12,7 +12,8 @@
  *   the client looks for ('Premium subscription required ...').
  * - POST /api/bot/stop: any signed-in user: someone whose premium lapsed must still be able to stop
  *   a bot that trades their portfolio (bot.decider.ts).
- * - POST /api/settings/bot: any signed-in user. The Settings screen's Bot Settings tab is not gated
+ * - POST /api/settings/bot: any signed-in user; it edits the user's one risk profile (bot settings and
+ *   risk parameters are two views of it, domain/src/trading/risk-profile.ts). The Settings screen's Bot Settings tab is not gated
  *   by the spec (only strategies, backtests and the risk parameters are, premium-and-account.md
  *   section 6); the settings do nothing until a premium bot runs, and a user may prepare them
  *   before upgrading.
@@ -46,6 +47,7 @@ import { portfolioStreamId, tradeSourceLabel, type SimulatedTradePlaced } from '
 import { portfolioDecider, type PlaceSimulatedTrade } from '@papertrade/domain/trading/portfolio.decider';
 import { riskStreamId } from '@papertrade/domain/trading/risk';
 import { riskDecider } from '@papertrade/domain/trading/risk.decider';
+import { botSettingsOf } from '@papertrade/domain/trading/risk-profile';
 import { idempotentId } from '@papertrade/platform/commands/command-handler';
 import { currentUser, requirePremium, requireUser, userAfterOwnWrites } from '@papertrade/platform/auth/guards';
 import { MarketDataUnavailableError } from '@papertrade/platform/market/market-data';
@@ -95,6 +97,10 @@ export function tradingRoutes(deps: CommandApiDeps): Router {
             price: quote.price,
             source: { kind: 'MANUAL' },
             market: { filledAt: quote.filledAt, minuteVolumeUsd: quote.minuteVolumeUsd },
+            // A manual position has no automatic exit unless its person sets one here.
+            ...(body.stopLossPercent !== undefined || body.takeProfitPercent !== undefined
+              ? { exits: { kind: 'MANUAL' as const, stopLossPercent: body.stopLossPercent ?? null, takeProfitPercent: body.takeProfitPercent ?? null } }
+              : {}),
           },
           metadata: { now: at },
         };
@@ -119,6 +125,8 @@ export function tradingRoutes(deps: CommandApiDeps): Router {
       realisedPnl: d.side === 'SELL' ? microsToUsd(d.realisedPnlMicros) : null,
       status: d.side === 'BUY' ? 'OPEN' : 'CLOSED',
       source: tradeSourceLabel(d.source),
+      stopLoss: d.exits?.kind === 'MANUAL' ? d.exits.stopLoss : null,
+      takeProfit: d.exits?.kind === 'MANUAL' ? d.exits.takeProfit : null,
       timestamp: d.placedAt,
       position: result.position ?? null,
     };
@@ -192,16 +200,18 @@ export function tradingRoutes(deps: CommandApiDeps): Router {
     ctx.body = answer;
   });
 
-  /** Some or all of the bot settings; answers the whole set as it now is (the write side's state, not a read model). */
+  /**
+   * Some or all of the bot settings, into the one risk profile; answers the whole set as it now is
+   * (the write side's state, not a read model), and the profile's stop-loss type (what stopLoss measures).
+   */
   router.post('/api/settings/bot', requireUser, jsonBody, async (ctx) => {
     const changes = parseBody(ctx, botSettingsRequestSchema);
     const { user, meta } = caller(ctx, changes);
     const stream = riskStreamId(user.id);
     const loaded = await deps.handler.load(riskDecider, stream, meta);
     const result = await deps.handler.handle(riskDecider, stream, { type: 'ChangeBotSettings', data: { userId: user.id, changes }, metadata: { now: now() } }, meta, loaded);
-    const changed = result.events.find((e) => e.type === 'BotSettingsChanged' || e.type === 'BotSettingsReset');
-    const settings = changed && 'settings' in changed.data ? changed.data.settings : loaded.state.settings;
-    const answer: BotSettingsResponse = { userId: user.id, settings: botSettingsView(settings), position: result.position ?? null };
+    const profile = result.events.reduce((state, event) => riskDecider.evolve(state, event), loaded.state).profile;
+    const answer: BotSettingsResponse = { userId: user.id, settings: botSettingsView(botSettingsOf(profile), profile.stopLossType), position: result.position ?? null };
     ctx.body = answer;
   });
 

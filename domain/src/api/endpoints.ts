@@ -59,6 +59,7 @@ import {
 } from '../trading/contracts';
 import {
   activeRiskTradesResponseSchema,
+  botDecisionsResponseSchema,
   portfolioResponseSchema,
   riskAlertsResponseSchema,
   riskParametersResponseSchema,
@@ -191,7 +192,8 @@ export const placeTrade = endpoint({
   path: '/api/trades',
   tag: 'Trading',
   summary: 'Place a paper trade',
-  description: "Buys or sells `amount` coins at the market's current price (never the client's). Give a coinId or a symbol (any case); both only if they agree. 409 when the cash or the position is short.",
+  description:
+    "Buys or sells `amount` coins at the market's current price (never the client's). Give a coinId or a symbol (any case); both only if they agree. A BUY may set stopLossPercent and takeProfitPercent (percent below and above the fill price); without them a manual position has no automatic exit. 409 when the cash or the position is short.",
   access: 'signed-in',
   body: { schema: placeTradeRequestSchema, required: true },
   success: { status: 201, description: 'The trade as filled', schema: placeTradeResponseSchema },
@@ -233,7 +235,7 @@ export const risk = endpoint({
   ...query,
   path: '/api/risk',
   tag: 'Risk',
-  summary: "Bot settings, today's loss against the daily limit, portfolio risk",
+  summary: "The risk profile as bot settings, today's loss against the daily limit, portfolio risk, the drawdown from the peak",
   access: 'signed-in',
   query: noQuerySchema,
   minPosition: true,
@@ -282,6 +284,18 @@ export const riskAlerts = endpoint({
   query: noQuerySchema,
   minPosition: true,
   success: { status: 200, description: 'The alerts', schema: riskAlertsResponseSchema },
+});
+
+export const botDecisions = endpoint({
+  ...query,
+  path: '/api/bot/decisions',
+  tag: 'Risk',
+  summary: "The trading bot's recent refusals of BUY signals, newest first",
+  description: 'Each names the rule of the risk profile that refused the signal, in words and figures (the trades carry their own decision in GET /api/trades).',
+  access: 'signed-in',
+  query: noQuerySchema,
+  minPosition: true,
+  success: { status: 200, description: 'The refusals', schema: botDecisionsResponseSchema },
 });
 
 export const acknowledgeRiskAlert = endpoint({
@@ -739,6 +753,7 @@ export const endpoints: readonly EndpointContract[] = [
   changeRiskParameters,
   activeRiskTrades,
   riskAlerts,
+  botDecisions,
   acknowledgeRiskAlert,
   clearAcknowledgedRiskAlerts,
   subscription,

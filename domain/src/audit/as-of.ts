@@ -10,7 +10,7 @@
  * what the live read model held at that time.
  */
 import type { Candle } from '../market/coins';
-import { evolvePortfolio, initialPortfolioState, portfolioStreamId, type PortfolioEvent, type PortfolioState, type Position } from '../trading/portfolio';
+import { evolvePortfolio, initialPortfolioState, portfolioStreamId, upcastPortfolioEvent, type PortfolioState, type Position } from '../trading/portfolio';
 import { botStreamId } from '../trading/bot';
 import { riskStreamId } from '../trading/risk';
 import { subscriptionDecider, subscriptionStreamId, type SubscriptionEvent, type SubscriptionState } from '../auth/subscription';
@@ -31,7 +31,11 @@ export function prefixAsOf<E extends StoredEventLike>(events: readonly E[], asOf
 
 export function portfolioAsOf<E extends StoredEventLike>(events: readonly E[], asOf: Date): Prefix<E> & { state: PortfolioState } {
   const prefix = prefixAsOf(events, asOf);
-  const state = prefix.applied.reduce<PortfolioState>((s, e) => evolvePortfolio(s, { type: e.type, data: e.data } as PortfolioEvent), initialPortfolioState());
+  // Through the upcaster, as the command side folds them (a version 2 BUY's exit plan by its source).
+  const state = prefix.applied.reduce<PortfolioState>(
+    (s, e) => evolvePortfolio(s, upcastPortfolioEvent({ type: e.type, data: e.data, schemaVersion: Number(e.metadata.schemaVersion ?? 1) })),
+    initialPortfolioState(),
+  );
   return { ...prefix, state };
 }
 

@@ -32,6 +32,21 @@ describe('audit as-of replay', function () {
     expect(portfolioAsOf([], new Date()).state.status).to.equal('unopened');
   });
 
+  it('reads stored portfolio events through their upcaster, as the command side does: a version 2 bot BUY follows the profile, a manual one has no automatic exit (issue 17)', function () {
+    const opened = ev(0, '2026-01-01T10:00:00Z', 'PortfolioOpened', { userId: 'u', startingCashMicros: 10_000_000_000, openedAt: '2026-01-01T10:00:00Z' });
+    const fill = {
+      userId: 'u', coinId: 'ethereum', symbol: 'ETH', side: 'BUY', quantity: 1, price: 3000, notionalMicros: 3_000_000_000, feeMicros: 3_000_000,
+      costBasisClosedMicros: 0, entryNotionalClosedMicros: 0, realisedPnlMicros: 0, closedTradeIds: [], lotRule: 'FIFO', lots: [], placedAt: '2026-01-01T11:00:00Z',
+    };
+    const v2 = (revision: number, data: Record<string, unknown>) => ({ ...ev(revision, '2026-01-01T11:00:00Z', 'SimulatedTradePlaced', data), metadata: { at: '2026-01-01T11:00:00Z', schemaVersion: 2 } });
+    const bot = v2(1, { ...fill, tradeId: 'b1', source: { kind: 'SIGNAL', eventId: 'e', signalId: 's', signalType: 'BUY', candleTime: '2026-01-01T10:55:00Z' } });
+    const manual = v2(2, { ...fill, tradeId: 'm1', symbol: 'BTC', coinId: 'bitcoin', price: 60_000, quantity: 0.05, source: { kind: 'MANUAL' } });
+    const { state } = portfolioAsOf([opened, bot, manual], new Date('2026-01-01T12:00:00Z'));
+    if (state.status !== 'open') throw new Error('open');
+    expect(state.positions.ETH!.exits).to.deep.equal({ kind: 'PROFILE', atr: null, sigma: null });
+    expect(state.positions.BTC!.exits).to.deep.equal({ kind: 'NONE' });
+  });
+
   it('folds a subscription through its decider', function () {
     const change = ev(0, '2026-01-02T00:00:00Z', 'SubscriptionChangedByAdmin', { userId: 'u', tier: 'PREMIUM', status: 'ACTIVE', previousTier: 'FREE', previousStatus: 'ACTIVE', changedBy: 'a', changedAt: '2026-01-02T00:00:00Z' });
     expect(subscriptionAsOf([change], new Date('2026-01-01T00:00:00Z')).state).to.include({ tier: 'FREE', status: 'ACTIVE' });

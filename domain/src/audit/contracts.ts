@@ -96,6 +96,14 @@ export const portfolioAsOfResponseSchema = z.object({
         openTradeIds: z.array(z.string()),
         /** The FIFO lots (each open BUY's remainder), oldest first; absent from servers before lots. */
         lots: z.array(z.object({ tradeId: z.string(), units: z.number(), costMicros: z.number(), entryNotionalMicros: z.number(), price: z.number() })).optional(),
+        /** How it exits (issue 17, stop-levels.ts): PROFILE (the bot's), MANUAL (its levels), NONE; absent from servers before plans. */
+        exits: z
+          .discriminatedUnion('kind', [
+            z.object({ kind: z.literal('PROFILE'), atr: z.number().nullable(), sigma: z.number().nullable() }),
+            z.object({ kind: z.literal('MANUAL'), stopLoss: z.number().nullable(), takeProfit: z.number().nullable(), stopLossPercent: z.number().nullable(), takeProfitPercent: z.number().nullable() }),
+            z.object({ kind: z.literal('NONE') }),
+          ])
+          .optional(),
         openedAt: z.string(),
       }),
     ),

@@ -1,32 +1,63 @@
 /**
  * What the trading bot does with one signal for one user: the PlaceSimulatedTrade to issue, or the
- * reason to do nothing. Pure: the trading bot worker (a process manager following SignalGenerated)
- * passes the signal, the user's bot settings and risk parameters, the portfolio state, the prices
- * and `now`, and issues the command through the command handler.
+ * refusal, each with the rule that decided it and its figures (a `BotDecision`: the trade's event
+ * carries it, a refusal is recorded on the risk stream; Trade History shows both). Pure: the trading
+ * bot worker (a process manager following SignalGenerated) passes the signal, the user's one risk
+ * profile (risk-profile.ts), the portfolio state, the prices, the coin's market figures (computed once
+ * per candle for every bot: market-figures.ts) and `now`, and issues the command.
  *
  * Rules, in order:
- * - HOLD signals trade nothing; neither does a signal on a coin the product does not support.
- * - SELL: sells the whole position in the coin, if any (the bot closes what it holds on a SELL;
- *   it never sells what it does not hold). Allowed after the daily loss limit: closing a position
- *   reduces risk, and blocking exits would be the opposite of a loss limit.
- * - BUY: refused when today's (UTC) realised loss has reached the bot's dailyLossLimit; when a
- *   position in the coin is already open (one open position per coin); when maxConcurrentTrades
- *   positions are open. Otherwise it spends maxPositionSize percent of the portfolio's value at
- *   the prices given (cash + positions), capped by the cash left after the fee; refused when that
- *   is worth less than the smallest trade.
+ * - HOLD signals trade nothing; neither does a signal on a coin the product does not support (no
+ *   decision is recorded for either: the signal asked for nothing).
+ * - SELL: sells the whole position in the coin, if any (rule SELL_SIGNAL; nothing held: no decision).
+ *   Allowed after every entry rule below: closing a position reduces risk.
+ * - BUY, refused (each a recorded decision) when:
+ *   DAILY_LOSS_LIMIT  today's (UTC) realised loss has reached maxDailyLoss;
+ *   MAX_DRAWDOWN      the portfolio is more than maxDrawdown percent below its recorded peak (valued
+ *                     at the prices given, the signal's coin at the signal's price);
+ *   POSITION_ALREADY_OPEN  a position in the coin is open (one per coin);
+ *   MAX_CONCURRENT_TRADES  maxConcurrentTrades positions are open;
+ *   MARKET_DATA_UNAVAILABLE  the figures the rules below need are unknown (they cannot be measured,
+ *                     so the entry is not taken);
+ *   VOLATILITY_THRESHOLD  the coin's 24-hour range is above volatilityThreshold;
+ *   CORRELATION_LIMIT the coin's 30-day return correlation with an open position's coin is above
+ *                     correlationLimit (the highest one is named);
+ *   REWARD_RISK       the entry's reward/risk, net of the fees both ways, falls below riskRewardRatio
+ *                     (the stop by the profile's stop-loss type, the target takeProfitRatio times the
+ *                     stop's distance: stop-levels.ts, entry-rules.ts);
+ *   KELLY_NO_EDGE     with kellyCriterionEnabled and at least 20 closed trades, half Kelly is <= 0;
+ *   TOO_SMALL         the size buys less than the smallest trade.
+ *   Otherwise it buys: FIXED_SIZE maxPositionSize percent of the portfolio's value; KELLY_SIZE half
+ *   Kelly from the user's own win rate and payoff, capped at maxPositionSize (fewer than 20 closed
+ *   trades: the fixed size); DYNAMIC_SIZE either of those times the coin's average volatility over its
+ *   recent one (within 0.25 to 2), capped at maxPositionSize. Capped by the cash left after the fee.
+ *   The BUY records the position's exit plan (the profile's, with the ATR14 and sigma20 at entry).
  *
  * The trade id derives from the signal id and the user id (UUIDv5, tradeIdFor), so the same signal
- * for the same user is always the same trade: the portfolio decider appends nothing the second time.
+ * for the same user is always the same trade (or refusal): the deciders append nothing the second time.
  */
 import { v5 as uuidv5 } from 'uuid';
-import { findCoinBySymbol } from '../market/coins';
+import { findCoinBySymbol, type CoinSymbol } from '../market/coins';
 import type { SignalType } from '../signals/signal-rules';
-import type { BotSettings, RiskParameters } from './contracts';
+import type { BotDecision, BotRule, RiskProfile } from './contracts';
+import {
+  correlationRefuses,
+  drawdownPercent,
+  drawdownStopsEntries,
+  dynamicScale,
+  halfKelly,
+  KELLY_MIN_CLOSES,
+  payoffRatio,
+  rewardRiskRefuses,
+  rewardToRisk,
+  volatilityPauses,
+} from './entry-rules';
+import type { CoinFigures } from './market-figures';
 import { feeMicros, MICROS_PER_USD, notionalMicros, STARTING_CASH_MICROS, TRADE_FEE_RATE, UNITS_PER_COIN, unitsToQuantity, usdToMicros } from './money';
-import { usdText } from './money-text';
-import { utcDay, type PortfolioState } from './portfolio';
+import { closedTradesOf, peakOf, utcDay, type PortfolioState } from './portfolio';
 import { MIN_TRADE_VALUE_MICROS, type PlaceSimulatedTrade } from './portfolio.decider';
 import { valuePortfolio, type Prices } from './portfolio-valuation';
+import { stopDistance, takeProfitLevel, usdText } from './stop-levels';
 
 /** The namespace of bot trade ids (a fixed random UUID: changing it would change every trade id). */
 export const BOT_TRADE_ID_NAMESPACE = 'c1d0f3a2-7b4e-4c55-9e61-2f8a9b3d6e17';
@@ -47,27 +78,31 @@ export interface BotSignal {
   candleTime: string;
 }
 
+/** The market as the entry rules read it for the signal's coin, computed once per signal for every bot. */
+export interface BotMarket {
+  figures: CoinFigures;
+  /** The signal coin's 30-day return correlation with each other coin (NaN or absent: unknown). */
+  correlations: Partial<Record<CoinSymbol, number>>;
+}
+
 export interface BotTradeInput {
   userId: string;
   signal: BotSignal;
-  settings: BotSettings;
-  parameters: RiskParameters;
+  profile: RiskProfile;
   portfolio: PortfolioState;
   /** Current prices of the coins held, to value the portfolio (the signal's coin is valued at the signal's price, its fill price). */
   prices: Prices;
+  /** Null when the market history could not be read (every BUY is then refused: its rules cannot be measured). */
+  market: BotMarket | null;
   now: string;
 }
 
-export type BotSkipReason =
-  | 'HOLD_SIGNAL'
-  | 'UNSUPPORTED_COIN'
-  | 'NOTHING_TO_SELL'
-  | 'DAILY_LOSS_LIMIT_REACHED'
-  | 'POSITION_ALREADY_OPEN'
-  | 'MAX_CONCURRENT_TRADES'
-  | 'TOO_SMALL';
+export type BotSkipReason = 'HOLD_SIGNAL' | 'UNSUPPORTED_COIN' | 'NOTHING_TO_SELL' | Exclude<BotRule, 'SELL_SIGNAL' | 'FIXED_SIZE' | 'KELLY_SIZE' | 'DYNAMIC_SIZE'>;
 
-export type BotTradeDecision = { action: 'TRADE'; command: PlaceSimulatedTrade } | { action: 'SKIP'; reason: BotSkipReason; detail: string };
+export type BotTradeDecision =
+  | { action: 'TRADE'; command: PlaceSimulatedTrade; decision: BotDecision }
+  /** `decision`: the refusal to record (a BUY a rule refused); null when the signal asked nothing of this bot. */
+  | { action: 'SKIP'; reason: BotSkipReason; detail: string; decision: BotDecision | null };
 
 /** Today's realised loss in USD (0 when today realised a gain or nothing). */
 export function dailyRealisedLossUsd(portfolio: PortfolioState, now: string): number {
@@ -75,50 +110,171 @@ export function dailyRealisedLossUsd(portfolio: PortfolioState, now: string): nu
   return Math.max(0, -portfolio.daily.realisedPnlMicros) / MICROS_PER_USD;
 }
 
+const round = (value: number, places = 2) => Math.round(value * 10 ** places) / 10 ** places;
+const pct = (value: number) => `${round(value).toFixed(2)}%`;
+
 export function decideBotTrade(input: BotTradeInput): BotTradeDecision {
-  const { userId, signal, settings, parameters, portfolio, now } = input;
-  const skip = (reason: BotSkipReason, detail: string): BotTradeDecision => ({ action: 'SKIP', reason, detail });
-  const coin = findCoinBySymbol(signal.symbol);
-  if (!coin) return skip('UNSUPPORTED_COIN', `${signal.symbol} is not a supported coin`);
-  if (signal.type === 'HOLD') return skip('HOLD_SIGNAL', 'a HOLD signal places no trade');
-
-  const command = (side: 'BUY' | 'SELL', units: number): BotTradeDecision => ({
-    action: 'TRADE',
-    command: {
-      type: 'PlaceSimulatedTrade',
-      data: {
-        userId,
-        tradeId: tradeIdFor(signal.signalId, userId),
-        symbol: coin.symbol,
-        side,
-        amount: unitsToQuantity(units),
-        price: signal.price,
-        source: { kind: 'SIGNAL', eventId: signal.eventId, signalId: signal.signalId, signalType: signal.type, candleTime: signal.candleTime },
-      },
-      metadata: { now },
-    },
+  const { userId, signal, profile, portfolio, now, market } = input;
+  const quiet = (reason: BotSkipReason, detail: string): BotTradeDecision => ({ action: 'SKIP', reason, detail, decision: null });
+  const refuse = (rule: BotSkipReason & BotRule, text: string, figures: Record<string, number>): BotTradeDecision => ({
+    action: 'SKIP',
+    reason: rule,
+    detail: text,
+    decision: { rule, text: `refused: ${text}`, figures: finiteFigures(figures) },
   });
+  const coin = findCoinBySymbol(signal.symbol);
+  if (!coin) return quiet('UNSUPPORTED_COIN', `${signal.symbol} is not a supported coin`);
+  if (signal.type === 'HOLD') return quiet('HOLD_SIGNAL', 'a HOLD signal places no trade');
 
-  const held = portfolio.status === 'open' ? portfolio.positions[coin.symbol] : undefined;
+  const command = (side: 'BUY' | 'SELL', units: number, record: BotDecision, figures?: CoinFigures): BotTradeDecision => {
+    const decision = { ...record, figures: finiteFigures(record.figures) };
+    const exits = side === 'BUY' ? { exits: { kind: 'PROFILE' as const, atr: finiteOrNull(figures?.atr14), sigma: finiteOrNull(figures?.sigma20) } } : {};
+    return {
+      action: 'TRADE',
+      decision,
+      command: {
+        type: 'PlaceSimulatedTrade',
+        data: {
+          userId,
+          tradeId: tradeIdFor(signal.signalId, userId),
+          symbol: coin.symbol,
+          side,
+          amount: unitsToQuantity(units),
+          price: signal.price,
+          source: { kind: 'SIGNAL', eventId: signal.eventId, signalId: signal.signalId, signalType: signal.type, candleTime: signal.candleTime },
+          ...exits,
+          decision,
+        },
+        metadata: { now },
+      },
+    };
+  };
+
+  const open = portfolio.status === 'open' ? portfolio : null;
+  const held = open?.positions[coin.symbol];
   if (signal.type === 'SELL') {
-    if (!held) return skip('NOTHING_TO_SELL', `no ${coin.symbol} held`);
-    return command('SELL', held.units);
+    if (!held) return quiet('NOTHING_TO_SELL', `no ${coin.symbol} held`);
+    const quantity = unitsToQuantity(held.units);
+    return command('SELL', held.units, { rule: 'SELL_SIGNAL', text: `sold the whole ${coin.symbol} position (${quantity} ${coin.symbol}) on a SELL signal`, figures: { quantity } });
   }
 
   const loss = dailyRealisedLossUsd(portfolio, now);
-  if (loss >= settings.dailyLossLimit) return skip('DAILY_LOSS_LIMIT_REACHED', `realised loss today ${usdText(loss)} has reached the limit of ${usdText(settings.dailyLossLimit)}`);
-  if (held) return skip('POSITION_ALREADY_OPEN', `a ${coin.symbol} position is already open`);
-  const open = portfolio.status === 'open' ? Object.values(portfolio.positions).filter((p) => p !== undefined).length : 0;
-  if (open >= parameters.maxConcurrentTrades) return skip('MAX_CONCURRENT_TRADES', `${open} positions open, the maximum is ${parameters.maxConcurrentTrades}`);
-
-  const valuation = valuePortfolio(portfolio, { ...input.prices, [coin.symbol]: signal.price });
-  const budgetMicros = Math.min(usdToMicros((valuation.totalValue * settings.maxPositionSize) / 100), spendableMicros(portfolio));
-  const units = unitsWithin(budgetMicros, signal.price);
-  if (units < 1 || notionalMicros(units, signal.price) < MIN_TRADE_VALUE_MICROS) {
-    return skip('TOO_SMALL', `${settings.maxPositionSize}% of the portfolio within the cash left buys less than the smallest trade`);
+  if (loss >= profile.maxDailyLoss) {
+    return refuse('DAILY_LOSS_LIMIT', `realised loss today ${usdText(loss)} has reached the daily loss limit ${usdText(profile.maxDailyLoss)}`, { lossToday: round(loss), maxDailyLoss: profile.maxDailyLoss });
   }
-  return command('BUY', units);
+  const valuation = valuePortfolio(portfolio, { ...input.prices, [coin.symbol]: signal.price });
+  const peak = open ? peakOf(open) / MICROS_PER_USD : STARTING_CASH_MICROS / MICROS_PER_USD;
+  const drawdown = drawdownPercent(peak, valuation.totalValue);
+  if (drawdownStopsEntries(drawdown, profile.maxDrawdown)) {
+    return refuse('MAX_DRAWDOWN', `drawdown ${pct(drawdown)} from the peak ${usdText(Math.max(peak, valuation.totalValue))} is above the maximum ${profile.maxDrawdown}%`, {
+      drawdownPercent: round(drawdown),
+      peak: round(Math.max(peak, valuation.totalValue)),
+      value: valuation.totalValue,
+      maxDrawdown: profile.maxDrawdown,
+    });
+  }
+  if (held) return refuse('POSITION_ALREADY_OPEN', `a position in ${coin.symbol} is already open`, {});
+  const heldSymbols = open ? (Object.keys(open.positions) as CoinSymbol[]).filter((s) => open.positions[s] !== undefined) : [];
+  if (heldSymbols.length >= profile.maxConcurrentTrades) {
+    return refuse('MAX_CONCURRENT_TRADES', `${heldSymbols.length} positions open, the maximum is ${profile.maxConcurrentTrades}`, { open: heldSymbols.length, maxConcurrentTrades: profile.maxConcurrentTrades });
+  }
+
+  const unknown = (what: string) => refuse('MARKET_DATA_UNAVAILABLE', `${coin.symbol}'s ${what} could not be measured (its recent candles are unavailable)`, {});
+  if (!market) return unknown('market history');
+  const f = market.figures;
+  if (!Number.isFinite(f.range24hPercent)) return unknown('24-hour range');
+  if (volatilityPauses(f.range24hPercent, profile.volatilityThreshold)) {
+    return refuse('VOLATILITY_THRESHOLD', `${coin.symbol}'s 24-hour range ${pct(f.range24hPercent)} is above the volatility threshold ${profile.volatilityThreshold}%`, {
+      range24hPercent: round(f.range24hPercent),
+      volatilityThreshold: profile.volatilityThreshold,
+    });
+  }
+  let highest: { symbol: CoinSymbol; correlation: number } | null = null;
+  for (const symbol of heldSymbols) {
+    const correlation = market.correlations[symbol];
+    if (correlation === undefined || !Number.isFinite(correlation)) return unknown(`30-day correlation with ${symbol}`);
+    if (!highest || correlation > highest.correlation) highest = { symbol, correlation };
+  }
+  if (highest && correlationRefuses(highest.correlation, profile.correlationLimit)) {
+    return refuse('CORRELATION_LIMIT', `correlation ${highest.correlation.toFixed(2)} with ${highest.symbol} above ${profile.correlationLimit.toFixed(2)}`, {
+      correlation: round(highest.correlation, 4),
+      correlationLimit: profile.correlationLimit,
+    });
+  }
+
+  const entry = signal.price;
+  const distance = stopDistance(profile.stopLossType, profile.stopLossValue, entry, f.atr14, f.sigma20);
+  if (!(distance > 0)) return unknown(profile.stopLossType === 'atr' ? 'ATR14' : 'volatility (sigma)');
+  const stopLoss = entry - distance;
+  const takeProfit = takeProfitLevel(entry, distance, profile.takeProfitRatio);
+  const rr = rewardToRisk(entry, stopLoss, takeProfit, TRADE_FEE_RATE);
+  const exitFigures = { stopLoss: round(stopLoss, 6), takeProfit: round(takeProfit, 6), rewardRisk: round(rr, 4) };
+  if (stopLoss <= 0 || rewardRiskRefuses(rr, profile.riskRewardRatio)) {
+    return refuse(
+      'REWARD_RISK',
+      `reward/risk ${Number.isFinite(rr) ? rr.toFixed(2) : 'unknown'} below ${profile.riskRewardRatio.toFixed(2)} (stop ${usdText(stopLoss)}, target ${usdText(takeProfit)}, fees included)`,
+      { ...exitFigures, riskRewardRatio: profile.riskRewardRatio },
+    );
+  }
+
+  // Sizing: percent of the portfolio's value.
+  let rule: BotRule = 'FIXED_SIZE';
+  let sizePercent = profile.maxPositionSize;
+  let sizing = `fixed size ${profile.maxPositionSize}%`;
+  const sizeFigures: Record<string, number> = {};
+  if (profile.kellyCriterionEnabled) {
+    const stats = closedTradesOf(open ?? {});
+    const kelly = halfKelly(stats);
+    if (Number.isNaN(kelly)) {
+      sizing = `fixed size ${profile.maxPositionSize}% (Kelly needs ${KELLY_MIN_CLOSES} closed trades, ${stats.closes} so far)`;
+      sizeFigures.closedTrades = stats.closes;
+    } else {
+      const winRate = (stats.wins / stats.closes) * 100;
+      const payoff = payoffRatio(stats);
+      Object.assign(sizeFigures, { halfKellyPercent: round(kelly * 100), winRatePercent: round(winRate), payoff: round(payoff, 4), closedTrades: stats.closes });
+      const about = `win rate ${winRate.toFixed(1)}%, payoff ${Number.isFinite(payoff) ? payoff.toFixed(2) : 'no loss yet'} over ${stats.closes} closed trades`;
+      if (kelly <= 0) return refuse('KELLY_NO_EDGE', `half Kelly ${pct(kelly * 100)} (${about}): no edge`, sizeFigures);
+      rule = 'KELLY_SIZE';
+      sizePercent = Math.min(kelly * 100, profile.maxPositionSize);
+      sizing = `half Kelly ${pct(kelly * 100)}${kelly * 100 > profile.maxPositionSize ? ` capped at ${profile.maxPositionSize}%` : ''} (${about})`;
+    }
+  }
+  if (profile.dynamicPositionSizing) {
+    const scale = dynamicScale(f.averageVolatility, f.recentVolatility);
+    if (Number.isNaN(scale)) return unknown('volatility');
+    const scaled = Math.min(sizePercent * scale, profile.maxPositionSize);
+    Object.assign(sizeFigures, { basePercent: round(sizePercent, 4), volatilityScale: round(scale, 4), averageVolatility: f.averageVolatility, recentVolatility: f.recentVolatility });
+    sizing = `${sizing} x volatility scale ${scale.toFixed(2)} (average ${pct(f.averageVolatility * 100)} / recent ${pct(f.recentVolatility * 100)} per 5 minutes)${sizePercent * scale > profile.maxPositionSize ? `, capped at ${profile.maxPositionSize}%` : ''}`;
+    rule = 'DYNAMIC_SIZE';
+    sizePercent = scaled;
+  }
+
+  const budgetMicros = Math.min(usdToMicros((valuation.totalValue * sizePercent) / 100), spendableMicros(portfolio));
+  const units = unitsWithin(budgetMicros, entry);
+  if (units < 1 || notionalMicros(units, entry) < MIN_TRADE_VALUE_MICROS) {
+    return refuse('TOO_SMALL', `${pct(sizePercent)} of the portfolio within the cash left buys less than the smallest trade`, { sizePercent: round(sizePercent, 4) });
+  }
+  const cost = (notionalMicros(units, entry) + feeMicros(notionalMicros(units, entry))) / MICROS_PER_USD;
+  const text =
+    `bought ${pct(sizePercent)} of ${usdText(valuation.totalValue)} (${usdText(cost)} with the fee): ${sizing}; ` +
+    `stop ${usdText(stopLoss)} (${profile.stopLossType} ${profile.stopLossValue}${profile.stopLossType === 'atr' ? ' x ATR14' : profile.stopLossType === 'volatility' ? ' x sigma' : '%'}), ` +
+    `target ${usdText(takeProfit)} (ratio ${profile.takeProfitRatio}), reward/risk ${rr.toFixed(2)}`;
+  return command(
+    'BUY',
+    units,
+    { rule, text, figures: { sizePercent: round(sizePercent, 4), portfolioValue: valuation.totalValue, cost: round(cost), ...sizeFigures, ...exitFigures } },
+    f,
+  );
 }
+
+/** A decision's figures are numbers a person can read: an unknown (NaN) or unbounded one is left out. */
+function finiteFigures(figures: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(figures)) if (Number.isFinite(v)) out[k] = v;
+  return out;
+}
+
+const finiteOrNull = (value: number | undefined) => (value !== undefined && Number.isFinite(value) && value > 0 ? value : null);
 
 /** Cash the bot may spend on notional + fee. */
 function spendableMicros(portfolio: PortfolioState): number {

@@ -1,10 +1,10 @@
 /**
  * The `open-positions` read model, as a pure evolve: one document per user who ever traded, with
  * what the risk monitor needs on every tick without reading the write side: the portfolio (cash,
- * positions, today's realised P&L, folded by the portfolio's own evolve), the bot settings (stop
- * loss and take profit percents) and risk parameters, and the condition keys of the alerts not yet
- * cleared or resolved (so a condition that holds for a thousand ticks is not re-issued a thousand
- * times, and one a reset resolved may fire again).
+ * positions with their exit plans, today's realised P&L, the recorded peak, folded by the portfolio's
+ * own evolve), the user's risk profile, and the condition keys of the alerts not yet cleared or
+ * resolved (so a condition that holds for a thousand ticks is not re-issued a thousand times, and one
+ * a reset resolved may fire again).
  *
  * `holds_{SYMBOL}: true` is set for each coin with an open position, so the monitor finds the
  * holders of a ticked coin with one equality query on the document store's index.
@@ -13,14 +13,24 @@
  */
 import { coins, type CoinSymbol } from '../market/coins';
 import type { DomainEvent } from '../shared/decider';
-import { DEFAULT_BOT_SETTINGS, DEFAULT_RISK_PARAMETERS, type BotSettings, type RiskParameters } from './contracts';
+import { DEFAULT_RISK_PROFILE, type BotSettings, type RiskParameters, type RiskProfile } from './contracts';
 import { evolvePortfolio, initialPortfolioState, type PortfolioEvent, type PortfolioState } from './portfolio';
-import { RISK_EVENT_TYPES as RISK_TYPES, evolveRisk, type RiskEvent } from './risk';
+import { evolveRisk, type RiskEvent } from './risk';
+import { profileFromLegacyDocument } from './risk-profile';
 
 export const OPEN_POSITIONS_PROJECTION = 'open-positions';
 
-const PORTFOLIO_EVENT_TYPES: ReadonlySet<string> = new Set(['PortfolioOpened', 'SimulatedTradePlaced', 'PositionClosed', 'PortfolioReset']);
-const RISK_EVENT_TYPES: ReadonlySet<string> = RISK_TYPES;
+const PORTFOLIO_EVENT_TYPES: ReadonlySet<string> = new Set(['PortfolioOpened', 'SimulatedTradePlaced', 'PositionClosed', 'PortfolioReset', 'PortfolioPeakRecorded']);
+// BotSignalRefused is not here: the monitor does not need the bot's refusals.
+const RISK_EVENT_TYPES: ReadonlySet<string> = new Set([
+  'BotSettingsChanged',
+  'BotSettingsReset',
+  'RiskParametersChanged',
+  'RiskAlertRaised',
+  'RiskAlertAcknowledged',
+  'AcknowledgedRiskAlertsCleared',
+  'RiskAlertsResolved',
+]);
 
 /** The field naming the holders of a coin (an equality query finds them). */
 export const holdsField = (symbol: CoinSymbol | string) => `holds_${symbol.toUpperCase()}`;
@@ -28,8 +38,11 @@ export const holdsField = (symbol: CoinSymbol | string) => `holds_${symbol.toUpp
 export type OpenPositionsView = {
   userId: string;
   portfolio: PortfolioState;
-  settings: BotSettings;
-  parameters: RiskParameters;
+  /** The user's one risk profile. Absent in documents written before it (profileOfView). */
+  profile?: RiskProfile;
+  /** Documents written before the one profile kept the two sets apart. */
+  settings?: BotSettings;
+  parameters?: RiskParameters;
   /** Condition key -> alert id of the alerts raised and not cleared. */
   alertKeys: Record<string, string>;
   updatedAt: string;
@@ -41,9 +54,12 @@ export function openPositionsDocumentId(event: { type: string; data: unknown }):
   return typeof userId === 'string' ? userId : null;
 }
 
+/** The profile the monitor applies: the document's, or (written before the one profile) its two sets joined. */
+export const profileOfView = (view: Pick<OpenPositionsView, 'profile' | 'settings' | 'parameters'>): RiskProfile => view.profile ?? profileFromLegacyDocument(view);
+
 function eventTime(event: PortfolioEvent | RiskEvent): string {
   const d = event.data as Record<string, unknown>;
-  for (const key of ['placedAt', 'closedAt', 'resetAt', 'openedAt', 'changedAt', 'raisedAt', 'acknowledgedAt', 'clearedAt', 'resolvedAt']) {
+  for (const key of ['placedAt', 'closedAt', 'resetAt', 'openedAt', 'recordedAt', 'changedAt', 'raisedAt', 'acknowledgedAt', 'clearedAt', 'resolvedAt']) {
     if (typeof d[key] === 'string') return d[key];
   }
   return '';
@@ -56,8 +72,7 @@ export function evolveOpenPositionsView(doc: OpenPositionsView | null, event: Do
   const current: OpenPositionsView = doc ?? {
     userId: e.data.userId,
     portfolio: initialPortfolioState(),
-    settings: { ...DEFAULT_BOT_SETTINGS },
-    parameters: { ...DEFAULT_RISK_PARAMETERS },
+    profile: { ...DEFAULT_RISK_PROFILE },
     alertKeys: {},
     updatedAt: '',
   };
@@ -71,9 +86,10 @@ export function evolveOpenPositionsView(doc: OpenPositionsView | null, event: Do
     }
     return next;
   }
-  const risk = evolveRisk({ settings: current.settings, parameters: current.parameters, alerts: [] }, e as RiskEvent);
-  next.settings = risk.settings;
-  next.parameters = risk.parameters;
+  const risk = evolveRisk({ profile: profileOfView(current), alerts: [] }, e as RiskEvent);
+  next.profile = risk.profile;
+  delete next.settings;
+  delete next.parameters;
   const r = e as RiskEvent;
   if (r.type === 'RiskAlertRaised') next.alertKeys = { ...current.alertKeys, [r.data.conditionKey]: r.data.alertId };
   if (r.type === 'AcknowledgedRiskAlertsCleared' || r.type === 'RiskAlertsResolved') {

@@ -49,6 +49,8 @@ function bought(tradeId: string, quantity: number, mid: number): SimulatedTradeP
       closedTradeIds: [],
       lotRule: 'FIFO',
       lots: [],
+      // A manual BUY without levels has no automatic exit (issue 17's exit plans).
+      exits: { kind: 'NONE' },
       execution: { mid, halfSpread: 0.00005, impact, filledAt: TICK },
       placedAt: NOW,
     },
@@ -94,6 +96,13 @@ describe('portfolio decider: fills like an exchange\'s', function () {
     expect(event!.type).to.equal('PositionClosed');
     expect(event!.data).to.deep.include({ reason: 'STOP_LOSS', quantity: 0.5, price: 2930 * (1 - 0.00005 - impact), closedAt: '2026-03-04T06:00:05.000Z' });
     expect(event!.data).to.have.deep.property('execution', { mid: 2930, halfSpread: 0.00005, impact, filledAt: '2026-03-04T06:00:05.000Z', level: 2940 });
+  });
+
+  it('sets a manual stop and target in percent of the fill price the person pays, the costs included, not of the mid', function () {
+    const [, event] = portfolioDecider.decide(place('t1', 'BUY', 0.5, 3000, { exits: { kind: 'MANUAL', stopLossPercent: 2, takeProfitPercent: 5 } }), portfolioDecider.initialState()) as [PortfolioEvent, SimulatedTradePlaced];
+    const fill = event.data.price;
+    expect(fill).to.be.greaterThan(3000);
+    expect(event.data.exits).to.deep.equal({ kind: 'MANUAL', stopLoss: fill * 0.98, takeProfit: fill * 1.05, stopLossPercent: 2, takeProfitPercent: 5 });
   });
 
   it('without a market fills at the price given, as before (a price decided elsewhere), and records no execution', function () {

@@ -5,13 +5,22 @@
  *   is the mid the caller read at market.filledAt (the path's tick) and the fill pays the half spread
  *   and the impact on top (engine/fills.ts), recorded as the event's `execution`; without it the price
  *   is the fill price as given (a price decided elsewhere: specs, imports).
+ *   A BUY may carry its position's exit plan (`exits`: the bot's follows the profile with the market
+ *   figures at entry; a manual one the stop and target percents its person chose, turned into price
+ *   levels at the fill price, costs included, here; none: no automatic exit) and a bot trade its
+ *   decision record.
  * - ClosePosition: the risk monitor closes a whole position at its stop loss or take profit: with
  *   `market`, at the crossing tick's mid less the half spread and impact (engine/exit-scan.ts); without
  *   it, at the price given.
  * Sales take FIFO lots (portfolio.ts); each event records the lots it took.
  * - ResetPortfolio: back to the starting cash, recording what it closed.
+ * - RecordPortfolioPeak: the risk monitor saw the portfolio worth `valueMicros`; appended only when
+ *   that is at least PEAK_STEP above the recorded peak, so a rising market writes an event per quarter
+ *   percent of value, not one per tick (the drawdown may read up to that much low).
  */
 import { findCoinBySymbol } from '../market/coins';
+import { botDecisionSchema, manualExitBounds, type BotDecision } from './contracts';
+import { NO_EXITS, type ExitPlan } from './stop-levels';
 import { assertNever, type Decider } from '../shared/decider';
 import { IllegalStateError, ValidationError } from '../shared/errors';
 import {
@@ -31,6 +40,7 @@ import {
   initialPortfolioState,
   LOT_RULE,
   lotsOf,
+  peakOf,
   PORTFOLIO_SCHEMA_VERSION,
   upcastPortfolioEvent,
   type CloseReason,
@@ -71,9 +81,21 @@ export type PlaceSimulatedTrade = {
     source: TradeSource;
     /** Where the order met the market (see the module comment). */
     market?: FillMarket;
+    /** BUY only: how the position exits (absent: no automatic exit). */
+    exits?: ExitRequest;
+    /** The bot's record of what decided this trade. */
+    decision?: BotDecision;
   };
   metadata: { now: string };
 };
+
+/** A BUY's exit plan as asked: the profile's with the figures at entry, or a person's percents (either may be null). */
+export type ExitRequest = { kind: 'PROFILE'; atr: number | null; sigma: number | null } | { kind: 'MANUAL'; stopLossPercent: number | null; takeProfitPercent: number | null };
+
+/** Peaks closer than this fraction above the recorded one are not recorded (see the module comment). */
+export const PEAK_STEP = 0.0025;
+
+export type RecordPortfolioPeak = { type: 'RecordPortfolioPeak'; data: { userId: string; valueMicros: number }; metadata: { now: string } };
 
 export type ClosePosition = {
   type: 'ClosePosition';
@@ -93,7 +115,7 @@ export type ClosePosition = {
 
 export type ResetPortfolio = { type: 'ResetPortfolio'; data: { userId: string }; metadata: { now: string } };
 
-export type PortfolioCommand = PlaceSimulatedTrade | ClosePosition | ResetPortfolio;
+export type PortfolioCommand = PlaceSimulatedTrade | ClosePosition | ResetPortfolio | RecordPortfolioPeak;
 
 type OpenPortfolio = Extract<PortfolioState, { status: 'open' }>;
 
@@ -200,6 +222,43 @@ const usd = (micros: number) => usdText(microsToUsd(micros));
 /** The event's `execution`, only when there is one (events of commands without a market keep their old shape). */
 const executionField = (execution: Execution | undefined): { execution?: Execution } => (execution ? { execution } : {});
 
+const optionalFigure = (field: string, value: unknown): number | null => {
+  if (value === null) return null;
+  if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value)) throw new ValidationError(`${field} must be a positive number or null`, { field });
+  return value;
+};
+
+function percentWithin(field: 'stopLossPercent' | 'takeProfitPercent', value: unknown): number | null {
+  if (value === null || value === undefined) return null;
+  const { min, max } = manualExitBounds[field];
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) throw new ValidationError(`${field} must be a number from ${min} to ${max}`, { field });
+  return value;
+}
+
+/** The plan a BUY at `price` records: a manual one's percents become price levels at the fill price. */
+function exitPlanOf(request: ExitRequest | undefined, price: number): ExitPlan {
+  if (request === undefined) return NO_EXITS;
+  if (request.kind === 'PROFILE') return { kind: 'PROFILE', atr: optionalFigure('exits.atr', request.atr), sigma: optionalFigure('exits.sigma', request.sigma) };
+  if (request.kind !== 'MANUAL') throw new ValidationError('exits must be PROFILE or MANUAL', { field: 'exits' });
+  const stopLossPercent = percentWithin('stopLossPercent', request.stopLossPercent);
+  const takeProfitPercent = percentWithin('takeProfitPercent', request.takeProfitPercent);
+  if (stopLossPercent === null && takeProfitPercent === null) return NO_EXITS;
+  return {
+    kind: 'MANUAL',
+    stopLoss: stopLossPercent === null ? null : price * (1 - stopLossPercent / 100),
+    takeProfit: takeProfitPercent === null ? null : price * (1 + takeProfitPercent / 100),
+    stopLossPercent,
+    takeProfitPercent,
+  };
+}
+
+function decisionOf(decision: BotDecision | undefined): { decision?: BotDecision } {
+  if (decision === undefined) return {};
+  const parsed = botDecisionSchema.safeParse(decision);
+  if (!parsed.success) throw new ValidationError(`decision is not a bot decision: ${parsed.error.issues[0]?.message ?? 'invalid'}`, { field: 'decision' });
+  return { decision: parsed.data };
+}
+
 export function placeSimulatedTrade(command: PlaceSimulatedTrade, state: PortfolioState): PortfolioEvent[] {
   const { userId, tradeId, side, amount } = command.data;
   requireText('tradeId', tradeId);
@@ -210,11 +269,15 @@ export function placeSimulatedTrade(command: PlaceSimulatedTrade, state: Portfol
   const source = requireSource(command.data.source);
   const market = requireMarket(command.data.market, 'no level');
   const now = command.metadata.now;
+  if (side === 'SELL' && command.data.exits !== undefined) throw new ValidationError('a stop loss or take profit applies to a BUY only', { field: 'exits' });
+  const quantity = unitsToQuantity(units);
+  const { price, execution } = market ? executionOf(coin.id, side, mid, quantity, market) : { price: mid, execution: undefined };
+  // A manual stop or target is a percent of the entry the person pays: the fill price, costs included.
+  const exits = side === 'BUY' ? exitPlanOf(command.data.exits, price) : undefined;
+  const decision = decisionOf(command.data.decision);
 
   if (alreadyPlaced(state, tradeId, coin.symbol, source)) return [];
 
-  const quantity = unitsToQuantity(units);
-  const { price, execution } = market ? executionOf(coin.id, side, mid, quantity, market) : { price: mid, execution: undefined };
   const notional = requireTradeValue(notionalMicros(units, price));
   const fee = feeMicros(notional);
   const { opening, open } = ensureOpen(state, userId, now);
@@ -226,7 +289,10 @@ export function placeSimulatedTrade(command: PlaceSimulatedTrade, state: Portfol
     }
     return [
       ...opening,
-      { type: 'SimulatedTradePlaced', data: { ...base, costBasisClosedMicros: 0, entryNotionalClosedMicros: 0, realisedPnlMicros: 0, closedTradeIds: [], lotRule: LOT_RULE, lots: [] } },
+      {
+        type: 'SimulatedTradePlaced',
+        data: { ...base, costBasisClosedMicros: 0, entryNotionalClosedMicros: 0, realisedPnlMicros: 0, closedTradeIds: [], lotRule: LOT_RULE, lots: [], exits: exits!, ...decision },
+      },
     ];
   }
 
@@ -247,9 +313,18 @@ export function placeSimulatedTrade(command: PlaceSimulatedTrade, state: Portfol
         closedTradeIds: taken.closedTradeIds,
         lotRule: LOT_RULE,
         lots: taken.lots,
+        ...decision,
       },
     },
   ];
+}
+
+export function recordPortfolioPeak(command: RecordPortfolioPeak, state: PortfolioState): PortfolioEvent[] {
+  const value = command.data.valueMicros;
+  if (!Number.isSafeInteger(value) || value <= 0) throw new ValidationError('valueMicros must be a positive whole number of micro-dollars', { field: 'valueMicros' });
+  if (state.status !== 'open') return [];
+  if (value < peakOf(state) * (1 + PEAK_STEP)) return [];
+  return [{ type: 'PortfolioPeakRecorded', data: { userId: command.data.userId, valueMicros: value, recordedAt: command.metadata.now } }];
 }
 
 export function closePosition(command: ClosePosition, state: PortfolioState): PortfolioEvent[] {
@@ -338,6 +413,8 @@ export const portfolioDecider: Decider<PortfolioState, PortfolioCommand, Portfol
         return closePosition(command, state);
       case 'ResetPortfolio':
         return resetPortfolio(command, state);
+      case 'RecordPortfolioPeak':
+        return recordPortfolioPeak(command, state);
       default:
         return assertNever(command);
     }

@@ -2,15 +2,18 @@
  * The portfolio decider as given/when/then: opening on first use, BUY and SELL fills with the fee,
  * FIFO lots and realised P&L net of fees, the cash and holdings limits, input validation,
  * idempotency by trade id (and by signal), stop loss / take profit closes and reset; events stored
- * before FIFO (schema version 1, average cost) fold as they always did.
+ * before FIFO (schema version 1, average cost) fold as they always did; issue 17 (schema version 3):
+ * a BUY's exit plan (a manual one's percents as levels at the fill price, none without them, a bot's
+ * profile plan with its entry figures), the bot's decision record, the recorded peak and the closed
+ * trades' wins and losses; version 2 BUYs upcast to a plan by their source.
  */
 import { expect } from 'chai';
 import { fold } from '../shared/decider';
 import { specFor } from '../shared/decider-specification';
 import { IllegalStateError, ValidationError } from '../shared/errors';
 import { STARTING_CASH_MICROS } from './money';
-import { apportion, TRADE_ID_MEMORY, upcastPortfolioEvent, type PortfolioEvent, type PortfolioState, type SimulatedTradePlaced, type TradeSource } from './portfolio';
-import { portfolioDecider, type ClosePosition, type PlaceSimulatedTrade } from './portfolio.decider';
+import { apportion, PORTFOLIO_SCHEMA_VERSION, TRADE_ID_MEMORY, upcastPortfolioEvent, type PortfolioEvent, type PortfolioState, type SimulatedTradePlaced, type TradeSource } from './portfolio';
+import { PEAK_STEP, portfolioDecider, type ClosePosition, type ExitRequest, type PlaceSimulatedTrade } from './portfolio.decider';
 
 const spec = specFor(portfolioDecider);
 const NOW = '2026-03-04T05:06:07.000Z';
@@ -50,8 +53,15 @@ const buyHalfEth: SimulatedTradePlaced = {
     closedTradeIds: [],
     lotRule: 'FIFO',
     lots: [],
+    exits: { kind: 'NONE' },
     placedAt: NOW,
   },
+};
+
+/** A BUY's data as a SELL's starting point: a SELL records no exit plan. */
+const sellOf = (buy: SimulatedTradePlaced) => {
+  const { exits: _exits, ...data } = buy.data;
+  return data;
 };
 
 /** Runs the decider over a sequence of commands from nothing, as the command handler would. */
@@ -109,7 +119,7 @@ describe('portfolio decider', function () {
           {
             type: 'SimulatedTradePlaced',
             data: {
-              ...buyHalfEth.data,
+              ...sellOf(buyHalfEth),
               tradeId: 's1',
               side: 'SELL',
               quantity: 0.25,
@@ -136,7 +146,7 @@ describe('portfolio decider', function () {
           {
             type: 'SimulatedTradePlaced',
             data: {
-              ...buyHalfEth.data,
+              ...sellOf(buyHalfEth),
               tradeId: 's1',
               side: 'SELL',
               quantity: 1,
@@ -173,7 +183,7 @@ describe('portfolio decider', function () {
             {
               type: 'SimulatedTradePlaced',
               data: {
-                ...buyHalfEth.data,
+                ...sellOf(buyHalfEth),
                 tradeId: 's1',
                 side: 'SELL',
                 quantity: 0.6,
@@ -247,13 +257,15 @@ describe('portfolio decider', function () {
         }),
       ];
 
-      it('the upcaster marks their fills AVERAGE_COST with no lots, and leaves version 2 alone', function () {
+      it('the upcaster marks their fills AVERAGE_COST with no lots, and leaves later versions alone', function () {
         const [, buy, , sell] = v1History();
         expect(buy!.data).to.deep.include({ lotRule: 'AVERAGE_COST', lots: [] });
         expect(sell!.data).to.deep.include({ lotRule: 'AVERAGE_COST', lots: [], costBasisClosedMicros: 1_831_830_000 });
         expect(upcastPortfolioEvent({ type: buyHalfEth.type, data: buyHalfEth.data, schemaVersion: 2 })).to.deep.equal(buyHalfEth);
+        expect(upcastPortfolioEvent({ type: buyHalfEth.type, data: buyHalfEth.data, schemaVersion: 3 })).to.deep.equal(buyHalfEth);
         expect(portfolioDecider.upcast).to.equal(upcastPortfolioEvent);
-        expect(portfolioDecider.schemaVersion).to.equal(2);
+        expect(portfolioDecider.schemaVersion).to.equal(PORTFOLIO_SCHEMA_VERSION);
+        expect(PORTFOLIO_SCHEMA_VERSION).to.equal(3);
       });
 
       it('fold to the same cash, realised P&L and cost basis as before; every lot gave up the same share', function () {
@@ -280,7 +292,7 @@ describe('portfolio decider', function () {
             {
               type: 'SimulatedTradePlaced',
               data: {
-                ...buyHalfEth.data,
+                ...sellOf(buyHalfEth),
                 tradeId: 's2',
                 side: 'SELL',
                 quantity: 0.3,
@@ -318,6 +330,77 @@ describe('portfolio decider', function () {
     it('a position sold to zero is gone: selling again is refused', function () {
       const events = history(place('t1', 'BUY', 0.5, 3000), place('s1', 'SELL', 0.5, 3000));
       spec.given(events).when(place('s2', 'SELL', 0.001, 3000)).thenThrows(IllegalStateError, /holding 0$/);
+    });
+  });
+
+  describe('exit plans, decisions, the peak and the closed trades (issue 17, schema version 3)', function () {
+    const buyWith = (exits: ExitRequest | undefined, extra: Partial<PlaceSimulatedTrade['data']> = {}): PlaceSimulatedTrade => ({
+      ...place('t1', 'BUY', 0.5, 3000),
+      data: { ...place('t1', 'BUY', 0.5, 3000).data, ...(exits ? { exits } : {}), ...extra },
+    });
+
+    it('a manual BUY without a stop or target records no automatic exit; with them, their levels at the fill price', function () {
+      spec.given([opened]).when(buyWith(undefined)).then([buyHalfEth]);
+      spec
+        .given([opened])
+        .when(buyWith({ kind: 'MANUAL', stopLossPercent: 3, takeProfitPercent: 10 }))
+        .then([{ type: 'SimulatedTradePlaced', data: { ...buyHalfEth.data, exits: { kind: 'MANUAL', stopLoss: 2910, takeProfit: 3300.0000000000005, stopLossPercent: 3, takeProfitPercent: 10 } } }]);
+      spec.given([opened]).when(buyWith({ kind: 'MANUAL', stopLossPercent: null, takeProfitPercent: null })).then([buyHalfEth]);
+    });
+
+    it('a bot BUY records the profile plan with its entry figures and its decision', function () {
+      const decision = { rule: 'FIXED_SIZE' as const, text: 'bought 5.00% ...', figures: { sizePercent: 5 } };
+      spec
+        .given([opened])
+        .when(buyWith({ kind: 'PROFILE', atr: 12, sigma: null }, { decision }))
+        .then([{ type: 'SimulatedTradePlaced', data: { ...buyHalfEth.data, exits: { kind: 'PROFILE', atr: 12, sigma: null }, decision } }]);
+    });
+
+    it('refuses levels out of bounds, levels on a SELL, and a decision without a known rule', function () {
+      spec.given([opened]).when(buyWith({ kind: 'MANUAL', stopLossPercent: 60, takeProfitPercent: null })).thenThrows(ValidationError, 'stopLossPercent must be a number from 0.1 to 50');
+      spec.given([opened]).when(buyWith({ kind: 'MANUAL', stopLossPercent: null, takeProfitPercent: 0 })).thenThrows(ValidationError, 'takeProfitPercent must be a number from 0.1 to 500');
+      spec.given([opened]).when(buyWith({ kind: 'PROFILE', atr: -1, sigma: null })).thenThrows(ValidationError, /^exits.atr /);
+      spec.given([opened, buyHalfEth]).when({ ...place('s1', 'SELL', 0.5, 3000), data: { ...place('s1', 'SELL', 0.5, 3000).data, exits: { kind: 'MANUAL', stopLossPercent: 3, takeProfitPercent: null } } }).thenThrows(ValidationError, /BUY only/);
+      spec.given([opened]).when(buyWith(undefined, { decision: { rule: 'GUT' as 'FIXED_SIZE', text: 'x', figures: {} } })).thenThrows(ValidationError, /^decision /);
+    });
+
+    it('the position keeps the plan of the BUY that opened it; a later BUY naming one replaces it, one without keeps it', function () {
+      const events = history(buyWith({ kind: 'PROFILE', atr: 12, sigma: null }), { ...place('t2', 'BUY', 0.1, 3100), data: { ...place('t2', 'BUY', 0.1, 3100).data } });
+      const kept = fold(portfolioDecider, events);
+      expect(kept.status === 'open' && kept.positions.ETH!.exits).to.deep.equal({ kind: 'PROFILE', atr: 12, sigma: null });
+      const replaced = fold(portfolioDecider, [...events, ...portfolioDecider.decide({ ...place('t3', 'BUY', 0.1, 3000), data: { ...place('t3', 'BUY', 0.1, 3000).data, exits: { kind: 'MANUAL', stopLossPercent: 5, takeProfitPercent: null } } }, kept)]);
+      expect(replaced.status === 'open' && replaced.positions.ETH!.exits).to.deep.include({ kind: 'MANUAL', stopLoss: 2850 });
+    });
+
+    it('version 2 BUYs upcast to a plan by their source: a signal\'s follows the profile, a manual one has none', function () {
+      const { exits: _none, ...v2 } = buyHalfEth.data;
+      expect(upcastPortfolioEvent({ type: 'SimulatedTradePlaced', data: v2, schemaVersion: 2 }).data).to.deep.include({ exits: { kind: 'NONE' } });
+      expect(upcastPortfolioEvent({ type: 'SimulatedTradePlaced', data: { ...v2, source: signalAt(NOW) }, schemaVersion: 2 }).data).to.deep.include({ exits: { kind: 'PROFILE', atr: null, sigma: null } });
+      expect(upcastPortfolioEvent({ type: 'SimulatedTradePlaced', data: { ...v2, side: 'SELL' }, schemaVersion: 2 }).data).to.not.have.property('exits');
+    });
+
+    it('records a peak at least PEAK_STEP above the one recorded (the starting cash at first); a reset starts it over', function () {
+      const peak = (valueMicros: number) => ({ type: 'RecordPortfolioPeak' as const, data: { userId: 'u1', valueMicros }, metadata: { now: LATER } });
+      expect(PEAK_STEP).to.equal(0.0025);
+      spec.given([opened]).when(peak(10_025_000_000)).then([{ type: 'PortfolioPeakRecorded', data: { userId: 'u1', valueMicros: 10_025_000_000, recordedAt: LATER } }]);
+      spec.given([opened]).when(peak(10_024_999_999)).then([]);
+      spec.given([]).when(peak(20_000_000_000)).then([]);
+      const recorded: PortfolioEvent = { type: 'PortfolioPeakRecorded', data: { userId: 'u1', valueMicros: 11_000_000_000, recordedAt: LATER } };
+      expect(fold(portfolioDecider, [opened, recorded])).to.deep.include({ peakValueMicros: 11_000_000_000 });
+      spec.given([opened, recorded]).when(peak(11_027_000_000)).then([]);
+      spec.given([opened, recorded]).when(peak(0)).thenThrows(ValidationError, /^valueMicros /);
+      const reset: PortfolioEvent = { type: 'PortfolioReset', data: { userId: 'u1', closedPositions: [], closedTradeIds: [], cashBeforeMicros: STARTING_CASH_MICROS, realisedPnlBeforeMicros: 0, startingCashMicros: STARTING_CASH_MICROS, resetAt: LATER } };
+      expect(fold(portfolioDecider, [opened, recorded, reset])).to.deep.include({ peakValueMicros: STARTING_CASH_MICROS });
+    });
+
+    it('counts every close into the wins and losses Kelly reads, and keeps them through a reset', function () {
+      const events = history(place('b1', 'BUY', 1, 1000), place('s1', 'SELL', 0.5, 1100), place('s2', 'SELL', 0.5, 900));
+      const state = fold(portfolioDecider, events);
+      // s1: 550 - 0.55 - 500.50 = +48.95; s2: 450 - 0.45 - 500.50 = -50.95
+      expect(state.status === 'open' && state.closedTrades).to.deep.equal({ closes: 2, wins: 1, losses: 1, winMicros: 48_950_000, lossMicros: 50_950_000 });
+      const reset = portfolioDecider.decide({ type: 'ResetPortfolio', data: { userId: 'u1' }, metadata: { now: LATER } }, state);
+      const after = reset.reduce(portfolioDecider.evolve, state);
+      expect(after.status === 'open' && after.closedTrades.closes).to.equal(2);
     });
   });
 

@@ -23,6 +23,17 @@
  * that empties its lot CLOSES it (the event lists their ids in `closedTradeIds`). A SELL is a
  * closing trade, CLOSED when placed, carrying the realised P&L.
  *
+ * Exits and the peak (schema version 3, issue 17): a BUY records its position's exit plan (`exits`:
+ * the bot's positions follow the risk profile, a manual one has the stop and target its person set, or
+ * none; stop-levels.ts), and a bot trade the decision that placed it (`decision`: rule, text, figures).
+ * Each position keeps the plan of the BUY that opened it, replaced by a later BUY that names one. The
+ * state keeps the portfolio's peak value (`peakValueMicros`: the starting cash, raised by each
+ * PortfolioPeakRecorded the risk monitor appends on ticks, back to the starting cash on a reset), which
+ * maxDrawdown measures from, and the closed trades' wins and losses (`closedTrades`, all-time) that
+ * Kelly sizing measures. Events before version 3 carry no plan: the upcaster gives a signal's BUY the
+ * profile's and a manual BUY none (before issue 17 the monitor stopped manual positions by the bot's
+ * settings; a manual position now keeps no automatic stop unless its person sets one).
+ *
  * Idempotency by trade id: the state remembers the ids of the open trades and of the last
  * TRADE_ID_MEMORY trades, and for trades that follow a signal, the newest signal candle traded per
  * coin. A PlaceSimulatedTrade with a remembered id, or following a signal at or before the newest
@@ -34,14 +45,18 @@
 import type { DomainEvent, StoredEventShape } from '../shared/decider';
 import type { CoinId, CoinSymbol } from '../market/coins';
 import type { SignalType } from '../signals/signal-rules';
+import type { BotDecision } from './contracts';
+import type { ClosedTradeStats } from './entry-rules';
 import { microsToCents, quantityToUnits } from './money';
 import type { Execution } from './engine/fills';
+import { NO_EXITS, type ExitPlan } from './stop-levels';
 
 /**
  * The schema version of the portfolio's events and state: 2 since sales take FIFO lots (events
- * carry `lotRule` and `lots`; positions keep their lots). Snapshots of version 1 are refolded.
+ * carry `lotRule` and `lots`; positions keep their lots), 3 since BUYs carry their exit plan and the
+ * state its peak value and closed-trade statistics. Snapshots of older versions are refolded.
  */
-export const PORTFOLIO_SCHEMA_VERSION = 2;
+export const PORTFOLIO_SCHEMA_VERSION = 3;
 
 /** How a sale took its cost basis from the lots held: FIFO since schema version 2, AVERAGE_COST before. */
 export const lotRules = ['FIFO', 'AVERAGE_COST'] as const;
@@ -115,6 +130,10 @@ export type SimulatedTradePlaced = DomainEvent<
     lotRule: LotRule;
     /** SELL under FIFO: the lots it took, oldest first; BUY, and SELLs at average cost: empty. */
     lots: SoldLot[];
+    /** BUY: how its position exits (from version 3; the upcaster fills older BUYs); SELL: absent. */
+    exits?: ExitPlan;
+    /** A bot trade: the rule that decided it and its figures (from version 3); a manual trade: absent. */
+    decision?: BotDecision;
     /** What the order met (issue 17: the mid, spread, impact, when it filled and was meant to); absent on fills before it. */
     execution?: Execution;
     placedAt: string;
@@ -175,7 +194,10 @@ export type PortfolioReset = DomainEvent<
   }
 >;
 
-export type PortfolioEvent = PortfolioOpened | SimulatedTradePlaced | PositionClosed | PortfolioReset;
+/** The portfolio's value reached a new peak (the risk monitor, on a tick): maxDrawdown measures from it. */
+export type PortfolioPeakRecorded = DomainEvent<'PortfolioPeakRecorded', { userId: string; valueMicros: number; recordedAt: string }>;
+
+export type PortfolioEvent = PortfolioOpened | SimulatedTradePlaced | PositionClosed | PortfolioReset | PortfolioPeakRecorded;
 
 /** What is left of one BUY in a position. */
 export interface Lot {
@@ -209,8 +231,16 @@ export interface Position {
    * in read-model documents written before lots existed (lotsOf reads those as one lot).
    */
   lots: Lot[];
+  /** How it exits (stop-levels.ts). Absent only in read-model documents written before exit plans (exitsOf). */
+  exits?: ExitPlan;
   openedAt: string;
 }
+
+/**
+ * A position's exit plan. A read-model document folded before plans existed has none: it reads as the
+ * profile's (what the risk monitor applied to every position then); a rebuild reads the events.
+ */
+export const exitsOf = (position: Pick<Position, 'exits'>): ExitPlan => position.exits ?? { kind: 'PROFILE', atr: null, sigma: null };
 
 /** The realised P&L of one UTC day (a day with only gains has a positive figure). */
 export interface DailyRealised {
@@ -239,7 +269,24 @@ export type PortfolioState =
       recentTradeIds: string[];
       /** Per coin, the candle time of the newest signal a trade followed. */
       lastSignalTraded: Partial<Record<CoinSymbol, string>>;
+      /** The highest value recorded since the opening or the last reset (at least the starting cash), micros. */
+      peakValueMicros: number;
+      /** Every closing trade's outcome since the opening (a reset keeps them: they are the user's record). */
+      closedTrades: ClosedTradeStats;
     };
+
+export const emptyClosedTrades = (): ClosedTradeStats => ({ closes: 0, wins: 0, losses: 0, winMicros: 0, lossMicros: 0 });
+
+/** A close's realised P&L counted into the statistics Kelly reads. */
+export function countClose(stats: ClosedTradeStats, pnlMicros: number): ClosedTradeStats {
+  return {
+    closes: stats.closes + 1,
+    wins: stats.wins + (pnlMicros > 0 ? 1 : 0),
+    losses: stats.losses + (pnlMicros < 0 ? 1 : 0),
+    winMicros: stats.winMicros + Math.max(0, pnlMicros),
+    lossMicros: stats.lossMicros + Math.max(0, -pnlMicros),
+  };
+}
 
 /** How many recent trade ids the state remembers besides the open ones (see the module comment). */
 export const TRADE_ID_MEMORY = 500;
@@ -277,6 +324,8 @@ function opened(startingCashMicros: number): Extract<PortfolioState, { status: '
     daily: null,
     recentTradeIds: [],
     lastSignalTraded: {},
+    peakValueMicros: startingCashMicros,
+    closedTrades: emptyClosedTrades(),
   };
 }
 
@@ -389,10 +438,13 @@ export function evolvePortfolio(state: PortfolioState, event: PortfolioEvent): P
       const recentTradeIds = remember(state.recentTradeIds, d.tradeId);
       if (d.side === 'BUY') {
         const lot: Lot = { tradeId: d.tradeId, units, costMicros: d.notionalMicros + d.feeMicros, entryNotionalMicros: d.notionalMicros, price: d.price };
+        // A BUY that names a plan sets the position's; one without (a manual add) keeps the position's.
+        const exits = d.exits ?? NO_EXITS;
         const position: Position = held
           ? withLots(
               {
                 ...held,
+                exits: exits.kind === 'NONE' ? exitsOf(held) : exits,
                 units: held.units + units,
                 costBasisMicros: held.costBasisMicros + lot.costMicros,
                 entryNotionalMicros: held.entryNotionalMicros + lot.entryNotionalMicros,
@@ -409,6 +461,7 @@ export function evolvePortfolio(state: PortfolioState, event: PortfolioEvent): P
               entryNotionalMicros: lot.entryNotionalMicros,
               openTradeIds: [d.tradeId],
               lots: [lot],
+              exits,
               openedAt: d.placedAt,
             };
         return {
@@ -443,6 +496,7 @@ export function evolvePortfolio(state: PortfolioState, event: PortfolioEvent): P
         positions: withPosition(state.positions, d.symbol, position),
         recentTradeIds,
         lastSignalTraded,
+        closedTrades: countClose(closedTradesOf(state), d.realisedPnlMicros),
       };
     }
     case 'PositionClosed': {
@@ -453,6 +507,7 @@ export function evolvePortfolio(state: PortfolioState, event: PortfolioEvent): P
         cashMicros: state.cashMicros + d.notionalMicros - d.feeMicros,
         ...realise(state, d.closedAt, d.realisedPnlMicros),
         positions: withPosition(state.positions, d.symbol, null),
+        closedTrades: countClose(closedTradesOf(state), d.realisedPnlMicros),
       };
     }
     case 'PortfolioReset': {
@@ -466,10 +521,21 @@ export function evolvePortfolio(state: PortfolioState, event: PortfolioEvent): P
         realisedPnlMicros: 0,
         realisedPnlCents: 0,
         positions: {},
+        // The peak starts over with the account; the closed trades stay (they are the user's record).
+        peakValueMicros: event.data.startingCashMicros,
       };
+    }
+    case 'PortfolioPeakRecorded': {
+      if (state.status !== 'open') return state;
+      return { ...state, peakValueMicros: Math.max(peakOf(state), event.data.valueMicros) };
     }
   }
 }
+
+/** The recorded peak of a state (a state folded from a read-model document before peaks: its starting cash). */
+export const peakOf = (state: { startingCashMicros: number; peakValueMicros?: number }) => state.peakValueMicros ?? state.startingCashMicros;
+/** The closed-trade statistics of a state (one folded from a document before them: none). */
+export const closedTradesOf = (state: { closedTrades?: ClosedTradeStats }) => state.closedTrades ?? emptyClosedTrades();
 
 /**
  * Stored events in the current shape (DESIGN.md section 2: a changed shape gets a new schemaVersion
@@ -477,10 +543,16 @@ export function evolvePortfolio(state: PortfolioState, event: PortfolioEvent): P
  * `lotRule: AVERAGE_COST, lots: []`, which is what they did, and `evolve` folds them that way.
  */
 export function upcastPortfolioEvent(event: StoredEventShape): PortfolioEvent {
-  const current = { type: event.type, data: event.data } as PortfolioEvent;
+  let current = { type: event.type, data: event.data } as PortfolioEvent;
   if (event.schemaVersion >= PORTFOLIO_SCHEMA_VERSION) return current;
-  if (current.type === 'SimulatedTradePlaced' || current.type === 'PositionClosed') {
-    return { ...current, data: { ...current.data, lotRule: 'AVERAGE_COST', lots: [] } } as PortfolioEvent;
+  if (event.schemaVersion < 2 && (current.type === 'SimulatedTradePlaced' || current.type === 'PositionClosed')) {
+    current = { ...current, data: { ...current.data, lotRule: 'AVERAGE_COST', lots: [] } } as PortfolioEvent;
+  }
+  // Version 2 and older BUYs carry no exit plan: a signal's BUY was the bot's (it follows the profile),
+  // a manual BUY gets none (see the module comment).
+  if (current.type === 'SimulatedTradePlaced' && current.data.side === 'BUY' && current.data.exits === undefined) {
+    const exits: ExitPlan = current.data.source.kind === 'SIGNAL' ? { kind: 'PROFILE', atr: null, sigma: null } : NO_EXITS;
+    current = { ...current, data: { ...current.data, exits } };
   }
   return current;
 }

@@ -5,10 +5,12 @@
  * - GET /api/portfolio             the signed-in user's paper portfolio; visitors get the house demo's (demo: true).
  * - GET /api/trades                one page of the user's trades (the demo's for visitors), newest first,
  *                                  filtered by coin, status, type and date range, plus the all-time summary.
- * - GET /api/risk                  the bot settings, today's loss against the daily limit, portfolio risk.
- * - GET /api/risk/parameters       the risk parameter set (the defaults until the user changes one).
- * - GET /api/risk/active-trades    premium: each open position with its stop and target.
+ * - GET /api/risk                  the risk profile as bot settings, today's loss against the daily limit,
+ *                                  portfolio risk, and the drawdown from the peak (whether it pauses entries).
+ * - GET /api/risk/parameters       the risk profile as the risk parameter set (the defaults until changed).
+ * - GET /api/risk/active-trades    premium: each open position with the stop and target it really has.
  * - GET /api/risk/alerts           premium: the alerts not yet cleared, newest first.
+ * - GET /api/bot/decisions         the trading bot's recent refusals of BUY signals, with rule and figures.
  *
  * Money: events and read models hold integer micro-dollars (money.ts). Every dollar figure here is a
  * whole number of cents, converted once from the exact micros (half away from zero) and sent as
@@ -36,7 +38,7 @@ import { z } from 'zod';
 import { coinIds, coinIdSchema, coinSymbolSchema, coinSymbols } from '../market/coins';
 import { signalCountsSchema } from '../signals/contracts';
 import { listFormatParam } from '../shared/list-format';
-import { alertSeverities, botSettingsViewSchema, riskParametersSchema, stopLossTypes, tradeSides } from './contracts';
+import { alertSeverities, botDecisionSchema, botRules, botSettingsViewSchema, riskParametersSchema, stopLossTypes, tradeSides } from './contracts';
 import { lotRules } from './portfolio';
 import { riskAlertKinds, riskAlertResolutions } from './risk';
 
@@ -176,6 +178,22 @@ export const tradeSchema = z.object({
   lotRule: z.enum(lotRules).nullable(),
   /** SELL under FIFO: the BUYs it took from, oldest first, with the coins taken and their fill price; else empty. */
   lots: z.array(z.object({ tradeId: z.string(), quantity: quantity(), entryPrice: price() })),
+  /** A bot trade: the rule that decided it (its sizing rule, or SELL_SIGNAL), in words, with its figures; else null. */
+  decision: botDecisionSchema.nullable(),
+  /**
+   * BUY: the exit plan it set for its position: PROFILE (the bot's: the levels follow the risk profile;
+   * its decision names them at entry), MANUAL (the levels its person set, and their percents), NONE (no
+   * automatic exit); null for SELLs and for BUYs stored before plans.
+   */
+  exits: z
+    .object({
+      kind: z.enum(['PROFILE', 'MANUAL', 'NONE']),
+      stopLoss: price().nullable(),
+      takeProfit: price().nullable(),
+      stopLossPercent: z.number().finite().nullable(),
+      takeProfitPercent: z.number().finite().nullable(),
+    })
+    .nullable(),
 });
 export type Trade = z.infer<typeof tradeSchema>;
 
@@ -280,13 +298,16 @@ function toBound(to: { ms: number; dateOnly: boolean }): number {
 // GET /api/risk, /api/risk/parameters
 
 export const riskResponseSchema = z.object({
-  /** The bot settings (the defaults until changed), under the domain's names and the spec's. */
+  /** The risk profile as bot settings (the defaults until changed), under the domain's names and the spec's. */
   settings: botSettingsViewSchema,
-  /** The same four figures flat, as the dashboard's risk card reads them. */
+  /** The same four figures flat, as the dashboard's risk card reads them (stopLossPercent is the profile's stopLossValue). */
   maxPositionSize: z.number().finite(),
   stopLossPercent: z.number().finite(),
   takeProfitPercent: z.number().finite(),
   dailyLossLimit: z.number().finite(),
+  /** The profile's stop-loss type, and what stopLossPercent / takeProfitPercent measure under it. */
+  stopLossType: z.enum(stopLossTypes),
+  stopLossUnit: z.enum(['percent', 'atr', 'sigma']),
   /** The portfolio's dailyPnL (see GET /api/portfolio). */
   dailyPnL: usd(),
   /** max(0, -dailyPnL): today's loss, USD. */
@@ -297,6 +318,19 @@ export const riskResponseSchema = z.object({
   portfolioRiskAmount: usd(),
   portfolioRiskPercent: percent(),
   openPositions: z.number().int().nonnegative(),
+  /**
+   * maxDrawdown: the value now against the portfolio's recorded peak (the starting cash, raised by the
+   * risk monitor's peak records on ticks, reset with the portfolio). While `percent` is above
+   * `maxDrawdown` the bot opens no new position (`entriesPaused`, and `reason` says so beside the bot status).
+   */
+  drawdown: z.object({
+    peak: usd(),
+    value: usd(),
+    percent: percent(),
+    maxDrawdown: z.number().finite(),
+    entriesPaused: z.boolean(),
+    reason: z.string().nullable(),
+  }),
 });
 export type RiskResponse = z.infer<typeof riskResponseSchema>;
 
@@ -319,10 +353,22 @@ export const activeRiskTradeSchema = z.object({
   /** Average entry price. */
   entryPrice: price(),
   currentPrice: price(),
-  /** From the average entry and the bot's stopLossPercent / takeProfitPercent (stop-levels.ts). */
-  stopLoss: z.number().finite(),
-  takeProfit: z.number().finite(),
-  /** What selling at the stop would lose against the cost basis (fees included), USD, at least 0. */
+  /**
+   * The levels the position really has (stop-levels.ts): a bot position's follow the risk profile now
+   * (from the average entry; a trailing stop from the highest complete candle since the entry), a manual
+   * position's are those its person set; null: none (a manual position keeps no automatic exit).
+   */
+  stopLoss: z.number().finite().nullable(),
+  takeProfit: z.number().finite().nullable(),
+  /** PROFILE (the bot's), MANUAL, or NONE. */
+  exitPlan: z.enum(['PROFILE', 'MANUAL', 'NONE']),
+  /** The profile's stop-loss type for a PROFILE position; else null. */
+  stopLossType: z.enum(stopLossTypes).nullable(),
+  /** A trailing stop's reference: the highest price since the entry; else null. */
+  highestSinceEntry: z.number().finite().nullable(),
+  /** How the stop is set, in words (e.g. 'Trailing: 2% below the high since entry $3,210.00, target 2.5 x the stop's distance'). */
+  stopRule: z.string(),
+  /** What selling at the stop would lose against the cost basis (fees included), USD, at least 0; without a stop the whole cost basis. */
   riskAmount: usd(),
   /** riskAmount as a percent of the portfolio's totalValue. */
   riskPercentage: percent(),
@@ -363,3 +409,29 @@ export const riskAlertsResponseSchema = z.object({
   unacknowledged: z.number().int().nonnegative(),
 });
 export type RiskAlertsResponse = z.infer<typeof riskAlertsResponseSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// GET /api/bot/decisions
+
+export const BOT_DECISIONS_KEPT = 50;
+
+export const botRefusalSchema = z.object({
+  /** The refusal's id (the trade id the bot would have used: one per signal and user). */
+  id: z.string(),
+  signalId: z.string(),
+  symbol: z.enum(coinSymbols),
+  signalType: z.enum(tradeSides),
+  /** The rule that refused the signal, in words, with its figures. */
+  rule: z.enum(botRules),
+  text: z.string(),
+  figures: z.record(z.string(), z.number()),
+  /** When the bot decided, ISO-8601. */
+  timestamp: z.iso.datetime(),
+});
+export type BotRefusal = z.infer<typeof botRefusalSchema>;
+
+export const botDecisionsResponseSchema = z.object({
+  /** The last BOT_DECISIONS_KEPT refusals, newest first (the trades carry their own decision: GET /api/trades). */
+  refusals: z.array(botRefusalSchema),
+});
+export type BotDecisionsResponse = z.infer<typeof botDecisionsResponseSchema>;

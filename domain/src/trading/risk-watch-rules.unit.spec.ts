@@ -1,32 +1,36 @@
 /**
- * The risk monitor's pure rules (risk-watch.ts) beyond the position size: which stops a tick reaches
- * (with the minute candle's range) and each alert condition with its key, severity, value, threshold
- * and once-only rule. The worker spec (workers/src/risk-monitor.int.spec.ts) drives them end to end.
+ * The risk monitor's pure rules (risk-watch.ts) beyond the position size: the peak to record, and each
+ * alert condition with its key, severity, value, threshold and once-only rule. The stops are the
+ * engine's (engine/exit-spec.unit.spec.ts: each position's exit plan as levels; exit-scan.unit.spec.ts:
+ * the first tick beyond them). The worker spec (workers/src/risk-monitor.int.spec.ts) drives them end
+ * to end.
  */
 import { expect } from 'chai';
 import { v5 as uuidv5 } from 'uuid';
 import { fold } from '../shared/decider';
-import { DEFAULT_BOT_SETTINGS, DEFAULT_RISK_PARAMETERS } from './contracts';
+import { DEFAULT_RISK_PROFILE } from './contracts';
 import type { OpenPositionsView } from './open-positions-view';
 import { evolvePortfolio, initialPortfolioState, type PortfolioEvent, type PortfolioState } from './portfolio';
-import { portfolioDecider } from './portfolio.decider';
-import { valuePortfolio } from './portfolio-valuation';
-import { RISK_ALERT_ID_NAMESPACE, alertsRaised, type TickRange } from './risk-watch';
+import { portfolioDecider, type ExitRequest } from './portfolio.decider';
+import { RISK_ALERT_ID_NAMESPACE, alertsRaised, emptyCoinContext, peakToRecord, type CoinContext, type TickRange } from './risk-watch';
 
 const OPENED_AT = '2026-03-04T10:00:00.000Z';
 const LATER = '2026-03-04T12:00:00.000Z';
 
-type Trade = { symbol: 'ETH' | 'BTC' | 'SOL'; side: 'BUY' | 'SELL'; usd: number; price: number; at?: string };
+/** exits: the BUY's plan (default: the bot's, following the profile; null: a manual BUY without levels). */
+type Trade = { symbol: 'ETH' | 'BTC' | 'SOL'; side: 'BUY' | 'SELL'; usd: number; price: number; at?: string; exits?: ExitRequest | null };
+const BOT: ExitRequest = { kind: 'PROFILE', atr: null, sigma: null };
 
 /** A portfolio of 10,000 USD after the given trades (amounts in USD at their price). */
 function portfolioAfter(trades: Trade[]): PortfolioState {
   const opened: PortfolioEvent = { type: 'PortfolioOpened', data: { userId: 'u1', startingCashMicros: 10_000_000_000, openedAt: OPENED_AT } };
   let state = fold({ initialState: initialPortfolioState, evolve: evolvePortfolio }, [opened]);
   trades.forEach((t, i) => {
+    const exits = t.side === 'BUY' && t.exits !== null ? { exits: t.exits ?? BOT } : {};
     const events = portfolioDecider.decide(
       {
         type: 'PlaceSimulatedTrade',
-        data: { userId: 'u1', tradeId: `t${i}`, symbol: t.symbol, side: t.side, amount: t.usd / t.price, price: t.price, source: { kind: 'MANUAL' } },
+        data: { userId: 'u1', tradeId: `t${i}`, symbol: t.symbol, side: t.side, amount: t.usd / t.price, price: t.price, source: { kind: 'MANUAL' }, ...exits },
         metadata: { now: t.at ?? OPENED_AT },
       },
       state,
@@ -40,24 +44,33 @@ function view(trades: Trade[], overrides: Partial<OpenPositionsView> = {}): Open
   return {
     userId: 'u1',
     portfolio: portfolioAfter(trades),
-    settings: { ...DEFAULT_BOT_SETTINGS }, // stop loss 2 %, take profit 5 %
-    parameters: { ...DEFAULT_RISK_PARAMETERS }, // daily loss 500, drawdown 15 %, 5 concurrent, volatility 30 %
+    // stop loss 2 % (fixed), take profit 2.5 x 2 = 5 %, daily loss 500, drawdown 15 %, 5 concurrent, volatility 30 %
+    profile: { ...DEFAULT_RISK_PROFILE },
     alertKeys: {},
     updatedAt: OPENED_AT,
     ...overrides,
   };
 }
+const withProfile = (v: OpenPositionsView, changes: Partial<typeof DEFAULT_RISK_PROFILE>): OpenPositionsView => ({ ...v, profile: { ...DEFAULT_RISK_PROFILE, ...changes } });
 
-const tick = (symbol: TickRange['symbol'], price: number, candle: TickRange['candle'] = null, at = LATER): TickRange => ({ symbol, price, at, candle });
+const tick = (symbol: TickRange['symbol'], price: number, at = LATER): TickRange => ({ symbol, price, at });
+const context = (changes: Partial<CoinContext>): CoinContext => ({ ...emptyCoinContext(), ...changes });
+
+describe('risk monitor rules: the peak', function () {
+  it('records a value at least a quarter percent above the recorded peak (the starting cash at first)', function () {
+    const v = view([{ symbol: 'ETH', side: 'BUY', usd: 5000, price: 2000 }]);
+    // cash 4,995 + 2.5 ETH: at 2,019 the value is 10,042.50, 0.425 % above 10,000
+    expect(peakToRecord(v, tick('ETH', 2019), {})).to.deep.equal({ type: 'RecordPortfolioPeak', data: { userId: 'u1', valueMicros: 10_042_500_000 }, metadata: { now: LATER } });
+    expect(peakToRecord(v, tick('ETH', 2009), {}), '10,017.50: not a quarter percent').to.equal(null);
+  });
+});
 
 describe('risk monitor rules: alerts', function () {
-  const quiet = { changePercent24h: 0 };
-  const alerts = (v: OpenPositionsView, t: TickRange, prices: Record<string, number>, change: number | null = 0) =>
-    alertsRaised(v, { ...t, changePercent24h: change }, prices);
+  const alerts = (v: OpenPositionsView, t: TickRange, prices: Record<string, number>, range = 5) => alertsRaised(v, t, prices, context({ range24hPercent: range }));
 
   it('raises nothing for a calm portfolio within every limit', function () {
     const v = view([{ symbol: 'ETH', side: 'BUY', usd: 500, price: 2000 }]);
-    expect(alertsRaised(v, { ...tick('ETH', 2000), ...quiet }, { ETH: 2000 })).to.deep.equal([]);
+    expect(alerts(v, tick('ETH', 2000), { ETH: 2000 })).to.deep.equal([]);
   });
 
   it('daily loss: medium at 50 % of the limit, high at 80 %, keyed by the UTC day, with the id from user, key and time', function () {
@@ -84,7 +97,7 @@ describe('risk monitor rules: alerts', function () {
       ['DAILY_LOSS_50@2026-03-04', 'medium', 250],
       ['DAILY_LOSS_80@2026-03-04', 'high', 400],
     ]);
-    expect(alerts(most, tick('ETH', 1600, null, '2026-03-05T00:00:01.000Z'), { ETH: 1600 }), 'the next UTC day starts from 0').to.deep.equal([]);
+    expect(alerts(most, tick('ETH', 1600, '2026-03-05T00:00:01.000Z'), { ETH: 1600 }), 'the next UTC day starts from 0').to.deep.equal([]);
   });
 
   it('daily loss: a gain or a loss below half the limit raises nothing', function () {
@@ -100,19 +113,20 @@ describe('risk monitor rules: alerts', function () {
     expect(alerts(small, tick('ETH', 1800), { ETH: 1800 })).to.deep.equal([]);
   });
 
-  it('drawdown: critical once the value is more than maxDrawdown below the starting cash, not at it', function () {
+  it('drawdown: critical once the value is more than maxDrawdown below the recorded peak, not at it', function () {
     // 9,000 USD of ETH at 2,000 (plus 9 USD fee); the drawdown is measured at the tick's price
-    const v = view([{ symbol: 'ETH', side: 'BUY', usd: 9000, price: 2000 }], { parameters: { ...DEFAULT_RISK_PARAMETERS, maxPositionSize: 100, maxDrawdown: 15 } });
-    expect(alerts(v, tick('ETH', 1700), { ETH: 2000 }).filter((a) => a.data.kind === 'DRAWDOWN'), 'about 13.6 %').to.deep.equal([]);
-    const [drawdown] = alerts(v, tick('ETH', 1600), { ETH: 2000 }).filter((a) => a.data.kind === 'DRAWDOWN');
-    expect(drawdown!.data).to.include({ conditionKey: 'DRAWDOWN', severity: 'critical', symbol: null, threshold: 15 });
-    expect(drawdown!.data.value).to.be.closeTo(18.09, 0.01);
-    expect(drawdown!.data.message).to.equal('Drawdown of 18.09% is above the maximum of 15%');
-    // exactly at the maximum: no alert
-    const value = valuePortfolio(v.portfolio, { ETH: 1600 });
-    const exact = ((value.startingCash - value.totalValue) / value.startingCash) * 100;
-    const atMax = { ...v, parameters: { ...v.parameters, maxDrawdown: exact } };
-    expect(alerts(atMax, tick('ETH', 1600), { ETH: 2000 }).filter((a) => a.data.kind === 'DRAWDOWN')).to.deep.equal([]);
+    const v = withProfile(view([{ symbol: 'ETH', side: 'BUY', usd: 9000, price: 2000 }]), { maxPositionSize: 100, maxDrawdown: 15 });
+    const drawdowns = (w: OpenPositionsView, price: number) => alerts(w, tick('ETH', price), { ETH: 2000 }).filter((a) => a.data.kind === 'DRAWDOWN');
+    expect(drawdowns(v, 1700), 'about 13.6 % below the starting cash').to.deep.equal([]);
+    // A peak of 11,000 recorded: at 1,700 the value 8,641 is 21.45 % below it.
+    if (v.portfolio.status !== 'open') throw new Error('open');
+    const peaked = { ...v, portfolio: { ...v.portfolio, peakValueMicros: 11_000_000_000 } };
+    const [drawdown] = drawdowns(peaked, 1700);
+    expect(drawdown!.data).to.include({ conditionKey: 'DRAWDOWN', severity: 'critical', symbol: null, threshold: 15, value: 21.45 });
+    expect(drawdown!.data.message).to.equal('Drawdown of 21.45% from the peak $11,000.00 is above the maximum of 15%: the bot opens no new positions');
+    // From the starting cash at 1,600: 18.09 %; exactly at the maximum: no alert.
+    expect(drawdowns(v, 1600)[0]!.data.value).to.be.closeTo(18.09, 0.01);
+    expect(drawdowns(withProfile(v, { maxPositionSize: 100, maxDrawdown: (100 * (10_000 - (991 + 4.5 * 1600))) / 10_000 }), 1600)).to.deep.equal([]);
   });
 
   it('concurrent trades: high when more positions are open than the maximum', function () {
@@ -122,17 +136,24 @@ describe('risk monitor rules: alerts', function () {
       { symbol: 'SOL', side: 'BUY', usd: 100, price: 100 },
     ];
     const prices = { ETH: 2000, BTC: 50_000, SOL: 100 };
-    expect(alerts(view(three, { parameters: { ...DEFAULT_RISK_PARAMETERS, maxConcurrentTrades: 3 } }), tick('ETH', 2000), prices)).to.deep.equal([]);
-    const [over] = alerts(view(three, { parameters: { ...DEFAULT_RISK_PARAMETERS, maxConcurrentTrades: 2 } }), tick('ETH', 2000), prices);
+    expect(alerts(withProfile(view(three), { maxConcurrentTrades: 3 }), tick('ETH', 2000), prices)).to.deep.equal([]);
+    const [over] = alerts(withProfile(view(three), { maxConcurrentTrades: 2 }), tick('ETH', 2000), prices);
     expect(over!.data).to.include({ conditionKey: 'CONCURRENT_TRADES', kind: 'CONCURRENT_TRADES', severity: 'high', value: 3, threshold: 2, message: '3 positions are open, above the maximum of 2' });
   });
 
-  it('volatility: high for a holder of the ticked coin moving more than the threshold either way, once per day', function () {
+  it('volatility: high for a holder of the ticked coin whose 24-hour range is above the threshold, once per day', function () {
     const v = view([{ symbol: 'ETH', side: 'BUY', usd: 100, price: 2000 }]);
     expect(alerts(v, tick('ETH', 2000), { ETH: 2000 }, 30)).to.deep.equal([]);
-    expect(alerts(v, tick('ETH', 2000), { ETH: 2000 }, null)).to.deep.equal([]);
-    const [down] = alerts(v, tick('ETH', 2000), { ETH: 2000 }, -31.5);
-    expect(down!.data).to.include({ conditionKey: 'VOLATILITY:ETH@2026-03-04', severity: 'high', symbol: 'ETH', value: 31.5, threshold: 30, message: 'ETH moved 31.50% in 24 hours, above the threshold of 30%' });
+    expect(alerts(v, tick('ETH', 2000), { ETH: 2000 }, Number.NaN), 'unknown range').to.deep.equal([]);
+    const [wide] = alerts(v, tick('ETH', 2000), { ETH: 2000 }, 31.5);
+    expect(wide!.data).to.include({
+      conditionKey: 'VOLATILITY:ETH@2026-03-04',
+      severity: 'high',
+      symbol: 'ETH',
+      value: 31.5,
+      threshold: 30,
+      message: "ETH's 24-hour range of 31.50% is above the volatility threshold of 30%: the bot opens no new ETH positions",
+    });
     expect(alerts(v, tick('BTC', 50_000), { ETH: 2000, BTC: 50_000 }, 40), 'not holding BTC').to.deep.equal([]);
   });
 

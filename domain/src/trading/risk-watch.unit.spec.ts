@@ -1,7 +1,7 @@
 /** The risk monitor's position-size rule (risk-watch.ts): above the maximum by more than its tolerance. */
 import { expect } from 'chai';
 import { fold } from '../shared/decider';
-import { DEFAULT_BOT_SETTINGS, DEFAULT_RISK_PARAMETERS } from './contracts';
+import { DEFAULT_RISK_PROFILE } from './contracts';
 import type { OpenPositionsView } from './open-positions-view';
 import { evolvePortfolio, initialPortfolioState, type PortfolioEvent } from './portfolio';
 import { portfolioDecider } from './portfolio.decider';
@@ -20,15 +20,14 @@ function holding(usd: number): OpenPositionsView {
   return {
     userId: 'u1',
     portfolio: bought.reduce(evolvePortfolio, state),
-    settings: { ...DEFAULT_BOT_SETTINGS },
-    parameters: { ...DEFAULT_RISK_PARAMETERS, maxPositionSize: 5 },
+    profile: { ...DEFAULT_RISK_PROFILE, maxPositionSize: 5 },
     alertKeys: {},
     updatedAt: NOW,
   };
 }
 
 const sizeAlerts = (view: OpenPositionsView, price: number) =>
-  alertsRaised(view, { symbol: 'ETH', price, at: NOW, candle: null, changePercent24h: 0 }, { ETH: price }).filter((a) => a.data.kind === 'POSITION_SIZE');
+  alertsRaised(view, { symbol: 'ETH', price, at: NOW }, { ETH: price }).filter((a) => a.data.kind === 'POSITION_SIZE');
 
 describe('risk monitor rules: position size', function () {
   it('leaves a position opened at the maximum alone while it drifts within the tolerance', function () {

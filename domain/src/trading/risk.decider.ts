@@ -1,8 +1,11 @@
 /**
- * Commands on `risk-{userId}`: ChangeBotSettings (POST /api/settings/bot), ResetBotSettings (with
- * POST /api/bot/reset), ChangeRiskParameters (PUT /api/risk/parameters, the full set), and the
- * alerts: RaiseRiskAlert (the risk monitor), AcknowledgeRiskAlert, ClearAcknowledgedRiskAlerts,
- * ResolveRiskAlerts (POST /api/bot/reset, once the portfolio is reset: risk.ts says which).
+ * Commands on `risk-{userId}`, all on the one risk profile (risk-profile.ts): ChangeBotSettings
+ * (POST /api/settings/bot: the bot settings' view of the profile), ResetBotSettings (with POST
+ * /api/bot/reset: the bot settings' fields back to the defaults), ChangeRiskParameters (PUT
+ * /api/risk/parameters, the full set); the alerts: RaiseRiskAlert (the risk monitor),
+ * AcknowledgeRiskAlert, ClearAcknowledgedRiskAlerts, ResolveRiskAlerts (POST /api/bot/reset, once the
+ * portfolio is reset: risk.ts says which); and RecordBotRefusal (the trading bot: a BUY signal it
+ * refused, with the deciding rule).
  *
  * The bounds are those of contracts.ts, checked again here because workers and scripts issue
  * commands too; a value out of bounds is a ValidationError naming the field. A change that changes
@@ -12,12 +15,15 @@ import { assertNever, type Decider } from '../shared/decider';
 import { NotFoundError, ValidationError } from '../shared/errors';
 import {
   alertSeverities,
+  botDecisionSchema,
   botSettingsBounds,
   boundsMessage,
   DEFAULT_BOT_SETTINGS,
+  DEFAULT_RISK_PROFILE,
   riskParameterBounds,
   stopLossTypes,
   type AlertSeverity,
+  type BotDecision,
   type BotSettings,
   type NumberBounds,
   type RiskParameters,
@@ -27,13 +33,16 @@ import {
   evolveRisk,
   initialRiskState,
   isStanding,
+  RISK_SCHEMA_VERSION,
   riskAlertKinds,
   riskAlertResolutions,
+  upcastRiskEvent,
   type RiskAlertKind,
   type RiskAlertResolution,
   type RiskEvent,
   type RiskState,
 } from './risk';
+import { applyProfileChanges, botSettingsOf, changedFields, parametersOf, profileChangesFromBotSettings } from './risk-profile';
 
 export type ChangeBotSettings = { type: 'ChangeBotSettings'; data: { userId: string; changes: Partial<BotSettings> }; metadata: { now: string } };
 export type ResetBotSettings = { type: 'ResetBotSettings'; data: { userId: string }; metadata: { now: string } };
@@ -58,7 +67,21 @@ export type AcknowledgeRiskAlert = { type: 'AcknowledgeRiskAlert'; data: { userI
 export type ClearAcknowledgedRiskAlerts = { type: 'ClearAcknowledgedRiskAlerts'; data: { userId: string }; metadata: { now: string } };
 export type ResolveRiskAlerts = { type: 'ResolveRiskAlerts'; data: { userId: string; reason: RiskAlertResolution }; metadata: { now: string } };
 
-export type RiskCommand = ChangeBotSettings | ResetBotSettings | ChangeRiskParameters | RaiseRiskAlert | AcknowledgeRiskAlert | ClearAcknowledgedRiskAlerts | ResolveRiskAlerts;
+export type RecordBotRefusal = {
+  type: 'RecordBotRefusal';
+  data: { userId: string; signalId: string; signalEventId: string; symbol: string; signalType: 'BUY' | 'SELL'; candleTime: string; decision: BotDecision };
+  metadata: { now: string };
+};
+
+export type RiskCommand =
+  | ChangeBotSettings
+  | ResetBotSettings
+  | ChangeRiskParameters
+  | RaiseRiskAlert
+  | AcknowledgeRiskAlert
+  | ClearAcknowledgedRiskAlerts
+  | ResolveRiskAlerts
+  | RecordBotRefusal;
 
 function requireBounded(field: string, value: unknown, bounds: NumberBounds): number {
   const ok = typeof value === 'number' && Number.isFinite(value) && value >= bounds.min && value <= bounds.max && (!bounds.integer || Number.isInteger(value));
@@ -86,30 +109,33 @@ function oneOf<T extends string>(field: string, value: unknown, allowed: readonl
   return value as T;
 }
 
-const sameSettings = (a: BotSettings, b: BotSettings) => (Object.keys(DEFAULT_BOT_SETTINGS) as Array<keyof BotSettings>).every((k) => a[k] === b[k]);
-const sameParameters = (a: RiskParameters, b: RiskParameters) => (Object.keys(a) as Array<keyof RiskParameters>).every((k) => a[k] === b[k]);
-
 export function changeBotSettings(command: ChangeBotSettings, state: RiskState): RiskEvent[] {
   const given = command.data.changes as Record<string, unknown>;
   const known = new Set(Object.keys(DEFAULT_BOT_SETTINGS));
   for (const field of Object.keys(given)) if (!known.has(field)) throw new ValidationError(`unknown bot setting ${field}`, { field });
-  const changes: Partial<BotSettings> = {};
+  const requested: Partial<BotSettings> = {};
   for (const [field, bounds] of Object.entries(botSettingsBounds)) {
-    if (given[field] !== undefined) Object.assign(changes, { [field]: requireBounded(field, given[field], bounds) });
+    if (given[field] !== undefined) Object.assign(requested, { [field]: requireBounded(field, given[field], bounds) });
   }
   for (const field of ['enableNotifications', 'autoRetrain'] as const) {
-    if (given[field] !== undefined) changes[field] = requireBoolean(field, given[field]);
+    if (given[field] !== undefined) requested[field] = requireBoolean(field, given[field]);
   }
-  const settings: BotSettings = { ...state.settings, ...changes };
-  if (sameSettings(settings, state.settings)) return [];
-  const changed: Partial<BotSettings> = {};
-  for (const key of Object.keys(changes) as Array<keyof BotSettings>) if (changes[key] !== state.settings[key]) Object.assign(changed, { [key]: changes[key] });
-  return [{ type: 'BotSettingsChanged', data: { userId: command.data.userId, changes: changed, settings, changedAt: command.metadata.now } }];
+  const profile = applyProfileChanges(state.profile, profileChangesFromBotSettings(requested, state.profile));
+  const changes = changedFields(profile, state.profile);
+  if (Object.keys(changes).length === 0) return [];
+  return [{ type: 'BotSettingsChanged', data: { userId: command.data.userId, changes, settings: botSettingsOf(profile), changedAt: command.metadata.now } }];
 }
 
+/** The bot settings' fields of the default profile (what a bot reset restores). */
+const BOT_SETTING_FIELDS = ['maxPositionSize', 'stopLossValue', 'takeProfitRatio', 'maxDailyLoss', 'enableNotifications', 'autoRetrain'] as const;
+
 export function resetBotSettings(command: ResetBotSettings, state: RiskState): RiskEvent[] {
-  if (sameSettings(state.settings, DEFAULT_BOT_SETTINGS)) return [];
-  return [{ type: 'BotSettingsReset', data: { userId: command.data.userId, settings: { ...DEFAULT_BOT_SETTINGS }, resetAt: command.metadata.now } }];
+  const defaults: Partial<typeof DEFAULT_RISK_PROFILE> = {};
+  for (const field of BOT_SETTING_FIELDS) Object.assign(defaults, { [field]: DEFAULT_RISK_PROFILE[field] });
+  const profile = applyProfileChanges(state.profile, defaults);
+  const changes = changedFields(profile, state.profile);
+  if (Object.keys(changes).length === 0) return [];
+  return [{ type: 'BotSettingsReset', data: { userId: command.data.userId, changes, settings: botSettingsOf(profile), resetAt: command.metadata.now } }];
 }
 
 export function changeRiskParameters(command: ChangeRiskParameters, state: RiskState): RiskEvent[] {
@@ -128,8 +154,10 @@ export function changeRiskParameters(command: ChangeRiskParameters, state: RiskS
     correlationLimit: requireBounded('correlationLimit', p.correlationLimit, riskParameterBounds.correlationLimit),
     volatilityThreshold: requireBounded('volatilityThreshold', p.volatilityThreshold, riskParameterBounds.volatilityThreshold),
   };
-  if (sameParameters(parameters, state.parameters)) return [];
-  return [{ type: 'RiskParametersChanged', data: { userId: command.data.userId, parameters, previous: state.parameters, changedAt: command.metadata.now } }];
+  const previous = parametersOf(state.profile);
+  const changes = changedFields(parameters, previous);
+  if (Object.keys(changes).length === 0) return [];
+  return [{ type: 'RiskParametersChanged', data: { userId: command.data.userId, parameters, previous, changes, changedAt: command.metadata.now } }];
 }
 
 export function raiseRiskAlert(command: RaiseRiskAlert, state: RiskState): RiskEvent[] {
@@ -174,13 +202,41 @@ export function resolveRiskAlerts(command: ResolveRiskAlerts, state: RiskState):
   return [{ type: 'RiskAlertsResolved', data: { userId: command.data.userId, alertIds, reason, resolvedAt: command.metadata.now } }];
 }
 
+/**
+ * A BUY signal the trading bot refused for this user, with the rule and its figures. The event's id
+ * derives from the signal and the user (the bot's idempotency key), so the same refusal is recorded
+ * once; the state does not keep refusals (the `bot-decisions` read model lists the recent ones).
+ */
+export function recordBotRefusal(command: RecordBotRefusal, _state: RiskState): RiskEvent[] {
+  const d = command.data;
+  const decision = botDecisionSchema.safeParse(d.decision);
+  if (!decision.success) throw new ValidationError(`decision is not a bot decision: ${decision.error.issues[0]?.message ?? 'invalid'}`, { field: 'decision' });
+  if (d.signalType !== 'BUY' && d.signalType !== 'SELL') throw new ValidationError('signalType must be BUY or SELL', { field: 'signalType' });
+  return [
+    {
+      type: 'BotSignalRefused',
+      data: {
+        userId: d.userId,
+        signalId: requireText('signalId', d.signalId),
+        signalEventId: requireText('signalEventId', d.signalEventId),
+        symbol: requireText('symbol', d.symbol),
+        signalType: d.signalType,
+        candleTime: requireText('candleTime', d.candleTime),
+        decision: decision.data,
+        refusedAt: command.metadata.now,
+      },
+    },
+  ];
+}
+
 export const riskDecider: Decider<RiskState, RiskCommand, RiskEvent> = {
   name: 'risk',
-  // 2: alerts carry resolvedAt and resolution (a state of version 1 in a snapshot is folded again).
-  // The events of version 1 read as they are: none of them changed shape.
-  schemaVersion: 2,
+  // 3: the one risk profile (risk.ts); 2 was issue 16's alerts resolved by a reset. A state of an
+  // older version in a snapshot is folded again.
+  schemaVersion: RISK_SCHEMA_VERSION,
   initialState: initialRiskState,
   evolve: evolveRisk,
+  upcast: upcastRiskEvent,
   decide(command, state) {
     switch (command.type) {
       case 'ChangeBotSettings':
@@ -197,6 +253,8 @@ export const riskDecider: Decider<RiskState, RiskCommand, RiskEvent> = {
         return clearAcknowledgedRiskAlerts(command, state);
       case 'ResolveRiskAlerts':
         return resolveRiskAlerts(command, state);
+      case 'RecordBotRefusal':
+        return recordBotRefusal(command, state);
       default:
         return assertNever(command);
     }

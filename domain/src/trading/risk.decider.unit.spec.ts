@@ -1,14 +1,18 @@
 /**
- * The risk decider: bot settings (defaults 5/2/5/500, partial changes, reset), the full risk
- * parameter set with the bounds of premium-and-account.md section 5 and the defaults of section 9,
+ * The risk decider on the one risk profile (issue 17): the defaults (bot 5 %, 2 %, 5 %, $500 =
+ * parameters 5, stop 2 fixed, ratio 2.5, $500), bot settings changes as the profile fields they map
+ * to (a takeProfit sets the ratio, within its bounds), a reset of the bot settings' fields, the full
+ * risk parameter set with the bounds of premium-and-account.md section 5, a change on either view seen
+ * on the other, stored version 1 events folded into the profile field by field, the bot's refusals,
  * and alerts (once per condition, acknowledged, acknowledged ones cleared in bulk).
  */
 import { expect } from 'chai';
 import { specFor } from '../shared/decider-specification';
 import { NotFoundError, ValidationError } from '../shared/errors';
-import { DEFAULT_BOT_SETTINGS, DEFAULT_RISK_PARAMETERS, riskParameterBounds, type RiskParameters } from './contracts';
-import type { RiskAlertKind, RiskEvent } from './risk';
+import { DEFAULT_BOT_SETTINGS, DEFAULT_RISK_PARAMETERS, DEFAULT_RISK_PROFILE, riskParameterBounds, type BotSettings, type RiskParameters } from './contracts';
+import { RISK_SCHEMA_VERSION, upcastRiskEvent, type RiskAlertKind, type RiskEvent } from './risk';
 import { riskDecider, type RaiseRiskAlert } from './risk.decider';
+import { botSettingsOf, parametersOf } from './risk-profile';
 
 const spec = specFor(riskDecider);
 const NOW = '2026-03-04T05:06:07.000Z';
@@ -25,36 +29,71 @@ const raised = (alertId: string, conditionKey: string): RiskEvent => ({
 });
 const acknowledged = (alertId: string): RiskEvent => ({ type: 'RiskAlertAcknowledged', data: { userId: 'u1', alertId, acknowledgedAt: NOW } });
 const changeParameters = (parameters: RiskParameters) => ({ type: 'ChangeRiskParameters' as const, data: { userId: 'u1', parameters }, metadata: meta });
+const changeSettings = (changes: Partial<BotSettings>) => ({ type: 'ChangeBotSettings' as const, data: { userId: 'u1', changes }, metadata: meta });
+const profileAfter = (events: RiskEvent[]) => events.reduce(riskDecider.evolve, riskDecider.initialState()).profile;
+/** The events a command appends on the stream so far, the stream growing with them. */
+function run(...commands: Array<Parameters<typeof riskDecider.decide>[0]>): RiskEvent[] {
+  const events: RiskEvent[] = [];
+  for (const c of commands) events.push(...riskDecider.decide(c, events.reduce(riskDecider.evolve, riskDecider.initialState())));
+  return events;
+}
 
 describe('risk decider', function () {
-  it('starts with the spec defaults: bot 5%, 2%, 5%, $500; parameters 5, 5, 500, 15, fixed 2, 2, 2, 0.7, 30', function () {
-    expect(riskDecider.initialState().settings).to.deep.equal({ maxPositionSize: 5, stopLossPercent: 2, takeProfitPercent: 5, dailyLossLimit: 500, enableNotifications: true, autoRetrain: true });
-    expect(riskDecider.initialState().parameters).to.deep.equal({
+  it('starts with one profile: the spec\'s bot defaults 5%, 2%, 5%, $500 are the parameters 5, fixed 2 x ratio 2.5, $500; the rest 5, 15, 2, 0.7, 30', function () {
+    expect(RISK_SCHEMA_VERSION).to.equal(3);
+    expect(riskDecider.schemaVersion).to.equal(3);
+    expect(riskDecider.initialState().profile).to.deep.equal({
       maxPositionSize: 5,
       maxConcurrentTrades: 5,
       maxDailyLoss: 500,
       maxDrawdown: 15,
       stopLossType: 'fixed',
       stopLossValue: 2,
-      takeProfitRatio: 2,
+      takeProfitRatio: 2.5,
       riskRewardRatio: 2,
       kellyCriterionEnabled: false,
       dynamicPositionSizing: false,
       correlationLimit: 0.7,
       volatilityThreshold: 30,
+      enableNotifications: true,
+      autoRetrain: true,
     });
+    expect(botSettingsOf(riskDecider.initialState().profile)).to.deep.equal({ maxPositionSize: 5, stopLossPercent: 2, takeProfitPercent: 5, dailyLossLimit: 500, enableNotifications: true, autoRetrain: true });
+    expect(DEFAULT_BOT_SETTINGS).to.deep.equal(botSettingsOf(DEFAULT_RISK_PROFILE));
   });
 
-  describe('bot settings', function () {
-    it('a change records what changed and the settings after it', function () {
+  describe('bot settings: a view of the profile', function () {
+    it('a change records the profile fields it changed and the bot settings after it', function () {
       spec
         .given([])
-        .when({ type: 'ChangeBotSettings', data: { userId: 'u1', changes: { stopLossPercent: 3, dailyLossLimit: 500 } }, metadata: meta })
-        .then([{ type: 'BotSettingsChanged', data: { userId: 'u1', changes: { stopLossPercent: 3 }, settings: { ...DEFAULT_BOT_SETTINGS, stopLossPercent: 3 }, changedAt: NOW } }]);
+        .when(changeSettings({ stopLossPercent: 3, dailyLossLimit: 500 }))
+        .then([{ type: 'BotSettingsChanged', data: { userId: 'u1', changes: { stopLossValue: 3 }, settings: { ...DEFAULT_BOT_SETTINGS, stopLossPercent: 3, takeProfitPercent: 7.5 }, changedAt: NOW } }]);
+    });
+
+    it('maps each shared quantity to its one field: position size, stop value, daily limit; a take profit sets the ratio to the stop', function () {
+      const events = run(changeSettings({ maxPositionSize: 7, stopLossPercent: 3, takeProfitPercent: 7, dailyLossLimit: 800, enableNotifications: false }));
+      expect(events[0]!.data).to.deep.include({ changes: { maxPositionSize: 7, stopLossValue: 3, takeProfitRatio: 7 / 3, maxDailyLoss: 800, enableNotifications: false } });
+      const profile = profileAfter(events);
+      expect(parametersOf(profile)).to.include({ maxPositionSize: 7, stopLossValue: 3, takeProfitRatio: 7 / 3, maxDailyLoss: 800 });
+      // Read back: 3 x 7/3, to 2 decimals the 7 sent.
+      expect(botSettingsOf(profile)).to.deep.equal({ maxPositionSize: 7, stopLossPercent: 3, takeProfitPercent: 7, dailyLossLimit: 800, enableNotifications: false, autoRetrain: true });
+    });
+
+    it('a take profit alone is a ratio of the stop already set; a stop alone moves the target with it', function () {
+      expect(profileAfter(run(changeSettings({ takeProfitPercent: 8 }))).takeProfitRatio).to.equal(4);
+      expect(botSettingsOf(profileAfter(run(changeSettings({ stopLossPercent: 4 })))).takeProfitPercent).to.equal(10);
+    });
+
+    it('refuses a take profit outside 1 to 10 times the stop, naming takeProfit', function () {
+      spec.given([]).when(changeSettings({ takeProfitPercent: 1.5 })).thenThrows(ValidationError, 'takeProfit must be from 1 to 10 times the stop loss of 2: from 2 to 20, got 1.5');
+      spec.given([]).when(changeSettings({ stopLossPercent: 1, takeProfitPercent: 11 })).thenThrows(ValidationError, /^takeProfit must be from 1 to 10 times the stop loss of 1/);
+      spec.given([]).when(changeSettings({ takeProfitPercent: 20 })).then([
+        { type: 'BotSettingsChanged', data: { userId: 'u1', changes: { takeProfitRatio: 10 }, settings: { ...DEFAULT_BOT_SETTINGS, takeProfitPercent: 20 }, changedAt: NOW } },
+      ]);
     });
 
     it('a change to the same values appends nothing', function () {
-      spec.given([]).when({ type: 'ChangeBotSettings', data: { userId: 'u1', changes: { maxPositionSize: 5, autoRetrain: true } }, metadata: meta }).then([]);
+      spec.given([]).when(changeSettings({ maxPositionSize: 5, autoRetrain: true, takeProfitPercent: 5 })).then([]);
     });
 
     for (const [field, value] of [
@@ -68,21 +107,38 @@ describe('risk decider', function () {
       ['leverage', 10],
     ] as const) {
       it(`refuses ${field} = ${String(value)} naming the field`, function () {
-        spec.given([]).when({ type: 'ChangeBotSettings', data: { userId: 'u1', changes: { [field]: value } }, metadata: meta }).thenThrows(ValidationError, new RegExp(`${field}`));
+        spec.given([]).when(changeSettings({ [field]: value })).thenThrows(ValidationError, new RegExp(`${field}`));
       });
     }
 
-    it('reset returns the defaults, and appends nothing when they are the defaults already', function () {
-      const changed: RiskEvent = { type: 'BotSettingsChanged', data: { userId: 'u1', changes: { takeProfitPercent: 8 }, settings: { ...DEFAULT_BOT_SETTINGS, takeProfitPercent: 8 }, changedAt: NOW } };
-      spec.given([changed]).when({ type: 'ResetBotSettings', data: { userId: 'u1' }, metadata: meta }).then([{ type: 'BotSettingsReset', data: { userId: 'u1', settings: { ...DEFAULT_BOT_SETTINGS }, resetAt: NOW } }]);
+    it('reset returns the bot settings\' fields to the defaults and keeps the other parameters; nothing when they are the defaults already', function () {
+      const given = run(changeSettings({ takeProfitPercent: 8, maxPositionSize: 9 }), changeParameters({ ...DEFAULT_RISK_PARAMETERS, maxPositionSize: 9, takeProfitRatio: 4, stopLossType: 'trailing', maxDrawdown: 25 }));
+      spec
+        .given(given)
+        .when({ type: 'ResetBotSettings', data: { userId: 'u1' }, metadata: meta })
+        .then([{ type: 'BotSettingsReset', data: { userId: 'u1', changes: { maxPositionSize: 5, takeProfitRatio: 2.5 }, settings: { ...DEFAULT_BOT_SETTINGS }, resetAt: NOW } }]);
+      const after = profileAfter([...given, ...riskDecider.decide({ type: 'ResetBotSettings', data: { userId: 'u1' }, metadata: meta }, given.reduce(riskDecider.evolve, riskDecider.initialState()))]);
+      expect(after).to.include({ stopLossType: 'trailing', maxDrawdown: 25, maxPositionSize: 5 });
       spec.given([]).when({ type: 'ResetBotSettings', data: { userId: 'u1' }, metadata: meta }).then([]);
     });
   });
 
-  describe('risk parameters', function () {
-    it('a full set replaces the previous one, recording both', function () {
+  describe('risk parameters: the same profile', function () {
+    it('a full set records the set, the set before it and the fields it changed', function () {
       const parameters: RiskParameters = { ...DEFAULT_RISK_PARAMETERS, maxConcurrentTrades: 3, stopLossType: 'trailing', kellyCriterionEnabled: true };
-      spec.given([]).when(changeParameters(parameters)).then([{ type: 'RiskParametersChanged', data: { userId: 'u1', parameters, previous: { ...DEFAULT_RISK_PARAMETERS }, changedAt: NOW } }]);
+      spec.given([]).when(changeParameters(parameters)).then([
+        {
+          type: 'RiskParametersChanged',
+          data: { userId: 'u1', parameters, previous: { ...DEFAULT_RISK_PARAMETERS }, changes: { maxConcurrentTrades: 3, stopLossType: 'trailing', kellyCriterionEnabled: true }, changedAt: NOW },
+        },
+      ]);
+    });
+
+    it('issue 17: 7% set on Risk Management is the bot settings\' 7% (one field), and a bot settings change shows in the parameters', function () {
+      const onRisk = profileAfter(run(changeParameters({ ...DEFAULT_RISK_PARAMETERS, maxPositionSize: 7 })));
+      expect(botSettingsOf(onRisk).maxPositionSize).to.equal(7);
+      const onBot = profileAfter(run(changeParameters({ ...DEFAULT_RISK_PARAMETERS, maxPositionSize: 7 }), changeSettings({ dailyLossLimit: 900, stopLossPercent: 3 })));
+      expect(parametersOf(onBot)).to.include({ maxPositionSize: 7, maxDailyLoss: 900, stopLossValue: 3 });
     });
 
     it('the same set appends nothing', function () {
@@ -125,6 +181,66 @@ describe('risk decider', function () {
         spec.given([]).when(changeParameters({ ...DEFAULT_RISK_PARAMETERS, [field]: value })).thenThrows(ValidationError, new RegExp(`^${field} `));
       });
     }
+  });
+
+  describe('stored version 1 events fold into the one profile, field by field (upcastRiskEvent)', function () {
+    const v1 = (type: string, data: Record<string, unknown>) => upcastRiskEvent({ type, data: { userId: 'u1', ...data }, schemaVersion: 1 });
+    const v1Settings = (changes: Partial<BotSettings>, settings: BotSettings) => v1('BotSettingsChanged', { changes, settings, changedAt: NOW });
+    const v1Parameters = (parameters: RiskParameters, previous: RiskParameters) => v1('RiskParametersChanged', { parameters, previous, changedAt: NOW });
+    const V1_DEFAULT_PARAMETERS: RiskParameters = { ...DEFAULT_RISK_PARAMETERS, takeProfitRatio: 2 };
+    const V1_DEFAULT_SETTINGS: BotSettings = { maxPositionSize: 5, stopLossPercent: 2, takeProfitPercent: 5, dailyLossLimit: 500, enableNotifications: true, autoRetrain: true };
+
+    it('a v1 bot settings change sets the quantities the bot traded by: its stop, and its target as a ratio of the stop', function () {
+      const event = v1Settings({ stopLossPercent: 3, dailyLossLimit: 900 }, { ...V1_DEFAULT_SETTINGS, stopLossPercent: 3, dailyLossLimit: 900 });
+      expect(event.data).to.deep.include({ changes: { maxDailyLoss: 900, stopLossValue: 3, takeProfitRatio: 5 / 3 } });
+      expect(botSettingsOf(profileAfter([event]))).to.deep.include({ stopLossPercent: 3, takeProfitPercent: 5, dailyLossLimit: 900 });
+    });
+
+    it('a v1 target nearer than the stop (or beyond ten stops) folds to the ratio\'s nearest bound', function () {
+      expect(v1Settings({ takeProfitPercent: 1 }, { ...V1_DEFAULT_SETTINGS, takeProfitPercent: 1 }).data).to.deep.include({ changes: { stopLossValue: 2, takeProfitRatio: 1 } });
+      expect(v1Settings({ stopLossPercent: 0.5, takeProfitPercent: 100 }, { ...V1_DEFAULT_SETTINGS, stopLossPercent: 0.5, takeProfitPercent: 100 }).data).to.deep.include({ changes: { stopLossValue: 0.5, takeProfitRatio: 10 } });
+    });
+
+    it('a v1 parameter set changes only the fields that differ from its previous set (issue 17: 7% on Risk Management is the bot\'s 7%)', function () {
+      const botFirst = v1Settings({ stopLossPercent: 3 }, { ...V1_DEFAULT_SETTINGS, stopLossPercent: 3 });
+      const riskThen = v1Parameters({ ...V1_DEFAULT_PARAMETERS, maxPositionSize: 7 }, V1_DEFAULT_PARAMETERS);
+      expect(riskThen.data).to.deep.include({ changes: { maxPositionSize: 7 } });
+      const profile = profileAfter([botFirst, riskThen]);
+      expect(profile).to.include({ maxPositionSize: 7, stopLossValue: 3 }); // the screen's unchanged stop 2 did not undo the bot's 3
+      expect(botSettingsOf(profile)).to.include({ maxPositionSize: 7, stopLossPercent: 3, takeProfitPercent: 5 });
+    });
+
+    it('a v1 reset sets the bot settings\' defaults of its time; a version 2 event (issue 16\'s, same shape as 1) folds the same; alerts and version 3 events pass unchanged', function () {
+      const reset = v1('BotSettingsReset', { settings: V1_DEFAULT_SETTINGS, resetAt: NOW });
+      expect(reset.data).to.deep.include({ changes: { maxPositionSize: 5, maxDailyLoss: 500, enableNotifications: true, autoRetrain: true, stopLossValue: 2, takeProfitRatio: 2.5 } });
+      const alert = raised('a1', 'DRAWDOWN');
+      expect(upcastRiskEvent({ ...alert, schemaVersion: 1 })).to.deep.equal(alert);
+      const v2 = upcastRiskEvent({ type: 'BotSettingsChanged', data: { userId: 'u1', changes: { stopLossPercent: 3 }, settings: { ...V1_DEFAULT_SETTINGS, stopLossPercent: 3 }, changedAt: NOW }, schemaVersion: 2 });
+      expect(v2.data).to.deep.include({ changes: { stopLossValue: 3, takeProfitRatio: 5 / 3 } });
+      const current = run(changeSettings({ stopLossPercent: 4 }))[0]!;
+      expect(current.data).to.deep.include({ changes: { stopLossValue: 4 } });
+      expect(upcastRiskEvent({ ...current, schemaVersion: 3 })).to.deep.equal(current);
+    });
+  });
+
+  describe('bot refusals', function () {
+    const refusal = (decision: unknown) => ({
+      type: 'RecordBotRefusal' as const,
+      data: { userId: 'u1', signalId: 's1', signalEventId: 'e1', symbol: 'ETH', signalType: 'BUY' as const, candleTime: NOW, decision: decision as never },
+      metadata: meta,
+    });
+
+    it('records the rule that refused a signal with its figures, and leaves the profile alone', function () {
+      const decision = { rule: 'CORRELATION_LIMIT', text: 'refused: correlation 0.83 with BTC above 0.70', figures: { correlation: 0.83, correlationLimit: 0.7 } };
+      const events = riskDecider.decide(refusal(decision), riskDecider.initialState());
+      expect(events).to.deep.equal([{ type: 'BotSignalRefused', data: { userId: 'u1', signalId: 's1', signalEventId: 'e1', symbol: 'ETH', signalType: 'BUY', candleTime: NOW, decision, refusedAt: NOW } }]);
+      expect(events.reduce(riskDecider.evolve, riskDecider.initialState())).to.deep.equal(riskDecider.initialState());
+    });
+
+    it('refuses a record without a known rule or with figures that are not numbers', function () {
+      spec.given([]).when(refusal({ rule: 'MOOD', text: 'x', figures: {} })).thenThrows(ValidationError, /^decision /);
+      spec.given([]).when(refusal({ rule: 'REWARD_RISK', text: 'x', figures: { rr: 'low' } })).thenThrows(ValidationError, /^decision /);
+    });
   });
 
   describe('alerts', function () {

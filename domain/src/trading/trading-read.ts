@@ -18,10 +18,12 @@
  */
 import type { SignalCounts } from '../signals/contracts';
 import type { CoinSymbol } from '../market/coins';
-import { centsToUsd, feeMicros, microsToCents, notionalMicros, quantityToUnits, unitsToQuantity } from './money';
-import { initialPortfolioState, tradeSourceLabel } from './portfolio';
+import { drawdownPercent, drawdownStopsEntries } from './entry-rules';
+import { centsToUsd, feeMicros, MICROS_PER_USD, microsToCents, notionalMicros, quantityToUnits, unitsToQuantity } from './money';
+import { exitsOf, initialPortfolioState, peakOf, tradeSourceLabel, type Position } from './portfolio';
 import { isStanding } from './risk';
 import { roundPercent, valuePortfolio, type PortfolioValuation, type Prices } from './portfolio-valuation';
+import { emptyCoinContext, type CoinContext } from './risk-watch';
 import type {
   ActiveRiskTrade,
   PortfolioResponse,
@@ -31,9 +33,10 @@ import type {
   Trade,
   TradeSummary,
 } from './read-contracts';
-import { stopLevels } from './stop-levels';
-import { dayStartAt, portfolioStateOf, summaryRealisedCents, type PortfolioView, type RiskView, type TradeSummaryCounts, type TradeView } from './trading-view';
-import { botSettingsView, DEFAULT_BOT_SETTINGS, DEFAULT_RISK_PARAMETERS, type BotSettings } from './contracts';
+import { exitLevels, stopRuleText, usdText } from './stop-levels';
+import { dayStartAt, portfolioStateOf, riskProfileOf, summaryRealisedCents, type PortfolioView, type RiskView, type TradeSummaryCounts, type TradeView } from './trading-view';
+import { botSettingsView, DEFAULT_RISK_PROFILE, stopLossUnits, type RiskProfile } from './contracts';
+import { botSettingsOf, parametersOf } from './risk-profile';
 
 /** A percent rounded to 2 decimals; 0 of a zero whole. */
 export const percentOf = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 100);
@@ -162,7 +165,14 @@ export function tradeResponse(view: TradeView, prices: Prices): Trade {
     soldQuantity: buy ? unitsToQuantity(view.soldUnits ?? (view.closeReason === 'SELL' || view.closeReason === 'STOP_LOSS' || view.closeReason === 'TAKE_PROFIT' ? view.units : 0)) : null,
     lotRule: buy ? null : (view.lotRule ?? 'AVERAGE_COST'),
     lots: (view.lots ?? []).map((l) => ({ tradeId: l.tradeId, quantity: unitsToQuantity(l.units), entryPrice: l.entryPrice })),
+    decision: view.decision ?? null,
+    exits: buy && view.exits ? exitsView(view.exits) : null,
   };
+}
+
+function exitsView(plan: NonNullable<TradeView['exits']>): NonNullable<Trade['exits']> {
+  if (plan.kind === 'MANUAL') return { kind: 'MANUAL', stopLoss: plan.stopLoss, takeProfit: plan.takeProfit, stopLossPercent: plan.stopLossPercent, takeProfitPercent: plan.takeProfitPercent };
+  return { kind: plan.kind, stopLoss: null, takeProfit: null, stopLossPercent: null, takeProfitPercent: null };
 }
 
 export function tradeSummary(counts: TradeSummaryCounts | undefined): TradeSummary {
@@ -181,20 +191,53 @@ export function tradeSummary(counts: TradeSummaryCounts | undefined): TradeSumma
 // ---------------------------------------------------------------------------------------------
 // risk
 
-export const settingsOf = (risk: RiskView | null): BotSettings => risk?.settings ?? { ...DEFAULT_BOT_SETTINGS };
+/** The user's one risk profile (the defaults until changed). */
+export const profileOf = (risk: RiskView | null): RiskProfile => (risk ? riskProfileOf(risk) : { ...DEFAULT_RISK_PROFILE });
 
-/** Cents a position would lose if sold at its stop (fee included) against its cost basis; at least 0. */
-function riskCents(units: number, costBasisCents: number, stopPrice: number): number {
+/** Cents a position would lose if sold at its stop (fee included) against its cost basis; at least 0. Without a stop, all of it. */
+function riskCents(units: number, costBasisCents: number, stopPrice: number | null): number {
+  if (stopPrice === null) return Math.max(0, costBasisCents);
   const notional = notionalMicros(units, Math.max(stopPrice, 0));
   return Math.max(0, costBasisCents - microsToCents(notional - feeMicros(notional)));
 }
 
-export function activeRiskTrades(valuation: PortfolioValuation, settings: BotSettings, now: Date): ActiveRiskTrade[] {
+const levelOrNull = (level: number) => (Number.isFinite(level) ? level : null);
+
+/**
+ * What the read side knows of a held coin's market: the figures now (an atr or volatility stop whose
+ * entry recorded none), and the highest tick since the position's opening fill (a trailing stop: the
+ * level the exit scan holds; NaN when unknown, and the entry stands in).
+ */
+export interface HeldCoinMarket extends CoinContext {
+  highestSinceEntry: number;
+}
+
+export const emptyHeldCoinMarket = (): HeldCoinMarket => ({ ...emptyCoinContext(), highestSinceEntry: Number.NaN });
+
+/**
+ * Each open position with the exits it really has (stop-levels.ts, engine/exit-spec.ts): the bot's
+ * follow the profile now (a trailing stop from the highest tick since the entry, as the risk monitor's
+ * exit scan follows it), a manual one the levels its person set, or none. `positions` are the
+ * portfolio's (for their plans); `coins` the market of the coins held (missing: no trailing high, no
+ * figures of now).
+ */
+export function activeRiskTrades(
+  valuation: PortfolioValuation,
+  profile: RiskProfile,
+  now: Date,
+  positions: Partial<Record<CoinSymbol, Pick<Position, 'exits' | 'openedAt'>>> = {},
+  coins: Partial<Record<CoinSymbol, HeldCoinMarket>> = {},
+): ActiveRiskTrade[] {
   const totalCents = Math.round(valuation.totalValue * 100);
   return valuation.positions
     .map((p): ActiveRiskTrade => {
-      const levels = stopLevels(p.avgEntryPrice, settings);
-      const risk = riskCents(quantityToUnits(p.quantity), Math.round(p.costBasis * 100), levels.stopLoss);
+      const plan = exitsOf(positions[p.symbol] ?? {});
+      const coin = coins[p.symbol] ?? emptyHeldCoinMarket();
+      const trailing = plan.kind === 'PROFILE' && profile.stopLossType === 'trailing';
+      const highest = trailing && coin.highestSinceEntry > p.avgEntryPrice ? coin.highestSinceEntry : p.avgEntryPrice;
+      const levels = exitLevels(plan, profile, p.avgEntryPrice, highest, coin.atr, coin.sigma);
+      const stopLoss = levelOrNull(levels.stopLoss);
+      const risk = riskCents(quantityToUnits(p.quantity), Math.round(p.costBasis * 100), stopLoss);
       return {
         id: p.positionId,
         symbol: p.symbol,
@@ -202,8 +245,12 @@ export function activeRiskTrades(valuation: PortfolioValuation, settings: BotSet
         quantity: p.quantity,
         entryPrice: p.avgEntryPrice,
         currentPrice: p.currentPrice,
-        stopLoss: levels.stopLoss,
-        takeProfit: levels.takeProfit,
+        stopLoss,
+        takeProfit: levelOrNull(levels.takeProfit),
+        exitPlan: plan.kind,
+        stopLossType: plan.kind === 'PROFILE' ? profile.stopLossType : null,
+        highestSinceEntry: trailing ? highest : null,
+        stopRule: stopRuleText(plan, profile, p.avgEntryPrice, highest, plan.kind === 'PROFILE' ? (plan.atr ?? coin.atr) : Number.NaN, plan.kind === 'PROFILE' ? (plan.sigma ?? coin.sigma) : Number.NaN),
         riskAmount: centsToUsd(risk),
         riskPercentage: percentOf(risk, totalCents),
         unrealizedPnL: p.unrealisedPnl,
@@ -213,16 +260,47 @@ export function activeRiskTrades(valuation: PortfolioValuation, settings: BotSet
     .sort((a, b) => a.timeInTrade - b.timeInTrade || a.symbol.localeCompare(b.symbol));
 }
 
-export function riskResponse(settings: BotSettings, valuation: PortfolioValuation, daily: DailyPnl, now: Date): RiskResponse {
-  const active = activeRiskTrades(valuation, settings, now);
+/**
+ * maxDrawdown as GET /api/risk reports it: the value now against the recorded peak (the same rule the
+ * bot refuses entries by, entry-rules.ts), and the reason new entries are paused, if they are.
+ */
+export function drawdownState(view: PortfolioView | null, valuation: PortfolioValuation, profile: RiskProfile): RiskResponse['drawdown'] {
+  const peak = view ? peakOf(view) / MICROS_PER_USD : valuation.startingCash;
+  const top = Math.max(peak, valuation.totalValue);
+  const percent = drawdownPercent(peak, valuation.totalValue);
+  const paused = drawdownStopsEntries(percent, profile.maxDrawdown);
+  return {
+    peak: centsToUsd(Math.round(top * 100)),
+    value: valuation.totalValue,
+    percent: Math.round(percent * 100) / 100,
+    maxDrawdown: profile.maxDrawdown,
+    entriesPaused: paused,
+    reason: paused ? `New entries paused: drawdown ${percent.toFixed(2)}% from the peak ${usdText(top)} is above the maximum ${profile.maxDrawdown}%` : null,
+  };
+}
+
+export interface RiskReadInput {
+  profile: RiskProfile;
+  view: PortfolioView | null;
+  valuation: PortfolioValuation;
+  daily: DailyPnl;
+  now: Date;
+  coins?: Partial<Record<CoinSymbol, HeldCoinMarket>>;
+}
+
+export function riskResponse({ profile, view, valuation, daily, now, coins }: RiskReadInput): RiskResponse {
+  const settings = botSettingsOf(profile);
+  const active = activeRiskTrades(valuation, profile, now, view?.positions ?? {}, coins);
   const riskTotalCents = active.reduce((sum, t) => sum + Math.round(t.riskAmount * 100), 0);
   const dailyLimitCents = Math.round(settings.dailyLossLimit * 100);
   return {
-    settings: botSettingsView(settings),
+    settings: botSettingsView(settings, profile.stopLossType),
     maxPositionSize: settings.maxPositionSize,
     stopLossPercent: settings.stopLossPercent,
     takeProfitPercent: settings.takeProfitPercent,
     dailyLossLimit: settings.dailyLossLimit,
+    stopLossType: profile.stopLossType,
+    stopLossUnit: stopLossUnits[profile.stopLossType],
     dailyPnL: centsToUsd(daily.dailyPnlCents),
     dailyLossUsed: centsToUsd(Math.max(0, -daily.dailyPnlCents)),
     // The spec writes the bar as |dailyPnL| / limit, which on a winning day fills the "Daily Loss
@@ -232,11 +310,12 @@ export function riskResponse(settings: BotSettings, valuation: PortfolioValuatio
     portfolioRiskAmount: centsToUsd(riskTotalCents),
     portfolioRiskPercent: percentOf(riskTotalCents, Math.round(valuation.totalValue * 100)),
     openPositions: valuation.positions.length,
+    drawdown: drawdownState(view, valuation, profile),
   };
 }
 
 export function riskParametersResponse(risk: RiskView | null): RiskParametersResponse {
-  return { ...(risk?.parameters ?? DEFAULT_RISK_PARAMETERS), customised: risk?.parametersCustomised ?? false };
+  return { ...parametersOf(profileOf(risk)), customised: risk?.parametersCustomised ?? false };
 }
 
 export function riskAlertsResponse(risk: RiskView | null): RiskAlertsResponse {

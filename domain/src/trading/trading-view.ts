@@ -18,19 +18,32 @@
  */
 import type { DomainEvent } from '../shared/decider';
 import type { CoinId, CoinSymbol } from '../market/coins';
+import type { BotDecision, BotSettings, RiskParameters } from './contracts';
+import type { ClosedTradeStats } from './entry-rules';
 import type { TradeCloseReason, TradeStatus } from './read-contracts';
 import type { LotRule, SoldLot, TradeSide } from './portfolio';
-import { evolvePortfolio, lotsOf, realisedCentsOf, tradeSourceLabel, utcDay, type PortfolioEvent, type PortfolioState, type Position } from './portfolio';
+import { closedTradesOf, evolvePortfolio, lotsOf, peakOf, realisedCentsOf, tradeSourceLabel, utcDay, type PortfolioEvent, type PortfolioState, type Position } from './portfolio';
 import { averagePrice } from './portfolio-valuation';
-import { RISK_EVENT_TYPES, evolveRisk, initialRiskState, type RiskEvent, type RiskState } from './risk';
+import { evolveRisk, initialRiskState, type RiskEvent, type RiskState } from './risk';
+import { profileFromLegacyDocument } from './risk-profile';
+import type { ExitPlan } from './stop-levels';
 import { microsToCents, quantityToUnits } from './money';
 
 export const PORTFOLIOS_PROJECTION = 'portfolios';
 export const TRADES_PROJECTION = 'trades';
 export const RISK_PROJECTION = 'risk';
 
-const portfolioEventTypes: ReadonlySet<string> = new Set(['PortfolioOpened', 'SimulatedTradePlaced', 'PositionClosed', 'PortfolioReset']);
-const riskEventTypes: ReadonlySet<string> = RISK_EVENT_TYPES;
+const portfolioEventTypes: ReadonlySet<string> = new Set(['PortfolioOpened', 'SimulatedTradePlaced', 'PositionClosed', 'PortfolioReset', 'PortfolioPeakRecorded']);
+// BotSignalRefused is not here: the risk document does not keep the bot's refusals (bot-decisions does).
+const riskEventTypes: ReadonlySet<string> = new Set([
+  'BotSettingsChanged',
+  'BotSettingsReset',
+  'RiskParametersChanged',
+  'RiskAlertRaised',
+  'RiskAlertAcknowledged',
+  'AcknowledgedRiskAlertsCleared',
+  'RiskAlertsResolved',
+]);
 export const isPortfolioEvent = (event: DomainEvent): event is PortfolioEvent => portfolioEventTypes.has(event.type);
 export const isRiskEvent = (event: DomainEvent): event is RiskEvent => riskEventTypes.has(event.type);
 
@@ -82,6 +95,10 @@ export type PortfolioView = {
   positions: Partial<Record<CoinSymbol, Position>>;
   day: DayStart;
   summary: TradeSummaryCounts;
+  /** The recorded peak value (maxDrawdown's reference); absent in documents from before it: the starting cash. */
+  peakValueMicros?: number;
+  /** As PortfolioState's (Kelly's statistics); absent in documents from before them. */
+  closedTrades?: ClosedTradeStats;
   openedAt: string;
   updatedAt: string;
 };
@@ -104,6 +121,8 @@ function eventTime(event: PortfolioEvent): string {
       return event.data.closedAt;
     case 'PortfolioReset':
       return event.data.resetAt;
+    case 'PortfolioPeakRecorded':
+      return event.data.recordedAt;
   }
 }
 
@@ -138,6 +157,8 @@ export function portfolioStateOf(view: PortfolioView): PortfolioState {
     // Idempotency memory is the decider's business; the read model does not need to grow with it.
     recentTradeIds: [],
     lastSignalTraded: {},
+    peakValueMicros: peakOf(view),
+    closedTrades: closedTradesOf(view),
   };
 }
 
@@ -206,6 +227,8 @@ export function evolvePortfolioView(doc: PortfolioView | null, event: DomainEven
     realisedPnlMicros: next.realisedPnlMicros,
     realisedPnlCents: next.realisedPnlCents,
     positions: next.positions,
+    peakValueMicros: next.peakValueMicros,
+    closedTrades: next.closedTrades,
     // A reset starts the day over: the daily figures count from it (a fresh start is not a loss).
     day:
       event.type === 'PortfolioReset'
@@ -251,6 +274,10 @@ export type TradeView = {
   lotRule?: LotRule | null;
   /** SELL under FIFO: the lots it took, oldest first (the BUY's id, units, fill price); else empty. */
   lots?: Array<{ tradeId: string; units: number; entryPrice: number }>;
+  /** A bot trade: the rule that decided it and its figures; else null (absent in older documents). */
+  decision?: BotDecision | null;
+  /** BUY: the exit plan it set (stop-levels.ts); else null (absent in older documents). */
+  exits?: ExitPlan | null;
   status: TradeStatus;
   closeReason: TradeCloseReason | null;
   source: string;
@@ -281,6 +308,8 @@ export function tradeViewIds(event: DomainEvent): string[] {
       return [closeTradeId(event.data.positionId), ...lotIds(event.data)].map((id) => tradeViewId(event.data.userId, id));
     case 'PortfolioReset':
       return event.data.closedTradeIds.map((id) => tradeViewId(event.data.userId, id));
+    case 'PortfolioPeakRecorded':
+      return [];
   }
 }
 
@@ -355,6 +384,8 @@ export function evolveTradeView(doc: TradeView | null, event: DomainEvent): Trad
         soldUnits: buy ? 0 : null,
         lotRule: sold?.lotRule ?? null,
         lots: sold?.lots ?? [],
+        decision: d.decision ?? null,
+        exits: buy ? (d.exits ?? null) : null,
         status: buy ? 'OPEN' : 'CLOSED',
         closeReason: buy ? null : 'SELL',
         source: tradeSourceLabel(d.source),
@@ -403,6 +434,8 @@ export function evolveTradeView(doc: TradeView | null, event: DomainEvent): Trad
     }
     case 'PortfolioReset':
       return doc ? discarded(doc, event.data.resetAt) : doc;
+    case 'PortfolioPeakRecorded':
+      return doc;
   }
 }
 
@@ -410,23 +443,34 @@ export function evolveTradeView(doc: TradeView | null, event: DomainEvent): Trad
 // risk
 
 export type RiskView = {
-  settings: RiskState['settings'];
-  parameters: RiskState['parameters'];
+  /** The one risk profile (risk-profile.ts). */
+  profile: RiskState['profile'];
   /** Raised and not yet cleared, oldest first. */
   alerts: RiskState['alerts'];
   userId: string;
   /** False until the user saves a risk parameter set (GET /api/risk/parameters says so). */
   parametersCustomised: boolean;
+  /** Documents written before the one profile kept two sets instead (riskProfileOf joins them). */
+  settings?: BotSettings;
+  parameters?: RiskParameters;
 };
 
 export const emptyRiskView = (userId: string): RiskView => ({ ...initialRiskState(), userId, parametersCustomised: false });
 
+/** A document's profile: its own, or (written before the one profile) its two sets joined (risk-profile.ts). */
+export const riskProfileOf = (doc: Pick<RiskView, 'settings' | 'parameters'> & { profile?: RiskView['profile'] }) => doc.profile ?? profileFromLegacyDocument(doc);
+
+/**
+ * The risk stream's events in their current shape (the risk decider's upcaster runs first, in the
+ * projection: trading.projection.ts) folded by the stream's own evolve; the refusals go to their own
+ * read model (bot-decisions-view.ts), not here.
+ */
 export function evolveRiskView(doc: RiskView | null, event: DomainEvent): RiskView | null {
   if (!isRiskEvent(event)) return doc;
   const current = doc ?? emptyRiskView(event.data.userId);
-  const { userId: _userId, parametersCustomised: _customised, ...state } = current;
+  const state: RiskState = { profile: riskProfileOf(current), alerts: current.alerts };
   return {
-    ...evolveRisk(state, event),
+    ...evolveRisk(state, event as RiskEvent),
     userId: current.userId,
     parametersCustomised: current.parametersCustomised || event.type === 'RiskParametersChanged',
   };

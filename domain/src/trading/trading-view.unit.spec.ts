@@ -6,15 +6,16 @@
  */
 import { expect } from 'chai';
 import type { DomainEvent } from '../shared/decider';
-import { DEFAULT_BOT_SETTINGS, DEFAULT_RISK_PARAMETERS } from './contracts';
+import { DEFAULT_RISK_PARAMETERS, DEFAULT_RISK_PROFILE } from './contracts';
 import type { PortfolioEvent, TradeSource } from './portfolio';
 import type { Prices } from './portfolio-valuation';
-import { portfolioDecider, type PortfolioCommand } from './portfolio.decider';
+import { portfolioDecider, type ExitRequest, type PortfolioCommand } from './portfolio.decider';
 import type { RiskEvent } from './risk';
 import { riskDecider, type RiskCommand } from './risk.decider';
 import {
   activeRiskTrades,
   dailyPnl,
+  emptyHeldCoinMarket,
   portfolioResponse,
   riskAlertsResponse,
   riskParametersResponse,
@@ -42,11 +43,12 @@ const DAY2_NOW = new Date('2026-03-05T12:00:00.000Z');
 const MANUAL: TradeSource = { kind: 'MANUAL' };
 const SIGNAL: TradeSource = { kind: 'SIGNAL', eventId: 'e1', signalId: 'sig-1', signalType: 'BUY', candleTime: '2026-03-04T05:00:00.000Z' };
 
-const place = (tradeId: string, side: 'BUY' | 'SELL', amount: number, price: number, now: string, symbol = 'ETH', source: TradeSource = MANUAL): PortfolioCommand => ({
+const place = (tradeId: string, side: 'BUY' | 'SELL', amount: number, price: number, now: string, symbol = 'ETH', source: TradeSource = MANUAL, exits?: ExitRequest): PortfolioCommand => ({
   type: 'PlaceSimulatedTrade',
-  data: { userId: 'u1', tradeId, symbol, side, amount, price, source },
+  data: { userId: 'u1', tradeId, symbol, side, amount, price, source, ...(exits ? { exits } : {}) },
   metadata: { now },
 });
+const BOT_EXITS: ExitRequest = { kind: 'PROFILE', atr: 12, sigma: 0.002 };
 
 /** The events the decider appends for these commands, in order. */
 function run(...commands: PortfolioCommand[]): PortfolioEvent[] {
@@ -215,9 +217,12 @@ describe('trading read models', function () {
       expect(body).to.deep.include({ totalValue: 10_000, cash: 10_000, positionsValue: 0, dailyPnL: 0, dailyPnLPercent: 0, totalPnl: 0, ethHoldings: 0, positions: [] });
     });
 
-    it('active trades: stop and target from the bot settings, the risk to the stop (fee included) against the total', function () {
-      const valuation = valueView(view(), { ETH: 3200 });
-      const [trade] = activeRiskTrades(valuation, { ...DEFAULT_BOT_SETTINGS }, DAY2_NOW);
+    const botView = () => portfolioOf(run(place('t1', 'BUY', 0.5, 3000, DAY1, 'ETH', SIGNAL, BOT_EXITS), place('t2', 'SELL', 0.2, 3300, DAY2)))!;
+
+    it('active trades: a bot position\'s stop and target from the profile, the risk to the stop (fee included) against the total', function () {
+      const v = botView();
+      const valuation = valueView(v, { ETH: 3200 });
+      const [trade] = activeRiskTrades(valuation, { ...DEFAULT_RISK_PROFILE }, DAY2_NOW, v.positions);
       // Stop 2,940: 0.3 x 2,940 = 882 - 0.882 fee = 881.12 against 900.90 -> 19.78, 0.2 % of 10,117.84.
       expect(trade).to.deep.equal({
         id: 't1',
@@ -228,17 +233,58 @@ describe('trading read models', function () {
         currentPrice: 3200,
         stopLoss: 2940,
         takeProfit: 3150,
+        exitPlan: 'PROFILE',
+        stopLossType: 'fixed',
+        highestSinceEntry: null,
+        stopRule: "Fixed: 2% below entry, target 2.5 x the stop's distance",
         riskAmount: 19.78,
         riskPercentage: 0.2,
         unrealizedPnL: 59.1,
         timeInTrade: (DAY2_NOW.getTime() - Date.parse(DAY1)) / 1000,
       });
-      const daily = dailyPnl(view(), valuation, { ETH: 3200 }, { ETH: 3100 }, DAY2_NOW);
-      const risk = riskResponse({ ...DEFAULT_BOT_SETTINGS, dailyLossLimit: 100 }, valuation, daily, DAY2_NOW);
-      expect(risk).to.deep.include({ dailyPnL: 69.34, dailyLossUsed: 0, dailyLossUsedPercent: 0, portfolioRiskAmount: 19.78, portfolioRiskPercent: 0.2, openPositions: 1 });
+      const daily = dailyPnl(v, valuation, { ETH: 3200 }, { ETH: 3100 }, DAY2_NOW);
+      const risk = riskResponse({ profile: { ...DEFAULT_RISK_PROFILE, maxDailyLoss: 100 }, view: v, valuation, daily, now: DAY2_NOW });
+      expect(risk).to.deep.include({ dailyPnL: 69.34, dailyLossUsed: 0, dailyLossUsedPercent: 0, portfolioRiskAmount: 19.78, portfolioRiskPercent: 0.2, openPositions: 1, dailyLossLimit: 100 });
       // A losing day uses the limit by its loss; a gain (above) uses none of it.
-      const losing = riskResponse({ ...DEFAULT_BOT_SETTINGS, dailyLossLimit: 100 }, valuation, { ...daily, dailyPnlCents: -2_550 }, DAY2_NOW);
+      const losing = riskResponse({ profile: { ...DEFAULT_RISK_PROFILE, maxDailyLoss: 100 }, view: v, valuation, daily: { ...daily, dailyPnlCents: -2_550 }, now: DAY2_NOW });
       expect(losing).to.deep.include({ dailyPnL: -25.5, dailyLossUsed: 25.5, dailyLossUsedPercent: 25.5 });
+    });
+
+    it('active trades: the levels each position really has: a manual one none (all its cost at risk) or its own, a trailing bot one from the highest tick since entry', function () {
+      const manual = view();
+      const valuation = valueView(manual, { ETH: 3200 });
+      expect(activeRiskTrades(valuation, { ...DEFAULT_RISK_PROFILE }, DAY2_NOW, manual.positions)[0]).to.deep.include({
+        stopLoss: null,
+        takeProfit: null,
+        exitPlan: 'NONE',
+        stopLossType: null,
+        stopRule: 'No automatic exit (manual position)',
+        riskAmount: 900.9,
+      });
+      const withLevels = portfolioOf(run(place('t1', 'BUY', 0.5, 3000, DAY1, 'ETH', MANUAL, { kind: 'MANUAL', stopLossPercent: 3, takeProfitPercent: null })))!;
+      expect(activeRiskTrades(valueView(withLevels, { ETH: 3200 }), { ...DEFAULT_RISK_PROFILE }, DAY2_NOW, withLevels.positions)[0]).to.deep.include({ stopLoss: 2910, takeProfit: null, exitPlan: 'MANUAL' });
+      const bot = botView();
+      // The highest tick since the entry (the exit scan's running high; query-api reads it off the path).
+      const [trailing] = activeRiskTrades(valueView(bot, { ETH: 3200 }), { ...DEFAULT_RISK_PROFILE, stopLossType: 'trailing' }, DAY2_NOW, bot.positions, { ETH: { ...emptyHeldCoinMarket(), highestSinceEntry: 3300 } });
+      expect(trailing).to.deep.include({ stopLoss: 3234, takeProfit: 3150, stopLossType: 'trailing', highestSinceEntry: 3300 });
+      const [unknown] = activeRiskTrades(valueView(bot, { ETH: 3200 }), { ...DEFAULT_RISK_PROFILE, stopLossType: 'trailing' }, DAY2_NOW, bot.positions);
+      expect(unknown, 'no path to read: the entry stands in').to.deep.include({ stopLoss: 2940, highestSinceEntry: 3000 });
+    });
+
+    it('the drawdown from the recorded peak, and whether it pauses new entries (GET /api/risk)', function () {
+      const v = { ...botView(), peakValueMicros: 12_000_000_000 };
+      const valuation = valueView(v, { ETH: 3200 });
+      const daily = dailyPnl(v, valuation, { ETH: 3200 }, { ETH: 3100 }, DAY2_NOW);
+      expect(riskResponse({ profile: { ...DEFAULT_RISK_PROFILE }, view: v, valuation, daily, now: DAY2_NOW }).drawdown).to.deep.equal({
+        peak: 12_000,
+        value: 10_117.84,
+        percent: 15.68,
+        maxDrawdown: 15,
+        entriesPaused: true,
+        reason: 'New entries paused: drawdown 15.68% from the peak $12,000.00 is above the maximum 15%',
+      });
+      expect(riskResponse({ profile: { ...DEFAULT_RISK_PROFILE, maxDrawdown: 16 }, view: v, valuation, daily, now: DAY2_NOW }).drawdown).to.include({ entriesPaused: false, reason: null });
+      expect(riskResponse({ profile: { ...DEFAULT_RISK_PROFILE }, view: botView(), valuation, daily, now: DAY2_NOW }).drawdown).to.include({ peak: 10_117.84, percent: 0 });
     });
   });
 
@@ -354,13 +400,27 @@ describe('trading read models', function () {
       metadata: { now },
     });
 
-    it('holds the settings and parameters, defaults until changed, and says whether the parameters were customised', function () {
+    it('holds the one profile, defaults until changed; a bot settings change shows in the parameters; says whether the parameters were customised', function () {
       const settingsOnly = riskOf({ type: 'ChangeBotSettings', data: { userId: 'u1', changes: { stopLossPercent: 3 } }, metadata: { now: DAY1 } })!;
-      expect(settingsOnly.settings.stopLossPercent).to.equal(3);
-      expect(riskParametersResponse(settingsOnly)).to.deep.equal({ ...DEFAULT_RISK_PARAMETERS, customised: false });
+      expect(settingsOnly.profile.stopLossValue).to.equal(3);
+      expect(riskParametersResponse(settingsOnly)).to.deep.equal({ ...DEFAULT_RISK_PARAMETERS, stopLossValue: 3, customised: false });
       expect(riskParametersResponse(null)).to.deep.equal({ ...DEFAULT_RISK_PARAMETERS, customised: false });
       const changed = riskOf({ type: 'ChangeRiskParameters', data: { userId: 'u1', parameters: { ...DEFAULT_RISK_PARAMETERS, maxDrawdown: 20 } }, metadata: { now: DAY1 } });
       expect(riskParametersResponse(changed)).to.deep.equal({ ...DEFAULT_RISK_PARAMETERS, maxDrawdown: 20, customised: true });
+    });
+
+    it('reads a document written before the one profile as its two sets joined', function () {
+      const legacy = {
+        userId: 'u1',
+        alerts: [],
+        parametersCustomised: true,
+        settings: { maxPositionSize: 5, stopLossPercent: 2, takeProfitPercent: 5, dailyLossLimit: 500, enableNotifications: true, autoRetrain: true },
+        parameters: { ...DEFAULT_RISK_PARAMETERS, takeProfitRatio: 2, maxPositionSize: 7 },
+      } as unknown as RiskView;
+      // The bot's own figures for the four quantities it traded by: 5 %, 2 %, 5 % (ratio 2.5), $500.
+      expect(riskParametersResponse(legacy)).to.deep.include({ maxPositionSize: 5, takeProfitRatio: 2.5, customised: true });
+      const next = evolveRiskView(legacy, { type: 'RiskParametersChanged', data: { userId: 'u1', parameters: { ...DEFAULT_RISK_PARAMETERS, maxPositionSize: 7 }, previous: DEFAULT_RISK_PARAMETERS, changes: { maxPositionSize: 7 }, changedAt: DAY2 } })!;
+      expect(next.profile.maxPositionSize).to.equal(7);
     });
 
     it('lists alerts newest first with the acknowledged flag; cleared ones are gone', function () {

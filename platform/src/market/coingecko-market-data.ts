@@ -168,7 +168,8 @@ export class CoinGeckoMarketData implements MarketData {
     return found;
   }
 
-  async candles(coinId: CoinId, days: number): Promise<CandleSeries> {
+  /** The chart of now: CoinGecko has no path to read at an earlier `endMs` (the port's contract). */
+  async candles(coinId: CoinId, days: number, _endMs?: number): Promise<CandleSeries> {
     const id = requireCoinId(coinId);
     const range = requireDays(days);
     const upstreamDays = ohlcDays(range);

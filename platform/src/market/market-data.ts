@@ -48,8 +48,12 @@ export interface MarketData {
   /** Current price and 24-hour change of every supported coin, in the catalogue's order. */
   prices(): Promise<CoinPrice[]>;
   price(coinId: CoinId): Promise<CoinPrice>;
-  /** OHLCV candles covering the last `days` days (0 < days <= 365), oldest first. */
-  candles(coinId: CoinId, days: number): Promise<CandleSeries>;
+  /**
+   * OHLCV candles covering the last `days` days (0 < days <= 365), oldest first. With `endMs` (not
+   * after now), the chart as it stood then (the trading bot's figures at a fill time): the simulated
+   * market's path has every moment; a source without one answers its chart of now whatever the time.
+   */
+  candles(coinId: CoinId, days: number, endMs?: number): Promise<CandleSeries>;
   /** Prices over the last `days` days, oldest first. */
   history(coinId: CoinId, days: number): Promise<PricePoint[]>;
   /**

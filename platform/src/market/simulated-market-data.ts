@@ -43,8 +43,10 @@ export class SimulatedMarketData implements MarketData {
     return toCoinPrice(this.simulation.quote(requireCoinId(coinId), this.now()));
   }
 
-  async candles(coinId: CoinId, days: number): Promise<CandleSeries> {
-    return this.simulation.chart(requireCoinId(coinId), requireDays(days), this.now());
+  async candles(coinId: CoinId, days: number, endMs?: number): Promise<CandleSeries> {
+    const now = this.now();
+    if (endMs !== undefined && !(endMs <= now)) throw new RangeError(`a chart ending at ${endMs} has not happened yet`);
+    return this.simulation.chart(requireCoinId(coinId), requireDays(days), endMs ?? now);
   }
 
   async history(coinId: CoinId, days: number): Promise<PricePoint[]> {

@@ -10,6 +10,8 @@ import { randomUUID } from 'node:crypto';
 import { portfolioStreamId } from '@papertrade/domain/trading/portfolio';
 import { portfolioDecider, type PortfolioCommand } from '@papertrade/domain/trading/portfolio.decider';
 import { riskStreamId } from '@papertrade/domain/trading/risk';
+import { DEFAULT_RISK_PARAMETERS } from '@papertrade/domain/trading/contracts';
+import { OPEN_POSITIONS_PROJECTION, type OpenPositionsView } from '@papertrade/domain/trading/open-positions-view';
 import { riskDecider } from '@papertrade/domain/trading/risk.decider';
 import {
   PORTFOLIOS_PROJECTION,
@@ -108,7 +110,8 @@ describe('trading projections (projector runtime, PGlite)', function () {
     expect(await trades.count({ userId: 'u2' })).to.equal(1);
     expect(await trades.get(tradeViewId('u2', 'x1'))).to.deep.include({ symbol: 'SOL', status: 'OPEN' });
 
-    expect((await risk.get('u1'))!.settings.takeProfitPercent).to.equal(8);
+    // A bot settings take profit of 8 % on the 2 % stop: the profile's ratio 4.
+    expect((await risk.get('u1'))!.profile.takeProfitRatio).to.equal(4);
     expect(await risk.get('u2')).to.equal(null);
     await projector.stop();
   });
@@ -173,6 +176,57 @@ describe('trading projections (projector runtime, PGlite)', function () {
     const rebuilt = await read();
     expect(await rebuilt.trades.find({ sort: [{ field: 'tradeId', direction: 'asc' }] })).to.deep.equal(liveTrades);
     expect([await rebuilt.portfolios.get('old'), await rebuilt.portfolios.get('u3')]).to.deep.equal(livePortfolios);
+    await projector.stop();
+  });
+
+  it('risk events stored before the one profile (schema version 1) fold into it field by field, in the risk and open-positions documents alike, and the open-positions document reads the plans of version 2 BUYs by their source', async function () {
+    const v1 = (type: string, data: Record<string, unknown>) => ({
+      id: randomUUID(),
+      type,
+      data: { userId: 'legacy', ...data },
+      metadata: { userId: 'legacy', correlationId: 'c', causationId: 'c', at: DAY1, schemaVersion: 1 },
+    });
+    const v1Parameters = { ...DEFAULT_RISK_PARAMETERS, takeProfitRatio: 2 };
+    const v1Settings = { maxPositionSize: 5, stopLossPercent: 2, takeProfitPercent: 5, dailyLossLimit: 500, enableNotifications: true, autoRetrain: true };
+    await eventStore.append(
+      riskStreamId('legacy'),
+      [
+        // The bot's stop set to 3 %, then Risk Management's maximum position to 7 % (its stop still showed 2).
+        v1('BotSettingsChanged', { changes: { stopLossPercent: 3 }, settings: { ...v1Settings, stopLossPercent: 3 }, changedAt: DAY1 }),
+        v1('RiskParametersChanged', { parameters: { ...v1Parameters, maxPositionSize: 7 }, previous: v1Parameters, changedAt: DAY1 }),
+      ],
+      'no_stream',
+    );
+    const v2Buy = (tradeId: string, symbol: string, source: Record<string, unknown>) => ({
+      ...v1('SimulatedTradePlaced', {
+        tradeId, coinId: symbol === 'ETH' ? 'ethereum' : 'solana', symbol, side: 'BUY', quantity: 1, price: 100, notionalMicros: 100_000_000, feeMicros: 100_000,
+        costBasisClosedMicros: 0, entryNotionalClosedMicros: 0, realisedPnlMicros: 0, source, closedTradeIds: [], lotRule: 'FIFO', lots: [], placedAt: DAY1,
+      }),
+      metadata: { userId: 'legacy', correlationId: 'c', causationId: 'c', at: DAY1, schemaVersion: 2 },
+    });
+    await eventStore.append(
+      portfolioStreamId('legacy'),
+      [
+        { ...v1('PortfolioOpened', { startingCashMicros: 10_000_000_000, openedAt: DAY1 }), metadata: { userId: 'legacy', correlationId: 'c', causationId: 'c', at: DAY1, schemaVersion: 2 } },
+        v2Buy('m1', 'ETH', { kind: 'MANUAL' }),
+        v2Buy('b1', 'SOL', { kind: 'SIGNAL', eventId: 'e', signalId: 's', signalType: 'BUY', candleTime: DAY1 }),
+      ],
+      'no_stream',
+    );
+    const projector = new Projector(deps(), projections);
+    await projector.start();
+    await projector.caughtUp();
+    const { readModels, risk } = await read();
+    const expected = { maxPositionSize: 7, stopLossValue: 3, takeProfitRatio: 5 / 3 };
+    expect((await risk.get('legacy'))!.profile).to.include(expected);
+    const open = (await (await readModels.collection<OpenPositionsView>(OPEN_POSITIONS_PROJECTION)).get('legacy'))!;
+    expect(open.profile).to.include(expected);
+    if (open.portfolio.status !== 'open') throw new Error('open');
+    expect(open.portfolio.positions.ETH!.exits).to.deep.equal({ kind: 'NONE' });
+    expect(open.portfolio.positions.SOL!.exits).to.deep.equal({ kind: 'PROFILE', atr: null, sigma: null });
+    // The command side folds the same profile.
+    const loaded = await new CommandHandler(eventStore, () => new Date()).load(riskDecider, riskStreamId('legacy'));
+    expect(loaded.state.profile).to.include(expected);
     await projector.stop();
   });
 

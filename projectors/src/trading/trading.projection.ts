@@ -2,7 +2,7 @@
  * The trading read models (domain/src/trading/trading-view.ts holds the evolves):
  * portfolios: one document per user from the `portfolio-{userId}` stream (cash, positions, the
  * day's start, the trade summary); trades: one per trade, OPEN until closed; risk: one per user from
- * the `risk-{userId}` stream (bot settings, risk parameters, alerts not yet cleared).
+ * the `risk-{userId}` stream (the one risk profile, alerts not yet cleared).
  *
  * Portfolio events are read in their current shape: older schema versions go through the portfolio's
  * upcaster first (portfolio-events.ts), as the command side reads them.
@@ -39,5 +39,6 @@ export const tradesProjection: ProjectionDefinition<TradeView> = {
 export const riskProjection: ProjectionDefinition<RiskView> = {
   name: RISK_PROJECTION,
   documentIds: (event) => riskViewIds(event),
-  evolve: (doc, event) => evolveRiskView(doc, event),
+  // Risk events of older schema versions upcast first (portfolio-events.ts): the one profile.
+  evolve: (doc, _event, recorded) => evolveRiskView(doc, currentShape(recorded)),
 };

@@ -164,14 +164,16 @@ describe('GET /api/openapi.json: the documented API (HTTP)', function () {
     }
   });
 
-  it('POST /api/trades: the body requires type and amount, with their bounds; symbol or coinId; Idempotency-Key; signed in', () => {
+  it('POST /api/trades: the body requires type and amount, with their bounds; symbol or coinId; an optional stop loss and take profit; Idempotency-Key; signed in', () => {
     const op = operation('post', '/api/trades');
     const schema = op.requestBody?.content['application/json']?.schema as { required: string[]; properties: Record<string, Record<string, unknown>>; additionalProperties: boolean };
     expect(op.requestBody?.required).to.equal(true);
     expect(schema.required).to.have.members(['type', 'amount']);
     expect(schema.properties.type).to.deep.include({ enum: ['BUY', 'SELL'] });
     expect(schema.properties.amount).to.deep.include({ type: 'number', exclusiveMinimum: 0, maximum: MAX_QUANTITY });
-    expect(schema.properties).to.have.keys(['coinId', 'symbol', 'type', 'amount']);
+    expect(schema.properties).to.have.keys(['coinId', 'symbol', 'type', 'amount', 'stopLossPercent', 'takeProfitPercent']);
+    expect(schema.properties.stopLossPercent).to.deep.include({ type: 'number', minimum: 0.1, maximum: 50 });
+    expect(schema.properties.takeProfitPercent).to.deep.include({ type: 'number', minimum: 0.1, maximum: 500 });
     expect(schema.additionalProperties).to.equal(false);
     expect(op.parameters).to.deep.include({ $ref: '#/components/parameters/IdempotencyKey' });
     expect(op.security).to.deep.equal([{ bearerAuth: [] }]);

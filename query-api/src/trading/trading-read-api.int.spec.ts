@@ -16,6 +16,7 @@ import { portfolioStreamId, type TradeSource } from '@papertrade/domain/trading/
 import { portfolioDecider, type PortfolioCommand } from '@papertrade/domain/trading/portfolio.decider';
 import {
   activeRiskTradesResponseSchema,
+  botDecisionsResponseSchema,
   portfolioResponseSchema,
   riskAlertsResponseSchema,
   riskParametersResponseSchema,
@@ -27,6 +28,7 @@ import { riskStreamId } from '@papertrade/domain/trading/risk';
 import { riskDecider, type RiskCommand } from '@papertrade/domain/trading/risk.decider';
 import { DEFAULT_BOT_SETTINGS, DEFAULT_RISK_PARAMETERS } from '@papertrade/domain/trading/contracts';
 import { CommandHandler } from '@papertrade/platform/commands/command-handler';
+import type { ExitRequest } from '@papertrade/domain/trading/portfolio.decider';
 import { useHarness } from '../../../test/api-harness';
 import { waitUntil } from '../../../test/wait';
 import { TRADES_CSV_FIELDS } from './trading-routes';
@@ -49,8 +51,10 @@ describe('trading read API (HTTP, embedded)', function () {
     if (result.position) position = result.position;
     return result;
   }
-  const trade = (userId: string, tradeId: string, side: 'BUY' | 'SELL', amount: number, price: number, now: Date, symbol = 'ETH', source: TradeSource = MANUAL) =>
-    portfolio(userId, { type: 'PlaceSimulatedTrade', data: { userId, tradeId, symbol, side, amount, price, source }, now: now.toISOString() });
+  /** A trade; `exits` the plan of a BUY (the bot's follow the profile: { kind: 'PROFILE', ... }). */
+  const trade = (userId: string, tradeId: string, side: 'BUY' | 'SELL', amount: number, price: number, now: Date, symbol = 'ETH', source: TradeSource = MANUAL, exits?: ExitRequest) =>
+    portfolio(userId, { type: 'PlaceSimulatedTrade', data: { userId, tradeId, symbol, side, amount, price, source, ...(exits ? { exits } : {}) }, now: now.toISOString() });
+  const BOT: ExitRequest = { kind: 'PROFILE', atr: null, sigma: null };
   async function risk(userId: string, command: RiskCommand) {
     const result = await handler().handle(riskDecider, riskStreamId(userId), command, meta);
     if (result.position) position = result.position;
@@ -265,6 +269,9 @@ describe('trading read API (HTTP, embedded)', function () {
       const post = async (type: 'BUY' | 'SELL', amount: number) => {
         const res = await harness().request('POST', '/api/trades', { token, body: { symbol: 'ETH', type, amount } });
         expect(res.status, JSON.stringify(res.body)).to.equal(201);
+        // The reads below send X-Min-Position: the position of this write, not an earlier test's (with
+        // an older one they were served before the sale was projected when the whole file ran).
+        position = String(res.body.position);
         return res.body as { id: string; price: number; total: number; realisedPnl: number | null };
       };
       const b1 = await post('BUY', 0.5);
@@ -342,23 +349,56 @@ describe('trading read API (HTTP, embedded)', function () {
     it('the bot settings and parameters (defaults until changed); 401 for visitors', async function () {
       const { userId, token } = await user('FREE');
       const fresh = riskResponseSchema.parse((await get('/api/risk', token)).body);
-      expect(fresh.settings).to.deep.equal({ ...DEFAULT_BOT_SETTINGS, stopLoss: 2, takeProfit: 5 });
+      expect(fresh.settings).to.deep.equal({ ...DEFAULT_BOT_SETTINGS, stopLoss: 2, takeProfit: 5, stopLossType: 'fixed', stopLossUnit: 'percent' });
       expect(fresh).to.deep.include({ maxPositionSize: 5, stopLossPercent: 2, takeProfitPercent: 5, dailyLossLimit: 500, dailyPnL: 0, dailyLossUsed: 0, portfolioRiskAmount: 0, openPositions: 0 });
       expect(riskParametersResponseSchema.parse((await get('/api/risk/parameters', token)).body)).to.deep.equal({ ...DEFAULT_RISK_PARAMETERS, customised: false });
 
       const now = new Date().toISOString();
       await risk(userId, { type: 'ChangeBotSettings', data: { userId, changes: { stopLossPercent: 4, dailyLossLimit: 1000 } }, metadata: { now } });
-      await risk(userId, { type: 'ChangeRiskParameters', data: { userId, parameters: { ...DEFAULT_RISK_PARAMETERS, maxConcurrentTrades: 3 } }, metadata: { now } });
-      await trade(userId, 'r1', 'BUY', 1, 3000, new Date());
+      // One profile: the parameters show the bot settings' stop and daily limit.
+      const afterBot = riskParametersResponseSchema.parse((await get('/api/risk/parameters', token)).body);
+      expect(afterBot).to.deep.equal({ ...DEFAULT_RISK_PARAMETERS, stopLossValue: 4, maxDailyLoss: 1000, customised: false });
+      await risk(userId, { type: 'ChangeRiskParameters', data: { userId, parameters: { ...afterBot, maxConcurrentTrades: 3, maxPositionSize: 7 } }, metadata: { now } });
+      await trade(userId, 'r1', 'BUY', 1, 3000, new Date(), 'ETH', MANUAL, BOT);
       const changed = riskResponseSchema.parse((await get('/api/risk', token)).body);
-      expect(changed).to.deep.include({ stopLossPercent: 4, dailyLossLimit: 1000, openPositions: 1 });
+      // And the risk card shows the parameters' 7 % (issue 17: it said 5 % while the parameters said 7 %).
+      expect(changed).to.deep.include({ maxPositionSize: 7, stopLossPercent: 4, takeProfitPercent: 10, dailyLossLimit: 1000, openPositions: 1 });
+      expect(changed.settings).to.deep.include({ maxPositionSize: 7, stopLoss: 4, takeProfit: 10, dailyLossLimit: 1000 });
       // Stop at 2,880: 2,880 - 2.88 fee = 2,877.12 against 3,003 -> 125.88.
       expect(changed.portfolioRiskAmount).to.equal(125.88);
       expect(changed.dailyLossUsedPercent).to.equal(Math.round((Math.max(0, -cents(changed.dailyPnL)) / 100_000) * 10_000) / 100);
-      expect(riskParametersResponseSchema.parse((await get('/api/risk/parameters', token)).body)).to.deep.equal({ ...DEFAULT_RISK_PARAMETERS, maxConcurrentTrades: 3, customised: true });
+      expect(changed.drawdown).to.deep.include({ maxDrawdown: 15, entriesPaused: false, reason: null });
+      expect(riskParametersResponseSchema.parse((await get('/api/risk/parameters', token)).body)).to.deep.equal({ ...DEFAULT_RISK_PARAMETERS, stopLossValue: 4, maxDailyLoss: 1000, maxConcurrentTrades: 3, maxPositionSize: 7, customised: true });
 
       for (const path of ['/api/risk', '/api/risk/parameters']) expect((await get(path)).status, path).to.equal(401);
       expect((await get('/api/risk/parameters?x=1', token)).status).to.equal(400);
+    });
+  });
+
+  describe('GET /api/bot/decisions (issue 17)', function () {
+    it("lists the caller's refused BUY signals newest first with rule, text and figures; 401 for visitors and a bad token, 400 for a query", async function () {
+      const { userId, token } = await user('PREMIUM');
+      const other = await user('PREMIUM');
+      expect(botDecisionsResponseSchema.parse((await get('/api/bot/decisions', token)).body)).to.deep.equal({ refusals: [] });
+      const refuse = (who: string, signalId: string, now: string, rule: 'CORRELATION_LIMIT' | 'MAX_DRAWDOWN', text: string): RiskCommand => ({
+        type: 'RecordBotRefusal',
+        data: { userId: who, signalId, signalEventId: `e-${signalId}`, symbol: 'BTC', signalType: 'BUY', candleTime: now, decision: { rule, text, figures: { x: 1 } } },
+        metadata: { now },
+      });
+      await risk(userId, refuse(userId, 's1', '2026-03-04T01:00:00.000Z', 'CORRELATION_LIMIT', 'refused: correlation 0.83 with ETH above 0.70'));
+      await risk(userId, refuse(userId, 's2', '2026-03-04T02:00:00.000Z', 'MAX_DRAWDOWN', 'refused: drawdown 16.00% ...'));
+      await risk(other.userId, refuse(other.userId, 's3', '2026-03-04T03:00:00.000Z', 'MAX_DRAWDOWN', 'another user'));
+      const body = botDecisionsResponseSchema.parse((await get('/api/bot/decisions', token)).body);
+      expect(body.refusals.map((r) => [r.signalId, r.rule])).to.deep.equal([
+        ['s2', 'MAX_DRAWDOWN'],
+        ['s1', 'CORRELATION_LIMIT'],
+      ]);
+      expect(body.refusals[1]).to.deep.include({ symbol: 'BTC', signalType: 'BUY', text: 'refused: correlation 0.83 with ETH above 0.70', figures: { x: 1 }, timestamp: '2026-03-04T01:00:00.000Z' });
+      expect((await get('/api/bot/decisions')).status).to.equal(401);
+      expect((await get('/api/bot/decisions', 'not-a-token')).status).to.equal(401);
+      const bad = await get('/api/bot/decisions?all=1', token);
+      expect(bad.status).to.equal(400);
+      expect(bad.headers.get('content-type')).to.match(/^application\/problem\+json/);
     });
   });
 
@@ -379,11 +419,14 @@ describe('trading read API (HTTP, embedded)', function () {
     it('lists open positions with stop and target, and the alerts newest first with the acknowledged flag', async function () {
       const { userId, token } = await user('PREMIUM');
       expect(activeRiskTradesResponseSchema.parse((await get('/api/risk/active-trades', token)).body)).to.deep.equal({ trades: [] });
-      await trade(userId, 'p1', 'BUY', 2, 100, new Date(), 'SOL');
+      await trade(userId, 'p1', 'BUY', 2, 100, new Date(), 'SOL', MANUAL, BOT);
+      await trade(userId, 'm1', 'BUY', 1, 10, new Date(Date.now() - 1000), 'LINK');
       const { trades } = activeRiskTradesResponseSchema.parse((await get('/api/risk/active-trades', token)).body);
-      expect(trades).to.have.length(1);
-      // Stop 98 (2 %), target 105 (5 %); at the stop: 196 - 0.196 fee = 195.80 against 200.20 -> 4.40.
-      expect(trades[0]).to.deep.include({ id: 'p1', symbol: 'SOL', quantity: 2, entryPrice: 100, stopLoss: 98, takeProfit: 105, riskAmount: 4.4 });
+      expect(trades).to.have.length(2);
+      // The bot's: stop 98 (2 %), target 105 (5 %); at the stop: 196 - 0.196 fee = 195.80 against 200.20 -> 4.40.
+      expect(trades.find((t) => t.id === 'p1')).to.deep.include({ symbol: 'SOL', quantity: 2, entryPrice: 100, stopLoss: 98, takeProfit: 105, riskAmount: 4.4, exitPlan: 'PROFILE' });
+      // A manual position without levels: none (all its cost at risk).
+      expect(trades.find((t) => t.id === 'm1')).to.deep.include({ stopLoss: null, takeProfit: null, exitPlan: 'NONE', riskAmount: 10.01 });
 
       const raise = (alertId: string, now: string): RiskCommand => ({
         type: 'RaiseRiskAlert',

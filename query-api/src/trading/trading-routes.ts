@@ -6,10 +6,18 @@
  *                                  visitors (no Authorization header): the house demo's, demo: true.
  * - GET /api/trades                one page of trades, newest first, the same way (demo: true for visitors);
  *                                  ?page&pageSize&coinId|symbol&status&type&from&to, filtered in the store.
- * - GET /api/risk                  signed in: bot settings, today's loss against the limit, portfolio risk.
- * - GET /api/risk/parameters       signed in: the risk parameter set (the defaults until changed).
- * - GET /api/risk/active-trades    premium: open positions with their stop and target.
+ * - GET /api/risk                  signed in: the risk profile as bot settings, today's loss against the
+ *                                  limit, portfolio risk, the drawdown from the peak (entries paused or not).
+ * - GET /api/risk/parameters       signed in: the risk profile as the parameter set (the defaults until changed).
+ * - GET /api/risk/active-trades    premium: open positions with the stop and target each really has.
  * - GET /api/risk/alerts           premium: alerts not yet cleared, newest first.
+ * - GET /api/bot/decisions         signed in: the bot's recent refusals of BUY signals (rule, text, figures).
+ *
+ * A bot position's levels follow the profile with the market (a trailing stop from the highest tick
+ * since its opening fill, the level the risk monitor's exit scan holds: one range read on the path,
+ * whose whole days and hours are kept summaries; an atr or volatility stop without entry figures from
+ * the figures of now, from the market-data port through a per-candle cache,
+ * platform/src/market/market-history.ts), read only for the coins and rules that need them.
  *
  * A token that is sent but cannot be used is a 401 (never a silent fall back to the demo); 403
  * 'Premium subscription required' for free users on the premium routes. Unknown or bad query
@@ -24,11 +32,15 @@ import { noQuerySchema as noQuery } from '@papertrade/domain/api/shared';
 import { DEFAULT_COIN_SYMBOL, findCoinBySymbol, type CoinSymbol } from '@papertrade/domain/market/coins';
 import { SIGNAL_COUNTS_ALL, SIGNAL_COUNTS_PROJECTION, emptySignalCounts, type SignalCountsView } from '@papertrade/domain/signals/signal-view';
 import { HOUSE_DEMO_USER_ID } from '@papertrade/domain/trading/house-demo';
-import { LOT_RULE } from '@papertrade/domain/trading/portfolio';
+import { BOT_DECISIONS_PROJECTION, botDecisionsResponse, type BotDecisionsView } from '@papertrade/domain/trading/bot-decisions-view';
+import type { RiskProfile } from '@papertrade/domain/trading/contracts';
+import { exitsOf, LOT_RULE, type Position } from '@papertrade/domain/trading/portfolio';
+import { openingTick } from '@papertrade/domain/trading/engine/exit-spec';
 import type { Prices } from '@papertrade/domain/trading/portfolio-valuation';
 import {
   tradesQuerySchema,
   type ActiveRiskTradesResponse,
+  type BotDecisionsResponse,
   type PortfolioResponse,
   type RiskAlertsResponse,
   type RiskParametersResponse,
@@ -39,12 +51,14 @@ import {
 import {
   activeRiskTrades,
   dailyPnl,
+  emptyHeldCoinMarket,
   dayStartNeeds,
   portfolioResponse,
+  profileOf,
+  type HeldCoinMarket,
   riskAlertsResponse,
   riskParametersResponse,
   riskResponse,
-  settingsOf,
   tradeResponse,
   tradeSummary,
   valueView,
@@ -62,6 +76,7 @@ import type { Scalar } from '@papertrade/platform/document-store/document-store'
 import { parseQuery } from '@papertrade/platform/http/body';
 import { readsOwnWrites } from '@papertrade/platform/http/own-writes';
 import type { MarketData } from '@papertrade/platform/market/market-data';
+import { MarketHistory } from '@papertrade/platform/market/market-history';
 import type { QueryApiDeps } from '../deps';
 import { csvFilename, pageAsked, readWholeList, sendCsv, wantsCsv } from '../csv';
 
@@ -120,6 +135,34 @@ export function tradingRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'ownWrites
   const { readModels, marketData } = deps;
   // Every route here reads the caller's own account: it waits for the caller's last write (own-writes.ts).
   const readsFrom = readsOwnWrites(deps.ownWrites);
+  const history = new MarketHistory(marketData, deps.clock);
+
+  /** The highest tick of the coin since the position's opening fill (NaN: no path, or no tick since). */
+  function highestSinceEntry(position: Position): number {
+    const ticks = marketData.ticks;
+    if (!ticks) return Number.NaN;
+    const from = openingTick(position) + 1;
+    const to = ticks.lastTick() + 1;
+    return to > from ? ticks.range(position.coinId, from, to).high : Number.NaN;
+  }
+
+  /** The market of each coin held that a bot position's levels need (none for fixed stops, manual plans). */
+  async function coinContexts(view: PortfolioView | null, profile: RiskProfile): Promise<Partial<Record<CoinSymbol, HeldCoinMarket>>> {
+    const contexts: Partial<Record<CoinSymbol, HeldCoinMarket>> = {};
+    const held = Object.values(view?.positions ?? {}).filter((p): p is Position => p !== undefined);
+    await Promise.all(
+      held.map(async (position) => {
+        const plan = exitsOf(position);
+        if (plan.kind !== 'PROFILE') return;
+        const trailing = profile.stopLossType === 'trailing';
+        const needFigures = (profile.stopLossType === 'atr' && plan.atr === null) || (profile.stopLossType === 'volatility' && plan.sigma === null);
+        if (!trailing && !needFigures) return;
+        const figures = needFigures ? await history.coinContext(position.coinId) : emptyHeldCoinMarket();
+        contexts[position.symbol] = { ...figures, highestSinceEntry: trailing ? highestSinceEntry(position) : Number.NaN };
+      }),
+    );
+    return contexts;
+  }
 
   async function portfolioOf(userId: string) {
     return (await readModels.collection<PortfolioView>(PORTFOLIOS_PROJECTION)).get(userId);
@@ -219,8 +262,9 @@ export function tradingRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'ownWrites
   router.get('/api/risk', requireUser, validQuery(noQuery), readsFrom(RISK_PROJECTION, PORTFOLIOS_PROJECTION), async (ctx) => {
     const userId = currentUser(ctx).id;
     const [risk, view] = await Promise.all([riskOf(userId), portfolioOf(userId)]);
-    const { now, valuation, daily } = await valued(view);
-    const body: RiskResponse = riskResponse(settingsOf(risk), valuation, daily, now);
+    const profile = profileOf(risk);
+    const [{ now, valuation, daily }, coins] = await Promise.all([valued(view), coinContexts(view, profile)]);
+    const body: RiskResponse = riskResponse({ profile, view, valuation, daily, now, coins });
     ctx.body = body;
   });
 
@@ -233,8 +277,15 @@ export function tradingRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'ownWrites
     const userId = currentUser(ctx).id;
     const [risk, view] = await Promise.all([riskOf(userId), portfolioOf(userId)]);
     const now = deps.clock();
-    const { prices } = await livePrices(marketData);
-    const body: ActiveRiskTradesResponse = { trades: activeRiskTrades(valueView(view, prices), settingsOf(risk), now) };
+    const profile = profileOf(risk);
+    const [{ prices }, coins] = await Promise.all([livePrices(marketData), coinContexts(view, profile)]);
+    const body: ActiveRiskTradesResponse = { trades: activeRiskTrades(valueView(view, prices), profile, now, view?.positions ?? {}, coins) };
+    ctx.body = body;
+  });
+
+  router.get('/api/bot/decisions', requireUser, validQuery(noQuery), readsFrom(BOT_DECISIONS_PROJECTION), async (ctx) => {
+    const doc = await (await readModels.collection<BotDecisionsView>(BOT_DECISIONS_PROJECTION)).get(currentUser(ctx).id);
+    const body: BotDecisionsResponse = botDecisionsResponse(doc);
     ctx.body = body;
   });
 

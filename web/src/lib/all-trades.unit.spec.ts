@@ -26,6 +26,8 @@ const trade = (id: string): Trade => ({
   soldQuantity: 0,
   lotRule: null,
   lots: [],
+  decision: null,
+  exits: null,
 });
 const summary = { totalTrades: 0, buys: 0, sells: 0, winRate: null, totalPnl: 0, avgTradeSize: 0 };
 

@@ -1,27 +1,46 @@
 /**
  * A position's exit levels in the form the exit scan reads (exit-scan.ts), and the ClosePosition a
- * crossing becomes: the one place where the risk monitor and the paper engine turn a position and
- * its owner's rules into levels, and a crossing tick into a command, so both close the same way.
+ * crossing becomes: the one place where the risk monitor and the paper engine turn a position, its
+ * exit plan and its owner's risk profile into levels, and a crossing tick into a command, so both
+ * close the same way.
  *
- * The levels are the bot settings' percents of the average entry price (stop-levels.ts): a fixed stop
- * loss and take profit. The exit spec also carries a trailing fraction (the level follows the highest
- * tick since the entry), which the scan applies when a rule sets it.
+ * From the position's exit plan (stop-levels.ts, recorded by the BUY that opened it):
+ * - NONE (a manual position without levels): no spec, nothing is scanned;
+ * - MANUAL: the stop and target prices its person set (either may be absent: -Infinity, +Infinity);
+ * - PROFILE, by the profile's stop-loss type as it is now:
+ *   - fixed, atr, volatility: a fixed stop, entry less the stop's distance (v percent of the entry, v x
+ *     the ATR14 or v x sigma20 x the entry recorded at the entry, or the figures of now for a position
+ *     whose entry recorded none); the target takeProfitRatio times that distance above the entry;
+ *   - trailing: `trail` = v / 100 below the highest tick since the entry (the scan follows it tick by
+ *     tick), never below the fixed level entry x (1 - v / 100); the target from that fixed distance.
+ * A level that cannot be measured (an atr stop without any ATR) is no level: the position keeps its
+ * other one.
  */
 import { findCoinBySymbol } from '../../market/coins';
 import { tickAt, tickTime } from '../../market/market-path';
-import type { BotSettings } from '../contracts';
-import type { Position } from '../portfolio';
+import type { RiskProfile } from '../contracts';
+import { exitsOf, type Position } from '../portfolio';
 import type { ClosePosition } from '../portfolio.decider';
 import { avgEntryPrice } from '../portfolio-valuation';
-import { stopLevels } from '../stop-levels';
+import { exitLevels } from '../stop-levels';
 import type { ExitCursor, ExitHit, ExitSpec } from './exit-scan';
 import { TAKE_PROFIT } from './exit-scan';
 
-/** The levels of `position` under `settings`. */
-export function exitSpecOf(position: Position, settings: Pick<BotSettings, 'stopLossPercent' | 'takeProfitPercent'>): ExitSpec {
+const below = (level: number) => (Number.isFinite(level) ? level : Number.NEGATIVE_INFINITY);
+const above = (level: number) => (Number.isFinite(level) ? level : Number.POSITIVE_INFINITY);
+
+/**
+ * The levels of `position` under `profile`; `atrNow` / `sigmaNow` stand in for figures its entry did
+ * not record. Null: the position has no automatic exit (nothing to scan).
+ */
+export function exitSpecOf(position: Position, profile: RiskProfile, atrNow = Number.NaN, sigmaNow = Number.NaN): ExitSpec | null {
+  const plan = exitsOf(position);
+  if (plan.kind === 'NONE') return null;
   const entry = avgEntryPrice(position);
-  const levels = stopLevels(entry, settings);
-  return { stopLoss: levels.stopLoss, trail: 0, entry, takeProfit: levels.takeProfit };
+  const levels = exitLevels(plan, profile, entry, entry, atrNow, sigmaNow);
+  const trail = plan.kind === 'PROFILE' && profile.stopLossType === 'trailing' ? profile.stopLossValue / 100 : 0;
+  const spec: ExitSpec = { stopLoss: below(levels.stopLoss), trail, entry, takeProfit: above(levels.takeProfit) };
+  return spec.trail === 0 && spec.stopLoss === Number.NEGATIVE_INFINITY && spec.takeProfit === Number.POSITIVE_INFINITY ? null : spec;
 }
 
 /** The tick of a position's opening fill: scans start after it (a tick before the position is not its). */

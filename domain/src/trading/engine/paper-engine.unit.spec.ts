@@ -10,15 +10,16 @@ import { expect } from 'chai';
 import { coinById, findCoinBySymbol, halfSpreadOf, type CoinId } from '../../market/coins';
 import { tickAt, TICK_MS, TICKS_PER_DAY, TICKS_PER_MINUTE } from '../../market/market-path';
 import { MarketSimulation } from '../../market/simulation';
-import { DEFAULT_BOT_SETTINGS, DEFAULT_RISK_PARAMETERS } from '../contracts';
+import { DEFAULT_RISK_PROFILE, type RiskProfile } from '../contracts';
 import type { PositionClosed, SimulatedTradePlaced } from '../portfolio';
-import { exitSpecOf } from './exit-spec';
+import type { ChartAt } from './market-at';
 import { pathTicks } from './price-ticks';
 import { PaperEngine, runPaperEngine, type EngineSignal } from './paper-engine';
 
 const KEY = Uint32Array.from([20260105, 1, 2, 3, 4, 5, 6, 7]);
 const sim = new MarketSimulation(KEY);
 const ticks = pathTicks(sim.path);
+const charts: ChartAt = (coinId, days, endMs) => sim.chart(coinId, days, endMs);
 const DAY_MS = Date.UTC(2026, 0, 5);
 const DAY = tickAt(DAY_MS);
 const COINS: CoinId[] = ['ethereum', 'bitcoin', 'solana', 'uniswap'];
@@ -50,11 +51,13 @@ function executions(engine: PaperEngine): Array<{ coinId: CoinId; side: 'BUY' | 
 
 describe('engine: a day of bot trades and stops on the path', function () {
   this.timeout(60_000);
-  const settings = { ...DEFAULT_BOT_SETTINGS, stopLossPercent: 0.5, takeProfitPercent: 0.8, maxPositionSize: 10, dailyLossLimit: 10_000 };
-  const rules = { settings, parameters: { ...DEFAULT_RISK_PARAMETERS, maxConcurrentTrades: 4 } };
+  // Tight levels (a 0.5 % stop, a 0.8 % target) so they fire often; the entry rules that would refuse
+  // most of these signals (reward/risk, correlation, volatility) opened wide: this spec is about fills.
+  const profile: RiskProfile = { ...DEFAULT_RISK_PROFILE, stopLossValue: 0.5, takeProfitRatio: 1.6, maxPositionSize: 10, maxDailyLoss: 10_000, maxConcurrentTrades: 4, riskRewardRatio: 0.5, correlationLimit: 1, volatilityThreshold: 100 };
+  const rules = { profile };
   const signals = daySignals();
-  const fixed = runPaperEngine({ ticks, userId: 'u1', rules }, signals, DAY + TICKS_PER_DAY - 1);
-  const trailing = runPaperEngine({ ticks, userId: 'u1', rules, exitSpec: (p) => ({ ...exitSpecOf(p, settings), trail: 0.004 }) }, signals, DAY + TICKS_PER_DAY - 1);
+  const fixed = runPaperEngine({ ticks, charts, userId: 'u1', rules }, signals, DAY + TICKS_PER_DAY - 1);
+  const trailing = runPaperEngine({ ticks, charts, userId: 'u1', rules: { profile: { ...profile, stopLossType: 'trailing' } } }, signals, DAY + TICKS_PER_DAY - 1);
 
   for (const [name, engine] of [['fixed stops', fixed], ['trailing stops', trailing]] as const) {
     it(`fills every order and executes every stop and target at a tick inside its 1m to 1d candles (${name})`, function () {
@@ -106,7 +109,7 @@ describe('engine: a day of bot trades and stops on the path', function () {
       expect(b.data.placedAt).to.equal(b.data.execution!.filledAt);
     }
     const first = signals.find((s) => s.type === 'BUY')!;
-    const late = new PaperEngine({ ticks, userId: 'u2', rules });
+    const late = new PaperEngine({ ticks, charts, userId: 'u2', rules });
     const handled = Date.parse(first.candleTime) + 5 * 60_000 + 93_700;
     late.onSignal({ ...first, handledAtMs: handled });
     const placed = late.events.find((e): e is SimulatedTradePlaced => e.type === 'SimulatedTradePlaced')!;
@@ -115,7 +118,8 @@ describe('engine: a day of bot trades and stops on the path', function () {
   });
 
   it('gives the same events run again (a pure function of the signals and the path)', function () {
-    const again = runPaperEngine({ ticks: pathTicks(new MarketSimulation(KEY).path), userId: 'u1', rules }, signals, DAY + TICKS_PER_DAY - 1);
+    const fresh = new MarketSimulation(KEY);
+    const again = runPaperEngine({ ticks: pathTicks(fresh.path), charts: (c, d, t) => fresh.chart(c, d, t), userId: 'u1', rules }, signals, DAY + TICKS_PER_DAY - 1);
     expect(again.events).to.deep.equal(fixed.events);
     expect(TICKS_PER_MINUTE).to.equal(12);
   });

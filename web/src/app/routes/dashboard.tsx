@@ -15,7 +15,7 @@ import { IndicatorsPanel } from '../../features/indicators-panel/components/indi
 import { CoinSelector } from '../../features/market/components/coin-selector';
 import { PerformanceCard, PriceCard } from '../../features/market/components/market-cards';
 import { selectSelectedCoin, type StateWithSelectedCoin } from '../../features/market/stores/selected-coin-slice';
-import { RiskManagementCard, RiskOverviewCard } from '../../features/risk/components/risk-cards';
+import { EntriesPausedNote, RiskManagementCard, RiskOverviewCard } from '../../features/risk/components/risk-cards';
 import { MlStatusPanel } from '../../features/ml-status/components/ml-status-panel';
 import { QuickActionsPanel } from '../../features/paper-trading/components/quick-actions-panel';
 import { RecentTradesPanel } from '../../features/paper-trading/components/recent-trades-panel';
@@ -86,7 +86,7 @@ export default function DashboardRoute() {
           <RiskManagementCard />
           <RiskOverviewCard />
           <MlStatusPanel />
-          <QuickActionsPanel resetInvalidates={afterResetInvalidates} exportReady={exportReady}>
+          <QuickActionsPanel resetInvalidates={afterResetInvalidates} exportReady={exportReady} statusNote={<EntriesPausedNote />}>
             {/* Keyed by coin: another coin's last fill or error is not this one's. */}
             <TradeForm key={coinId} coinId={coinId} symbol={coin.symbol} invalidates={afterTradeInvalidates} checkBuy={checkBuy} />
           </QuickActionsPanel>

@@ -28,6 +28,8 @@ function trade(overrides: Partial<Trade> = {}): Trade {
     soldQuantity: 0,
     lotRule: null,
     lots: [],
+    decision: null,
+    exits: null,
     ...overrides,
   };
 }

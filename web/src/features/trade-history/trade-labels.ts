@@ -1,4 +1,5 @@
 /** How a trade's fields read on screen and in the export. */
+import type { BotRule } from '@papertrade/domain/trading/contracts';
 import type { Trade } from '@papertrade/domain/trading/read-contracts';
 
 /** The spec: a blank signal reads Manual. */
@@ -23,4 +24,39 @@ export function lotState(trade: Pick<Trade, 'type' | 'status' | 'closeReason' | 
   if (trade.status === 'CLOSED') return trade.closeReason === 'RESET' ? 'reset' : 'sold';
   if (!trade.soldQuantity) return null;
   return `${coins(trade.remainingQuantity ?? 0)} left of ${coins(trade.amount)}`;
+}
+
+/** The rule names as the Decision column and the Bot Decisions list show them. */
+export const botRuleLabels: Record<BotRule, string> = {
+  SELL_SIGNAL: 'Sell signal',
+  FIXED_SIZE: 'Fixed size',
+  KELLY_SIZE: 'Kelly size',
+  DYNAMIC_SIZE: 'Dynamic size',
+  DAILY_LOSS_LIMIT: 'Daily loss limit',
+  MAX_DRAWDOWN: 'Max drawdown',
+  POSITION_ALREADY_OPEN: 'Position open',
+  MAX_CONCURRENT_TRADES: 'Max concurrent trades',
+  VOLATILITY_THRESHOLD: 'Volatility threshold',
+  CORRELATION_LIMIT: 'Correlation limit',
+  REWARD_RISK: 'Risk/reward',
+  KELLY_NO_EDGE: 'Kelly: no edge',
+  TOO_SMALL: 'Too small',
+  MARKET_DATA_UNAVAILABLE: 'No market data',
+};
+
+const money = (value: number) => `$${value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: value < 1 ? 4 : 2 })}`;
+
+/**
+ * What decided a trade (issue 17), for the Decision column: a bot trade's rule and the text the bot
+ * recorded with its figures; a manual BUY the exits its person set, or that it has none; null
+ * otherwise (a manual SELL, a stop or target close: the source says it).
+ */
+export function decisionLabel(trade: Pick<Trade, 'decision' | 'exits' | 'type'>): { rule: string; text: string } | null {
+  if (trade.decision) return { rule: botRuleLabels[trade.decision.rule], text: trade.decision.text };
+  if (trade.type !== 'BUY' || !trade.exits || trade.exits.kind === 'PROFILE') return null;
+  if (trade.exits.kind === 'NONE') return { rule: 'Manual', text: 'no automatic exit' };
+  const { stopLoss, takeProfit, stopLossPercent, takeProfitPercent } = trade.exits;
+  const stop = stopLoss === null ? 'no stop loss' : `stop loss ${money(stopLoss)} (${stopLossPercent}% below)`;
+  const target = takeProfit === null ? 'no take profit' : `take profit ${money(takeProfit)} (${takeProfitPercent}% above)`;
+  return { rule: 'Manual', text: `${stop}, ${target}` };
 }

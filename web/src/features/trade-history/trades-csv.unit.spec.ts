@@ -27,6 +27,8 @@ const trade = (over: Partial<Trade>): Trade => ({
   soldQuantity: 0,
   lotRule: null,
   lots: [],
+  decision: null,
+  exits: null,
   ...over,
 });
 

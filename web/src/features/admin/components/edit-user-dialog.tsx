@@ -3,16 +3,22 @@
  * (FREE, PREMIUM), a Status select (ACTIVE, INACTIVE, CANCELLED, EXPIRED), Cancel and Save Changes
  * ('Saving...' while busy). No client-side validation (section 5): the server's 400 detail is the
  * 'Error' toast. Success: 'Success - User updated successfully', the list refetched, the dialog closed.
+ *
+ * Keyboard: a native <dialog> opened with showModal, so the page behind it is inert (Tab and
+ * Shift+Tab wrap inside: components/ui/dialog-focus.ts), focus starts on the first field, Escape cancels (not while saving), and
+ * closing puts focus back on the Edit button that opened it (the browser restores it).
  */
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type SyntheticEvent } from 'react';
 import { subscriptionStatuses, subscriptionTiers, type SubscriptionStatus, type SubscriptionTier } from '@papertrade/domain/auth/contracts';
 import type { AdminUser } from '@papertrade/domain/admin/contracts';
 import { describeError } from '../../../lib/api-client';
+import { keepTabInside } from '../../../components/ui/dialog-focus';
 import { useToast } from '../../../components/ui/toast/use-toast';
 import { useUpdateUser } from '../api/update-user';
 
 export function EditUserDialog({ user, onClose }: { user: AdminUser; onClose: () => void }) {
   const titleId = useId();
+  const ref = useRef<HTMLDialogElement>(null);
   const toast = useToast();
   const update = useUpdateUser();
   const [username, setUsername] = useState(user.username);
@@ -29,11 +35,29 @@ export function EditUserDialog({ user, onClose }: { user: AdminUser; onClose: ()
       {
         onSuccess: () => {
           toast({ title: 'Success', description: 'User updated successfully', variant: 'success' });
-          onClose();
+          close();
         },
         onError: (error) => toast({ title: 'Error', description: describeError(error, 'Failed to update user'), variant: 'destructive' }),
       },
     );
+  };
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+  }, []);
+
+  // close() before the parent unmounts the dialog: closing is what gives focus back to the Edit
+  // button (a dialog removed while open leaves focus nowhere).
+  const close = () => {
+    ref.current?.close();
+    onClose();
+  };
+
+  // Escape asks the dialog to cancel: refused while a save is under way (its answer closes it).
+  const cancel = (event: SyntheticEvent<HTMLDialogElement>) => {
+    event.preventDefault();
+    if (!update.isPending) close();
   };
 
   const field = (label: string, value: string, set: (v: string) => void, type = 'text') => (
@@ -44,9 +68,18 @@ export function EditUserDialog({ user, onClose }: { user: AdminUser; onClose: ()
   );
 
   return (
-    <div className="admin-dialog__backdrop" onClick={(e) => e.target === e.currentTarget && !update.isPending && onClose()}>
+    <dialog
+      ref={ref}
+      className="admin-dialog card"
+      aria-labelledby={titleId}
+      data-testid="edit-user-dialog"
+      onCancel={cancel}
+      onKeyDown={keepTabInside}
+      // A click on the backdrop lands on the dialog element itself (its box is the form's).
+      onClick={(e) => e.target === e.currentTarget && !update.isPending && close()}
+    >
       {/* noValidate: the email input's type would have the browser refuse a bad address itself, and the spec shows no client-side validation. */}
-      <form className="admin-dialog card" role="dialog" aria-modal="true" aria-labelledby={titleId} onSubmit={submit} noValidate data-testid="edit-user-dialog">
+      <form className="admin-dialog__form" onSubmit={submit} noValidate>
         <h2 id={titleId}>Edit User</h2>
         {field('Username', username, setUsername)}
         {field('Email', email, setEmail, 'email')}
@@ -73,7 +106,7 @@ export function EditUserDialog({ user, onClose }: { user: AdminUser; onClose: ()
           </select>
         </label>
         <div className="admin-dialog__actions">
-          <button type="button" className="btn btn--ghost" onClick={onClose} disabled={update.isPending}>
+          <button type="button" className="btn btn--ghost" onClick={close} disabled={update.isPending}>
             Cancel
           </button>
           <button type="submit" className="btn btn--primary" disabled={update.isPending}>
@@ -81,6 +114,6 @@ export function EditUserDialog({ user, onClose }: { user: AdminUser; onClose: ()
           </button>
         </div>
       </form>
-    </div>
+    </dialog>
   );
 }

@@ -17,6 +17,9 @@ export interface PlaceTradeInput {
   coinId: string;
   type: (typeof tradeSides)[number];
   amount: number;
+  /** BUY only: percent below / above the fill price (issue 17); absent, the position has no automatic exit. */
+  stopLossPercent?: number;
+  takeProfitPercent?: number;
 }
 
 export function placeTrade(request: PlaceTradeInput): Promise<PlacedTrade> {

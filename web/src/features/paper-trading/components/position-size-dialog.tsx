@@ -7,7 +7,8 @@
  * Cancel (the safe answer), Tab and Shift+Tab stay inside, Escape cancels, and the caller puts focus
  * back on its submit button.
  */
-import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { useEffect, useRef } from 'react';
+import { keepTabInside } from '../../../components/ui/dialog-focus';
 import { positionSizeWarningText, type PositionSizeWarning } from '../position-size';
 
 export function PositionSizeDialog({ warning, side, symbol, onConfirm, onCancel }: {
@@ -20,7 +21,6 @@ export function PositionSizeDialog({ warning, side, symbol, onConfirm, onCancel 
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
-  const confirmRef = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
     const dialog = ref.current;
@@ -38,13 +38,6 @@ export function PositionSizeDialog({ warning, side, symbol, onConfirm, onCancel 
     then();
   };
 
-  // Two buttons: Tab from either goes to the other (the browser would otherwise leave for its toolbar).
-  const trapFocus = (event: KeyboardEvent<HTMLDialogElement>) => {
-    if (event.key !== 'Tab') return;
-    event.preventDefault();
-    (document.activeElement === cancelRef.current ? confirmRef : cancelRef).current?.focus();
-  };
-
   return (
     <dialog
       ref={ref}
@@ -53,7 +46,7 @@ export function PositionSizeDialog({ warning, side, symbol, onConfirm, onCancel 
       aria-labelledby="position-size-title"
       aria-describedby="position-size-text"
       data-testid="position-size-dialog"
-      onKeyDown={trapFocus}
+      onKeyDown={keepTabInside}
       // Escape (the dialog's cancel event) is a Cancel.
       onCancel={(event) => {
         event.preventDefault();
@@ -75,7 +68,7 @@ export function PositionSizeDialog({ warning, side, symbol, onConfirm, onCancel 
             <button ref={cancelRef} type="button" className="btn" onClick={() => answer(onCancel)} data-testid="position-size-cancel">
               Cancel
             </button>
-            <button ref={confirmRef} type="button" className="btn btn--primary" onClick={() => answer(onConfirm)} data-testid="position-size-confirm">
+            <button type="button" className="btn btn--primary" onClick={() => answer(onConfirm)} data-testid="position-size-confirm">
               Place {side} {symbol} anyway
             </button>
           </div>

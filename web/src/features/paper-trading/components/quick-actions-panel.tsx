@@ -6,6 +6,8 @@
  * - Visitors get Login Required and free users Premium Required before any call.
  * - Export Data needs the trades, signals and portfolio loaded; its code (and papaparse) is
  *   imported on click.
+ * - `statusNote`: shown under the bot status (the route passes the risk feature's note: why the bot
+ *   opens no new position, e.g. the drawdown pause of issue 17).
  */
 import type { ReactNode } from 'react';
 import type { QueryKey } from '@tanstack/react-query';
@@ -22,11 +24,13 @@ import { botFailureToast, botGateToast, botSuccessToast, type BotAction, type Vi
 import { exportFailureToast, EXPORT_COMPLETE, NO_EXPORT_DATA } from '../export-toasts';
 import './paper-trading.css';
 
-export function QuickActionsPanel({ resetInvalidates, exportReady, children }: {
+export function QuickActionsPanel({ resetInvalidates, exportReady, statusNote, children }: {
   /** What a reset makes stale: portfolio, trades, signals, ml-status (spec section 4). */
   resetInvalidates: readonly QueryKey[];
   /** Whether the other data the export needs (signals, portfolio) has loaded. */
   exportReady: boolean;
+  /** Under the bot status: why the bot takes no new entries, when it does not. */
+  statusNote?: ReactNode;
   /** More actions below the controls (the manual trade form). */
   children?: ReactNode;
 }) {
@@ -80,6 +84,7 @@ export function QuickActionsPanel({ resetInvalidates, exportReady, children }: {
             {botStatus}
           </span>
         </p>
+        {statusNote}
         <div className="button-row">
           <button
             type="button"

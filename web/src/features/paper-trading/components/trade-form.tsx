@@ -4,16 +4,20 @@
  * message (not enough cash, nothing to sell, bad amount). Visitors get a link to log in instead:
  * only a signed-in user has a paper portfolio of their own.
  *
+ * A BUY may set a stop loss and a take profit in percent of the fill price (optional, issue 17): a
+ * manual position keeps no automatic exit unless its person sets one here (the bot's positions follow
+ * the risk profile). The levels the server set are shown with the fill.
+ *
  * Before a BUY the form asks `checkBuy` (composed by the screen from the price, the portfolio and
- * the risk parameters: features do not import each other) whether the position would pass the
- * maximum position size; if so it places nothing until the person confirms in a dialog, and
- * cancelling places nothing at all. A check that cannot be made (a read failed) places nothing
- * either and says why.
+ * the risk profile: features do not import each other) whether the position would pass the maximum
+ * position size; if so it places nothing until the person confirms in a dialog, and cancelling
+ * places nothing at all. A check that cannot be made (a read failed) places nothing either and says
+ * why.
  */
 import { useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import type { QueryKey } from '@tanstack/react-query';
-import { tradeSides } from '@papertrade/domain/trading/contracts';
+import { manualExitBounds, tradeSides } from '@papertrade/domain/trading/contracts';
 import { describeError } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth/auth-context';
 import { formatPrice, formatUsd } from '../../../lib/number-format';
@@ -24,6 +28,7 @@ import { PositionSizeDialog } from './position-size-dialog';
 import './paper-trading.css';
 
 type Side = (typeof tradeSides)[number];
+type Exits = { stopLossPercent?: number; takeProfitPercent?: number };
 
 export function TradeForm({ coinId, symbol, invalidates, checkBuy }: {
   coinId: string;
@@ -35,10 +40,12 @@ export function TradeForm({ coinId, symbol, invalidates, checkBuy }: {
   const { user } = useAuth();
   const [side, setSide] = useState<Side>('BUY');
   const [amount, setAmount] = useState('');
+  const [stopLoss, setStopLoss] = useState('');
+  const [takeProfit, setTakeProfit] = useState('');
   const [checking, setChecking] = useState(false);
   const [checkError, setCheckError] = useState<string | null>(null);
   /** The BUY waiting for the person's answer, with the warning the dialog shows. */
-  const [pending, setPending] = useState<{ amount: number; warning: PositionSizeWarning } | null>(null);
+  const [pending, setPending] = useState<{ amount: number; exits: Exits; warning: PositionSizeWarning } | null>(null);
   const submitRef = useRef<HTMLButtonElement>(null);
   const place = usePlaceTrade({ invalidates });
 
@@ -57,13 +64,17 @@ export function TradeForm({ coinId, symbol, invalidates, checkBuy }: {
     // The server validates too (and says why); this only keeps an empty field from being sent.
     const value = Number(amount);
     if (amount.trim() === '' || !Number.isFinite(value) || checking) return;
+    // Optional percents: sent as typed (the server says what is out of bounds); empty is none.
+    const exits: Exits = {};
+    if (side === 'BUY' && stopLoss.trim() !== '') exits.stopLossPercent = Number(stopLoss);
+    if (side === 'BUY' && takeProfit.trim() !== '') exits.takeProfitPercent = Number(takeProfit);
     setCheckError(null);
     if (side === 'BUY' && checkBuy && value > 0) {
       setChecking(true);
       try {
         const warning = await checkBuy(value);
         if (warning) {
-          setPending({ amount: value, warning });
+          setPending({ amount: value, exits, warning });
           return;
         }
       } catch (error) {
@@ -73,14 +84,14 @@ export function TradeForm({ coinId, symbol, invalidates, checkBuy }: {
         setChecking(false);
       }
     }
-    place.mutate({ coinId, type: side, amount: value });
+    place.mutate({ coinId, type: side, amount: value, ...exits });
   }
 
   function answer(confirmed: boolean) {
     const waiting = pending;
     setPending(null);
     submitRef.current?.focus();
-    if (confirmed && waiting) place.mutate({ coinId, type: 'BUY', amount: waiting.amount });
+    if (confirmed && waiting) place.mutate({ coinId, type: 'BUY', amount: waiting.amount, ...waiting.exits });
   }
 
   const filled = place.data;
@@ -110,12 +121,47 @@ export function TradeForm({ coinId, symbol, invalidates, checkBuy }: {
           onChange={(e) => setAmount(e.target.value)}
         />
       </div>
+      {side === 'BUY' && (
+        <div className="trade-form__row">
+          <input
+            className="input num"
+            type="number"
+            inputMode="decimal"
+            min={manualExitBounds.stopLossPercent.min}
+            max={manualExitBounds.stopLossPercent.max}
+            step={manualExitBounds.stopLossPercent.step}
+            placeholder="Stop loss %"
+            aria-label="Stop loss, percent below the fill price (optional)"
+            data-testid="trade-stop-loss-input"
+            value={stopLoss}
+            onChange={(e) => setStopLoss(e.target.value)}
+          />
+          <input
+            className="input num"
+            type="number"
+            inputMode="decimal"
+            min={manualExitBounds.takeProfitPercent.min}
+            max={manualExitBounds.takeProfitPercent.max}
+            step={manualExitBounds.takeProfitPercent.step}
+            placeholder="Take profit %"
+            aria-label="Take profit, percent above the fill price (optional)"
+            data-testid="trade-take-profit-input"
+            value={takeProfit}
+            onChange={(e) => setTakeProfit(e.target.value)}
+          />
+        </div>
+      )}
       <button ref={submitRef} type="submit" className="btn btn--sm" data-testid="trade-submit" disabled={place.isPending || checking || amount.trim() === ''}>
         {place.isPending || checking ? 'Placing...' : `Place ${side}`}
       </button>
       {filled && !place.isError && (
         <p className="trade-form__result" role="status" data-testid="trade-result">
           {filled.type} {formatAmount(filled.amount, filled.symbol)} filled at {formatPrice(filled.price)}, fee {formatUsd(filled.fee)}
+          {filled.type === 'BUY' && (filled.stopLoss !== null || filled.takeProfit !== null)
+            ? `; stop loss ${filled.stopLoss === null ? 'none' : formatPrice(filled.stopLoss)}, take profit ${filled.takeProfit === null ? 'none' : formatPrice(filled.takeProfit)}`
+            : filled.type === 'BUY'
+              ? '; no automatic exit'
+              : ''}
         </p>
       )}
       {place.isError && (

@@ -8,7 +8,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { riskParametersChangeResponseSchema, type RiskParameters, type RiskParametersChangeResponse } from '@papertrade/domain/trading/contracts';
 import type { RiskParametersResponse } from '@papertrade/domain/trading/read-contracts';
 import { sendJson } from '../../../lib/api-client';
+import { activeTradesQueryOptions } from './get-active-trades';
 import { RISK_PARAMETERS_PATH } from './get-risk-parameters';
+import { riskQueryOptions } from './get-risk';
 
 export function updateRiskParameters(parameters: RiskParameters): Promise<RiskParametersChangeResponse> {
   return sendJson('PUT', RISK_PARAMETERS_PATH, parameters, riskParametersChangeResponseSchema);
@@ -31,6 +33,9 @@ export function useUpdateRiskParameters() {
       // The command's answer is the set now in force: show it without waiting for the next poll.
       queryClient.setQueryData<RiskParametersResponse>([RISK_PARAMETERS_PATH], { ...parameters, customised: true });
       void queryClient.invalidateQueries({ queryKey: [RISK_PARAMETERS_PATH] });
+      // One risk profile (issue 17): the dashboard's card and the open positions' levels read it too.
+      void queryClient.invalidateQueries({ queryKey: riskQueryOptions().queryKey });
+      void queryClient.invalidateQueries({ queryKey: activeTradesQueryOptions().queryKey });
     },
   });
 }

@@ -1,4 +1,9 @@
-/** The Active Trades tab (premium): each open position with its stop, target and money at risk. */
+/**
+ * The Active Trades tab (premium): each open position with the stop and target it really has (issue
+ * 17: a bot position's follow the risk profile, a trailing stop the highest price since the entry; a
+ * manual position's are those its person set, or none: a dash), how they are set, and the money at
+ * risk (without a stop, the whole position).
+ */
 import { FetchError } from '../../../components/ui/fetch-error';
 import '../../../components/ui/data-table.css';
 import { Panel } from '../../../components/ui/panel';
@@ -36,6 +41,7 @@ export function ActiveTradesTab() {
                 <th className="num">Current</th>
                 <th className="num">Stop Loss</th>
                 <th className="num">Take Profit</th>
+                <th>Exit Rule</th>
                 <th className="num">Risk</th>
                 <th className="num">Unrealized P&amp;L</th>
                 <th className="num">Time in Trade</th>
@@ -43,13 +49,20 @@ export function ActiveTradesTab() {
             </thead>
             <tbody>
               {query.data.trades.map((t) => (
-                <tr key={t.id} data-testid="active-trade-row">
+                <tr key={t.id} data-testid="active-trade-row" data-symbol={t.symbol}>
                   <td>{t.symbol}</td>
                   <td className="num">{formatCoinAmount(t.quantity)}</td>
                   <td className="num">{formatPrice(t.entryPrice)}</td>
                   <td className="num">{formatPrice(t.currentPrice)}</td>
-                  <td className="num">{formatPrice(t.stopLoss)}</td>
-                  <td className="num">{formatPrice(t.takeProfit)}</td>
+                  <td className="num" data-testid="active-trade-stop">
+                    {formatPrice(t.stopLoss)}
+                  </td>
+                  <td className="num" data-testid="active-trade-target">
+                    {formatPrice(t.takeProfit)}
+                  </td>
+                  <td className="exit-rule" data-testid="active-trade-rule">
+                    {t.stopRule}
+                  </td>
                   <td className="num">
                     {formatUsd(t.riskAmount)} ({formatPercent(t.riskPercentage)})
                   </td>

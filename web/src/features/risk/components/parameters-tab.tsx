@@ -6,6 +6,13 @@
  *
  * What is shown is the server's set with the user's pending edits on top; an edit is dropped once
  * the server's set carries it, so a later poll never overwrites what is being typed.
+ *
+ * These are the one risk profile (issue 17): position size, stop loss, take profit and daily loss are
+ * the same fields the Bot Settings and the dashboard's card show. Each input says what its rule does
+ * (risk-profile-labels.ts); the stop loss value is a percent for fixed and trailing stops and the
+ * multiple k for atr and volatility ones, and its label and hint follow the type chosen. A ratio set
+ * through Bot Settings may be an exact division (5 / 3): it shows rounded and is sent unchanged unless
+ * edited.
  */
 import { useState } from 'react';
 import { stopLossTypes, type RiskParameters, type StopLossType } from '@papertrade/domain/trading/contracts';
@@ -17,6 +24,7 @@ import { ApiError } from '../../../lib/api-client';
 import { useRiskParameters } from '../api/get-risk-parameters';
 import { useUpdateRiskParameters } from '../api/update-risk-parameters';
 import { numericParameterFields, parseParameterInput, type NumericParameter } from '../parameter-fields';
+import { formatRatio, parameterHints, stopLossTypeHints, stopLossValueLabel } from '../risk-profile-labels';
 
 /** Spec section 8: 'Error: Failed to update risk parameters' (the server's reason after it, when it gave one). */
 const UPDATE_ERROR = 'Failed to update risk parameters';
@@ -75,8 +83,10 @@ export function ParametersTab({ premium }: { premium: boolean }) {
     <Panel title="Risk Parameters" testId="risk-parameters" actions={premium ? <span className="badge badge--premium">Premium</span> : <span className="badge" data-testid="basic-badge">Basic</span>}>
       {!premium && <p className="empty-text">Upgrade to Premium to change your risk parameters.</p>}
       <div className="risk-screen__grid">
-        {numericParameterFields.map(({ name, label, bounds }) => {
-          const text = drafts[name] ?? String(current[name]);
+        {numericParameterFields.map(({ name, label: fixedLabel, bounds }) => {
+          const text = drafts[name] ?? formatRatio(current[name]);
+          const label = name === 'stopLossValue' ? stopLossValueLabel(current.stopLossType) : fixedLabel;
+          const hint = name === 'stopLossValue' ? stopLossTypeHints[current.stopLossType] : parameterHints[name];
           const parsed = parseParameterInput(text, bounds);
           const id = `risk-param-${name}`;
           return (
@@ -100,8 +110,9 @@ export function ParametersTab({ premium }: { premium: boolean }) {
                 onBlur={() => onBlur(name)}
               />
               {parsed.ok ? (
-                <span className="field__hint">
+                <span className="field__hint" data-testid={`${id}-hint`}>
                   {bounds.min} to {bounds.max}
+                  {hint ? `: ${hint}` : ''}
                 </span>
               ) : (
                 <span className="field__error">{parsed.error}</span>
@@ -127,6 +138,7 @@ export function ParametersTab({ premium }: { premium: boolean }) {
               </option>
             ))}
           </select>
+          <span className="field__hint">{stopLossTypeHints[current.stopLossType]}</span>
         </div>
         <label className="switch-field">
           <input
@@ -137,6 +149,7 @@ export function ParametersTab({ premium }: { premium: boolean }) {
             onChange={(e) => send({ ...current, kellyCriterionEnabled: e.target.checked })}
           />
           Kelly Criterion
+          <span className="field__hint">{parameterHints.kellyCriterionEnabled}</span>
         </label>
         <label className="switch-field">
           <input
@@ -147,6 +160,7 @@ export function ParametersTab({ premium }: { premium: boolean }) {
             onChange={(e) => send({ ...current, dynamicPositionSizing: e.target.checked })}
           />
           Dynamic Position Sizing
+          <span className="field__hint">{parameterHints.dynamicPositionSizing}</span>
         </label>
       </div>
     </Panel>

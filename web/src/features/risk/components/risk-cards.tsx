@@ -1,9 +1,13 @@
 /**
  * The dashboard's risk cards (dashboard-and-sign-in.md sections 2, 4 and 9), mounted by the dashboard:
  *
- * - `RiskManagementCard`: the bot's risk settings (position size, stop loss, take profit, daily loss
- *   limit) and today's loss against the limit; visitors see the defaults of section 9 (their own
- *   settings need an account). View Details goes to /risk-management.
+ * - `RiskManagementCard`: the risk profile's bot settings (position size, stop loss, take profit,
+ *   daily loss limit: the same fields as the Risk Management parameters, issue 17) in the unit of the
+ *   stop-loss type (2% for a fixed or trailing stop, 2 × ATR14, 2 σ) and today's loss against the
+ *   limit; visitors see the defaults of section 9 (their own settings need an account). View Details
+ *   goes to /risk-management.
+ * - `EntriesPausedNote`: beside the bot status, why the bot opens nothing new (the drawdown from the
+ *   portfolio's peak above maxDrawdown, GET /api/risk); nothing when entries are not paused.
  * - `RiskOverviewCard`: three states. Logged out: a Login link. Logged in but not premium: Upgrade to
  *   Premium (/subscription). Premium: the portfolio risk badge and bar, the open positions' unrealised
  *   P&L and the largest share at risk, the daily loss bar and the most severe unacknowledged alert,
@@ -19,7 +23,7 @@
  */
 import { Link } from 'react-router-dom';
 import { isPremium } from '@papertrade/domain/auth/contracts';
-import { DEFAULT_BOT_SETTINGS } from '@papertrade/domain/trading/contracts';
+import { DEFAULT_BOT_SETTINGS, DEFAULT_RISK_PROFILE, stopLossUnits } from '@papertrade/domain/trading/contracts';
 import type { ActiveRiskTrade, RiskResponse } from '@papertrade/domain/trading/read-contracts';
 import '../../../components/ui/badge-variants.css';
 import { FetchError } from '../../../components/ui/fetch-error';
@@ -29,6 +33,7 @@ import { direction, formatPercent, formatSignedUsd, formatUsd } from '../../../l
 import { ACTIVE_TRADES_REFETCH_MS, useActiveTrades } from '../api/get-active-trades';
 import { useRisk } from '../api/get-risk';
 import { RISK_ALERTS_REFETCH_MS, useRiskAlerts } from '../api/get-risk-alerts';
+import { stopFigure } from '../risk-profile-labels';
 import { barWidth, dailyLossTone, mostSevereAlert, openPositionsSummary, portfolioRiskBadge, PORTFOLIO_RISK_BAR_MAX } from '../risk-rules';
 import './risk.css';
 
@@ -38,6 +43,7 @@ export function RiskManagementCard() {
   const { user } = useAuth();
   const risk = useRisk({ enabled: user !== null });
   const settings = user === null ? DEFAULT_BOT_SETTINGS : risk.data?.settings;
+  const unit = user === null ? stopLossUnits[DEFAULT_RISK_PROFILE.stopLossType] : risk.data?.settings.stopLossUnit;
   return (
     <Panel
       title="Risk Management"
@@ -59,11 +65,11 @@ export function RiskManagementCard() {
             </div>
             <div>
               <dt>Stop Loss</dt>
-              <dd data-testid="risk-stop-loss">{settings ? `${settings.stopLossPercent}%` : '—'}</dd>
+              <dd data-testid="risk-stop-loss">{settings && unit ? stopFigure(settings.stopLossPercent, unit) : '—'}</dd>
             </div>
             <div>
               <dt>Take Profit</dt>
-              <dd data-testid="risk-take-profit">{settings ? `${settings.takeProfitPercent}%` : '—'}</dd>
+              <dd data-testid="risk-take-profit">{settings && unit ? stopFigure(settings.takeProfitPercent, unit) : '—'}</dd>
             </div>
             <div>
               <dt>Daily Loss Limit</dt>
@@ -100,6 +106,19 @@ function DailyLossMeter({ risk }: { risk: RiskResponse }) {
         <div className={`risk-bar__fill risk-bar__fill--${tone}`} data-testid="daily-loss-bar" data-tone={tone} style={{ width: `${barWidth(risk.dailyLossUsedPercent, 100)}%` }} />
       </div>
     </div>
+  );
+}
+
+/** Why the bot takes no new entries, shown with its status (the server's words); nothing for visitors or when entries are open. */
+export function EntriesPausedNote() {
+  const { user } = useAuth();
+  const risk = useRisk({ enabled: user !== null });
+  const reason = risk.data?.drawdown.reason;
+  if (!reason) return null;
+  return (
+    <p className="risk-alert__meta risk-paused" role="status" data-testid="bot-entries-paused">
+      {reason}
+    </p>
   );
 }
 

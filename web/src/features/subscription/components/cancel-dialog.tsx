@@ -1,7 +1,8 @@
 import { useEffect, useRef } from 'react';
+import { keepTabInside } from '../../../components/ui/dialog-focus';
 import { CANCEL_DIALOG_TEXT, CANCEL_DIALOG_TITLE } from '../cancel-text';
 
-/** A modal <dialog> (focus kept inside, Escape closes): Keep Subscription, or confirm the cancellation. */
+/** A modal <dialog> (Tab wraps inside, Escape closes, focus returns to the button that opened it): Keep Subscription, or confirm the cancellation. */
 export function CancelDialog({ open, pending, onConfirm, onClose }: { open: boolean; pending: boolean; onConfirm: () => void; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
@@ -11,7 +12,7 @@ export function CancelDialog({ open, pending, onConfirm, onClose }: { open: bool
     if (!open && dialog.open) dialog.close();
   }, [open]);
   return (
-    <dialog ref={ref} className="sub-dialog card" aria-labelledby="cancel-dialog-title" aria-describedby="cancel-dialog-text" data-testid="cancel-dialog" onClose={onClose}>
+    <dialog ref={ref} className="sub-dialog card" aria-labelledby="cancel-dialog-title" aria-describedby="cancel-dialog-text" data-testid="cancel-dialog" onClose={onClose} onKeyDown={keepTabInside}>
       <h2 id="cancel-dialog-title" className="sub-dialog__title">
         {CANCEL_DIALOG_TITLE}
       </h2>

@@ -4,7 +4,9 @@
  * server page at a time, the Filter (coin, status, date range; applied by the server) and Export
  * (every trade of the current filter and tab, as CSV). Visitors see dashes and a Login link. The
  * screen states how sells are matched to buys (FIFO lots, issue 16) and shows what is left of each
- * BUY; Win Rate reads a dash until a trade has closed.
+ * BUY; Win Rate reads a dash until a trade has closed. Issue 17: each trade's Decision (the bot's rule
+ * and figures, or a manual BUY's exits), and the Bot Decisions list: the BUY signals the bot refused,
+ * with the rule that refused each.
  */
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -20,8 +22,9 @@ import { describeError } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth/auth-context';
 import { downloadCsv } from '../../../lib/download-file';
 import { direction, formatCoinAmount, formatCount, formatPrice, formatSignedUsd, formatUsd, MISSING } from '../../../lib/number-format';
+import { useBotDecisions } from '../api/get-bot-decisions';
 import { getAllTrades, useTrades } from '../api/get-trades';
-import { lotRuleNote, lotState, signalSource } from '../trade-labels';
+import { botRuleLabels, decisionLabel, lotRuleNote, lotState, signalSource } from '../trade-labels';
 import { EMPTY_FILTER, filterError, isFilterActive, TRADE_HISTORY_PAGE_SIZE, type TradeFilter, type TradeTab } from '../trade-query';
 import './trade-history.css';
 
@@ -139,7 +142,54 @@ export function TradeHistoryScreen() {
           </div>
         </Panel>
       )}
+      {signedIn && <BotDecisions />}
     </>
+  );
+}
+
+/** The bot's recent refusals: when, which signal, the rule and its figures (GET /api/bot/decisions). */
+function BotDecisions() {
+  const query = useBotDecisions({ enabled: true });
+  return (
+    <Panel title="Bot Decisions" testId="bot-decisions">
+      <p className="trade-lot-rule">Signals the trading bot did not trade, and the rule of your risk profile that refused each (the last 50).</p>
+      {query.isError ? (
+        <FetchError text="Failed to fetch bot decisions" error={query.error} />
+      ) : !query.data ? (
+        <p className="empty-text">Loading…</p>
+      ) : query.data.refusals.length === 0 ? (
+        <p className="empty-text" data-testid="no-bot-decisions">
+          No refused signals
+        </p>
+      ) : (
+        <div className="table-scroll">
+          <table className="data-table">
+            <thead>
+              <tr>
+                <th>Time</th>
+                <th>Signal</th>
+                <th>Rule</th>
+                <th>Decision</th>
+              </tr>
+            </thead>
+            <tbody>
+              {query.data.refusals.map((r) => (
+                <tr key={r.id} data-testid="bot-decision-row">
+                  <td>{timeFormat.format(new Date(r.timestamp))}</td>
+                  <td>
+                    {r.signalType} {r.symbol}
+                  </td>
+                  <td data-testid="bot-decision-rule">{botRuleLabels[r.rule]}</td>
+                  <td className="bot-decision-text" data-testid="bot-decision-text">
+                    {r.text}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Panel>
   );
 }
 
@@ -227,6 +277,25 @@ function LotCell({ trade }: { trade: Trade }) {
   );
 }
 
+/** What decided the trade: the bot's rule and its recorded text, or a manual BUY's exits. */
+function DecisionCell({ trade }: { trade: Trade }) {
+  const label = decisionLabel(trade);
+  return (
+    <td className="trade-decision" data-testid="trade-decision">
+      {label === null ? (
+        MISSING
+      ) : (
+        <>
+          <span className="badge" data-testid="trade-decision-rule">
+            {label.rule}
+          </span>
+          <span className="trade-cell__sub">{label.text}</span>
+        </>
+      )}
+    </td>
+  );
+}
+
 function TradesTable({ trades }: { trades: readonly Trade[] }) {
   return (
     <div className="table-scroll">
@@ -240,6 +309,7 @@ function TradesTable({ trades }: { trades: readonly Trade[] }) {
             <th>Signal Source</th>
             <th className="num">P&amp;L</th>
             <th>Status</th>
+            <th>Decision</th>
           </tr>
         </thead>
         <tbody>
@@ -264,6 +334,7 @@ function TradesTable({ trades }: { trades: readonly Trade[] }) {
                 <span className="badge">{t.status}</span>
                 <LotCell trade={t} />
               </td>
+              <DecisionCell trade={t} />
             </tr>
           ))}
         </tbody>
