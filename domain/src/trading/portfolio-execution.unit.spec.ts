@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import { specFor } from '../shared/decider-specification';
-import { ValidationError } from '../shared/errors';
+import { IllegalStateError, ValidationError } from '../shared/errors';
 import { sigmaPerMinute } from './engine/fills';
 import { STARTING_CASH_MICROS } from './money';
 import type { PortfolioEvent, SimulatedTradePlaced } from './portfolio';
@@ -103,6 +103,14 @@ describe('portfolio decider: fills like an exchange\'s', function () {
     const fill = event.data.price;
     expect(fill).to.be.greaterThan(3000);
     expect(event.data.exits).to.deep.equal({ kind: 'MANUAL', stopLoss: fill * 0.98, takeProfit: fill * 1.05, stopLossPercent: 2, takeProfitPercent: 5 });
+  });
+
+  it('refuses a BUY of all the cash at the market price: the spread and impact are on top, and the refusal says so', function () {
+    // 10,000 USD of cash and a mid of 2,500: 3.996 ETH is 9,990 at the mid, 10,000 with the fee, more with the spread.
+    spec
+      .given([opened])
+      .when(place('t1', 'BUY', 3.996, 2500))
+      .thenThrows(IllegalStateError, /^Insufficient paper cash: buying 3\.996 ETH at \$2,500\.\d\d \(the market price \$2,500\.00 plus the spread and impact\) costs \$10,00\d\.\d\d with the fee, cash is \$10,000\.00$/);
   });
 
   it('without a market fills at the price given, as before (a price decided elsewhere), and records no execution', function () {

@@ -285,7 +285,10 @@ export function placeSimulatedTrade(command: PlaceSimulatedTrade, state: Portfol
 
   if (side === 'BUY') {
     if (notional + fee > open.cashMicros) {
-      throw new IllegalStateError(`Insufficient paper cash: buying ${quantity} ${coin.symbol} costs ${usd(notional + fee)} with the fee, cash is ${usd(open.cashMicros)}`, { field: 'amount' });
+      // With a market the fill is above the price on the person's screen: say by how much, so a BUY of
+      // exactly the cash at that price reads as what it is.
+      const at = execution ? ` at ${usdText(price)} (the market price ${usdText(mid)} plus the spread and impact)` : '';
+      throw new IllegalStateError(`Insufficient paper cash: buying ${quantity} ${coin.symbol}${at} costs ${usd(notional + fee)} with the fee, cash is ${usd(open.cashMicros)}`, { field: 'amount' });
     }
     return [
       ...opening,
