@@ -167,7 +167,12 @@ export function tradeResponse(view: TradeView, prices: Prices): Trade {
     lots: (view.lots ?? []).map((l) => ({ tradeId: l.tradeId, quantity: unitsToQuantity(l.units), entryPrice: l.entryPrice })),
     decision: view.decision ?? null,
     exits: buy && view.exits ? exitsView(view.exits) : null,
+    execution: view.execution ? executionView(view.execution) : null,
   };
+}
+
+function executionView(e: NonNullable<TradeView['execution']>): NonNullable<Trade['execution']> {
+  return { mid: e.mid, halfSpread: e.halfSpread, impact: e.impact, filledAt: e.filledAt, intendedAt: e.intendedAt ?? null, delayMs: e.delayMs ?? null, level: e.level ?? null };
 }
 
 function exitsView(plan: NonNullable<TradeView['exits']>): NonNullable<Trade['exits']> {

@@ -115,6 +115,27 @@ describe('trading read models', function () {
   });
 
   describe('trades', function () {
+    it('shows what each fill met (issue 17): the mid, the half spread and impact, when it filled, a bot order\'s delay, a close\'s level; null for fills before it', function () {
+      const market = { filledAt: '2026-03-04T05:06:05.000Z', minuteVolumeUsd: 4_000_000, intendedAt: '2026-03-04T05:05:05.000Z' };
+      const withMarket: PortfolioCommand = { ...place('t1', 'BUY', 0.5, 3000, DAY1), data: { ...(place('t1', 'BUY', 0.5, 3000, DAY1).data as object), market } } as PortfolioCommand;
+      const stop: PortfolioCommand = {
+        type: 'ClosePosition',
+        data: { userId: 'u1', positionId: 't1', symbol: 'ETH', reason: 'STOP_LOSS', price: 2930, market: { filledAt: '2026-03-04T06:00:05.000Z', minuteVolumeUsd: 4_000_000, level: 2940 } },
+        metadata: { now: '2026-03-04T06:00:05.000Z' },
+      };
+      const docs = tradesOf(run(withMarket, stop));
+      const buy = tradeResponse(docs.get(tradeViewId('u1', 't1'))!, {});
+      expect(buy.execution).to.deep.include({ mid: 3000, halfSpread: 0.00005, filledAt: '2026-03-04T05:06:05.000Z', intendedAt: '2026-03-04T05:05:05.000Z', delayMs: 60_000, level: null });
+      expect(buy.execution!.impact).to.be.within(1e-6, 1e-4);
+      expect(buy.price).to.equal(3000 * (1 + 0.00005 + buy.execution!.impact));
+      const close = tradeResponse(docs.get(tradeViewId('u1', closeTradeId('t1')))!, {});
+      expect(close.execution).to.deep.include({ mid: 2930, filledAt: '2026-03-04T06:00:05.000Z', intendedAt: null, delayMs: null, level: 2940 });
+      const before = tradeResponse(tradesOf(run(place('t1', 'BUY', 0.5, 3000, DAY1))).get(tradeViewId('u1', 't1'))!, {});
+      expect(before.execution, 'a fill without a market (before issue 17)').to.equal(null);
+      const { execution: _none, ...older } = docs.get(tradeViewId('u1', 't1'))!;
+      expect(tradeResponse(older, {}).execution, 'a document written before the field').to.equal(null);
+    });
+
     it('a BUY is OPEN while its position is, a SELL is CLOSED with its P&L and the entry price of what it sold', function () {
       const docs = tradesOf(dayOneAndTwo());
       expect(docs.get(tradeViewId('u1', 't1'))).to.deep.include({ type: 'BUY', status: 'OPEN', closeReason: null, realisedPnlMicros: null, source: 'Manual' });
