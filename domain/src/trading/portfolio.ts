@@ -54,7 +54,10 @@ import { NO_EXITS, type ExitPlan } from './stop-levels';
 /**
  * The schema version of the portfolio's events and state: 2 since sales take FIFO lots (events
  * carry `lotRule` and `lots`; positions keep their lots), 3 since BUYs carry their exit plan and the
- * state its peak value and closed-trade statistics. Snapshots of older versions are refolded.
+ * state its peak value and closed-trade statistics. Snapshots of older versions are refolded. A fill's
+ * `execution` (issue 17's fills: what it met) is optional on events of any version and took no
+ * version of its own: it adds a record and changes the meaning of no field, so events of version 2
+ * that carry it (written before the exit plans) upcast like any other of version 2.
  */
 export const PORTFOLIO_SCHEMA_VERSION = 3;
 
