@@ -11,7 +11,8 @@ import { coinById, findCoinBySymbol, halfSpreadOf, type CoinId } from '../../mar
 import { tickAt, TICK_MS, TICKS_PER_DAY, TICKS_PER_MINUTE } from '../../market/market-path';
 import { MarketSimulation } from '../../market/simulation';
 import { DEFAULT_RISK_PROFILE, type RiskProfile } from '../contracts';
-import type { PositionClosed, SimulatedTradePlaced } from '../portfolio';
+import { STARTING_CASH_MICROS } from '../money';
+import { evolvePortfolio, initialPortfolioState, type PortfolioState, type PositionClosed, type SimulatedTradePlaced } from '../portfolio';
 import type { ChartAt } from './market-at';
 import { pathTicks } from './price-ticks';
 import { PaperEngine, runPaperEngine, type EngineSignal } from './paper-engine';
@@ -24,6 +25,11 @@ const DAY_MS = Date.UTC(2026, 0, 5);
 const DAY = tickAt(DAY_MS);
 const COINS: CoinId[] = ['ethereum', 'bitcoin', 'solana', 'uniswap'];
 const WIDTHS = [1, 5, 15, 60, 240, 1440];
+
+/** A portfolio opened with the starting cash before the day, nothing traded. */
+function openedPortfolio(): PortfolioState {
+  return evolvePortfolio(initialPortfolioState(), { type: 'PortfolioOpened', data: { userId: 'u3', startingCashMicros: STARTING_CASH_MICROS, openedAt: new Date(DAY_MS - 3_600_000).toISOString() } });
+}
 
 /** A signal per coin and closed 5-minute candle: BUY after an up candle, SELL after a down one. */
 function daySignals(): EngineSignal[] {
@@ -115,6 +121,21 @@ describe('engine: a day of bot trades and stops on the path', function () {
     const placed = late.events.find((e): e is SimulatedTradePlaced => e.type === 'SimulatedTradePlaced')!;
     expect(placed.data.execution).to.include({ filledAt: new Date(handled - 3700).toISOString(), delayMs: 90_000 - 5000 });
     expect(placed.data.execution!.mid).to.equal(sim.path.price(findCoinBySymbol(first.symbol)!.id, tickAt(handled)));
+  });
+
+  it('replays the risk monitor\'s recorded peaks, so the drawdown rule refuses as live, and records the refusal as the bot does', function () {
+    const buys = signals.filter((x) => x.type === 'BUY').slice(0, 3);
+    const first = Date.parse(buys[0]!.candleTime);
+    // A peak of 12,000 recorded before the first signal: at 10,000 the portfolio is 16.7 % below it, above the 15 % maximum.
+    const peaked = runPaperEngine({ ticks, charts, userId: 'u3', rules, peaks: [{ atMs: first - 60_000, valueMicros: 12_000_000_000 }], portfolio: openedPortfolio() }, buys, DAY + 1000);
+    expect(peaked.events.filter((e) => e.type === 'SimulatedTradePlaced')).to.deep.equal([]);
+    expect(peaked.events[0]).to.deep.equal({ type: 'PortfolioPeakRecorded', data: { userId: 'u3', valueMicros: 12_000_000_000, recordedAt: new Date(first - 60_000).toISOString() } });
+    expect(peaked.refusals.map((r) => [r.signalId, r.decision.rule])).to.deep.equal(buys.map((b) => [b.signalId, 'MAX_DRAWDOWN']));
+    const refusal = peaked.refusals[0]!;
+    expect(refusal).to.deep.include({ userId: 'u3', signalEventId: buys[0]!.eventId, symbol: buys[0]!.symbol, signalType: 'BUY', candleTime: buys[0]!.candleTime, refusedAt: new Date(first + 5 * 60_000 + 5000).toISOString() });
+    expect(refusal.decision.text).to.match(/^refused: drawdown 16\.67% from the peak \$12,000\.00 is above the maximum 15%$/);
+    const unpeaked = runPaperEngine({ ticks, charts, userId: 'u3', rules, peaks: [], portfolio: openedPortfolio() }, buys, DAY + 1000);
+    expect(unpeaked.events.filter((e) => e.type === 'SimulatedTradePlaced').length, 'without the peak the same signals trade').to.be.greaterThan(0);
   });
 
   it('gives the same events run again (a pure function of the signals and the path)', function () {
