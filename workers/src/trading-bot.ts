@@ -46,7 +46,7 @@
  * it (a slow round, a restart) the orders fill at the live tick and record the delay. The market is
  * read once per signal at the fill time (`quotesAt`: every coin's mid then, and the minute's volume;
  * the figures the entry rules read, from the charts ending then) and each bot decides with decideBotOrder (domain/src/trading/engine/bot-order.ts): the portfolio is
- * valued at those prices, the order sized at its worst fill price, and the command carries the mid,
+ * valued at those prices, the order decided at the price it fills at, and the command carries the mid,
  * so the portfolio decider prices the fill (half spread, impact, fee) and records it. The paper engine
  * (domain/src/trading/engine/paper-engine.ts) runs the same functions, so a replay of the same signals
  * over the same path gives the same trades.

@@ -1,20 +1,22 @@
 /**
  * The bot's order for one signal and user, filled like an exchange's: the bot's rules decide
- * (decideBotTrade, unchanged: which signals trade, how much), at the prices of the fill time, and the
- * order carries the market it meets (the signal coin's mid at the fill tick, the minute's volume,
- * when it was meant to fill), so the portfolio decider prices the fill and records it. The trading
- * bot worker and the paper engine both call this: the same signal, rules, portfolio and ticks give
- * the same command.
+ * (decideBotTrade: which signals trade, how much, under the user's risk profile), at the prices of the
+ * fill time, and the order carries the market it meets (the signal coin's mid at the fill tick, the
+ * minute's volume, when it was meant to fill), so the portfolio decider prices the fill and records it.
+ * The trading bot worker and the paper engine both call this: the same signal, profile, market,
+ * portfolio and ticks give the same command.
  *
- * Sizing: the bot spends a share of the portfolio on notional + fee at a price; it sizes at the worst
- * price the order can fill at (the mid plus the half spread plus the impact of an order as large as
- * all its cash), so the fill (whose impact is that of its own, smaller, notional) always fits the
- * budget, and the entry the rules see is the price the position will really carry.
+ * A BUY is decided at the price it fills at, so its decision's stop, target, reward/risk and cost are
+ * the position's own: the rules first decide at the mid plus the half spread (the least it can fill
+ * at), which sizes the order; that order's fill price (its own impact added) is then the entry they
+ * decide at again, refusing or sizing from there. The second size is at most the first (a higher
+ * price buys no more), so its fill is at most that entry: it always fits the budget, even one that is
+ * all the cash, and differs from the entry the rules saw by the impact of the few units the second
+ * pass dropped (a few parts in a hundred billion).
  */
 import { findCoinBySymbol, halfSpreadOf, type CoinId, type CoinSymbol } from '../../market/coins';
 import { decideBotTrade, type BotTradeDecision, type BotTradeInput } from '../bot-trade-decision';
-import { microsToUsd, STARTING_CASH_MICROS } from '../money';
-import type { PortfolioState } from '../portfolio';
+import { quantityToUnits, unitsToQuantity } from '../money';
 import { fillPrice, priceImpact } from './fills';
 
 /** A coin's market at the fill time, as the market-data port answers it (or the engine reads it from the path). */
@@ -37,10 +39,9 @@ export type BotOrderInput = Omit<BotTradeInput, 'prices' | 'now'> & {
   fillMs: number;
 };
 
-/** The highest price a BUY of `coinId` at `mid` can fill at for a portfolio with this cash. */
-export function buySizingPrice(coinId: CoinId, mid: number, minuteVolumeUsd: number, portfolio: PortfolioState): number {
-  const cash = microsToUsd(portfolio.status === 'open' ? portfolio.cashMicros : STARTING_CASH_MICROS);
-  return fillPrice(mid, 'BUY', halfSpreadOf(coinId), priceImpact(coinId, Math.max(0, cash), minuteVolumeUsd));
+/** The price the order of `units` whole units of `coinId` fills at (BUY) at mid `mid`. */
+function buyFillPrice(coinId: CoinId, mid: number, minuteVolumeUsd: number, units: number): number {
+  return fillPrice(mid, 'BUY', halfSpreadOf(coinId), priceImpact(coinId, unitsToQuantity(units) * mid, minuteVolumeUsd));
 }
 
 export function decideBotOrder(input: BotOrderInput): BotTradeDecision {
@@ -52,8 +53,11 @@ export function decideBotOrder(input: BotOrderInput): BotTradeDecision {
   if (!coin) return decideBotTrade({ ...rest, prices, now }); // refused there, as any unsupported coin
   const quote = quotes.find((q) => q.coinId === coin.id);
   if (!quote) throw new Error(`no quote for ${coin.symbol} at ${now}`);
-  const sizing = rest.signal.type === 'BUY' ? buySizingPrice(coin.id, quote.price, quote.minuteVolumeUsd, rest.portfolio) : quote.price;
-  const decision = decideBotTrade({ ...rest, signal: { ...rest.signal, price: sizing }, prices, now });
+  const at = (price: number) => decideBotTrade({ ...rest, signal: { ...rest.signal, price }, prices, now });
+  let decision = at(rest.signal.type === 'BUY' ? fillPrice(quote.price, 'BUY', halfSpreadOf(coin.id), 0) : quote.price);
+  if (decision.action === 'TRADE' && rest.signal.type === 'BUY') {
+    decision = at(buyFillPrice(coin.id, quote.price, quote.minuteVolumeUsd, quantityToUnits(decision.command.data.amount)));
+  }
   if (decision.action !== 'TRADE') return decision;
   const { command } = decision;
   return {

@@ -1,7 +1,8 @@
 /**
  * The bot's order for a signal: the bot's rules at the fill time's prices, the order carrying the
- * signal coin's mid and the market it meets, sized so the fill with its costs fits the budget even
- * when the budget is all the cash.
+ * signal coin's mid and the market it meets, decided at the price it fills at (its decision's stop,
+ * target and cost the position's own), sized so the fill with its costs fits the budget even when the
+ * budget is all the cash.
  */
 import { expect } from 'chai';
 import { coins } from '../../market/coins';
@@ -36,13 +37,25 @@ describe('engine: the bot order', function () {
     expect(data).to.deep.include({ tradeId: tradeIdFor('s-BUY-BTC', 'u1'), side: 'BUY', symbol: 'BTC', price: 60_000 });
     expect(data.market).to.deep.equal({ filledAt: '2026-01-05T10:05:05.000Z', minuteVolumeUsd: 3e6, intendedAt: '2026-01-05T10:05:00.000Z' });
     expect(metadata.now).to.equal('2026-01-05T10:05:05.000Z');
-    // 5 % of 10,000 USD at the worst fill price, not at the signal's candle close (59,000).
+    // 5 % of 10,000 USD at the fill price, not at the signal's candle close (59,000).
     const [, placed] = portfolioDecider.decide(decision.command, portfolioDecider.initialState()) as [unknown, SimulatedTradePlaced];
     expect((placed.data.notionalMicros + placed.data.feeMicros) / 1e6).to.be.within(499.9, 500);
     expect(placed.data.execution).to.include({ mid: 60_000, delayMs: 5000 });
   });
 
-  it('sizes at the worst fill price, so a BUY whose budget is all the cash still fits with the spread and impact', function () {
+  it('decides at the price the order fills at: the decision\'s stop, target and cost are the fill\'s, not the mid\'s or a worse price\'s', function () {
+    const decision = decideBotOrder({ userId: 'u1', signal: signal('BUY'), profile: DEFAULT_RISK_PROFILE, market: MARKET, portfolio: portfolioDecider.initialState(), quotes, intendedMs: FILL, fillMs: FILL });
+    if (decision.action !== 'TRADE') throw new Error(`expected a trade: ${decision.detail}`);
+    const [, placed] = portfolioDecider.decide(decision.command, portfolioDecider.initialState()) as [unknown, SimulatedTradePlaced];
+    const fill = placed.data.price;
+    expect(fill).to.be.greaterThan(60_000 * 1.00005);
+    const { figures } = decision.decision;
+    expect(figures.stopLoss).to.be.closeTo(fill * 0.98, fill * 1e-9);
+    expect(figures.takeProfit).to.be.closeTo(fill * 1.05, fill * 1e-9);
+    expect(figures.cost, 'what it paid, to the cent').to.equal(Math.round((placed.data.notionalMicros + placed.data.feeMicros) / 1e4) / 100);
+  });
+
+  it('sizes so a BUY whose budget is all the cash still fits with the spread and impact', function () {
     const profile = { ...DEFAULT_RISK_PROFILE, maxPositionSize: 50 };
     const ethBuy = { type: 'PlaceSimulatedTrade' as const, data: { userId: 'u1', tradeId: 't0', symbol: 'ETH', side: 'BUY' as const, amount: 3.2, price: 3000, source: { kind: 'MANUAL' as const } }, metadata: { now: '2026-01-05T09:00:00.000Z' } };
     const portfolio = run([ethBuy]);
