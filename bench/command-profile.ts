@@ -41,6 +41,7 @@ import { commandApiDeps, createProjector, createRuntime, registrationDeps } from
 import { fmtMs, fmtRate, loadAverage, median, perSecond, ratio, runConcurrent, table } from './support/measure';
 import { LOOPBACK_LIMITS } from '../test/limits';
 import { wrkAvailable, wrkPuts } from './support/wrk-client';
+import { formatProfile, summariseProfile, type CpuProfile } from './support/cpu-profile';
 
 const args = new Set(process.argv.slice(2));
 const CPU_PROFILE = args.has('--cpu-prof');
@@ -288,7 +289,7 @@ async function main(): Promise<void> {
           const run = await puts(COMMANDS_PER_REP, CONCURRENCY);
           if (session && rep === REPS - 1) {
             const { profile } = await session.post('Profiler.stop');
-            summariseProfile(profile as unknown as CpuProfile);
+            printProfile(profile as unknown as CpuProfile);
             session.disconnect();
           }
           if (!NO_PROJECTOR) await projector.caughtUp(); // the projector's work for these commands is part of their cost
@@ -335,37 +336,11 @@ function fmtUs(ms: number): string {
   return `${Math.round(ms * 1000).toLocaleString('en-US')} µs`;
 }
 
-interface CpuProfile {
-  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }>;
-  samples: number[];
-  timeDeltas: number[];
-}
-
 /** Top functions by self time, and self time per package (node_modules/<pkg>, node: internals, ours). */
-function summariseProfile(profile: CpuProfile): void {
-  const self = new Map<number, number>();
-  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
-  const total = [...self.values()].reduce((a, b) => a + b, 0);
-  const byFunction = new Map<string, number>();
-  const byPackage = new Map<string, number>();
-  for (const node of profile.nodes) {
-    const us = self.get(node.id) ?? 0;
-    if (!us) continue;
-    const { functionName, url, lineNumber } = node.callFrame;
-    const file = url.replace(/^file:\/\//, '');
-    const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1] ?? (file.startsWith('node:') ? 'node internals' : file === '' ? `(${functionName || 'native'})` : file.includes('/bench/') ? 'bench' : 'papertrade');
-    const short = file.includes('node_modules/') ? file.slice(file.lastIndexOf('node_modules/') + 13) : file.replace(/^.*\/wt-[^/]+\//, '');
-    byFunction.set(`${functionName || '(anonymous)'} ${short}:${lineNumber + 1}`, (byFunction.get(`${functionName || '(anonymous)'} ${short}:${lineNumber + 1}`) ?? 0) + us);
-    byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + us);
-  }
-  const top = (m: Map<string, number>, k: number) =>
-    [...m.entries()]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, k)
-      .map(([name, us]) => [name, `${((100 * us) / total).toFixed(1)}%`]);
-  log(`   CPU profile of this process during one command rep (${(total / 1000).toFixed(0)} ms sampled):`);
-  log(table(['self time by package', 'share'], top(byPackage, 20)).replace(/^/gm, '   '));
-  log(table(['self time by function', 'share'], top(byFunction, 40)).replace(/^/gm, '   '));
+function printProfile(profile: CpuProfile): void {
+  const summary = summariseProfile(profile);
+  log(`   CPU profile of this process during one command rep (${(summary.totalUs / 1000).toFixed(0)} ms sampled):`);
+  log(formatProfile(summary));
 }
 
 main().then(

@@ -9,6 +9,7 @@ import { loadConfig, type Config } from '@papertrade/platform/config/config';
 import { createLogger, type Logger } from '@papertrade/platform/config/logger';
 import { CommandHandler } from '@papertrade/platform/commands/command-handler';
 import { TokenService } from '@papertrade/platform/auth/tokens';
+import { IDENTITY_MAX_AGE_MS, IdentityCache } from '@papertrade/platform/auth/identity-cache';
 import { DEFAULT_SIGN_IN_LIMITS, SignInLimits } from '@papertrade/platform/auth/sign-in-limits';
 import { ApiCallCounter } from '@papertrade/platform/auth/api-call-counter';
 import { cachedHead, type HeadPort } from '@papertrade/platform/http/min-position';
@@ -16,6 +17,8 @@ import { OwnWrites } from '@papertrade/platform/http/own-writes';
 import { createMarketData } from '@papertrade/platform/market/create-market-data';
 import { resolveMarketSeed } from '@papertrade/platform/market/market-seed';
 import type { MarketData } from '@papertrade/platform/market/market-data';
+import { CachedMarketData } from '@papertrade/platform/market/cached-market-data';
+import { READ_CACHE_MAX_AGE_MS, ReadModelCache } from '@papertrade/platform/projections/read-model-cache';
 import { Projector } from '@papertrade/platform/projections/projector';
 import { createInfrastructure, type Infrastructure } from '@papertrade/platform/runtime/infrastructure';
 import type { CommandApiDeps } from '@papertrade/command-api/deps';
@@ -29,9 +32,18 @@ import { SignalEngine } from '@papertrade/workers/signal-engine';
 import { DEFAULT_BOT_CONCURRENCY, TradingBot } from '@papertrade/workers/trading-bot';
 import { RiskMonitor } from '@papertrade/workers/risk-monitor';
 import { SubscriptionExpiry } from '@papertrade/workers/subscription-expiry';
+import { JobRunner } from '@papertrade/workers/jobs/job-runner';
+import { modelTrainingJob } from '@papertrade/workers/ml/model-training-job';
+import { intervalSourceOf } from '@papertrade/workers/ml/training-candles';
+import { ensureHouseModel } from '@papertrade/workers/ml/house-model';
 
 export interface Runtime {
   config: Config;
+  /**
+   * One process runs everything (bin/start.ts), where defaults for one laptop apply: its projector's
+   * change notices reach its APIs on the in-process bus.
+   */
+  embedded: boolean;
   logger: Logger;
   infra: Infrastructure;
   clock: () => Date;
@@ -42,8 +54,6 @@ export interface Runtime {
   marketData: MarketData;
   /** One per process: in the embedded mode its memory store is what both APIs count and read. */
   apiCalls: ApiCallCounter;
-  /** The single-process default (bin/start.ts), where defaults for one laptop apply. */
-  embedded: boolean;
 }
 
 /** Embedded mode generates a secret into the data folder; every other mode must be given one. */
@@ -129,16 +139,48 @@ export function commandApiDeps(rt: Runtime): CommandApiDeps {
   };
 }
 
+/**
+ * In the embedded process the projector's change notices reach the APIs on the in-process bus and
+ * none is lost, so a kept read is dropped by its notice and the age limit is only a safety net;
+ * across processes (NATS, at most once) a lost notice is bounded by the 2 s of the identity cache.
+ */
+const IN_PROCESS_READ_CACHE_MAX_AGE_MS = 60_000;
+
+/** The per-process cache of the polled reads, subscribed to the change notices (read-model-cache.ts). */
+export function readCacheOf(rt: Runtime): ReadModelCache {
+  const cache = new ReadModelCache(rt.infra.readModels, (actor, after) => rt.infra.eventStore.lastPositionByActor(actor, after), {
+    maxAgeMs: rt.embedded && rt.config.BUS === 'memory' ? IN_PROCESS_READ_CACHE_MAX_AGE_MS : READ_CACHE_MAX_AGE_MS,
+  });
+  // Not awaited (queryApiDeps is synchronous): the in-process bus subscribes at once; until a NATS
+  // subscription is in place, entries are still read again after READ_CACHE_MAX_AGE_MS.
+  cache.listen().catch((error: unknown) => rt.logger.warn('read cache could not subscribe to change notices', { error: String(error) }));
+  return cache;
+}
+
+/**
+ * Who a token's user is, per process (platform/src/auth/identity-cache.ts), listening to the users
+ * change notices. The embedded process loses no notice either, so there an entry is re-read after
+ * 60 s rather than IDENTITY_MAX_AGE_MS: every signed-in poll passes through it, and 100 users
+ * re-read every 2 s were 50 PGlite reads a second.
+ */
+export function identitiesOf(rt: Runtime): IdentityCache {
+  const identities = IdentityCache.over(rt.infra.readModels, { maxAgeMs: rt.embedded && rt.config.BUS === 'memory' ? IN_PROCESS_READ_CACHE_MAX_AGE_MS : IDENTITY_MAX_AGE_MS });
+  const bus = rt.infra.readModels.bus;
+  if (bus) identities.listen(bus).catch((error: unknown) => rt.logger.warn('identity cache could not subscribe to change notices', { error: String(error) }));
+  return identities;
+}
+
 export function queryApiDeps(rt: Runtime): QueryApiDeps {
   return {
     readModels: rt.infra.readModels,
+    readCache: readCacheOf(rt),
     head: rt.head,
     ownWrites: ownWritesOf(rt),
     tokens: new TokenService(rt.jwtSecret, rt.clock),
     logger: rt.logger,
     clock: rt.clock,
     trustProxy: rt.config.TRUST_PROXY,
-    marketData: rt.marketData,
+    marketData: CachedMarketData.over(rt.marketData, rt.clock),
     events: rt.infra.eventStore,
     apiCalls: rt.apiCalls,
   };
@@ -168,6 +210,7 @@ export interface Workers {
   tradingBot: TradingBot;
   riskMonitor: RiskMonitor;
   subscriptionExpiry: SubscriptionExpiry;
+  jobRunner: JobRunner;
 }
 
 export function createWorkers(rt: Runtime): Workers {
@@ -181,16 +224,26 @@ export function createWorkers(rt: Runtime): Workers {
   const tradingBot = new TradingBot({ eventStore, documents, leases, readModels, handler, marketData: rt.marketData, clock: rt.clock, logger: rt.logger, concurrency });
   const riskMonitor = new RiskMonitor({ bus, readModels, leases, handler, marketData: rt.marketData, clock: rt.clock, logger: rt.logger });
   const subscriptionExpiry = new SubscriptionExpiry({ readModels, handler, clock: rt.clock, logger: rt.logger });
+  // Long jobs (model training now, backtests next): every workers process runs one runner; the jobs spread over them.
+  const jobRunner = new JobRunner(
+    { handler, readModels, bus, clock: rt.clock, logger: rt.logger },
+    { kinds: [modelTrainingJob({ handler, documents, candles: intervalSourceOf(rt.marketData), clock: rt.clock, logger: rt.logger })], leaseMs: rt.config.JOB_LEASE_MS },
+  );
   return {
     tradingBot,
     riskMonitor,
     subscriptionExpiry,
+    jobRunner,
     async start() {
       await riskMonitor.start(); // listening before the first tick goes out
       feed.start();
       signals.start();
       await tradingBot.start();
       subscriptionExpiry.start();
+      await jobRunner.start();
+      if (rt.config.HOUSE_MODEL === 'on') {
+        void ensureHouseModel({ handler, clock: rt.clock, logger: rt.logger }).catch((error: unknown) => rt.logger.warn('house model request failed; the next start asks again', { error: String(error) }));
+      }
     },
     async stop() {
       await feed.stop();
@@ -198,7 +251,8 @@ export function createWorkers(rt: Runtime): Workers {
       await tradingBot.stop();
       await riskMonitor.stop();
       await subscriptionExpiry.stop();
+      await jobRunner.stop();
     },
-    statuses: () => [feed.status(), signals.status(), tradingBot.status(), riskMonitor.status(), subscriptionExpiry.status()],
+    statuses: () => [feed.status(), signals.status(), tradingBot.status(), riskMonitor.status(), subscriptionExpiry.status(), jobRunner.status()],
   };
 }

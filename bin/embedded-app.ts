@@ -6,7 +6,7 @@ import { minPositionWithinHead } from '@papertrade/platform/http/min-position';
 import { securityHeaders } from '@papertrade/platform/http/security-headers';
 import { commandApiRoutes } from '@papertrade/command-api/app';
 import { queryApiRoutes } from '@papertrade/query-api/app';
-import { commandApiDeps, queryApiDeps, type Runtime } from './compose';
+import { commandApiDeps, identitiesOf, queryApiDeps, type Runtime } from './compose';
 import { webApp } from './web-static';
 
 export function createEmbeddedApp(rt: Runtime, options: { webDist?: string } = {}): Koa {
@@ -18,7 +18,7 @@ export function createEmbeddedApp(rt: Runtime, options: { webDist?: string } = {
   app.use(apiNotFound);
   app.use(minPositionWithinHead(rt.head));
   const queries = queryApiDeps(rt);
-  app.use(authenticate(commands.tokens, rt.infra.readModels, { ownWrites: queries.ownWrites }));
+  app.use(authenticate(commands.tokens, rt.infra.readModels, { ownWrites: queries.ownWrites, identities: identitiesOf(rt) }));
   app.use(queryApiRoutes(queries));
   app.use(commandApiRoutes(commands));
   if (options.webDist) app.use(webApp(options.webDist));

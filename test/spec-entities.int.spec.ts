@@ -114,6 +114,11 @@ const dashboard = {
   /** Real-time message: type BOT_STATUS (with a status), MARKET_UPDATE or ML_UPDATE. */
   botStatusMessage: z.object({ type: z.literal('BOT_STATUS'), data: z.object({ status: z.string().min(1) }) }),
   marketUpdateMessage: z.object({ type: z.literal('MARKET_UPDATE') }),
+  /** ML status: modelType, trainingDataDays, accuracy, lastTraining (null before the first training ends). */
+  mlStatus: z.object({ modelType: z.string().min(1), trainingDataDays: z.number().int().positive(), accuracy: z.number().min(0).max(100).nullable(), lastTraining: iso.nullable() }),
+  /** ML model type: id, name, description, complexity, accuracy, trainingTime. */
+  mlModelType: z.object({ id: z.string(), name: z.string().min(1), description: z.string().min(1), complexity: z.string().min(1), accuracy: z.number().nullable(), trainingTime: z.string().min(1) }),
+  mlUpdateMessage: z.object({ type: z.literal('ML_UPDATE') }),
 };
 
 const premium = {
@@ -335,8 +340,34 @@ describe('API entities of spec section 3 (both documents) against real answers',
       }
     });
 
-    it.skip('ML status (modelType, trainingDataDays, accuracy, lastTraining) and ML model type (id, name, description, complexity, accuracy, trainingTime): pending, GET /api/ml-status and /api/ml/model-types come with the ML models issue (after issue 16)');
-    it.skip('Real-time ML_UPDATE: pending with the ML models issue (after issue 16)');
+    it('ML status (modelType, trainingDataDays, accuracy, lastTraining) and ML model type (id, name, description, complexity, accuracy, trainingTime)', async function () {
+      // Before any training: accuracy and lastTraining are null (the panel says 'Never'), never an invented figure.
+      expectEntity('ML status', dashboard.mlStatus, await get('/api/ml-status'));
+      const types = expectEntity('ML model types', z.object({ types: z.array(dashboard.mlModelType).min(3) }), await get('/api/ml/model-types'));
+      expect(types.types.map((t) => t.id)).to.include('neural_network');
+    });
+
+    it('Real-time ML_UPDATE: to the user whose model changed (here: a training asked for)', async function () {
+      const relay = new RealtimeRelay({ bus: harness().rt.infra.bus, tokens: new TokenService(harness().rt.jwtSecret, harness().rt.clock), accounts: accountLookup(harness().rt.infra.readModels), logger: harness().rt.logger, greet: botStatusGreeting(harness().rt.infra.readModels) });
+      await relay.start();
+      const server = http.createServer();
+      relay.attach(server);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const client = await RecordingClient.open(`ws://127.0.0.1:${(server.address() as AddressInfo).port}/ws`, ['papertrade', `bearer.${free.token}`]);
+      try {
+        await waitUntil(() => client.of('AUTHENTICATED').length === 1, { message: 'AUTHENTICATED' });
+        const created = await harness().request('POST', '/api/ml/create-model', { token: free.token, body: { modelType: 'logistic_regression', trainingDays: 30, parameters: {} } });
+        expect(created.status, JSON.stringify(created.body)).to.equal(202);
+        const update = await waitUntil(() => client.of('ML_UPDATE')[0], { message: 'ML_UPDATE' });
+        expectEntity('ML_UPDATE message', dashboard.mlUpdateMessage, update);
+        // The status the update announces is readable: the user's own model, training.
+        expectEntity('ML status while training', dashboard.mlStatus, await get('/api/ml-status', free.token));
+      } finally {
+        client.close();
+        await relay.close();
+        await new Promise((resolve) => server.close(resolve));
+      }
+    });
     it.skip('Chat message (id, content, role, timestamp): pending, POST /api/ai-chat comes with the AI chat issue (after issue 16)');
     it.skip('Client storage (authToken in local storage): the browser\'s, not an API answer; web/e2e/auth.e2e.spec.ts checks it');
   });

@@ -14,6 +14,7 @@ import type { CommandApiDeps } from './deps';
 import { authRoutes } from './auth/auth-routes';
 import { adminRoutes } from './admin/admin-routes';
 import { tradingRoutes } from './trading/trading-routes';
+import { mlRoutes } from './ml/ml-routes';
 import { subscriptionRoutes } from './subscription/subscription-routes';
 import { stripeWebhookRoutes } from './subscription/stripe-webhook-routes';
 import { testCheckoutRoutes } from './subscription/test-checkout-routes';
@@ -21,7 +22,7 @@ import { apiCallLimit } from './usage/api-call-limit';
 
 /** Every router of command-api (the OpenAPI spec lists their routes against the contracts). */
 export function commandApiRouters(deps: CommandApiDeps): Router[] {
-  return [authRoutes(deps), adminRoutes(deps), tradingRoutes(deps), subscriptionRoutes(deps), stripeWebhookRoutes(deps), testCheckoutRoutes(deps)];
+  return [authRoutes(deps), adminRoutes(deps), tradingRoutes(deps), mlRoutes(deps), subscriptionRoutes(deps), stripeWebhookRoutes(deps), testCheckoutRoutes(deps)];
 }
 
 /** The routes alone, for composing into the embedded single-process app. */

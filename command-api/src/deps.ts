@@ -13,7 +13,7 @@ import type { CheckoutProvider } from './subscription/checkout-provider';
 import type { CheckoutLimit } from './subscription/checkout-limit';
 
 export interface CommandApiDeps {
-  config: Pick<Config, 'TRUST_PROXY' | 'RESERVATION_ORPHAN_AFTER_MS' | 'PUBLIC_URL' | 'STRIPE_WEBHOOK_SECRET'>;
+  config: Pick<Config, 'TRUST_PROXY' | 'RESERVATION_ORPHAN_AFTER_MS' | 'PUBLIC_URL' | 'STRIPE_WEBHOOK_SECRET' | 'ML_TRAININGS_PER_DAY'>;
   eventStore: EventStore;
   handler: CommandHandler;
   readModels: ReadModels;

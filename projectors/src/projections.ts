@@ -10,6 +10,8 @@ import { tradingBotsProjection } from './trading-bots/trading-bots.projection';
 import { openPositionsProjection } from './open-positions/open-positions.projection';
 import { subscriptionsProjection } from './subscriptions/subscriptions.projection';
 import { botDecisionsProjection } from './bot-decisions/bot-decisions.projection';
+import { jobsProjection } from './jobs/jobs.projection';
+import { mlModelTypesProjection, mlStatusProjection } from './ml/ml.projection';
 
 export const projections = [
   usersProjection,
@@ -24,4 +26,7 @@ export const projections = [
   openPositionsProjection,
   subscriptionsProjection,
   botDecisionsProjection,
+  jobsProjection,
+  mlStatusProjection,
+  mlModelTypesProjection,
 ] as unknown as ProjectionDefinition<Document>[];

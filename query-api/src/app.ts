@@ -18,13 +18,14 @@ import { publicStatsRoutes } from './public-stats/public-stats-routes';
 import { marketRoutes } from './market/market-routes';
 import { signalsRoutes } from './signals/signals-routes';
 import { tradingRoutes } from './trading/trading-routes';
+import { mlRoutes } from './ml/ml-routes';
 import { auditRoutes } from './audit/audit-routes';
 import { subscriptionRoutes } from './subscription/subscription-routes';
 import { openApiRoutes } from './openapi/openapi-routes';
 
 /** Every router of query-api (the OpenAPI spec lists their routes against the contracts). */
 export function queryApiRouters(deps: QueryApiDeps): Router[] {
-  return [meRoutes(deps), adminRoutes(deps), plansRoutes(), publicStatsRoutes(deps), marketRoutes(deps), signalsRoutes(deps), tradingRoutes(deps), subscriptionRoutes(deps), auditRoutes(deps), openApiRoutes()];
+  return [meRoutes(deps), adminRoutes(deps), plansRoutes(), publicStatsRoutes(deps), marketRoutes(deps), signalsRoutes(deps), tradingRoutes(deps), mlRoutes(deps), subscriptionRoutes(deps), auditRoutes(deps), openApiRoutes()];
 }
 
 export function queryApiRoutes(deps: QueryApiDeps): Middleware {

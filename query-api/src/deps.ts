@@ -6,9 +6,15 @@ import type { OwnWrites } from '@papertrade/platform/http/own-writes';
 import type { MarketData } from '@papertrade/platform/market/market-data';
 import type { EventStore } from '@papertrade/platform/event-store/event-store';
 import type { ApiCallCounter } from '@papertrade/platform/auth/api-call-counter';
+import type { ReadModelCache } from '@papertrade/platform/projections/read-model-cache';
 
 export interface QueryApiDeps {
   readModels: ReadModels;
+  /**
+   * The polled reads (portfolio, trades, risk, signals) kept per process, dropped by change notices
+   * and checked against X-Min-Position and the caller's own writes (one per process, listening).
+   */
+  readCache: ReadModelCache;
   /** The event store's head (cached), to refuse an X-Min-Position no projection will reach. */
   head: HeadPort;
   /** Read-your-own-writes without X-Min-Position for the user-scoped routes (one per process). */
@@ -16,7 +22,10 @@ export interface QueryApiDeps {
   tokens: TokenService;
   logger: Logger;
   clock: () => Date;
-  /** Prices and candles (simulated or CoinGecko): one per process, since it caches what it computes or fetches. */
+  /**
+   * Prices and candles (simulated or CoinGecko): one per process, since it caches what it computes or
+   * fetches; the simulated market's answers kept for the minute they hold (cached-market-data.ts).
+   */
   marketData: MarketData;
   trustProxy: boolean;
   /** Read-only access to the event streams, for the audit routes only (src/audit): every other route reads read models. */

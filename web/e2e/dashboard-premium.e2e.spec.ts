@@ -44,21 +44,43 @@ describe('web: the dashboard for a premium user (e2e)', function () {
     await page.evaluate((t) => localStorage.setItem('authToken', t), token);
   }
 
-  /** 18% of the portfolio in MATIC (the maximum is 5%): the risk monitor raises a position-size alert on its next tick. */
-  async function holdTooMuchMatic(token: string) {
-    await callAs(app.url, token, 'POST', '/api/trades', { coinId: 'polygon', type: 'BUY', amount: 5000 });
-    await callAs(app.url, token, 'POST', '/api/trades', { coinId: 'ethereum', type: 'BUY', amount: 0.1 });
+  /**
+   * The coin quoted lowest now. The simulated market's levels depend on its secret seed and the date
+   * (a path since 2020), so which coin is under a dollar is not fixed; the cheapest one nearly always
+   * is, and the figures are checked by their magnitude either way.
+   */
+  async function cheapestCoin(): Promise<{ coinId: string; symbol: string; price: number }> {
+    const prices = (await getViaApi(app.url, '/api/coins/prices')) as Record<string, { price: number }>;
+    const supported = (await getViaApi(app.url, '/api/coins/supported')) as Record<string, { symbol: string }>;
+    const [coinId, { price }] = Object.entries(prices).sort((a, b) => a[1].price - b[1].price)[0]!;
+    return { coinId, symbol: supported[coinId]!.symbol, price };
   }
+
+  /**
+   * About 18% of the portfolio in the cheapest coin (the maximum is 5%), with a stop loss and a take
+   * profit set on the order (a manual position keeps none otherwise): the risk monitor raises a
+   * position-size alert on its next tick.
+   */
+  async function holdTooMuchOfTheCheapest(token: string): Promise<{ coinId: string; symbol: string; price: number; amount: number }> {
+    const coin = await cheapestCoin();
+    const amount = Math.round(1800 / coin.price);
+    await callAs(app.url, token, 'POST', '/api/trades', { coinId: coin.coinId, type: 'BUY', amount, stopLossPercent: 2, takeProfitPercent: 5 });
+    await callAs(app.url, token, 'POST', '/api/trades', { coinId: 'ethereum', type: 'BUY', amount: 0.01 });
+    return { ...coin, amount };
+  }
+
+  /** A price as the app writes it by magnitude: 4 significant digits under a dollar, cents above. */
+  const priceShape = (price: number) => (price < 1 ? /^\$0\.\d{4,}$/ : /^\$[\d,]+\.\d{2}$/);
 
   it('the Risk Overview card keeps its meters, bars, badge and alert inside its border at every width', async () => {
     const token = await premiumUser();
-    await holdTooMuchMatic(token);
+    const held = await holdTooMuchOfTheCheapest(token);
     await signIn(token);
     const card = page.getByTestId('risk-overview-card');
     for (const width of [1440, 1280, 1024, 390]) {
       await page.setViewportSize({ width, height: 900 });
       await page.goto('/');
-      await card.getByTestId('risk-overview-alert').getByText(/MATIC position is/).waitFor({ timeout: 30_000 });
+      await card.getByTestId('risk-overview-alert').getByText(`${held.symbol} position is`).waitFor({ timeout: 30_000 });
       await card.getByTestId('risk-overview-unrealized').waitFor();
       await card.scrollIntoViewIfNeeded();
       await screenshot(page, `risk-overview-${width}`);
@@ -84,18 +106,18 @@ describe('web: the dashboard for a premium user (e2e)', function () {
     }
   });
 
-  it("shows a coin under a dollar with its significant digits: MATIC's entry, price, stop and target in Active Trades", async () => {
+  it("shows a coin under a dollar with its significant digits: the cheapest coin's entry, price, stop and target in Active Trades", async () => {
     const token = await premiumUser();
-    await holdTooMuchMatic(token);
+    const held = await holdTooMuchOfTheCheapest(token);
     await signIn(token);
     await page.goto('/risk-management?tab=active-trades');
-    const row = page.getByTestId('active-trade-row').filter({ hasText: 'MATIC' });
+    const row = page.locator(`[data-testid="active-trade-row"][data-symbol="${held.symbol}"]`);
     await row.waitFor();
     const cells = await row.locator('td').allTextContents();
     // Symbol, Quantity, Entry, Current, Stop Loss, Take Profit: four significant digits, not cents.
-    expect(cells[1]).to.equal('5,000.0000');
-    for (const price of cells.slice(2, 6)) expect(price).to.match(/^\$0\.\d{4}$/);
-    await screenshot(page, 'risk-active-trades-matic');
+    expect(cells[1]).to.equal(held.amount.toLocaleString('en-US', { minimumFractionDigits: 4, maximumFractionDigits: 4 }));
+    for (const price of cells.slice(2, 6)) expect(price).to.match(priceShape(held.price));
+    await screenshot(page, 'risk-active-trades-cheapest');
   });
 
   it('the coin selector and the Current Price card show the same price at every moment', async () => {
@@ -201,21 +223,24 @@ describe('web: the dashboard for a premium user (e2e)', function () {
     expect(await focused()).to.equal('position-size-confirm');
     await page.keyboard.press('Enter');
     await dialog.waitFor({ state: 'hidden' });
-    await form.getByTestId('trade-result').filter({ hasText: new RegExp(`^BUY ${amount.replace('.', '\\.')} ETH filled at \\$[\\d,]+\\.\\d{2}, fee \\$[\\d,]+\\.\\d{2}$`) }).waitFor();
+    // A manual BUY without a stop loss or take profit keeps no automatic exit (issue 17), and says so.
+    await form.getByTestId('trade-result').filter({ hasText: new RegExp(`^BUY ${amount.replace('.', '\\.')} ETH filled at \\$[\\d,]+\\.\\d{2}, fee \\$[\\d,]+\\.\\d{2}; no automatic exit$`) }).waitFor();
     expect(posts).to.have.length(1);
     expect(JSON.parse(posts[0]!)).to.deep.equal({ coinId: 'ethereum', type: 'BUY', amount: Number(amount) });
 
     // A SELL is never held up, and neither is a BUY that keeps the position within the maximum
-    // (a little MATIC: nothing held of it).
+    // (a little of the cheapest coin: nothing held of it).
     await form.getByTestId('trade-side').selectOption('SELL');
     await form.getByTestId('trade-amount-input').fill('0.01');
     await form.getByTestId('trade-submit').click();
     await form.getByTestId('trade-result').filter({ hasText: /^SELL 0\.0100 ETH filled/ }).waitFor();
+    const cheap = await cheapestCoin();
     await page.getByTestId('coin-selector-trigger').click();
-    await page.getByTestId('coin-option-polygon').click();
+    await page.getByTestId(`coin-option-${cheap.coinId}`).click();
     await form.getByTestId('trade-amount-input').fill('10');
     await form.getByTestId('trade-submit').click();
-    await form.getByTestId('trade-result').filter({ hasText: /^BUY 10\.0000 MATIC filled at \$0\.\d{4}, fee/ }).waitFor();
+    const figure = cheap.price < 1 ? '\\$0\\.\\d{4}' : '\\$[\\d,]+\\.\\d{2}';
+    await form.getByTestId('trade-result').filter({ hasText: new RegExp(`^BUY 10\\.0000 ${cheap.symbol} filled at ${figure}, fee`) }).waitFor();
     expect(await dialog.isVisible()).to.equal(false);
     expect(posts).to.have.length(3);
   });

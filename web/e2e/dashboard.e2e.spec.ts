@@ -90,7 +90,8 @@ describe('web: main dashboard (e2e)', function () {
     const demoTrades = (await getViaApi(app.url, '/api/trades')) as { trades: unknown[] };
     if (demoTrades.trades.length === 0) await page.getByTestId('recent-trades-panel').getByText('No recent trades', { exact: true }).waitFor();
     else await page.getByTestId('recent-trades-panel').getByTestId('trade-item').first().waitFor();
-    await page.getByTestId('ml-last-update').filter({ hasText: 'Never' }).waitFor();
+    // The ML panel: the house model's last training, 'Never' until its first training (the workers' job at start) ends.
+    await page.getByTestId('ml-last-update').filter({ hasText: /^(Never|[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s?[AP]M)$/ }).waitFor();
     expect(await page.getByTestId('bot-status').textContent()).to.equal('STOPPED');
     await page.getByTestId('chat-button').click();
     await page.getByTestId('chat-window').waitFor();

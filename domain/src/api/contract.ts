@@ -27,7 +27,7 @@ export const errorStatuses = [400, 401, 403, 404, 409, 413, 422, 429, 503] as co
 export type ErrorStatus = (typeof errorStatuses)[number];
 
 export interface SuccessAnswer {
-  status: 200 | 201 | 204 | 303;
+  status: 200 | 201 | 202 | 204 | 303;
   description: string;
   /** The JSON body (absent for 204 and 303, and for non-JSON answers). */
   schema?: z.ZodType;

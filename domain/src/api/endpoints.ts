@@ -7,6 +7,7 @@
  * contract does not say so (or the reverse).
  */
 import { z } from 'zod';
+import { createModelRequestSchema, mlStatusResponseSchema, modelTypesResponseSchema, trainingJobResponseSchema } from '../ml/contracts';
 import { adminSetAuditorRequestSchema, adminSetAuditorResponseSchema, adminStatsSchema, adminUpdateUserRequestSchema, adminUpdateUserResponseSchema, adminUsersQuerySchema, adminUsersResponseSchema } from '../admin/contracts';
 import {
   asOfQuerySchema,
@@ -736,6 +737,60 @@ export const openApiDocument = endpoint({
 });
 
 /** Every endpoint, in the order the reference lists them (by tag, then as written here). */
+// ---------------------------------------------------------------------------------------------
+// AI models (issue 19)
+
+export const createModel = endpoint({
+  ...command,
+  method: 'post',
+  path: '/api/ml/create-model',
+  tag: 'AI models',
+  summary: 'Train a new model of your own (a long job)',
+  description:
+    'Answers at once (202) with the training job; the model is trained in a workers process and ML_UPDATE reaches your sockets when it ends (then GET /api/ml-status). trainingDays 7 to 365 (default 30); parameters per model type with bounds (GET /api/ml/model-types lists the defaults). 409 while another of your trainings runs; 429 past the daily limit (ML_TRAININGS_PER_DAY, 10).',
+  access: 'signed-in',
+  body: { schema: createModelRequestSchema, required: true },
+  success: { status: 202, description: 'The training job, queued', schema: trainingJobResponseSchema },
+  errors: [409, 429],
+} as const);
+
+export const retrainModel = endpoint({
+  ...command,
+  method: 'post',
+  path: '/api/ml/retrain',
+  tag: 'AI models',
+  summary: 'Retrain your model on data up to now (a long job)',
+  description: "The same type, days and parameters as your current model (the house model's if you have none). Answers at once (202) like create-model; 409 and 429 likewise.",
+  access: 'signed-in',
+  body: { schema: noBodySchema, required: false },
+  success: { status: 202, description: 'The training job, queued', schema: trainingJobResponseSchema },
+  errors: [409, 429],
+} as const);
+
+export const mlStatus = endpoint({
+  ...query,
+  path: '/api/ml-status',
+  tag: 'AI models',
+  summary: "The model's held-out accuracy beside the majority baseline, with its 95 % interval and verdict",
+  description: "Signed in with a model of your own: yours; otherwise the house model's. accuracy and baseline are percents of held-out candles after a time-ordered split with a gap; verdict 'edge' only when the interval's lower bound is above the baseline.",
+  access: 'optional',
+  query: noQuerySchema,
+  minPosition: true,
+  success: { status: 200, description: 'The model status', schema: mlStatusResponseSchema },
+});
+
+export const modelTypesList = endpoint({
+  ...query,
+  path: '/api/ml/model-types',
+  tag: 'AI models',
+  summary: 'The model types, each with the measured figures of its last training',
+  description: "accuracy, baseline and trainingTime are those of the last training of that type by anyone (the house model or a user), or null and 'not measured yet'.",
+  access: 'public',
+  query: noQuerySchema,
+  minPosition: true,
+  success: { status: 200, description: 'The model types', schema: modelTypesResponseSchema },
+});
+
 export const endpoints: readonly EndpointContract[] = [
   signup,
   login,
@@ -786,6 +841,10 @@ export const endpoints: readonly EndpointContract[] = [
   indicators,
   plans,
   publicStats,
+  createModel,
+  retrainModel,
+  mlStatus,
+  modelTypesList,
   health,
   openApiDocument,
 ];

@@ -12,8 +12,13 @@
  *   - ERROR          `{message}`: the client sent something the relay does not understand;
  *   - BOT_STATUS     `{status}` to the user whose paper bot it is (spec section 4 names ACTIVE and
  *                    STOPPED; other values pass through as text);
- *   - ML_UPDATE      to the user whose model changed; its fields are not specified (spec section 3),
- *                    so the client only learns "refresh ml-status" from it.
+ *   - ML_UPDATE      to the user whose model changed (to every socket for the house model, which
+ *                    everyone without a model of their own sees): `{jobId, status, modelType,
+ *                    accuracy}` once the ml-status read model holds the change, so the client refreshes
+ *                    ml-status and finds it (domain/src/ml/ml-status-view.ts);
+ *   - JOB_PROGRESS   to the user who requested a long job (workers/src/jobs/job-runner.ts): `{jobId,
+ *                    kind, status, progress, message?}`, progress a fraction from 0 to 1. Not kept
+ *                    anywhere: a socket that missed one waits for the next.
  * Other upper-case types may be published (the relay forwards `realtime.public.<TYPE>`); a client
  * that does not know one ignores it.
  */
@@ -37,7 +42,25 @@ export const authErrorMessageSchema = z.object({ type: z.literal('AUTH_ERROR'), 
 export const loggedOutMessageSchema = z.object({ type: z.literal('LOGGED_OUT'), data: z.object({}) });
 export const errorMessageSchema = z.object({ type: z.literal('ERROR'), data: message });
 export const botStatusMessageSchema = z.object({ type: z.literal('BOT_STATUS'), data: z.object({ status: z.string().min(1).max(64) }) });
+/** What ML_UPDATE says; the client reads GET /api/ml-status for the rest (fields beyond these are ignored). */
+export const mlUpdateSchema = z.object({
+  jobId: z.string().nullable(),
+  status: z.enum(['QUEUED', 'TRAINED', 'FAILED']),
+  modelType: z.string().nullable(),
+  accuracy: z.number().nullable(),
+});
+export type MlUpdate = z.infer<typeof mlUpdateSchema>;
 export const mlUpdateMessageSchema = z.object({ type: z.literal('ML_UPDATE'), data: z.unknown() });
+/** A long job's progress (workers/src/jobs/job-runner.ts). */
+export const jobProgressSchema = z.object({
+  jobId: z.string().min(1).max(100),
+  kind: z.string().min(1).max(64),
+  status: z.enum(['RUNNING', 'COMPLETED', 'FAILED']),
+  progress: z.number().min(0).max(1),
+  message: z.string().max(200).optional(),
+});
+export type JobProgress = z.infer<typeof jobProgressSchema>;
+export const jobProgressMessageSchema = z.object({ type: z.literal('JOB_PROGRESS'), data: jobProgressSchema });
 
 export const serverMessageSchema = z.discriminatedUnion('type', [
   marketUpdateMessageSchema,
@@ -47,6 +70,7 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   errorMessageSchema,
   botStatusMessageSchema,
   mlUpdateMessageSchema,
+  jobProgressMessageSchema,
 ]);
 export type ServerMessage = z.infer<typeof serverMessageSchema>;
 export type ServerMessageType = ServerMessage['type'];

@@ -24,7 +24,7 @@ export const PUBLIC_REALTIME_SUBJECTS = `${REALTIME_SUBJECT_PREFIX}.public.*`;
 const messageType = z.string().regex(/^[A-Z][A-Z0-9_]{0,63}$/, 'must be an upper-case message type such as BOT_STATUS');
 const userId = z.uuid();
 
-export type MessageType = 'BOT_STATUS' | 'ML_UPDATE' | (string & {});
+export type MessageType = 'BOT_STATUS' | 'ML_UPDATE' | 'JOB_PROGRESS' | (string & {});
 
 /** The subject on which to publish a push for one user's sockets only. */
 export function userRealtimeSubject(user: string, type: MessageType): string {

@@ -55,6 +55,12 @@ export const configSchema = z.object({
   COINGECKO_URL: z.url({ protocol: /^https?$/ }).default('https://api.coingecko.com/api/v3'),
   /** How often the market feed worker publishes every coin's price on the bus (workers/src/market-feed.ts). */
   MARKET_TICK_MS: count(5000),
+  /** Model trainings (create or retrain) a user may request per UTC day (issue 19). */
+  ML_TRAININGS_PER_DAY: count(10),
+  /** How long a long job's claim lasts unless its worker renews it (workers/src/jobs/job-runner.ts). */
+  JOB_LEASE_MS: count(30_000),
+  /** Train the house model (what visitors see) on first start: off for suites that do not want the CPU spent. */
+  HOUSE_MODEL: z.enum(['on', 'off']).default('on'),
   WEB_DIST: z.string().optional(),
   /**
    * Stripe (command-api/src/subscription): with a secret key checkout goes to Stripe; without one

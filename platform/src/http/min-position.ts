@@ -12,6 +12,7 @@ import type { Context, Middleware } from 'koa';
 import { ValidationError } from '@papertrade/domain/shared/errors';
 import { comparePositions, positionSchema, type Position } from '../event-store/position';
 import type { ReadModels } from '../projections/read-models';
+import { setReadFreshness } from './read-freshness';
 
 export const MIN_POSITION_WAIT_MS = 2000;
 
@@ -79,6 +80,8 @@ export async function waitForMinPosition(ctx: Context, readModels: ReadModels, p
   if (position === undefined) return;
   const reached = await readModels.waitFor(projections, position, MIN_POSITION_WAIT_MS);
   ctx.set('X-Position-Reached', reached ? 'true' : 'false');
+  // Cached reads must hold the position; when the wait ran out, only the store may have it by now.
+  setReadFreshness(ctx, reached ? { atLeast: position } : { bypass: true });
 }
 
 /** Route middleware form: `readsFrom(readModels, 'users')`. */

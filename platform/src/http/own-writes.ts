@@ -17,12 +17,19 @@
  * not projected yet. The wait is X-Min-Position's: at most MIN_POSITION_WAIT_MS, within the same
  * cap on waiting requests; `X-Position-Reached` says how it ended when the request waited (false too
  * when the caller's last write could not be looked up: the read is served from what there is).
+ *
+ * The outcome is also what a read through the per-process read cache must reflect (read-freshness.ts,
+ * projections/read-model-cache.ts): the caller's writes, which all lie at or before the position
+ * found applied (or the write waited for), so an entry read before that position still serves when
+ * the caller wrote nothing after it, and a wait that ran out reads the store.
  */
 import type { Context, Middleware } from 'koa';
 import type { AuthState } from '../auth/guards';
 import type { Position } from '../event-store/position';
 import type { ReadModels } from '../projections/read-models';
+import type { ReadFreshness } from '../projections/read-model-cache';
 import { MIN_POSITION_WAIT_MS, waitForMinPosition } from './min-position';
+import { readFreshness, setReadFreshness, stricterFreshness } from './read-freshness';
 
 /** The last write of an actor after a position (the event store's `lastPositionByActor`). */
 export type LastWriteOf = (actor: string, after?: Position) => Promise<Position | undefined>;
@@ -39,16 +46,29 @@ export class OwnWrites {
    * (no wait), else whether the wait got there.
    */
   async waitFor(actor: string, projections: readonly string[]): Promise<'none' | 'reached' | 'not-reached'> {
+    return (await this.settle(actor, projections)).outcome;
+  }
+
+  /**
+   * `waitFor`, and what a cached read must reflect afterwards (read-model-cache.ts): the actor's
+   * writes, all at or before the position the projections had applied ('none') or the write waited
+   * for ('reached'); the store itself when the wait ran out or the write could not be looked up.
+   */
+  async settle(actor: string, projections: readonly string[]): Promise<{ outcome: 'none' | 'reached' | 'not-reached'; freshness: ReadFreshness }> {
+    let floor: Position | undefined;
     let pending: Position | undefined;
     try {
-      pending = await this.lastWriteOf(actor, await this.readModels.reachedAtLeast(projections));
+      floor = await this.readModels.reachedAtLeast(projections);
+      pending = await this.lastWriteOf(actor, floor);
     } catch {
       // The event store (or a checkpoint) cannot be read: serve what the read models hold, as a wait
       // that ran out would, rather than fail a read that does not need the event store otherwise.
-      return 'not-reached';
+      return { outcome: 'not-reached', freshness: { bypass: true } };
     }
-    if (pending === undefined) return 'none';
-    return (await this.readModels.waitFor([...projections], pending, this.waitMs)) ? 'reached' : 'not-reached';
+    // No floor and nothing pending: the actor has never written; nothing to reflect.
+    if (pending === undefined) return { outcome: 'none', freshness: floor === undefined ? {} : { atLeast: floor, actor } };
+    const reached = await this.readModels.waitFor([...projections], pending, this.waitMs);
+    return reached ? { outcome: 'reached', freshness: { atLeast: pending, actor } } : { outcome: 'not-reached', freshness: { bypass: true } };
   }
 }
 
@@ -62,11 +82,16 @@ export class OwnWrites {
 export function readsOwnWrites(ownWrites: OwnWrites) {
   return (...projections: string[]): Middleware =>
     async (ctx: Context, next) => {
-      if (ctx.get('x-min-position')) await waitForMinPosition(ctx, ownWrites.readModels, projections);
+      let asked: ReadFreshness | undefined;
+      if (ctx.get('x-min-position')) {
+        await waitForMinPosition(ctx, ownWrites.readModels, projections);
+        asked = readFreshness(ctx);
+      }
       const user = (ctx.state as AuthState).user;
       if (user) {
-        const outcome = await ownWrites.waitFor(user.id, projections);
+        const { outcome, freshness } = await ownWrites.settle(user.id, projections);
         if (outcome !== 'none') ctx.set('X-Position-Reached', outcome === 'reached' ? 'true' : 'false');
+        setReadFreshness(ctx, asked ? stricterFreshness(asked, freshness) : freshness);
       }
       await next();
     };

@@ -43,6 +43,13 @@ export interface CoinPrice {
 export interface MarketData {
   /** Which adapter answers: the dashboard may say "simulated market". */
   readonly source: 'simulated' | 'coingecko';
+  /**
+   * When set, every answer (prices, candles, history) is a function of the clock's time rounded down
+   * to a multiple of this many milliseconds since the Unix epoch, so it may be kept until the clock
+   * reaches the next multiple (cached-market-data.ts). Leave it out when answers may change at any
+   * moment: nothing is kept then.
+   */
+  readonly resolutionMs?: number;
   /** The coin catalogue, in the catalogue's order. */
   supportedCoins(): readonly Coin[];
   /** Current price and 24-hour change of every supported coin, in the catalogue's order. */

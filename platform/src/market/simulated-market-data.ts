@@ -11,7 +11,7 @@
  * and a backtest's fill at the same tick see the same mid and minute volume.
  */
 import { coins, findCoinById, type CoinId, type PricePoint } from '@papertrade/domain/market/coins';
-import { MarketSimulation, type CandleSeries, type Quote } from '@papertrade/domain/market/simulation';
+import { MarketSimulation, TICK_MS, type CandleSeries, type Quote } from '@papertrade/domain/market/simulation';
 import { tickAt } from '@papertrade/domain/market/market-path';
 import { pathTicks, quoteAt, type PriceTicks } from '@papertrade/domain/trading/engine/price-ticks';
 import { requireCoinId, requireDays, type CoinPrice, type MarketData, type OrderQuote } from './market-data';
@@ -19,6 +19,12 @@ import { marketKeyFromSeed } from './market-seed';
 
 export class SimulatedMarketData implements MarketData {
   readonly source = 'simulated' as const;
+  /**
+   * Quotes and charts are the path's last tick at the clock's time (a tick every TICK_MS = 5 s from
+   * an epoch on the 5 s grid), so an answer holds until the next tick (cached-market-data.ts keeps it
+   * that long). Change it with the path's tick: cached-market-data.unit.spec.ts checks it.
+   */
+  readonly resolutionMs = TICK_MS;
   readonly simulation: MarketSimulation;
   readonly ticks: PriceTicks;
 

@@ -39,23 +39,45 @@ import {
 import { ServiceUnavailableError } from '@papertrade/domain/shared/errors';
 import type { Scalar } from '@papertrade/platform/document-store/document-store';
 import { readsFrom } from '@papertrade/platform/http/min-position';
-import { intervalLabel } from '@papertrade/platform/market/market-data';
+import { readFreshness } from '@papertrade/platform/http/read-freshness';
+import { ANY_CHANGE } from '@papertrade/platform/projections/read-model-cache';
+import { intervalLabel, type CandleSeries } from '@papertrade/platform/market/market-data';
 import type { QueryApiDeps } from '../deps';
 import { csvFilename, pageAsked, readWholeList, sendCsv, wantsCsv } from '../csv';
+import { JsonBodies } from '../json-body';
 
 export const SIGNALS_CSV_FIELDS = ['candleTime', 'symbol', 'type', 'confidence', 'price', 'reasons', 'signalId'] as const;
 
 /** One signal as a spreadsheet row; its reasons' texts in one cell, separated by '; '. */
 const signalRow = (s: SignalView) => [s.candleTime, s.symbol, s.type, s.confidence, s.price, s.reasons.map((r) => r.text).join('; '), s.signalId];
 
-export function signalsRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'marketData' | 'clock'>): Router {
+/**
+ * The readings of the last closed candle of `series`, computed once per series (the market data keeps
+ * one series per coin for as long as it holds: cached-market-data.ts) and number of closed candles.
+ */
+const readingsKept = new WeakMap<CandleSeries, { closed: number; last: ReturnType<typeof readingsOfLastCandle> }>();
+function readingsOf(series: CandleSeries, nowMs: number): ReturnType<typeof readingsOfLastCandle> {
+  // How many have closed, counted from the newest (oldest first, so the closed ones are a prefix).
+  const width = series.interval.minutes * 60_000;
+  let closedCount = series.candles.length;
+  while (closedCount > 0 && series.candles[closedCount - 1]!.time + width > nowMs) closedCount--;
+  const kept = readingsKept.get(series);
+  if (kept && kept.closed === closedCount) return kept.last;
+  const closed = closedCandles(series.candles, series.interval.minutes, nowMs);
+  const last = readingsOfLastCandle(closed);
+  readingsKept.set(series, { closed: closed.length, last });
+  return last;
+}
+
+export function signalsRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'readCache' | 'marketData' | 'clock'>): Router {
   const router = new Router();
+  const { readCache } = deps;
+  const signalsBodies = new JsonBodies();
 
   router.get('/api/signals', readsFrom(deps.readModels, SIGNALS_PROJECTION, SIGNAL_COUNTS_PROJECTION), async (ctx) => {
     const { symbol, page, pageSize, format } = parseQuery(ctx, signalsQuerySchema);
     const coin = symbol === undefined ? undefined : coinBySymbol(symbol);
     const signals = await deps.readModels.collection<SignalView>(SIGNALS_PROJECTION);
-    const counts = await deps.readModels.collection<SignalCountsView>(SIGNAL_COUNTS_PROJECTION);
     const where: Record<string, Scalar> = coin ? { symbol: coin.symbol } : {};
     const read = (skip: number, limit: number) =>
       signals.find({
@@ -67,7 +89,7 @@ export function signalsRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'marketDat
         skip,
         limit,
       });
-    const count = (await counts.get(coin?.symbol ?? SIGNAL_COUNTS_ALL)) ?? emptySignalCounts();
+    const count = (await readCache.get<SignalCountsView>(SIGNAL_COUNTS_PROJECTION, coin?.symbol ?? SIGNAL_COUNTS_ALL, readFreshness(ctx))) ?? emptySignalCounts();
     // The counts document counts the same SignalGenerated events as the list holds: the total without a count query.
     const total = count.total;
     if (wantsCsv(ctx, format)) {
@@ -82,8 +104,11 @@ export function signalsRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'marketDat
       });
       return;
     }
-    const latest = await read((page - 1) * pageSize, pageSize);
-    const body: SignalsResponse = {
+    // Kept until any signal changes (a new one every few minutes per coin at most).
+    const skip = (page - 1) * pageSize;
+    const latest = await readCache.read<SignalView, SignalView[]>(SIGNALS_PROJECTION, ANY_CHANGE, JSON.stringify({ where, skip, limit: pageSize }), () => read(skip, pageSize), readFreshness(ctx));
+    // Serialised once while the page and the counts stay the same objects (json-body.ts).
+    signalsBodies.send(ctx, [latest, count, coin?.symbol ?? null, page, pageSize], (): SignalsResponse => ({
       symbol: coin?.symbol ?? null,
       signals: latest.map(toSignal),
       counts: count,
@@ -91,15 +116,14 @@ export function signalsRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'marketDat
       page,
       pageSize,
       totalPages: Math.ceil(total / pageSize),
-    };
-    ctx.body = body;
+    }));
   });
 
   router.get('/api/indicators', async (ctx) => {
     const { symbol } = parseQuery(ctx, indicatorsQuerySchema);
     const coin = coinBySymbol(symbol ?? DEFAULT_COIN_SYMBOL);
     const series = await deps.marketData.candles(coin.id, SIGNAL_HISTORY_DAYS);
-    const last = readingsOfLastCandle(closedCandles(series.candles, series.interval.minutes, deps.clock().getTime()));
+    const last = readingsOf(series, deps.clock().getTime());
     if (!last) throw new ServiceUnavailableError(`No closed candle of ${coin.symbol} yet; try again shortly`).retryAfter(series.interval.minutes * 60);
     const { readings } = last;
     const body: IndicatorsResponse = {

@@ -75,9 +75,11 @@ import { currentUser, requirePremium, requireUser } from '@papertrade/platform/a
 import type { Scalar } from '@papertrade/platform/document-store/document-store';
 import { parseQuery } from '@papertrade/platform/http/body';
 import { readsOwnWrites } from '@papertrade/platform/http/own-writes';
-import type { MarketData } from '@papertrade/platform/market/market-data';
+import { readFreshness } from '@papertrade/platform/http/read-freshness';
+import type { CandleSeries, CoinPrice, MarketData } from '@papertrade/platform/market/market-data';
 import { MarketHistory } from '@papertrade/platform/market/market-history';
 import type { QueryApiDeps } from '../deps';
+import { JsonBodies } from '../json-body';
 import { csvFilename, pageAsked, readWholeList, sendCsv, wantsCsv } from '../csv';
 
 
@@ -95,10 +97,17 @@ const validQuery =
     await next();
   };
 
-async function livePrices(marketData: MarketData): Promise<{ prices: Prices; quotes: Awaited<ReturnType<MarketData['prices']>> }> {
+/** The prices of one list of quotes, made once per list (the market data keeps the list for its step). */
+const pricesOfQuotes = new WeakMap<readonly CoinPrice[], Prices>();
+
+async function livePrices(marketData: MarketData): Promise<{ prices: Prices; quotes: CoinPrice[] }> {
   const quotes = await marketData.prices();
-  const prices: Prices = {};
-  for (const q of quotes) prices[q.symbol] = q.price;
+  let prices = pricesOfQuotes.get(quotes);
+  if (!prices) {
+    prices = {};
+    for (const q of quotes) prices[q.symbol] = q.price;
+    pricesOfQuotes.set(quotes, prices);
+  }
   return { prices, quotes };
 }
 
@@ -106,17 +115,29 @@ async function livePrices(marketData: MarketData): Promise<{ prices: Prices; quo
 async function pricesAt(marketData: MarketData, symbols: CoinSymbol[], startedAt: string): Promise<Prices> {
   const at = Date.parse(startedAt);
   const prices: Prices = {};
-  await Promise.all(
-    symbols.map(async (symbol) => {
-      const coin = findCoinBySymbol(symbol);
-      if (!coin) return;
-      const series = await marketData.candles(coin.id, 1);
-      const width = series.interval.minutes * 60_000;
-      const candle = series.candles.find((c) => c.time <= at && at < c.time + width);
-      if (candle) prices[symbol] = candle.open;
-    }),
-  );
+  const held = symbols.flatMap((symbol) => findCoinBySymbol(symbol) ?? []);
+  const series = await Promise.all(held.map((coin) => marketData.candles(coin.id, 1)));
+  held.forEach((coin, i) => {
+    const candle = candleHolding(series[i]!, at);
+    if (candle) prices[coin.symbol] = candle.open;
+  });
   return prices;
+}
+
+/** The candle of `series` (oldest first) whose span holds `at`, by bisection (a day is 288 candles). */
+function candleHolding(series: CandleSeries, at: number): CandleSeries['candles'][number] | undefined {
+  const { candles } = series;
+  const width = series.interval.minutes * 60_000;
+  let lo = 0;
+  let hi = candles.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const c = candles[mid]!;
+    if (at < c.time) hi = mid - 1;
+    else if (at >= c.time + width) lo = mid + 1;
+    else return c;
+  }
+  return undefined;
 }
 
 /** The trade CSV's columns: the JSON trade's fields a spreadsheet wants, in this order (a SELL's lots are in the JSON). */
@@ -130,12 +151,25 @@ const tradeRow = (t: Trade) => [
   t.entryPrice, t.remainingQuantity, t.soldQuantity, t.lotRule,
 ];
 
-export function tradingRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'ownWrites' | 'marketData' | 'clock'>): Router {
+/**
+ * The user a `trades` document id belongs to (`{userId}:{tradeId}`, trading-view.ts tradeViewId), so
+ * a change notice of the trades projection drops the kept pages of that user only; undefined (drop
+ * every kept page) for an id of another form.
+ */
+export function tradeDocumentUser(id: string): string | undefined {
+  const colon = id.indexOf(':');
+  return colon > 0 ? id.slice(0, colon) : undefined;
+}
+
+export function tradingRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'readCache' | 'ownWrites' | 'marketData' | 'clock'>): Router {
   const router = new Router();
-  const { readModels, marketData } = deps;
+  const { readModels, readCache, marketData } = deps;
   // Every route here reads the caller's own account: it waits for the caller's last write (own-writes.ts).
   const readsFrom = readsOwnWrites(deps.ownWrites);
   const history = new MarketHistory(marketData, deps.clock);
+  // A user's pages of trades are kept under the user's id (read-model-cache.ts).
+  readCache.groupBy(TRADES_PROJECTION, tradeDocumentUser);
+  const tradesBodies = new JsonBodies();
 
   /** The highest tick of the coin since the position's opening fill (NaN: no path, or no tick since). */
   function highestSinceEntry(position: Position): number {
@@ -164,19 +198,26 @@ export function tradingRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'ownWrites
     return contexts;
   }
 
-  async function portfolioOf(userId: string) {
-    return (await readModels.collection<PortfolioView>(PORTFOLIOS_PROJECTION)).get(userId);
+  // Through the process's read cache, as fresh as the request needs (X-Min-Position, own writes).
+  function portfolioOf(ctx: Context, userId: string) {
+    return readCache.get<PortfolioView>(PORTFOLIOS_PROJECTION, userId, readFreshness(ctx));
   }
-  async function riskOf(userId: string) {
-    return (await readModels.collection<RiskView>(RISK_PROJECTION)).get(userId);
+  function riskOf(ctx: Context, userId: string) {
+    return readCache.get<RiskView>(RISK_PROJECTION, userId, readFreshness(ctx));
   }
 
-  /** The portfolio valued now, with its daily P&L. */
-  async function valued(view: PortfolioView | null) {
+  /** What valuing the portfolio now needs from the market: live prices, and the day's opening prices of what it held then. */
+  async function marketFor(view: PortfolioView | null) {
     const now = deps.clock();
     const { prices, quotes } = await livePrices(marketData);
     const needs = dayStartNeeds(view, now);
     const dayStartPrices = needs ? await pricesAt(marketData, needs.symbols, needs.startedAt) : {};
+    return { now, prices, quotes, dayStartPrices };
+  }
+
+  /** The portfolio valued now, with its daily P&L. */
+  async function valued(view: PortfolioView | null) {
+    const { now, prices, quotes, dayStartPrices } = await marketFor(view);
     const valuation = valueView(view, prices);
     return { now, prices, quotes, dayStartPrices, valuation, daily: dailyPnl(view, valuation, prices, dayStartPrices, now) };
   }
@@ -184,10 +225,11 @@ export function tradingRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'ownWrites
   router.get('/api/portfolio', validQuery(noQuery), readsFrom(PORTFOLIOS_PROJECTION, SIGNAL_COUNTS_PROJECTION), async (ctx) => {
     const { userId, demo } = accountOf(ctx);
     const [view, counts] = await Promise.all([
-      portfolioOf(userId),
-      readModels.collection<SignalCountsView>(SIGNAL_COUNTS_PROJECTION).then((c) => c.get(SIGNAL_COUNTS_ALL)),
+      portfolioOf(ctx, userId),
+      readCache.get<SignalCountsView>(SIGNAL_COUNTS_PROJECTION, SIGNAL_COUNTS_ALL, readFreshness(ctx)),
     ]);
-    const { now, prices, quotes, dayStartPrices } = await valued(view);
+    // portfolioResponse values it itself.
+    const { now, prices, quotes, dayStartPrices } = await marketFor(view);
     const eth = quotes.find((q) => q.symbol === DEFAULT_COIN_SYMBOL) ?? quotes[0];
     if (!eth) throw new Error('the market data port listed no coin');
     const body: PortfolioResponse = portfolioResponse({
@@ -240,13 +282,25 @@ export function tradingRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'ownWrites
       });
       return;
     }
-    const [page, total, portfolio, { prices }] = await Promise.all([
-      read((query.page - 1) * query.pageSize, query.pageSize),
-      trades.count(where, range),
-      portfolioOf(userId),
+    // The page and its total, kept per user and what was asked (the key is the store query itself)
+    // until a trade of the user changes.
+    const skip = (query.page - 1) * query.pageSize;
+    const [{ page, total }, portfolio, { prices }] = await Promise.all([
+      readCache.read<TradeView, { page: TradeView[]; total: number }>(
+        TRADES_PROJECTION,
+        userId,
+        JSON.stringify({ where, range, skip, limit: query.pageSize }),
+        async () => {
+          const [list, count] = await Promise.all([read(skip, query.pageSize), trades.count(where, range)]);
+          return { page: list, total: count };
+        },
+        readFreshness(ctx),
+      ),
+      portfolioOf(ctx, userId),
       livePrices(marketData),
     ]);
-    const body: TradesResponse = {
+    // A pure function of these: serialised once while they stay the same objects (json-body.ts).
+    tradesBodies.send(ctx, [page, total, portfolio, prices, demo, query.page, query.pageSize], (): TradesResponse => ({
       demo,
       lotRule: LOT_RULE,
       trades: page.map((t) => tradeResponse(t, prices)),
@@ -255,13 +309,12 @@ export function tradingRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'ownWrites
       pageSize: query.pageSize,
       totalPages: Math.ceil(total / query.pageSize),
       summary: tradeSummary(portfolio?.summary),
-    };
-    ctx.body = body;
+    }));
   });
 
   router.get('/api/risk', requireUser, validQuery(noQuery), readsFrom(RISK_PROJECTION, PORTFOLIOS_PROJECTION), async (ctx) => {
     const userId = currentUser(ctx).id;
-    const [risk, view] = await Promise.all([riskOf(userId), portfolioOf(userId)]);
+    const [risk, view] = await Promise.all([riskOf(ctx, userId), portfolioOf(ctx, userId)]);
     const profile = profileOf(risk);
     const [{ now, valuation, daily }, coins] = await Promise.all([valued(view), coinContexts(view, profile)]);
     const body: RiskResponse = riskResponse({ profile, view, valuation, daily, now, coins });
@@ -269,13 +322,13 @@ export function tradingRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'ownWrites
   });
 
   router.get('/api/risk/parameters', requireUser, validQuery(noQuery), readsFrom(RISK_PROJECTION), async (ctx) => {
-    const body: RiskParametersResponse = riskParametersResponse(await riskOf(currentUser(ctx).id));
+    const body: RiskParametersResponse = riskParametersResponse(await riskOf(ctx, currentUser(ctx).id));
     ctx.body = body;
   });
 
   router.get('/api/risk/active-trades', requirePremium, validQuery(noQuery), readsFrom(RISK_PROJECTION, PORTFOLIOS_PROJECTION), async (ctx) => {
     const userId = currentUser(ctx).id;
-    const [risk, view] = await Promise.all([riskOf(userId), portfolioOf(userId)]);
+    const [risk, view] = await Promise.all([riskOf(ctx, userId), portfolioOf(ctx, userId)]);
     const now = deps.clock();
     const profile = profileOf(risk);
     const [{ prices }, coins] = await Promise.all([livePrices(marketData), coinContexts(view, profile)]);
@@ -290,7 +343,7 @@ export function tradingRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'ownWrites
   });
 
   router.get('/api/risk/alerts', requirePremium, validQuery(noQuery), readsFrom(RISK_PROJECTION), async (ctx) => {
-    const body: RiskAlertsResponse = riskAlertsResponse(await riskOf(currentUser(ctx).id));
+    const body: RiskAlertsResponse = riskAlertsResponse(await riskOf(ctx, currentUser(ctx).id));
     ctx.body = body;
   });
 

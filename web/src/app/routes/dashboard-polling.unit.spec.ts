@@ -18,6 +18,8 @@ const EVERYONE = {
   'GET /api/indicators?symbol=ETH': 'every 30 s',
   // 30 s on the dashboard, 60 s in the shell hook: the dashboard's panel sets the pace here.
   'GET /api/ml-status': 'every 30 s',
+  // The model types for the ML panel's Create form: read when the form opens, not polled.
+  'GET /api/ml/model-types': 'not until enabled',
   'GET /api/coins/supported': 'once',
   // The coin list's prices, polled only while the Select Cryptocurrency dialog is open.
   'GET /api/coins/prices': 'not until enabled (then every 30 s)',

@@ -1,6 +1,7 @@
 /** Reading the real-time connection's state from components (inside RealtimeProvider). */
 import { createContext, useContext, useSyncExternalStore } from 'react';
 import type { MarketTick } from '@papertrade/domain/market/contracts';
+import type { JobProgress } from '@papertrade/domain/realtime/contracts';
 import type { RealtimeClient } from './realtime-client';
 import type { ConnectionStatus, RealtimeState } from './realtime-machine';
 
@@ -27,4 +28,9 @@ export function useLiveTick(coinId: string): MarketTick | undefined {
 /** The paper bot's status from BOT_STATUS messages; STOPPED until the first one. */
 export function useBotStatus(): string {
   return useRealtimeSelector((state) => state.botStatus);
+}
+
+/** The latest JOB_PROGRESS of a long job of this user (null id or none yet: undefined). */
+export function useJobProgress(jobId: string | null | undefined): JobProgress | undefined {
+  return useRealtimeSelector((state) => (jobId ? state.jobs[jobId] : undefined));
 }

@@ -11,11 +11,13 @@
  *   URL, which ends up in access logs). A later sign-in sends auth again; a sign-out sends logout.
  * - Messages: MARKET_UPDATE refreshes the market queries (portfolio, price, signals, indicators) and
  *   records the tick per coin; ML_UPDATE refreshes ml-status; BOT_STATUS replaces the bot status
- *   (STOPPED until the first one). Malformed JSON or a known type with a bad shape is only logged;
+ *   (STOPPED until the first one); JOB_PROGRESS records the latest progress per long job (the ML
+ *   panel's progress bar), dropped on a session change. Malformed JSON or a known type with a bad shape is only logged;
  *   a type this client does not know (the relay forwards any public push) is ignored.
  */
 import { clientMessageSchema, DEFAULT_BOT_STATUS, serverMessageSchema, type ClientMessage } from '@papertrade/domain/realtime/contracts';
 import type { MarketTick } from '@papertrade/domain/market/contracts';
+import type { JobProgress } from '@papertrade/domain/realtime/contracts';
 
 export const RECONNECT_DELAY_MS = 3000;
 export const REALTIME_PATH = '/ws';
@@ -31,6 +33,8 @@ export interface RealtimeState {
   botStatus: string;
   /** The latest tick per coin id. */
   ticks: Readonly<Record<string, MarketTick>>;
+  /** The latest JOB_PROGRESS per job id (this user's long jobs since the page loaded). */
+  jobs: Readonly<Record<string, JobProgress>>;
   /** The token the socket has been (or will be, on open) authenticated with. */
   token: string | null;
   stopped: boolean;
@@ -59,7 +63,7 @@ export interface Transition {
 }
 
 export function initialRealtimeState(): RealtimeState {
-  return { status: 'disconnected', botStatus: DEFAULT_BOT_STATUS, ticks: {}, token: null, stopped: true };
+  return { status: 'disconnected', botStatus: DEFAULT_BOT_STATUS, ticks: {}, jobs: {}, token: null, stopped: true };
 }
 
 /** `ws://host/ws`, or `wss://` when the page is https. */
@@ -104,7 +108,7 @@ export function realtimeTransition(state: RealtimeState, event: RealtimeEvent): 
     case 'session': {
       if (event.token === state.token) return same(state);
       // The bot status is the previous user's: back to the default until this user's arrives.
-      const next = { ...state, token: event.token, botStatus: DEFAULT_BOT_STATUS };
+      const next = { ...state, token: event.token, botStatus: DEFAULT_BOT_STATUS, jobs: {} };
       if (state.status !== 'connected') return same(next);
       if (event.token) {
         const parsed = clientMessageSchema.safeParse({ type: 'auth', token: event.token });
@@ -147,6 +151,8 @@ function onMessage(state: RealtimeState, text: unknown): Transition {
       return { state, effects: [{ type: 'invalidate', group: 'ml' }] };
     case 'BOT_STATUS':
       return same({ ...state, botStatus: message.data.status });
+    case 'JOB_PROGRESS':
+      return same({ ...state, jobs: { ...state.jobs, [message.data.jobId]: message.data } });
     case 'AUTH_ERROR':
     case 'ERROR':
       return { state, effects: [{ type: 'log', message: `real-time: ${message.type} ${message.data.message}` }] };

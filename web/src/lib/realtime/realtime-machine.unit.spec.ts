@@ -118,6 +118,16 @@ describe('real-time connection rules', () => {
     expect(run(msg({ type: 'BOT_STATUS', data: { status: 'ACTIVE' } }), { type: 'session', token: null }, { type: 'session', token: 'other' }).state.botStatus).to.equal('STOPPED');
   });
 
+  it('JOB_PROGRESS keeps the latest progress per job (no refetch); a session change drops them', () => {
+    const progress = (jobId: string, value: number) => msg({ type: 'JOB_PROGRESS', data: { jobId, kind: 'model-training', status: 'RUNNING', progress: value } });
+    const state = run(progress('j1', 0.2), progress('j2', 0.5), progress('j1', 0.6)).state;
+    expect(state.jobs.j1?.progress).to.equal(0.6);
+    expect(state.jobs.j2?.progress).to.equal(0.5);
+    expect(run(progress('j1', 0.2)).effects).to.deep.equal([]);
+    expect(run(progress('j1', 0.2), { type: 'session', token: 'other' }).state.jobs).to.deep.equal({});
+    expect(run(msg({ type: 'JOB_PROGRESS', data: { jobId: 'j1', progress: 2 } })).state.jobs).to.deep.equal({});
+  });
+
   it('only logs malformed JSON and known messages of the wrong shape, ignores unknown types, and keeps the status', () => {
     const base: RealtimeEvent[] = [{ type: 'connect' }, { type: 'open', token: null }];
     for (const bad of [{ type: 'message', text: '{not json' }, { type: 'message', text: new ArrayBuffer(2) }, msg({ type: 'MARKET_UPDATE', data: { coinId: 'ethereum' } }), msg({ type: 'BOT_STATUS', data: {} })] as RealtimeEvent[]) {

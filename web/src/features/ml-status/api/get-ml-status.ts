@@ -1,22 +1,18 @@
 /**
- * GET /api/ml-status: the AI model's status. The shell polls it every 60 s so the data is warm for
- * the screens that show it (the dashboard polls every 30 s itself). A failure is silent here: no
- * toast, nothing breaks. No domain contract exists for it yet; the fields follow spec section 3.
+ * GET /api/ml-status: the model's held-out accuracy beside the majority baseline (the caller's own
+ * model, else the house model). The shell polls it every 60 s so the data is warm for the screens
+ * that show it (the dashboard polls every 30 s itself), and ML_UPDATE refreshes it. A failure is
+ * silent here: no toast, nothing breaks. The answer's shape is the domain's contract.
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import { mlStatusResponseSchema, type MlStatusResponse } from '@papertrade/domain/ml/contracts';
 import { getJson } from '../../../lib/api-client';
 
 export const ML_STATUS_PATH = '/api/ml-status';
 export const ML_STATUS_SHELL_REFETCH_MS = 60_000;
 
-export const mlStatusSchema = z.object({
-  modelType: z.string().nullable().optional(),
-  trainingDataDays: z.number().nullable().optional(),
-  accuracy: z.number().nullable().optional(),
-  lastTraining: z.string().nullable().optional(),
-});
-export type MlStatus = z.infer<typeof mlStatusSchema>;
+export const mlStatusSchema = mlStatusResponseSchema;
+export type MlStatus = MlStatusResponse;
 
 export function getMlStatus(signal?: AbortSignal): Promise<MlStatus> {
   return getJson(ML_STATUS_PATH, mlStatusSchema, { signal });
