@@ -30,7 +30,7 @@ export interface CommandApiDeps {
   /** The plan's monthly API calls (usage/api-call-limit.ts), counted where query-api reads them too. */
   apiCalls: ApiCallCounter;
   /** Where a manual trade's fill price comes from (never the client): the process's one market. */
-  marketData: Pick<MarketData, 'price' | 'prices'>;
+  marketData: Pick<MarketData, 'price' | 'prices' | 'quotesAt'>;
   /** Stripe (STRIPE_SECRET_KEY) or the built-in test checkout (command-api/src/subscription). */
   checkout: CheckoutProvider;
   /** Exchange API keys at rest (sealed under SECRETS_KEY), resolved on first use. */

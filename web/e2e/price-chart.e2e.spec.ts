@@ -283,6 +283,34 @@ describe('web: the price chart panel (e2e)', function () {
     await screenshot(page, 'price-chart-error');
   });
 
+  it('draws real candles at 1H: one-minute candles built from the ticks, with bodies (open != close) and wicks (high > low)', async () => {
+    // Issue 17: the old path's one-minute candles were flat (high = low = open = close, one price a minute).
+    await openDashboard();
+    const answered = page.waitForResponse((r) => isOhlc(r, 0.04));
+    await page.getByRole('button', { name: '1H', exact: true }).click();
+    const { candles, intervalMinutes } = (await (await answered).json()) as OhlcResponse;
+    await chartReady(0.04);
+    expect(intervalMinutes).to.equal(1);
+    const share = (n: number) => n / candles.length;
+    expect(share(candles.filter((c) => c.open !== c.close).length), 'candles with a body').to.be.at.least(0.9);
+    expect(share(candles.filter((c) => c.high > c.low).length), 'candles with a range').to.be.at.least(0.9);
+    for (const c of candles) {
+      expect(c.low, String(c.time)).to.be.at.most(Math.min(c.open, c.close));
+      expect(c.high, String(c.time)).to.be.at.least(Math.max(c.open, c.close));
+    }
+    // Drawn so: each candle's wick spans more than a pixel, most bodies too.
+    const drawn = await candleGroups().evaluateAll((groups) =>
+      groups.map((g) => {
+        const wick = g.querySelector('line')!;
+        return { wick: Math.abs(Number(wick.getAttribute('y2')) - Number(wick.getAttribute('y1'))), body: Number(g.querySelector('rect')!.getAttribute('height')) };
+      }),
+    );
+    expect(drawn).to.have.length(candles.length);
+    expect(share(drawn.filter((d) => d.wick > 1).length), 'wicks longer than a pixel').to.be.at.least(0.9);
+    expect(share(drawn.filter((d) => d.body > 1).length), 'bodies taller than a pixel').to.be.at.least(0.75);
+    await screenshot(page, 'price-chart-1h');
+  });
+
   it('fits a 390 px wide screen and follows a resize', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await openDashboard();

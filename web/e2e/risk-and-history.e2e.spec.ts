@@ -251,7 +251,10 @@ describe('web: risk management and trade history (e2e)', function () {
     // Newest first; each row's price and dollar value are its own fill's.
     const firstRow = rows.first();
     expect(await firstRow.getAttribute('data-type')).to.equal('SELL');
-    expect(await firstRow.getByTestId('trade-price').textContent()).to.equal(server.trades[0]!.price.toLocaleString('en-US', { style: 'currency', currency: 'USD' }));
+    // The fill price, and under it what the fill met (issue 17): the mid, ETH's half spread, the impact.
+    const fillText = server.trades[0]!.price.toLocaleString('en-US', { style: 'currency', currency: 'USD' });
+    expect(await firstRow.getByTestId('trade-price').textContent()).to.equal(`${fillText}${await firstRow.getByTestId('trade-execution').textContent()}`);
+    expect(await firstRow.getByTestId('trade-execution').textContent()).to.match(/^mid \$[\d,]+\.\d{2} · spread 0\.5 bp · impact (<0\.01|\d+\.\d+|\d+) bp$/);
     expect(await firstRow.getByTestId('trade-amount').textContent()).to.equal(`0.2000 ETH${server.trades[0]!.value.toLocaleString('en-US', { style: 'currency', currency: 'USD' })}`);
     expect(await page.getByTestId('trade-source').allTextContents()).to.deep.equal(['Manual', 'Manual', 'Manual']);
     // FIFO lots: the SELL took 0.2 of the ETH BUY, which still holds 0.3 (its P&L covers that); the SELL

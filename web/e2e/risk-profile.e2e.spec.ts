@@ -5,11 +5,12 @@
  * The app is the embedded one on PostgreSQL (EVENT_STORE/READ_STORE=postgres, a schema of its own),
  * as in trading-bot.e2e.spec.ts, so the test can write to the event store from outside: a
  * SignalGenerated as the signal engine appends it (the bot then decides by itself), and, for the
- * trailing stop, a bot position opened half an hour ago at that minute's market price (through the
- * portfolio decider with the command's `now` in the past, as a replay would place it), so the highest
- * price since its entry is already above it. The levels are checked against the rule itself, with the
- * candles the app serves (GET /api/coins/ethereum/ohlc): the highest complete one-minute candle since
- * the entry, times 0.98.
+ * trailing stop, a bot position opened half an hour ago at the last tick of a minute, at that tick's
+ * price (through the portfolio decider with the command's `now` in the past, as a replay would place
+ * it), so the highest price since its entry is already above it. The levels are checked against the
+ * rule itself, with the candles the app serves (GET /api/coins/ethereum/ohlc): since issue 17's exit
+ * scan, the highest tick since the entry, which is the highest one-minute candle after the entry's
+ * minute (the newest, still open, included), times 0.98.
  *
  * The Settings screen's Bot Settings tab does not exist yet: the Bot Settings side of the profile is
  * changed through its endpoint, POST /api/settings/bot, as that tab will call it.
@@ -146,10 +147,13 @@ describe('web: the one risk profile (e2e, PostgreSQL)', function () {
     const trades = tradesResponseSchema.parse(await getViaApi(app.url, '/api/trades', { Authorization: `Bearer ${token}` }));
     const [trade] = trades.trades.filter((t) => t.signalId === signalId);
     expect(trade, 'the trade on this signal').to.not.equal(undefined);
-    expect(trade!.amount * price * 1.001, '7 % of 10,000 with the fee').to.be.within(699.9, 700);
+    // At the fill price (the market's tick when the bot filled, plus ETH's half spread and the impact).
+    expect(trade!.amount * trade!.price * 1.001, '7 % of 10,000 with the fee').to.be.within(699.9, 700);
+    expect(trade!.price / price, 'the fill near the price read before the signal').to.be.within(0.99, 1.01);
     expect(trade!.decision).to.deep.include({ rule: 'FIXED_SIZE' });
     expect(trade!.decision!.text).to.match(/^bought 7\.00% of \$10,000\.00 \(\$700\.00 with the fee\): fixed size 7%; stop \$[\d,]+\.\d\d \(fixed 3%\), target/);
-    expect(trade!.decision!.figures.stopLoss).to.be.closeTo(price * 0.97, 1e-6);
+    // The stop 3 % below the entry the rules decided at: the fill price.
+    expect(trade!.decision!.figures.stopLoss).to.be.closeTo(trade!.price * 0.97, 1e-6);
 
     // A second BUY of ETH: refused (a position is open), recorded with its rule.
     const second = await signal('ETH', 'BUY', price, new Date(lastClosed + 1000).toISOString());
@@ -176,14 +180,14 @@ describe('web: the one risk profile (e2e, PostgreSQL)', function () {
     await screenshot(page, 'risk-profile-trade-history', { fullPage: true });
   });
 
-  it("a trailing stop on Risk Management's Active Trades: from the entry's fixed level up to 2 % below the highest complete candle since the entry, never down", async () => {
+  it("a trailing stop on Risk Management's Active Trades: from the entry's fixed level up to 2 % below the highest tick since the entry, never down", async () => {
     const { userId, token } = await premiumUser('trailing');
 
-    // A bot position in ETH opened at the lowest minute of the last ~45 (not the last five), at that minute's price.
+    // A bot position in ETH opened at the last tick of the lowest minute of the last ~45 (not the last five), at that tick's price (the minute's close).
     const ohlc = async () => ((await getViaApi(app.url, '/api/coins/ethereum/ohlc?days=0.17')) as { candles: OhlcCandle[]; intervalMinutes: number }).candles;
     const recent = (await ohlc()).slice(-46, -6);
     const low = recent.reduce((a, c) => (c.close < a.close ? c : a));
-    const openedAt = low.time + 1000;
+    const openedAt = low.time + MINUTE - 5000;
     const entry = low.close;
     const handler = new CommandHandler(await store(), () => new Date());
     await handler.handle(
@@ -226,11 +230,10 @@ describe('web: the one risk profile (e2e, PostgreSQL)', function () {
     await expectToast(page, 'Success', 'Risk parameters updated');
     await page.getByRole('tab', { name: 'Active Trades' }).click();
 
-    /** The rule with the market now: the highest complete one-minute candle that began after the entry (or the entry). */
+    /** The rule with the market now: the highest tick since the entry (the one-minute candles after its minute, the open one too) or the entry. */
     const trailingLevel = async () => {
       const candles = await ohlc();
-      const now = Date.now();
-      const highest = candles.filter((c) => c.time >= openedAt && c.time + MINUTE <= now).reduce((h, c) => Math.max(h, c.high), entry);
+      const highest = candles.filter((c) => c.time > low.time).reduce((h, c) => Math.max(h, c.high), entry);
       return { highest, stop: highest * 0.98 };
     };
     const shown = async () => dollars(await row.getByTestId('active-trade-stop').textContent());
@@ -240,7 +243,7 @@ describe('web: the one risk profile (e2e, PostgreSQL)', function () {
         const text = await row.getByTestId('active-trade-stop').textContent();
         return text === usd.format(stop) ? { highest, stop } : undefined;
       },
-      { message: 'the trailing stop from the highest candle since the entry', timeoutMs: 60_000, intervalMs: 1000 },
+      { message: 'the trailing stop from the highest tick since the entry', timeoutMs: 60_000, intervalMs: 1000 },
     );
     expect(first.highest, 'the market went above the entry since').to.be.above(entry);
     expect(first.stop, 'the stop moved up from the fixed level').to.be.above(entry * 0.98);

@@ -1,17 +1,19 @@
 /**
  * The risk monitor on the embedded stores (PGlite) with the projector running, fed ticks on the bus
- * (or handed them directly) and candles the test controls: a bot position's stop loss and take profit
- * (by the risk profile) close at the level's price on the tick whose range reaches it (and not on a
- * candle older than the position); a manual position keeps no automatic stop unless its person set
- * one, and then closes at its own level; a trailing stop follows the highest candle since the entry;
- * the portfolio's peak is recorded and the drawdown alert measures from it; every alert condition
- * fires once, also for a monitor started afresh; of two monitors on the same store only the lease
- * holder works, and the other takes over when it stops. Last, with the simulated market's own
- * candles: the ticks of the minute so far count, later ones not.
+ * (or handed them directly), and candles the test controls for the coins' figures. With the simulated
+ * market's path (issue 17): a stop loss or take profit closes at the first tick at or beyond its level
+ * since the position opened, at that tick's price less the spread and impact and at its time,
+ * whichever notices came (one notice long after, the others lost), also for a monitor started afresh,
+ * and never at a tick after now; a trailing stop follows the highest tick since the entry. Without a
+ * path (a live source): at the first notice's price beyond the level. Each position by its exit plan
+ * (issue 17): a bot position by the risk profile, a manual one keeps no automatic stop unless its
+ * person set one, and then closes at its own level. The portfolio's peak is recorded and the drawdown
+ * alert measures from it; every alert condition fires once, also for a monitor started afresh; of two
+ * monitors on the same store only the lease holder works, and the other takes over when it stops.
  */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { findCoinById, type CoinId, type Candle } from '@papertrade/domain/market/coins';
+import { findCoinById, halfSpreadOf, type CoinId } from '@papertrade/domain/market/coins';
 import { marketTickSubject, type MarketTick } from '@papertrade/domain/market/contracts';
 import { DEFAULT_RISK_PARAMETERS, type BotSettings, type RiskParameters } from '@papertrade/domain/trading/contracts';
 import { portfolioStreamId, type PositionClosed } from '@papertrade/domain/trading/portfolio';
@@ -21,14 +23,15 @@ import { riskDecider } from '@papertrade/domain/trading/risk.decider';
 import { CommandHandler, type CommandMeta, type CommandResult, type LoadedState } from '@papertrade/platform/commands/command-handler';
 import type { Decider, DomainEvent } from '@papertrade/domain/shared/decider';
 import { silentLogger } from '@papertrade/platform/config/logger';
-import type { CandleSeries } from '@papertrade/platform/market/market-data';
+import type { MarketData } from '@papertrade/platform/market/market-data';
 import { SimulatedMarketData } from '@papertrade/platform/market/simulated-market-data';
-import { tickAt, tickTime } from '@papertrade/domain/market/market-path';
-import { startHarness, type Harness } from '../../test/api-harness';
-import { waitUntil } from '../../test/wait';
-import { MINUTE_CANDLE_DAYS, RiskMonitor } from './risk-monitor';
+import { tickAt, tickTime, TICKS_PER_MINUTE } from '@papertrade/domain/market/market-path';
+import { priceImpact, typicalMinuteVolumeUsd } from '@papertrade/domain/trading/engine/fills';
 import type { ExitRequest } from '@papertrade/domain/trading/portfolio.decider';
+import { startHarness, type Harness } from '../../test/api-harness';
 import { syntheticCandles, type SyntheticMarket } from '../../test/synthetic-candles';
+import { waitUntil } from '../../test/wait';
+import { RiskMonitor } from './risk-monitor';
 
 /** A bot position's plan: it follows the user's risk profile. */
 const BOT: ExitRequest = { kind: 'PROFILE', atr: null, sigma: null };
@@ -40,11 +43,8 @@ describe('risk monitor (PGlite)', function () {
   let harness: Harness;
   let handler: CommandHandler;
   let now = Date.now();
-  /** The minute candle the market answers for each coin (null: none). */
-  const candles = new Map<CoinId, Candle>();
-  /** Wider ranges (the figures, a trailing stop's ladder): synthetic candles, or those a test sets. */
-  let market: SyntheticMarket = {};
-  const ladders = new Map<string, Candle[]>();
+  /** The candles of the coins' figures (ATR14, sigma20, the 24-hour range): synthetic, as a test sets them. */
+  let candleMarket: SyntheticMarket = {};
   const monitors: RiskMonitor[] = [];
 
   before(async function () {
@@ -53,29 +53,21 @@ describe('risk monitor (PGlite)', function () {
   });
   afterEach(async function () {
     for (const m of monitors.splice(0)) await m.stop();
-    market = {};
-    ladders.clear();
+    candleMarket = {};
   });
   after(async function () {
     await harness?.stop();
   });
 
-  function newMonitor(options: { handler?: CommandHandler } = {}) {
+  /** A monitor; by default on a market without a price path (the notices' prices are all it knows). */
+  function newMonitor(options: { handler?: CommandHandler; market?: Pick<MarketData, 'ticks' | 'candles'> } = {}) {
     const monitor = new RiskMonitor({
       bus: harness.rt.infra.bus,
       readModels: harness.rt.infra.readModels,
       leases: harness.rt.infra.leases,
       leaseRetryMs: 20,
       handler: options.handler ?? handler,
-      marketData: {
-        async candles(coinId: CoinId, days: number): Promise<CandleSeries> {
-          const set = ladders.get(`${coinId}|${days}`);
-          if (set) return { coinId, interval: { label: '1m', minutes: 1 }, candles: set };
-          if (days !== MINUTE_CANDLE_DAYS) return syntheticCandles(coinId, days, now, market);
-          const candle = candles.get(coinId);
-          return { coinId, interval: { label: '1m', minutes: 1 }, candles: candle ? [candle] : [] };
-        },
-      },
+      marketData: options.market ?? { ticks: null, candles: async (coinId: CoinId, days: number) => syntheticCandles(coinId, days, now, candleMarket) },
       clock: () => new Date(now),
       logger: silentLogger,
     });
@@ -106,10 +98,6 @@ describe('risk monitor (PGlite)', function () {
   function tick(coinId: CoinId, price: number, changePercent24h = 1): MarketTick {
     return { coinId, symbol: findCoinById(coinId)!.symbol, price, changePercent24h, at: iso() } as MarketTick;
   }
-  /** The candle of the current minute. */
-  function candle(coinId: CoinId, low: number, high: number, time = Math.floor(now / MINUTE) * MINUTE) {
-    candles.set(coinId, { time, open: low, high, low, close: high, volume: 1 });
-  }
   async function closes(userId: string): Promise<PositionClosed['data'][]> {
     return (await harness.rt.infra.eventStore.readStream(portfolioStreamId(userId))).filter((e) => e.type === 'PositionClosed').map((e) => e.data as PositionClosed['data']);
   }
@@ -117,7 +105,7 @@ describe('risk monitor (PGlite)', function () {
     return (await harness.rt.infra.eventStore.readStream(riskStreamId(userId))).filter((e) => e.type === 'RiskAlertRaised').map((e) => e.data as RiskAlertRaised['data']);
   }
 
-  it('closes a bot position at the stop loss price on the tick whose minute candle reaches it (ticks from the bus)', async function () {
+  it('without a price path (a live source): closes at the first notice at or below the stop, at that price less the costs (ticks from the bus)', async function () {
     const user = randomUUID();
     now = Date.UTC(2026, 0, 5, 10, 0, 30);
     await trade(user, 'ETH', 'BUY', 1, 3000, BOT); // stop loss 2 % -> 2940, take profit 5 % -> 3150
@@ -125,27 +113,19 @@ describe('risk monitor (PGlite)', function () {
     const monitor = newMonitor();
     await monitor.start();
 
-    // A candle that began before the position opened does not count, whatever its low.
-    candle('ethereum', 2000, 3010, Math.floor(now / MINUTE) * MINUTE);
     now += 5000;
     await harness.rt.infra.bus.publish(marketTickSubject('ethereum'), tick('ethereum', 2990));
     await waitUntil(() => monitor.status().ticks === 1, { message: 'the first tick' });
     await monitor.idle();
     expect(await closes(user)).to.deep.equal([]);
 
-    // The next minute: the tick stays above the stop, the candle's low does not.
-    now += MINUTE;
-    candle('ethereum', 2960, 3010);
-    await harness.rt.infra.bus.publish(marketTickSubject('ethereum'), tick('ethereum', 2990));
-    await waitUntil(() => monitor.status().ticks === 2, { message: 'the second tick' });
-    await monitor.idle();
-    expect(await closes(user), 'the low 2960 is above the stop 2940').to.deep.equal([]);
-
     now += 5000;
-    candle('ethereum', 2930, 3010);
-    await harness.rt.infra.bus.publish(marketTickSubject('ethereum'), tick('ethereum', 2975));
+    const at = iso();
+    await harness.rt.infra.bus.publish(marketTickSubject('ethereum'), tick('ethereum', 2935));
     const closed = await waitUntil(async () => (await closes(user))[0], { message: 'the stop loss' });
-    expect(closed).to.include({ reason: 'STOP_LOSS', price: 2940, symbol: 'ETH', quantity: 1 });
+    const impact = priceImpact('ethereum', 2935, typicalMinuteVolumeUsd('ethereum'));
+    expect(closed).to.deep.include({ reason: 'STOP_LOSS', symbol: 'ETH', quantity: 1, price: 2935 * (1 - halfSpreadOf('ethereum') - impact), closedAt: at });
+    expect(closed.execution).to.deep.equal({ mid: 2935, halfSpread: halfSpreadOf('ethereum'), impact, filledAt: at, level: 2940 });
 
     // Later ticks below the stop close nothing more.
     now += 5000;
@@ -155,7 +135,7 @@ describe('risk monitor (PGlite)', function () {
     expect(await closes(user)).to.have.length(1);
   });
 
-  it('closes at the take profit price when the candle high reaches it', async function () {
+  it('without a price path: closes at the first notice at or above the take profit', async function () {
     const user = randomUUID();
     now = Date.UTC(2026, 0, 5, 11, 0, 30);
     await trade(user, 'BTC', 'BUY', 0.01, 60_000, BOT);
@@ -163,15 +143,15 @@ describe('risk monitor (PGlite)', function () {
     await harness.projector.caughtUp();
     const monitor = newMonitor();
     now += MINUTE;
-    candle('bitcoin', 59_000, 62_900);
-    await monitor.onTick(tick('bitcoin', 62_000));
+    await monitor.onTick(tick('bitcoin', 62_900));
     expect(await closes(user)).to.deep.equal([]);
     now += 5000;
-    candle('bitcoin', 58_300, 63_500);
-    await monitor.onTick(tick('bitcoin', 62_000));
+    await monitor.onTick(tick('bitcoin', 63_200));
     const closed = await closes(user);
     expect(closed).to.have.length(1);
-    expect(closed[0]).to.include({ reason: 'TAKE_PROFIT', price: 63_000 });
+    expect(closed[0]).to.include({ reason: 'TAKE_PROFIT' });
+    expect(closed[0]!.execution).to.include({ mid: 63_200, level: 63_000 });
+    expect(closed[0]!.price).to.be.within(63_200 * 0.9999, 63_200);
   });
 
   it('keeps no automatic stop on a manual position without one, and closes one with levels at its own level (issue 17)', async function () {
@@ -183,39 +163,17 @@ describe('risk monitor (PGlite)', function () {
     await harness.projector.caughtUp();
     const monitor = newMonitor();
     now += MINUTE;
-    candle('chainlink', 13.0, 14.1);
     await monitor.onTick(tick('chainlink', 13.2)); // 5.7 % down: past the profile's 2 %, not the 10 % set
+    expect(await closes(levelled)).to.deep.equal([]);
     now += 5000;
-    candle('chainlink', 9, 30);
+    await monitor.onTick(tick('chainlink', 12.5));
+    now += 5000;
     await monitor.onTick(tick('chainlink', 25));
     expect(await closes(bare), 'no stop, no target: nothing closes it').to.deep.equal([]);
     const [closed, ...more] = await closes(levelled);
     expect(more).to.deep.equal([]);
-    expect(closed).to.include({ reason: 'STOP_LOSS', price: 14 * 0.9 });
-  });
-
-  it('a trailing stop follows the highest complete candle since the entry, and a drop below it closes there', async function () {
-    const user = randomUUID();
-    now = Date.UTC(2026, 0, 6, 11, 0, 30);
-    const opened = now;
-    await trade(user, 'DOT', 'BUY', 100, 6.5, BOT);
-    await parameters(user, { stopLossType: 'trailing', takeProfitRatio: 10 }); // 2 % below the high since entry; target 7.80
-    await harness.projector.caughtUp();
-    // Minute candles since the entry, up to 7.00; a candle from before it (8.00) does not count.
-    const minute = (at: number, high: number): Candle => ({ time: at, open: high - 0.05, high, low: high - 0.1, close: high - 0.05, volume: 1 });
-    now = opened + 5 * MINUTE + 30_000;
-    const since = Math.floor(opened / MINUTE) * MINUTE;
-    ladders.set('polkadot|0.17', [minute(since - MINUTE, 8), minute(since + MINUTE, 6.8), minute(since + 2 * MINUTE, 7), minute(since + 3 * MINUTE, 6.9), minute(since + 4 * MINUTE, 6.95)]);
-    const monitor = newMonitor();
-    candle('polkadot', 6.87, 6.9);
-    await monitor.onTick(tick('polkadot', 6.88)); // above 7.00 x 0.98 = 6.86
-    expect(await closes(user)).to.deep.equal([]);
-    now += 5000;
-    candle('polkadot', 6.85, 6.9);
-    await monitor.onTick(tick('polkadot', 6.87));
-    const [closed] = await closes(user);
-    expect(closed).to.include({ reason: 'STOP_LOSS' });
-    expect(closed!.price).to.be.closeTo(6.86, 1e-9);
+    expect(closed).to.deep.include({ reason: 'STOP_LOSS' });
+    expect(closed!.execution).to.include({ mid: 12.5, level: 14 * 0.9 });
   });
 
   it('records the portfolio\'s new peaks on ticks (a quarter percent apart) and measures the drawdown alert from the peak', async function () {
@@ -224,7 +182,6 @@ describe('risk monitor (PGlite)', function () {
     await trade(user, 'UNI', 'BUY', 500, 8); // 4,000 of UNI, 5,996 cash
     await parameters(user, { maxDrawdown: 10, maxPositionSize: 50 });
     await harness.projector.caughtUp();
-    candles.delete('uniswap');
     const monitor = newMonitor();
     const peaks = async () => (await harness.rt.infra.eventStore.readStream(portfolioStreamId(user))).filter((e) => e.type === 'PortfolioPeakRecorded').map((e) => (e.data as { valueMicros: number }).valueMicros);
     now += MINUTE;
@@ -258,8 +215,7 @@ describe('risk monitor (PGlite)', function () {
     const eth = await trade(user, 'ETH', 'BUY', 2, 3000);
     await trade(user, 'BNB', 'BUY', 1, 600); // 6.7 % of the portfolio: under the maximum
     await harness.projector.caughtUp();
-    candles.delete('ethereum');
-    market = { volatility: 0.1 }; // a 24-hour range of about 35 %, above the threshold of 10 %
+    candleMarket = { volatility: 0.1 }; // a 24-hour range of about 35 %, above the threshold of 10 %
 
     const monitor = newMonitor();
     now += MINUTE;
@@ -291,7 +247,6 @@ describe('risk monitor (PGlite)', function () {
     await trade(user, 'ETH', 'BUY', 2, 3000);
     await trade(user, 'BTC', 'BUY', 0.01, 50_000);
     await harness.projector.caughtUp();
-    candles.delete('ethereum');
     // The reset lands while the projector is behind: the open-positions document still holds both positions.
     await harness.projector.stop();
     try {
@@ -338,8 +293,7 @@ describe('risk monitor (PGlite)', function () {
     expect(second.status()).to.include({ running: true, leading: false });
 
     now += MINUTE;
-    candle('solana', 146, 151);
-    await harness.rt.infra.bus.publish(marketTickSubject('solana'), tick('solana', 149));
+    await harness.rt.infra.bus.publish(marketTickSubject('solana'), tick('solana', 146.5));
     await waitUntil(() => first.status().ticks === 1, { message: 'the leader to take the tick' });
     await Promise.all([first.idle(), second.idle()]);
     expect(await closes(stopped)).to.have.length(1);
@@ -358,7 +312,6 @@ describe('risk monitor (PGlite)', function () {
     await trade(later, 'SOL', 'BUY', 1, 149, BOT); // stop loss 2 % -> 146.02
     await harness.projector.caughtUp();
     now += MINUTE;
-    candle('solana', 140, 149);
     await harness.rt.infra.bus.publish(marketTickSubject('solana'), tick('solana', 145));
     await waitUntil(async () => (await closes(later)).length === 1, { message: 'the new leader to close the stop' });
     await second.idle();
@@ -366,52 +319,110 @@ describe('risk monitor (PGlite)', function () {
     expect(first.status()).to.include({ running: false, leading: false, ticks: 1 });
   });
 
-  it("reads the simulated market's minute candle: the ticks of the minute so far reach a stop, the ticks after now do not", async function () {
+  describe('on the simulated market\'s path (issue 17)', function () {
     const market = new SimulatedMarketData('risk monitor spec seed', () => new Date(now));
     const path = market.simulation.path;
-    // A minute of ETH whose ticks up to second 30 dip below both its open and the tick at 30 s, and
-    // whose ticks after 30 s go lower still: a stop between the two lows must close now, one below
-    // both must not (the minute's later ticks are in the future). (The old path's minute candle was
-    // one price, its open: neither stop closed.)
-    let minute = tickAt(Date.UTC(2026, 0, 6, 9)) / 12;
-    let ticks = new Float64Array(12);
-    const lowUntil = (k: number) => Math.min(...ticks.subarray(0, k + 1));
-    for (; ; minute++) {
-      ticks = path.ticks('ethereum', minute * 12, new Float64Array(12));
-      const soFar = lowUntil(6);
-      if (soFar < ticks[0]! * 0.9995 && soFar < ticks[6]! * 0.9995 && Math.min(...ticks.subarray(7)) < soFar * 0.9995) break;
+    /** Ticks after an opening at 09:00: a new low at tick `c` (0-based after the opening) that jumps through a level between it and the low before. */
+    const opening = tickAt(Date.UTC(2026, 0, 6, 9));
+    const after = path.ticks('ethereum', opening + 1, new Float64Array(720));
+    let c = 100;
+    let lowBefore = Math.min(...after.subarray(0, c));
+    while (!(after[c]! < lowBefore * 0.9997)) lowBefore = Math.min(lowBefore, after[c++]!);
+    const level = (after[c]! + lowBefore) / 2;
+    const crossing = opening + 1 + c;
+    /** A position whose 2 % stop is exactly `level`, opened at the opening tick. */
+    async function positionAt(user: string): Promise<number> {
+      const entry = level / 0.98;
+      now = tickTime(opening);
+      await trade(user, 'ETH', 'BUY', Math.round((1000 / entry) * 1e8) / 1e8, entry, BOT);
+      await harness.projector.caughtUp();
+      return entry;
     }
-    const minuteStart = tickTime(minute * 12);
-    const soFar = lowUntil(6);
-    const reached = (soFar + Math.min(ticks[0]!, ticks[6]!)) / 2; // above the low so far, below the open and the tick now
-    const later = (soFar + Math.min(...ticks.subarray(7))) / 2; // below the low so far, above the minute's whole low
-    const users = { reached: randomUUID(), later: randomUUID() };
-    now = minuteStart - 3 * MINUTE;
-    // Manual positions with a 2 % stop set on the trade form (without one a manual position has no automatic exit).
-    const stop2 = { kind: 'MANUAL', stopLossPercent: 2, takeProfitPercent: null } as const;
-    await trade(users.reached, 'ETH', 'BUY', 1, reached / 0.98, stop2); // stop loss 2 %: exactly `reached`
-    await trade(users.later, 'ETH', 'BUY', 1, later / 0.98, stop2);
-    await harness.projector.caughtUp();
-    const monitor = new RiskMonitor({
-      bus: harness.rt.infra.bus,
-      readModels: harness.rt.infra.readModels,
-      leases: harness.rt.infra.leases,
-      leaseRetryMs: 20,
-      handler,
-      marketData: market,
-      clock: () => new Date(now),
-      logger: silentLogger,
+
+    it('closes at the first tick through the stop since the opening, at its price less the costs and at its time, from one notice long after (the others lost)', async function () {
+      expect(Math.max(...after.subarray(0, c + 1)), 'the target (5 % up) is not reached first').to.be.lessThan((level / 0.98) * 1.05);
+      const user = randomUUID();
+      await positionAt(user);
+      const monitor = newMonitor({ market });
+      now = tickTime(crossing + 40) + 2500; // one notice, 40 ticks after the crossing
+      await monitor.onTick(tick('ethereum', path.price('ethereum', crossing + 40)));
+      const [closed, ...more] = await closes(user);
+      expect(more).to.deep.equal([]);
+      const mid = after[c]!;
+      const minuteVolume = path.summary('ethereum', (Math.floor(crossing / TICKS_PER_MINUTE) - 1) * TICKS_PER_MINUTE, Math.floor(crossing / TICKS_PER_MINUTE) * TICKS_PER_MINUTE).volume;
+      const impact = priceImpact('ethereum', closed!.quantity * mid, minuteVolume);
+      expect(closed).to.deep.include({ reason: 'STOP_LOSS', closedAt: new Date(tickTime(crossing)).toISOString(), price: mid * (1 - halfSpreadOf('ethereum') - impact) });
+      expect(closed!.execution).to.deep.equal({ mid, halfSpread: halfSpreadOf('ethereum'), impact, filledAt: new Date(tickTime(crossing)).toISOString(), level: closed!.execution!.level });
+      expect(closed!.execution!.level).to.be.closeTo(level, level * 1e-12);
+      expect(mid, 'the gap is paid: the tick is below the level').to.be.lessThan(level);
     });
-    monitors.push(monitor);
-    await monitor.start();
-    now = minuteStart + 30_000;
-    const price = (await market.price('ethereum')).price;
-    expect(price).to.equal(ticks[6]);
-    await monitor.onTick(tick('ethereum', price));
-    const closed = await waitUntil(async () => (await closes(users.reached))[0], { message: 'the stop reached by an earlier tick of the minute' });
-    expect(closed).to.include({ reason: 'STOP_LOSS', symbol: 'ETH' });
-    expect(closed.price).to.be.closeTo(reached, reached * 1e-9);
-    await monitor.idle();
-    expect(await closes(users.later), 'a stop only the minute\'s later ticks reach').to.deep.equal([]);
+
+    it('closes nothing before the crossing has happened, and a monitor started afresh finds the same crossing from the opening', async function () {
+      const user = randomUUID();
+      await positionAt(user);
+      const first = newMonitor({ market });
+      now = tickTime(crossing - 1) + 4999; // the crossing is the next tick: not yet
+      await first.onTick(tick('ethereum', path.price('ethereum', crossing - 1)));
+      expect(await closes(user)).to.deep.equal([]);
+      now = tickTime(crossing + 300);
+      await newMonitor({ market }).onTick(tick('ethereum', path.price('ethereum', crossing + 300)));
+      const [closed] = await closes(user);
+      expect(closed).to.deep.include({ reason: 'STOP_LOSS', closedAt: new Date(tickTime(crossing)).toISOString() });
+      expect(closed!.execution!.mid).to.equal(after[c]);
+      // The first monitor, scanning on from where it stopped, issues the same close: nothing more is appended.
+      await harness.projector.caughtUp();
+      await first.onTick(tick('ethereum', path.price('ethereum', crossing + 300)));
+      expect(await closes(user)).to.have.length(1);
+    });
+
+    it('closes a take profit at the first tick at or above the target', async function () {
+      const user = randomUUID();
+      const target = Math.max(...after.subarray(0, 200)) * 0.9999; // reached somewhere in the first 200 ticks
+      const hitAt = after.findIndex((p) => p >= target);
+      const entry = target / 1.05;
+      expect(Math.min(...after.subarray(0, hitAt + 1)), 'the stop (2 % down) is not reached first').to.be.greaterThan(entry * 0.98);
+      now = tickTime(opening);
+      await trade(user, 'ETH', 'BUY', 0.1, entry, BOT);
+      await harness.projector.caughtUp();
+      now = tickTime(opening + 400);
+      await newMonitor({ market }).onTick(tick('ethereum', path.price('ethereum', opening + 400)));
+      const [closed] = await closes(user);
+      expect(closed).to.deep.include({ reason: 'TAKE_PROFIT', closedAt: new Date(tickTime(opening + 1 + hitAt)).toISOString() });
+      expect(closed!.execution!.mid).to.equal(after[hitAt]);
+      expect(closed!.execution!.mid).to.be.at.least(closed!.execution!.level!);
+    });
+
+    it('moves a trailing stop with the highest tick since the entry and closes at the first tick below it (issue 17)', async function () {
+      // Entry at the opening tick's price; the stop 0.5 % below the highest tick since, the target 10 stops up.
+      const entry = path.price('ethereum', opening);
+      const below = 1 - 0.5 / 100;
+      const ticks = path.ticks('ethereum', opening + 1, new Float64Array(17_280));
+      let highest = entry;
+      let hit = -1;
+      for (let i = 0; i < ticks.length && hit < 0; i++) {
+        highest = Math.max(highest, ticks[i]!);
+        if (ticks[i]! <= highest * below) hit = i;
+      }
+      expect(hit, 'the day has a trailing stop').to.be.greaterThan(0);
+      expect(highest, 'the level moved up before it was hit').to.be.greaterThan(entry * 1.001);
+      expect(Math.max(...ticks.subarray(0, hit + 1)), 'the target is not reached first').to.be.lessThan(entry * 1.05);
+      const user = randomUUID();
+      now = tickTime(opening);
+      await trade(user, 'ETH', 'BUY', 0.1, entry, BOT);
+      await parameters(user, { stopLossType: 'trailing', stopLossValue: 0.5, takeProfitRatio: 10 });
+      await harness.projector.caughtUp();
+      const monitor = newMonitor({ market });
+      // Notices every ten minutes until the close: the scan follows the ticks in between.
+      for (let t = opening + 120; (await closes(user)).length === 0 && t <= opening + hit + 120; t += 120) {
+        now = tickTime(t);
+        await monitor.onTick(tick('ethereum', path.price('ethereum', t)));
+        await harness.projector.caughtUp();
+      }
+      const [closed, ...more] = await closes(user);
+      expect(more).to.deep.equal([]);
+      expect(closed).to.deep.include({ reason: 'STOP_LOSS', closedAt: new Date(tickTime(opening + 1 + hit)).toISOString() });
+      expect(closed!.execution!.mid).to.equal(ticks[hit]);
+      expect(closed!.execution!.level).to.equal(highest * below);
+    });
   });
 });

@@ -1,23 +1,34 @@
 /**
  * The risk monitor worker: on every market tick (`market.tick.*` on the bus) it finds the users
  * holding the ticked coin (one indexed query on the `open-positions` read model, `holds_{SYMBOL}`),
- * closes the positions whose stop loss or take profit the tick reached (ClosePosition at the level's
- * price; each position by its exit plan: the bot's by the user's risk profile, a manual one by the
- * levels its person set, or not at all), records a new peak of the portfolio's value
- * (RecordPortfolioPeak, at most one per quarter percent: maxDrawdown measures from it) and raises the
- * risk alerts whose condition holds (RaiseRiskAlert, one per condition key); the rules are
- * domain/src/trading/risk-watch.ts.
+ * closes the positions whose stop loss or take profit the market crossed (each position by its exit
+ * plan: the bot's by the user's risk profile, a manual one by the levels its person set, or not at
+ * all), records a new peak of the portfolio's value (RecordPortfolioPeak, at most one per quarter
+ * percent: maxDrawdown measures from it) and raises the risk alerts whose condition holds
+ * (RaiseRiskAlert, one per condition key); the rules are domain/src/trading/risk-watch.ts and the
+ * engine's exits (domain/src/trading/engine/exit-spec.ts, exit-scan.ts).
  *
  * The coin's market context comes from candles cached per candle (platform/src/market/market-history.ts):
  * the figures of now (ATR14, sigma20 for positions whose entry recorded none; the 24-hour range for the
- * volatility alert) and, when a holder's profile trails its stop, the candles back to the oldest such
- * entry. The peak is the portfolio valued at the ticks' prices (the ticked coin at its tick, the others
- * at their last tick seen here): values between ticks, and ticks this monitor did not see (standby,
- * a restart), are not counted, so the drawdown may read a little low, never high.
+ * volatility alert). The peak is the portfolio valued at the ticks' prices (the ticked coin at its
+ * tick, the others at their last tick seen here): values between ticks, and ticks this monitor did not
+ * see (standby, a restart), are not counted, so the drawdown may read a little low, never high.
  *
- * The range of a tick is widened by the high and low of the minute candle it falls in (market-data
- * `candles` over MINUTE_CANDLE_DAYS, 1-minute candles on the simulated market), so a stop reached
- * between two ticks is not missed.
+ * Stops (issue 17): the tick notice only wakes the monitor. For each position it scans the price path
+ * (the market-data port's `ticks`, up to now) from the last tick it checked, or from the position's
+ * opening fill when it has not checked it yet (a new position, a restarted or new monitor), to the
+ * tick of now, and closes at the first tick at or beyond a level (domain/src/trading/engine:
+ * exitSpecOf, scanExits, closeCommandFor): ClosePosition at that tick's price (the decider takes the
+ * half spread and impact off) and time. A trailing stop's level follows the highest tick since the
+ * entry along the same scan (the cursor keeps it), so it moves with every new high, the entry's own
+ * first minute included. So the close is the same whichever notices arrived: a lost
+ * notice or a restart misses nothing, and the paper engine finds the same close over the same path.
+ * The cursor of each position (the last tick checked, the highest tick since the entry for a trailing
+ * stop) is kept in memory; a monitor that starts afresh scans each position again from its opening
+ * fill under the levels as they are now (a level changed since then is applied to the ticks before the
+ * change too: the one thing a restart can change; a profile change reaches the levels of a bot
+ * position at once, and a running monitor applies it from the ticks it has not checked yet). A source without ticks (CoinGecko) has only the
+ * notices' live prices: each is checked on its own and a close fills at it.
  *
  * Alerts are decided on the write side's portfolio, not the read model's: a round that would raise
  * one loads the portfolio stream first, so a reset the read model has not applied yet does not
@@ -29,7 +40,7 @@
  * read model not yet caught up, a restart) appends nothing; the risk decider raises a condition key
  * once until its alert is cleared, and the monitor does not even ask again while the key stands in
  * the read model or was issued in the last RECENT_MS. Ticks are notices (at most once): a lost tick
- * is made up by the next one, whose candle covers the minute.
+ * is made up by the next one, whose scan covers the ticks in between.
  *
  * A coin's ticks never overlap: while one is handled, only the newest next tick waits (older ones
  * are superseded), so a slow round cannot pile up work behind the feed.
@@ -44,12 +55,16 @@
 import { findCoinById, type CoinId, type CoinSymbol } from '@papertrade/domain/market/coins';
 import { MARKET_TICK_SUBJECTS, marketTickSchema, type MarketTick } from '@papertrade/domain/market/contracts';
 import { OPEN_POSITIONS_PROJECTION, holdsField, type OpenPositionsView } from '@papertrade/domain/trading/open-positions-view';
-import { evolvePortfolio, exitsOf, portfolioStreamId, type PortfolioEvent } from '@papertrade/domain/trading/portfolio';
-import { PEAK_STEP, portfolioDecider } from '@papertrade/domain/trading/portfolio.decider';
+import { evolvePortfolio, portfolioStreamId, type PortfolioEvent, type Position } from '@papertrade/domain/trading/portfolio';
+import { PEAK_STEP, portfolioDecider, type ClosePosition } from '@papertrade/domain/trading/portfolio.decider';
 import { riskStreamId } from '@papertrade/domain/trading/risk';
 import { riskDecider, type RaiseRiskAlert } from '@papertrade/domain/trading/risk.decider';
-import { alertsRaised, peakToRecord, stopsReached, type CoinContext, type TickRange } from '@papertrade/domain/trading/risk-watch';
+import { alertsRaised, peakToRecord, type CoinContext, type TickRange } from '@papertrade/domain/trading/risk-watch';
 import { profileOfView } from '@papertrade/domain/trading/open-positions-view';
+import { exitAtPrice, newExitHit, scanExits, type ExitCursor } from '@papertrade/domain/trading/engine/exit-scan';
+import { closeCommandFor, cursorAtOpening, exitSpecOf } from '@papertrade/domain/trading/engine/exit-spec';
+import { typicalMinuteVolumeUsd } from '@papertrade/domain/trading/engine/fills';
+import { quoteAt } from '@papertrade/domain/trading/engine/price-ticks';
 import { MarketHistory } from '@papertrade/platform/market/market-history';
 import type { Bus } from '@papertrade/platform/bus/bus';
 import type { CommandHandler } from '@papertrade/platform/commands/command-handler';
@@ -60,8 +75,6 @@ import type { ReadModels } from '@papertrade/platform/projections/read-models';
 import { forEachLimited } from './concurrency';
 
 export const RISK_MONITOR_ACTOR = 'risk-monitor';
-/** The chart range whose candles are one minute wide (the candle ladder's narrowest rung). */
-export const MINUTE_CANDLE_DAYS = 0.04;
 /** How long a command issued is not issued again, while the read model catches up. */
 export const RECENT_MS = 60_000;
 /** The lease only one monitor holds at a time. */
@@ -74,7 +87,8 @@ export interface RiskMonitorDeps {
   readModels: ReadModels;
   leases: LeaseProvider;
   handler: CommandHandler;
-  marketData: Pick<MarketData, 'candles'>;
+  /** The price path up to now (`ticks`; null for a source without ticks), and the candles of the coins' figures. */
+  marketData: Pick<MarketData, 'ticks' | 'candles'>;
   clock: () => Date;
   logger: Logger;
   concurrency?: number;
@@ -106,6 +120,10 @@ export class RiskMonitor {
   private readonly prices: Partial<Record<CoinSymbol, number>> = {};
   /** Per coin: the tick in hand and the newest one waiting. */
   private readonly lanes = new Map<string, { busy: Promise<void>; next: MarketTick | null }>();
+  /** Per position: its coin and how far its exits have been scanned. */
+  private readonly cursors = new Map<string, { coinId: CoinId; cursor: ExitCursor }>();
+  /** The scan's answer, reused (the scan is synchronous: read before any await). */
+  private readonly hit = newExitHit();
   /** Commands issued recently (`user|key` -> when), not issued again while the read model catches up. */
   private readonly recent = new Map<string, number>();
   private ticks = 0;
@@ -236,17 +254,16 @@ export class RiskMonitor {
       const collection = await this.deps.readModels.collection<OpenPositionsView>(OPEN_POSITIONS_PROJECTION);
       const holders = await collection.find({ where: { [holdsField(coin.symbol)]: true } });
       if (holders.length === 0) return;
-      const range: TickRange & { changePercent24h: number | null } = {
-        symbol: coin.symbol,
-        price: tick.price,
-        at: tick.at,
-        candle: await this.minuteCandle(coin.id, Date.parse(tick.at)),
-        changePercent24h: tick.changePercent24h,
-      };
+      const range: TickRange = { symbol: coin.symbol, price: tick.price, at: tick.at };
       this.forgetOld();
-      const coinContext = await this.coinContext(coin.id, coin.symbol, holders);
-      const failures = await forEachLimited(holders, this.deps.concurrency ?? 16, (view) => this.watch(view, range, coinContext));
+      const coinContext = await this.history.coinContext(coin.id);
+      const ticks = this.deps.marketData.ticks;
+      // Every position of the coin is scanned to the same tick: the tick of now.
+      const toTick = ticks ? ticks.lastTick() : -1;
+      const held = new Set<string>();
+      const failures = await forEachLimited(holders, this.deps.concurrency ?? 16, (view) => this.watch(view, range, coinContext, coin.id, toTick, held));
       for (const error of failures) this.failed(error);
+      for (const [positionId, entry] of this.cursors) if (entry.coinId === coin.id && !held.has(positionId)) this.cursors.delete(positionId);
     } catch (error) {
       this.failed(error);
     }
@@ -258,28 +275,26 @@ export class RiskMonitor {
     this.deps.logger.warn('risk monitor round failed; the next tick tries again', { error: this.lastError });
   }
 
-  /** The candle of the tick's minute, when the source has one (a failure only narrows the range to the tick). */
-  private async minuteCandle(coinId: CoinId, atMs: number): Promise<TickRange['candle']> {
-    try {
-      const series = await this.deps.marketData.candles(coinId, MINUTE_CANDLE_DAYS);
-      const width = series.interval.minutes * 60_000;
-      const candle = series.candles.find((c) => c.time <= atMs && atMs < c.time + width);
-      return candle ? { time: candle.time, high: candle.high, low: candle.low } : null;
-    } catch {
-      return null;
+  /**
+   * The close of `position` if the market crossed one of its levels since the last check: the first
+   * tick at or beyond it up to `toTick` on the path, or the notice's own price for a source without
+   * ticks. Null (and the cursor moved on) when none.
+   */
+  private exitOf(view: OpenPositionsView, position: Position, coin: CoinContext, coinId: CoinId, range: TickRange, toTick: number): ClosePosition | null {
+    const spec = exitSpecOf(position, profileOfView(view), coin.atr, coin.sigma);
+    if (!spec) return null; // no automatic exit: nothing to scan
+    let entry = this.cursors.get(position.positionId);
+    if (!entry) {
+      entry = { coinId, cursor: cursorAtOpening(position) };
+      this.cursors.set(position.positionId, entry);
     }
-  }
-
-  /** The ticked coin's context: candles back to the oldest trailing entry among the holders, and the figures of now. */
-  private async coinContext(coinId: CoinId, symbol: CoinSymbol, holders: OpenPositionsView[]): Promise<CoinContext> {
-    let trailingSince: number | null = null;
-    for (const view of holders) {
-      const position = view.portfolio.status === 'open' ? view.portfolio.positions[symbol] : undefined;
-      if (!position || exitsOf(position).kind !== 'PROFILE' || profileOfView(view).stopLossType !== 'trailing') continue;
-      const since = Date.parse(position.openedAt);
-      trailingSince = trailingSince === null ? since : Math.min(trailingSince, since);
+    const ticks = this.deps.marketData.ticks;
+    if (ticks) {
+      if (!scanExits(ticks, coinId, spec, entry.cursor, toTick, this.hit)) return null;
+      return closeCommandFor(view.userId, position, this.hit, quoteAt(ticks, coinId, this.hit.tick).minuteVolumeUsd);
     }
-    return this.history.coinContext(coinId, trailingSince, true);
+    if (Date.parse(range.at) <= Date.parse(position.openedAt) || !exitAtPrice(spec, entry.cursor, range.price, this.hit)) return null;
+    return closeCommandFor(view.userId, position, this.hit, typicalMinuteVolumeUsd(coinId), Date.parse(range.at));
   }
 
   private issuedRecently(key: string): boolean {
@@ -293,14 +308,16 @@ export class RiskMonitor {
     for (const [userId, issued] of this.peakIssued) if (now - issued.at >= RECENT_MS) this.peakIssued.delete(userId);
   }
 
-  private async watch(view: OpenPositionsView, range: TickRange, coin: CoinContext): Promise<void> {
+  private async watch(view: OpenPositionsView, range: TickRange, coin: CoinContext, coinId: CoinId, toTick: number, held: Set<string>): Promise<void> {
     this.usersChecked += 1;
     const { handler } = this.deps;
     let portfolio = view.portfolio;
-    for (const close of stopsReached(view, range, coin)) {
-      const key = `${view.userId}|close|${close.data.positionId}`;
-      if (this.issuedRecently(key)) continue;
-      this.recent.set(key, this.deps.clock().getTime());
+    const position = portfolio.status === 'open' ? portfolio.positions[range.symbol] : undefined;
+    if (position) held.add(position.positionId);
+    const close = position ? this.exitOf(view, position, coin, coinId, range, toTick) : null;
+    const closeKey = close ? `${view.userId}|close|${close.data.positionId}` : '';
+    if (close && !this.issuedRecently(closeKey)) {
+      this.recent.set(closeKey, this.deps.clock().getTime());
       const result = await handler.handle(portfolioDecider, portfolioStreamId(view.userId), close, {
         actor: RISK_MONITOR_ACTOR,
         correlationId: close.data.positionId,

@@ -3,10 +3,13 @@
  * reaches the bot of an ACTIVE premium user (and the house demo bot) and becomes exactly one trade;
  * a stopped bot, or an active bot whose user is no longer premium, gets none; a worker that dies
  * midway (after some trades were appended, before its checkpoint moved) and restarts, or a replay
- * of the same signal, still leaves exactly one trade per bot. Issue 17: the user's one risk profile
- * reaches the bot's next decision from either screen's command (Risk Management's parameters, Bot
- * Settings), the trade carries its decision and exit plan, and a BUY a rule refuses is recorded once
- * with the rule and its figures (the market rules read candles the test controls).
+ * of the same signal, still leaves exactly one trade per bot. Fills (issue 17): every bot's order on a
+ * signal fills at the first tick at or after the signal's candle close plus BOT_LATENCY_MS, the worker
+ * waiting for that tick when early, or at the live tick with the delay recorded when late; at the tick's
+ * mid plus the half spread and impact. The user's one risk profile reaches the bot's next decision from
+ * either screen's command (Risk Management's parameters, Bot Settings), the trade carries its decision
+ * and exit plan, and a BUY a rule refuses is recorded once with the rule and its figures (the market
+ * rules read candles the test controls, as they stood at the fill time).
  */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
@@ -17,6 +20,10 @@ import { tradeIdFor } from '@papertrade/domain/trading/bot-trade-decision';
 import { HOUSE_DEMO_USER_ID } from '@papertrade/domain/trading/house-demo';
 import type { SimulatedTradePlaced } from '@papertrade/domain/trading/portfolio';
 import type { SignalGeneratedV1 } from '@papertrade/domain/signals/signal';
+import { coins, halfSpreadOf } from '@papertrade/domain/market/coins';
+import { tickAt, tickTime } from '@papertrade/domain/market/market-path';
+import { priceImpact } from '@papertrade/domain/trading/engine/fills';
+import type { OrderQuote } from '@papertrade/platform/market/market-data';
 import { CommandHandler, type CommandMeta, type CommandResult } from '@papertrade/platform/commands/command-handler';
 import { silentLogger } from '@papertrade/platform/config/logger';
 import type { DomainEvent } from '@papertrade/domain/shared/decider';
@@ -33,7 +40,22 @@ import { BOT_DECISIONS_PROJECTION, type BotDecisionsView } from '@papertrade/dom
 import type { CoinId } from '@papertrade/domain/market/coins';
 import { syntheticCandles, type SyntheticMarket } from '../../test/synthetic-candles';
 
-const PRICES = [{ symbol: 'ETH', price: 3000 }, { symbol: 'BTC', price: 60_000 }, { symbol: 'BNB', price: 600 }, { symbol: 'SOL', price: 150 }, { symbol: 'ADA', price: 0.45 }];
+/** The mids the test's market answers at any tick, and its minute volume. */
+const MIDS: Record<string, number> = { ETH: 3000, BTC: 60_000, BNB: 600, SOL: 150, ADA: 0.45 };
+const MINUTE_VOLUME = 5_000_000;
+
+/** A market whose mid is fixed per coin: what an order met at `atMs` (the tick at or before it), as the simulated adapter answers. */
+function fixedQuotes(atMs: number): OrderQuote[] {
+  return coins.map((c) => ({ coinId: c.id, symbol: c.symbol, price: MIDS[c.symbol] ?? 10, filledAt: new Date(tickTime(tickAt(atMs))).toISOString(), minuteVolumeUsd: MINUTE_VOLUME }));
+}
+
+/** The fill price of a bot BUY (or SELL) of `quantity` at the test market's mid. */
+function filledAt(symbol: string, side: 'BUY' | 'SELL', quantity: number): number {
+  const coin = coins.find((c) => c.symbol === symbol)!;
+  const mid = MIDS[symbol] ?? 10;
+  const cost = halfSpreadOf(coin.id) + priceImpact(coin.id, quantity * mid, MINUTE_VOLUME);
+  return side === 'BUY' ? mid * (1 + cost) : mid * (1 - cost);
+}
 
 describe('trading bot worker (PGlite)', function () {
   this.timeout(120_000);
@@ -71,10 +93,12 @@ describe('trading bot worker (PGlite)', function () {
     return { signalId, candleTime };
   }
 
+  /** Every time the bots read the market (ms asked). */
+  const asked: number[] = [];
   /** The candles the bot's market rules read (the test may change them). */
   let market: SyntheticMarket = {};
 
-  function newBot(h: CommandHandler = handler, options: { concurrency?: number } = {}) {
+  function newBot(h: CommandHandler = handler, options: { concurrency?: number; clock?: () => Date; waitUntil?: (ms: number) => Promise<void> } = {}) {
     const { eventStore, documents, leases, readModels } = harness.rt.infra;
     const bot = new TradingBot({
       eventStore,
@@ -83,8 +107,11 @@ describe('trading bot worker (PGlite)', function () {
       readModels,
       handler: h,
       marketData: {
-        prices: async () => PRICES.map((p) => ({ ...p, coinId: 'x', change24h: null, changePercent24h: null, volume24h: null, at: new Date().toISOString() })) as never,
-        candles: async (coinId: CoinId, days: number) => syntheticCandles(coinId, days, Date.now(), market),
+        quotesAt: async (atMs: number) => {
+          asked.push(atMs);
+          return fixedQuotes(atMs);
+        },
+        candles: async (coinId: CoinId, days: number, endMs?: number) => syntheticCandles(coinId, days, endMs ?? Date.now(), market),
       },
       clock: () => new Date(),
       logger: silentLogger,
@@ -122,10 +149,10 @@ describe('trading bot worker (PGlite)', function () {
 
     const trades = await tradesOf(active);
     expect(trades).to.have.length(1);
-    expect(trades[0]).to.include({ tradeId: tradeIdFor(signalId, active), side: 'BUY', symbol: 'ETH', price: 3000 });
+    expect(trades[0]).to.include({ tradeId: tradeIdFor(signalId, active), side: 'BUY', symbol: 'ETH', price: filledAt('ETH', 'BUY', trades[0]!.quantity) });
     expect(trades[0]!.source).to.include({ kind: 'SIGNAL', signalId });
-    // 5 % of 10,000 USD at 3000, within the fee.
-    expect(trades[0]!.quantity * 3000).to.be.within(499, 500);
+    // 5 % of 10,000 USD at the fill price, within the fee.
+    expect(trades[0]!.quantity * trades[0]!.price).to.be.within(499, 500);
     expect(await tradesOf(HOUSE_DEMO_USER_ID)).to.have.length.greaterThanOrEqual(1);
     expect((await tradesOf(HOUSE_DEMO_USER_ID)).filter((t) => t.source.kind === 'SIGNAL' && t.source.signalId === signalId)).to.have.length(1);
     expect(await tradesOf(stopped)).to.deep.equal([]);
@@ -210,7 +237,75 @@ describe('trading bot worker (PGlite)', function () {
     await settle(bot);
     const sells = (await tradesOf(u)).filter((t) => t.side === 'SELL');
     expect(sells).to.have.length(1);
-    expect(sells[0]).to.include({ quantity: bought[0]!.quantity, price: 620 });
+    expect(sells[0]).to.include({ quantity: bought[0]!.quantity, price: filledAt('BNB', 'SELL', bought[0]!.quantity) });
+  });
+
+  describe('fills timed by the signal (issue 17)', function () {
+    /** Two premium users with running bots. */
+    async function twoBots(): Promise<string[]> {
+      const users = [randomUUID(), randomUUID()];
+      for (const u of users) {
+        await premium(u, 'PREMIUM');
+        await startBot(u);
+      }
+      await harness.projector.caughtUp();
+      return users;
+    }
+    const signalTrades = async (userId: string, signalId: string) => (await tradesOf(userId)).filter((t) => t.source.kind === 'SIGNAL' && t.source.signalId === signalId);
+
+    it('fills every bot at the first tick at or after the candle\'s close plus 2 s, waiting for that tick when the signal comes early', async function () {
+      const users = await twoBots();
+      const close = Math.floor(Date.now() / 300_000) * 300_000; // the candle before closed here
+      let now = close + 1200; // the signal engine evaluates a second after the close
+      const waited: number[] = [];
+      const bot = newBot(handler, {
+        clock: () => new Date(now),
+        waitUntil: async (ms) => {
+          waited.push(ms);
+          now = Math.max(now, ms);
+        },
+      });
+      await bot.start();
+      await settle(bot);
+      waited.length = 0;
+      asked.length = 0;
+      const late = bot.status().lateFills;
+      const { signalId } = await signal('SOL', 'BUY', 9, randomUUID(), new Date(close - 300_000).toISOString());
+      await settle(bot);
+      const intended = new Date(close + 5000).toISOString();
+      expect(waited, 'the worker waited for the tick 5 s after the close').to.deep.equal([close + 5000]);
+      expect(asked, 'the market read once, at that tick').to.deep.equal([close + 5000]);
+      for (const u of users) {
+        const [trade, ...more] = await signalTrades(u, signalId);
+        expect(more, u).to.deep.equal([]);
+        expect(trade!.execution).to.deep.equal({ mid: MIDS.SOL, halfSpread: halfSpreadOf('solana'), impact: priceImpact('solana', trade!.quantity * MIDS.SOL!, MINUTE_VOLUME), filledAt: intended, intendedAt: intended, delayMs: 0 });
+        expect(trade!.placedAt).to.equal(intended);
+        expect(trade!.price).to.equal(filledAt('SOL', 'BUY', trade!.quantity));
+      }
+      expect(bot.status().lateFills - late, 'no late fill').to.equal(0);
+    });
+
+    it('fills at the live tick and records the delay when the bot handles the signal after its tick', async function () {
+      const users = await twoBots();
+      const close = Math.floor(Date.now() / 300_000) * 300_000;
+      const now = close + 93_700; // a worker a minute and a half behind
+      const waited: number[] = [];
+      const bot = newBot(handler, { clock: () => new Date(now), waitUntil: async (ms) => void waited.push(ms) });
+      await bot.start();
+      await settle(bot);
+      waited.length = 0;
+      const late = bot.status().lateFills;
+      const { signalId } = await signal('ADA', 'BUY', 9, randomUUID(), new Date(close - 300_000).toISOString());
+      await settle(bot);
+      expect(waited).to.deep.equal([]);
+      for (const u of users) {
+        const [trade] = await signalTrades(u, signalId);
+        expect(trade!.execution).to.include({ filledAt: new Date(close + 90_000).toISOString(), intendedAt: new Date(close + 5000).toISOString(), delayMs: 85_000 });
+        expect(trade!.placedAt).to.equal(new Date(close + 90_000).toISOString());
+      }
+      expect(bot.status().lateFills - late).to.equal(1);
+      expect(bot.status().maxDelayMs).to.be.at.least(85_000);
+    });
   });
 
   describe('the one risk profile (issue 17)', function () {
@@ -245,8 +340,9 @@ describe('trading bot worker (PGlite)', function () {
       await settle(bot);
       const [risky] = await tradesOf(onRisk);
       const [botty] = await tradesOf(onBot);
-      expect(risky!.quantity * 150 * 1.001, '7 % of 10,000 with the fee').to.be.within(699.9, 700);
-      expect(botty!.quantity * 150 * 1.001, '6 % of 10,000 with the fee').to.be.within(599.9, 600);
+      // At the fill price (the mid, the half spread and the impact), the fee on top.
+      expect(risky!.quantity * risky!.price * 1.001, '7 % of 10,000 with the fee').to.be.within(699.9, 700);
+      expect(botty!.quantity * botty!.price * 1.001, '6 % of 10,000 with the fee').to.be.within(599.9, 600);
     });
 
     it('the trade carries its decision and its position\'s exit plan with the ATR14 and sigma at entry', async function () {
@@ -259,7 +355,10 @@ describe('trading bot worker (PGlite)', function () {
       await settle(bot);
       const [trade] = await tradesOf(u);
       expect(trade!.decision).to.deep.include({ rule: 'FIXED_SIZE' });
-      expect(trade!.decision!.text).to.match(/^bought 5\.00% of \$10,000\.00 \(\$500\.00 with the fee\): fixed size 5%; stop \$0\.4410 \(fixed 2%\), target \$0\.4725 \(ratio 2\.5\), reward\/risk 2\.18$/);
+      // The entry the rules see is the fill (the mid 0.45 plus the half spread and impact: 0.450095),
+      // so the stop and target read as the position's real levels: 0.441093 and 0.472600.
+      expect(trade!.price).to.be.within(0.45009, 0.4501);
+      expect(trade!.decision!.text).to.match(/^bought 5\.00% of \$10,000\.00 \(\$500\.00 with the fee\): fixed size 5%; stop \$0\.4411 \(fixed 2%\), target \$0\.4726 \(ratio 2\.5\), reward\/risk 2\.18$/);
       expect(trade!.exits).to.include({ kind: 'PROFILE' });
       expect(trade!.exits!.kind === 'PROFILE' && trade!.exits!.atr).to.be.above(0);
       expect(trade!.exits!.kind === 'PROFILE' && trade!.exits!.sigma).to.be.above(0);

@@ -12,8 +12,9 @@
  *
  * The rules are the user's one risk profile (`risk-{userId}`, domain/src/trading/risk-profile.ts), and
  * those that read the market (volatility threshold, correlation limit, atr and volatility stops,
- * dynamic sizing) read the signal coin's figures and correlations, computed once per signal from
- * candles cached per candle (platform/src/market/market-history.ts) and shared by every bot. Each BUY
+ * dynamic sizing) read the signal coin's figures and correlations at the order's fill time, computed
+ * once per signal from the charts ending then (platform/src/market/market-history.ts `marketAt`,
+ * domain/src/trading/engine/market-at.ts) and shared by every bot. Each BUY
  * signal a bot does not trade is recorded with the rule that refused it (RecordBotRefusal on
  * `risk-{userId}`, appended together for the batch like the trades, under the idempotency key
  * `refusal:{tradeId}`; a signal already refused for a user is not decided again); each trade carries
@@ -22,8 +23,7 @@
  * Per signal the bots go in batches (`batchSize`, default 100; `concurrency` batches at once,
  * default 4, 2 on PGlite): a batch's risk streams and portfolios are loaded through the command
  * handler's loadMany (snapshot + tail per stream, so the cost does not grow with a user's portfolio,
- * one round trip per decider for the whole batch), each bot decides (decideBotTrade with the current
- * prices of the market-data port), and the trades are appended with handleMany: one appendMany, one
+ * one round trip per decider for the whole batch), each bot decides (decideBotOrder, below), and the trades are appended with handleMany: one appendMany, one
  * statement and transaction on SQL, each portfolio still under its own optimistic check (one that
  * changed meanwhile is retried alone). Per trade that is three round trips shared by a hundred
  * bots instead of three each. The feed and the signal engine do not wait for the bot, which follows
@@ -39,14 +39,26 @@
  * Stale signals (older than MAX_SIGNAL_AGE_MS when they reach the bot, e.g. a first deployment
  * replaying the history, or a worker down for an hour) trade nothing: their price is no longer the
  * market's.
+ *
+ * Fills (issue 17, DESIGN.md section 9): a signal's orders fill at the first tick at or after the
+ * signal's time plus BOT_LATENCY_MS (domain/src/trading/engine/bot-timing.ts), every bot's at the
+ * same tick: the worker waits for that tick when it is early, and when it handles the signal after
+ * it (a slow round, a restart) the orders fill at the live tick and record the delay. The market is
+ * read once per signal at the fill time (`quotesAt`: every coin's mid then, and the minute's volume;
+ * the figures the entry rules read, from the charts ending then) and each bot decides with decideBotOrder (domain/src/trading/engine/bot-order.ts): the portfolio is
+ * valued at those prices, the order decided at the price it fills at, and the command carries the mid,
+ * so the portfolio decider prices the fill (half spread, impact, fee) and records it. The paper engine
+ * (domain/src/trading/engine/paper-engine.ts) runs the same functions, so a replay of the same signals
+ * over the same path gives the same trades.
  */
 import { HOUSE_DEMO_USER_ID } from '@papertrade/domain/trading/house-demo';
 import { TRADING_BOTS_PROJECTION, type TradingBotView } from '@papertrade/domain/trading/bot-view';
-import { decideBotTrade, tradeIdFor, type BotMarket, type BotSignal, type BotSkipReason } from '@papertrade/domain/trading/bot-trade-decision';
+import { tradeIdFor, type BotMarket, type BotSignal, type BotSkipReason } from '@papertrade/domain/trading/bot-trade-decision';
 import { findCoinBySymbol } from '@papertrade/domain/market/coins';
+import { decideBotOrder, type BotOrderQuote } from '@papertrade/domain/trading/engine/bot-order';
+import { fillTimeMs, intendedFillMs, signalTimeMs } from '@papertrade/domain/trading/engine/bot-timing';
 import { portfolioStreamId, type PortfolioState } from '@papertrade/domain/trading/portfolio';
 import { portfolioDecider, type PlaceSimulatedTrade } from '@papertrade/domain/trading/portfolio.decider';
-import type { Prices } from '@papertrade/domain/trading/portfolio-valuation';
 import { riskStreamId, type RiskState } from '@papertrade/domain/trading/risk';
 import { riskDecider, type RecordBotRefusal } from '@papertrade/domain/trading/risk.decider';
 import type { SignalGenerated } from '@papertrade/domain/signals/signal';
@@ -70,9 +82,11 @@ export const DEFAULT_BOT_BATCH_SIZE = 100;
 export interface TradingBotDeps extends EventFollowerDeps {
   readModels: ReadModels;
   handler: CommandHandler;
-  /** Prices to value portfolios; candles for the rules that read the market (cached per candle). */
-  marketData: Pick<MarketData, 'prices' | 'candles'>;
+  /** The market at each signal's fill time: every coin's quote, and the charts the entry rules read. */
+  marketData: Pick<MarketData, 'quotesAt' | 'candles'>;
   clock: () => Date;
+  /** Resolves at `timeMs` on the clock (default: a timer; tests with a clock of their own pass theirs). */
+  waitUntil?: (timeMs: number) => Promise<void>;
   logger: Logger;
   /** Batches of bots in flight at once (default DEFAULT_BOT_CONCURRENCY). */
   concurrency?: number;
@@ -95,6 +109,9 @@ export interface TradingBotStatus extends EventFollowerStatus {
   /** Commands the domain refused (counted, not retried). */
   refused: number;
   lastSignalAt: string | null;
+  /** Signals whose orders filled after their intended tick (the worker handled them late), and the longest delay, ms. */
+  lateFills: number;
+  maxDelayMs: number;
 }
 
 /** The idempotency of one bot trade: keyed by the derived trade id. */
@@ -125,6 +142,8 @@ export class TradingBot {
   private readonly history: MarketHistory;
   private readonly skipped: TradingBotStatus['skipped'] = {};
   private lastSignalAt: string | null = null;
+  private lateFills = 0;
+  private maxDelayMs = 0;
 
   constructor(private readonly deps: TradingBotDeps) {
     this.follower = new EventFollower('trading-bot', deps, (e) => e.type === 'SignalGenerated', (e) => this.onSignal(e));
@@ -155,6 +174,8 @@ export class TradingBot {
       refusalsRecorded: this.refusalsRecorded,
       refused: this.refused,
       lastSignalAt: this.lastSignalAt,
+      lateFills: this.lateFills,
+      maxDelayMs: this.maxDelayMs,
     };
   }
 
@@ -184,15 +205,27 @@ export class TradingBot {
     const bots = await (await this.deps.readModels.collection<TradingBotView>(TRADING_BOTS_PROJECTION)).find({ where: { status: 'ACTIVE', premium: true } });
     const users = new Set(bots.map((b) => b.userId));
     if (this.deps.houseDemo !== false) users.add(HOUSE_DEMO_USER_ID);
-    const [prices, market] = await Promise.all([this.prices(), signal.type === 'BUY' ? this.market(signal.symbol) : Promise.resolve(null)]);
     this.botsConsidered += users.size;
+    if (users.size === 0) return; // no order: nothing to wait for or read
+
+    // Every bot's order fills at the same tick: the intended one, or the live one when that has passed.
+    // (A signal is never known after the bot has it: a time after now, a clock's skew, waits no longer.)
+    const handledMs = this.deps.clock().getTime();
+    const intendedMs = intendedFillMs(Math.min(handledMs, signalTimeMs(signal.candleTime, typeof event.metadata.at === 'string' ? event.metadata.at : undefined)));
+    const fillMs = fillTimeMs(intendedMs, handledMs);
+    if (fillMs > this.deps.clock().getTime()) await this.waitUntil(fillMs);
+    if (fillMs > intendedMs) {
+      this.lateFills += 1;
+      this.maxDelayMs = Math.max(this.maxDelayMs, fillMs - intendedMs);
+    }
+    const [quotes, market] = await Promise.all([this.deps.marketData.quotesAt(fillMs), signal.type === 'BUY' ? this.market(signal.symbol, fillMs) : Promise.resolve(null)]);
 
     const all = [...users];
     const size = this.deps.batchSize ?? DEFAULT_BOT_BATCH_SIZE;
     const batches = Array.from({ length: Math.ceil(all.length / size) }, (_, i) => all.slice(i * size, (i + 1) * size));
     const failures: unknown[] = [];
     const batchFailures = await forEachLimited(batches, this.deps.concurrency ?? DEFAULT_BOT_CONCURRENCY, async (batch) => {
-      failures.push(...(await this.tradeBatch(batch, signal, prices, market, now.toISOString())));
+      failures.push(...(await this.tradeBatch(batch, signal, quotes, market, intendedMs, fillMs)));
     });
     failures.push(...batchFailures);
     const transient = failures.filter(isTransient);
@@ -204,24 +237,20 @@ export class TradingBot {
     if (transient.length > 0) throw transient[0];
   }
 
-  private async prices(): Promise<Prices> {
-    try {
-      return Object.fromEntries((await this.deps.marketData.prices()).map((p) => [p.symbol, p.price]));
-    } catch (error) {
-      // Without prices, positions are valued at their entry prices (portfolio-valuation): a sizing
-      // approximation, better than not trading the signal at all.
-      this.deps.logger.warn('prices unavailable to the trading bot; valuing positions at entry', { error: String(error) });
-      return {};
+  /** Resolves once the clock reads `timeMs` (a timer, checked against the clock again when it fires). */
+  private async waitUntil(timeMs: number): Promise<void> {
+    if (this.deps.waitUntil) return this.deps.waitUntil(timeMs);
+    for (let left = timeMs - this.deps.clock().getTime(); left > 0; left = timeMs - this.deps.clock().getTime()) {
+      await new Promise((resolve) => setTimeout(resolve, left));
     }
   }
 
-  /** The signal coin's figures and correlations, once for every bot (null: the history is unavailable, and BUYs are refused). */
-  private async market(symbol: string): Promise<BotMarket | null> {
+  /** The signal coin's figures and correlations at the fill time, once for every bot (null: the history is unavailable, and BUYs are refused). */
+  private async market(symbol: string, fillMs: number): Promise<BotMarket | null> {
     const coin = findCoinBySymbol(symbol);
     if (!coin) return null;
     try {
-      const [figures, correlations] = await Promise.all([this.history.figures(coin.id), this.history.correlations(coin.id)]);
-      return { figures, correlations };
+      return await this.history.marketAt(coin.id, fillMs);
     } catch (error) {
       this.deps.logger.warn('market history unavailable to the trading bot; BUY entries are refused', { symbol, error: String(error) });
       return null;
@@ -235,7 +264,9 @@ export class TradingBot {
    * manual trade, the risk monitor) is retried alone by the command handler. Errors are returned per
    * bot, for onSignal to sort into refusals and retries.
    */
-  private async tradeBatch(userIds: string[], signal: BotSignal, prices: Prices, market: BotMarket | null, now: string): Promise<unknown[]> {
+  private async tradeBatch(userIds: string[], signal: BotSignal, quotes: readonly BotOrderQuote[], market: BotMarket | null, intendedMs: number, fillMs: number): Promise<unknown[]> {
+    // A refusal is decided at the fill tick, as a trade would have filled: its record carries that time.
+    const now = new Date(fillMs).toISOString();
     const { handler } = this.deps;
     const asked = userIds.map((userId) => {
       const tradeId = tradeIdFor(signal.signalId, userId);
@@ -252,7 +283,7 @@ export class TradingBot {
       const portfolio = portfolios[i]!;
       // Decided before (a replayed signal): traded, or refused and recorded.
       if (portfolio.previous.length > 0 || risk.previous.length > 0) return void (this.tradesReplayed += 1);
-      const decision = decideBotTrade({ userId, signal, profile: risk.state.profile, portfolio: portfolio.state, prices, market, now });
+      const decision = decideBotOrder({ userId, signal, profile: risk.state.profile, portfolio: portfolio.state, market, quotes, intendedMs, fillMs });
       const meta = (key: Idempotency): CommandMeta => ({ actor: TRADING_BOT_ACTOR, correlationId: signal.signalId, causationId: signal.eventId, idempotency: key });
       if (decision.action === 'TRADE') return void items.push({ streamId, command: decision.command, meta: meta(idempotency), loaded: portfolio });
       this.skip(decision.reason);

@@ -15,6 +15,11 @@ import { DEFAULT_BOT_SETTINGS, DEFAULT_RISK_PARAMETERS, riskParameterBounds } fr
 import { riskStreamId, type RiskAlertKind } from '@papertrade/domain/trading/risk';
 import { riskAlertsResponseSchema } from '@papertrade/domain/trading/read-contracts';
 import { riskDecider } from '@papertrade/domain/trading/risk.decider';
+import { halfSpreadOf, type CoinId } from '@papertrade/domain/market/coins';
+import { tickAt, tickTime } from '@papertrade/domain/market/market-path';
+import { priceImpact } from '@papertrade/domain/trading/engine/fills';
+import { feeMicros, notionalMicros, quantityToUnits } from '@papertrade/domain/trading/money';
+import type { SimulatedMarketData } from '@papertrade/platform/market/simulated-market-data';
 import { registrationDeps } from '../../../bin/compose';
 import { startHarness, type Harness } from '../../../test/api-harness';
 
@@ -49,14 +54,26 @@ describe('trading commands API (HTTP, embedded)', function () {
     return { userId, token: await h.login(email, 'secret1') };
   }
 
-  /** Market prices the test decides, so a fill price can be checked against what the market said. */
+  /** The minute volume of the test's fixed market. */
+  const MINUTE_VOLUME = 10_000_000;
+
+  /** Market prices the test decides (every coin's mid, a fixed minute volume), so a fill can be checked against what the market said. */
   function fixPrice(price: number): () => void {
     const market = h.rt.marketData as MarketData;
-    const original = market.price;
-    market.price = async (coinId) => ({ ...(await original.call(market, coinId)), price });
+    const original = market.quotesAt;
+    market.quotesAt = async (atMs) => (await original.call(market, atMs)).map((q) => ({ ...q, price, minuteVolumeUsd: MINUTE_VOLUME }));
     return () => {
-      market.price = original;
+      market.quotesAt = original;
     };
+  }
+
+  /** A fill at the fixed market like an exchange's: the mid plus (BUY) or less (SELL) the half spread and impact; notional and fee in micros. */
+  function fillOf(coinId: CoinId, side: 'BUY' | 'SELL', mid: number, quantity: number) {
+    const impact = priceImpact(coinId, quantity * mid, MINUTE_VOLUME);
+    const cost = halfSpreadOf(coinId) + impact;
+    const price = side === 'BUY' ? mid * (1 + cost) : mid * (1 - cost);
+    const notional = notionalMicros(quantityToUnits(quantity), price);
+    return { price, impact, notional, fee: feeMicros(notional) };
   }
 
   const eventsOf = (events: RecordedEvent[]) => events.map((e) => [e.type, e.streamId]);
@@ -148,7 +165,7 @@ describe('trading commands API (HTTP, embedded)', function () {
   });
 
   describe('POST /api/trades', function () {
-    it('fills a BUY at the market price of the MarketData port, with the fee, opening the portfolio on first use', async function () {
+    it('fills a BUY at the market price of the MarketData port plus the half spread and impact, with the fee, opening the portfolio on first use', async function () {
       const me = await account();
       const restore = fixPrice(2500);
       let res!: Res;
@@ -166,6 +183,8 @@ describe('trading commands API (HTTP, embedded)', function () {
         ['SimulatedTradePlaced', `portfolio-${me.userId}`],
       ]);
       const placed = events[1]!;
+      const fill = fillOf('ethereum', 'BUY', 2500, 0.5);
+      expect(fill.price).to.be.greaterThan(2500 * 1.00005);
       expect(placed.data).to.deep.include({
         userId: me.userId,
         tradeId: res.body.id,
@@ -173,11 +192,14 @@ describe('trading commands API (HTTP, embedded)', function () {
         symbol: 'ETH',
         side: 'BUY',
         quantity: 0.5,
-        price: 2500,
-        notionalMicros: 1250_000_000,
-        feeMicros: 1_250_000,
+        price: fill.price,
+        notionalMicros: fill.notional,
+        feeMicros: fill.fee,
         source: { kind: 'MANUAL' },
       });
+      // The mid is the tick at the decision's time (the command's now), the price on the person's screen.
+      const decidedAt = Date.parse(placed.data.placedAt as string);
+      expect(placed.data.execution).to.deep.equal({ mid: 2500, halfSpread: halfSpreadOf('ethereum'), impact: fill.impact, filledAt: new Date(tickTime(tickAt(decidedAt))).toISOString() });
       expect(placed.metadata.userId).to.equal(me.userId);
       expect(res.body).to.deep.equal({
         id: placed.data.tradeId,
@@ -185,9 +207,9 @@ describe('trading commands API (HTTP, embedded)', function () {
         symbol: 'ETH',
         type: 'BUY',
         amount: 0.5,
-        price: 2500,
-        fee: 1.25,
-        total: 1251.25,
+        price: fill.price,
+        fee: fill.fee / 1e6,
+        total: (fill.notional + fill.fee) / 1e6,
         realisedPnl: null,
         status: 'OPEN',
         source: 'Manual',
@@ -209,11 +231,13 @@ describe('trading commands API (HTTP, embedded)', function () {
           res = await h.request('POST', '/api/trades', { token: me.token, body: { symbol: 'ETH', type: 'BUY', amount: 0.1, stopLossPercent: 3, takeProfitPercent: 8 } });
         });
         expect(res.status, JSON.stringify(res.body)).to.equal(201);
+        // Percents of the fill the person pays (the mid 2,000 plus the half spread and impact: issue 17's fills).
+        const fill = fillOf('ethereum', 'BUY', 2000, 0.1).price;
         const placed = events.find((e) => e.type === 'SimulatedTradePlaced')!;
-        expect(placed.data.exits).to.deep.equal({ kind: 'MANUAL', stopLoss: 1940, takeProfit: 2160, stopLossPercent: 3, takeProfitPercent: 8 });
-        expect(res.body).to.deep.include({ stopLoss: 1940, takeProfit: 2160 });
+        expect(placed.data.exits).to.deep.equal({ kind: 'MANUAL', stopLoss: fill * (1 - 3 / 100), takeProfit: fill * (1 + 8 / 100), stopLossPercent: 3, takeProfitPercent: 8 });
+        expect(res.body).to.deep.include({ stopLoss: fill * (1 - 3 / 100), takeProfit: fill * (1 + 8 / 100) });
         const stopOnly = await h.request('POST', '/api/trades', { token: me.token, body: { symbol: 'ETH', type: 'BUY', amount: 0.1, stopLossPercent: 5 } });
-        expect(stopOnly.body).to.deep.include({ stopLoss: 1900, takeProfit: null });
+        expect(stopOnly.body).to.deep.include({ stopLoss: fill * (1 - 5 / 100), takeProfit: null });
         for (const [body, field] of [
           [{ symbol: 'ETH', type: 'BUY', amount: 0.1, stopLossPercent: 0 }, 'stopLossPercent'],
           [{ symbol: 'ETH', type: 'BUY', amount: 0.1, stopLossPercent: 51 }, 'stopLossPercent'],
@@ -240,7 +264,8 @@ describe('trading commands API (HTTP, embedded)', function () {
       const buy = await h.request('POST', '/api/trades', { token: me.token, body: { coinId: 'bitcoin', type: 'BUY', amount: 0.1 } });
       restore();
       expect(buy.status, JSON.stringify(buy.body)).to.equal(201);
-      expect(buy.body).to.include({ symbol: 'BTC', price: 50_000, fee: 5, total: 5005 });
+      const b = fillOf('bitcoin', 'BUY', 50_000, 0.1);
+      expect(buy.body).to.include({ symbol: 'BTC', price: b.price, fee: b.fee / 1e6, total: (b.notional + b.fee) / 1e6 });
       restore = fixPrice(60_000);
       let sell!: Res;
       const events = await h.appendedBy(async () => {
@@ -249,8 +274,11 @@ describe('trading commands API (HTTP, embedded)', function () {
       restore();
       expect(sell.status, JSON.stringify(sell.body)).to.equal(201);
       expect(eventsOf(events)).to.deep.equal([['SimulatedTradePlaced', `portfolio-${me.userId}`]]);
-      // proceeds 3000 - 3 fee; half the cost basis (5005 / 2 = 2502.5) closed
-      expect(sell.body).to.include({ type: 'SELL', amount: 0.05, price: 60_000, fee: 3, total: 2997, realisedPnl: 494.5, status: 'CLOSED' });
+      // proceeds less the fee; half the cost basis closed (both sides' spread and impact are in the P&L)
+      const sold = fillOf('bitcoin', 'SELL', 60_000, 0.05);
+      const realised = sold.notional - sold.fee - Math.round((b.notional + b.fee) / 2);
+      expect(sell.body).to.include({ type: 'SELL', amount: 0.05, price: sold.price, fee: sold.fee / 1e6, total: (sold.notional - sold.fee) / 1e6, realisedPnl: realised / 1e6, status: 'CLOSED' });
+      expect(sell.body.realisedPnl).to.be.within(494.5 - 0.5, 494.5 - 0.2);
       expect(sell.body.position).to.equal(events[0]!.position);
     });
 
@@ -280,8 +308,8 @@ describe('trading commands API (HTTP, embedded)', function () {
     it('a market that cannot answer is a 503 with Retry-After, nothing appended', async function () {
       const me = await account();
       const market = h.rt.marketData as MarketData;
-      const original = market.price;
-      market.price = async () => {
+      const original = market.quotesAt;
+      market.quotesAt = async () => {
         throw new MarketDataUnavailableError('unreachable', 'The market data source cannot be reached; please retry shortly', 7);
       };
       try {
@@ -292,8 +320,22 @@ describe('trading commands API (HTTP, embedded)', function () {
         });
         expect(events).to.deep.equal([]);
       } finally {
-        market.price = original;
+        market.quotesAt = original;
       }
+    });
+
+    it('fills at the path\'s tick at the decision\'s time (the price now), plus the half spread and impact of the minute before', async function () {
+      const me = await account();
+      const res = await h.request('POST', '/api/trades', { token: me.token, body: { symbol: 'SOL', type: 'BUY', amount: 2 } });
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      const [placed] = (await h.rt.infra.eventStore.readStream(`portfolio-${me.userId}`)).filter((e) => e.type === 'SimulatedTradePlaced');
+      const path = (h.rt.marketData as SimulatedMarketData).simulation.path;
+      const tick = tickAt(Date.parse(placed!.data.placedAt as string));
+      const mid = path.price('solana', tick);
+      const minute = Math.floor(tick / 12);
+      const impact = priceImpact('solana', 2 * mid, path.summary('solana', (minute - 1) * 12, minute * 12).volume);
+      expect(placed!.data.execution).to.deep.equal({ mid, halfSpread: halfSpreadOf('solana'), impact, filledAt: new Date(tickTime(tick)).toISOString() });
+      expect(res.body.price).to.equal(mid * (1 + halfSpreadOf('solana') + impact));
     });
 
     it('the same Idempotency-Key appends once and answers the same trade; with another body it is a 422', async function () {

@@ -50,6 +50,7 @@ import { riskDecider } from '@papertrade/domain/trading/risk.decider';
 import { botSettingsOf } from '@papertrade/domain/trading/risk-profile';
 import { idempotentId } from '@papertrade/platform/commands/command-handler';
 import { currentUser, requirePremium, requireUser, userAfterOwnWrites } from '@papertrade/platform/auth/guards';
+import { MarketDataUnavailableError } from '@papertrade/platform/market/market-data';
 import { jsonBody, parseBody } from '@papertrade/platform/http/body';
 import type { CommandApiDeps } from '../deps';
 import { commandMeta } from '../request-meta';
@@ -77,25 +78,33 @@ export function tradingRoutes(deps: CommandApiDeps): Router {
     const result = await deps.handler.handle(
       portfolioDecider,
       portfolioStreamId(user.id),
-      // Read the price when deciding, not before: a retry after a concurrent write fills at the
-      // market of that moment, and a replayed request (same key) does not read the market at all.
-      async (): Promise<PlaceSimulatedTrade> => ({
-        type: 'PlaceSimulatedTrade',
-        data: {
-          userId: user.id,
-          tradeId,
-          symbol: coin.symbol,
-          side: body.side,
-          amount: body.amount,
-          price: (await deps.marketData.price(coin.id)).price,
-          source: { kind: 'MANUAL' },
-          // A manual position has no automatic exit unless its person sets one here.
-          ...(body.stopLossPercent !== undefined || body.takeProfitPercent !== undefined
-            ? { exits: { kind: 'MANUAL' as const, stopLossPercent: body.stopLossPercent ?? null, takeProfitPercent: body.takeProfitPercent ?? null } }
-            : {}),
-        },
-        metadata: { now: now() },
-      }),
+      // Read the market when deciding, not before: a retry after a concurrent write fills at the
+      // market of that moment, and a replayed request (same key) does not read the market at all. The
+      // fill is the tick at the decision's time (the price on the person's screen) plus the half
+      // spread and impact, which the decider adds (domain/src/trading/engine/fills.ts).
+      async (): Promise<PlaceSimulatedTrade> => {
+        const at = now();
+        const quote = (await deps.marketData.quotesAt(Date.parse(at))).find((q) => q.coinId === coin.id);
+        if (!quote) throw new MarketDataUnavailableError('bad-response', `no price for ${coin.symbol} now`, 60);
+        return {
+          type: 'PlaceSimulatedTrade',
+          data: {
+            userId: user.id,
+            tradeId,
+            symbol: coin.symbol,
+            side: body.side,
+            amount: body.amount,
+            price: quote.price,
+            source: { kind: 'MANUAL' },
+            market: { filledAt: quote.filledAt, minuteVolumeUsd: quote.minuteVolumeUsd },
+            // A manual position has no automatic exit unless its person sets one here.
+            ...(body.stopLossPercent !== undefined || body.takeProfitPercent !== undefined
+              ? { exits: { kind: 'MANUAL' as const, stopLossPercent: body.stopLossPercent ?? null, takeProfitPercent: body.takeProfitPercent ?? null } }
+              : {}),
+          },
+          metadata: { now: at },
+        };
+      },
       meta,
     );
     const placed = result.events.find((e): e is SimulatedTradePlaced => e.type === 'SimulatedTradePlaced');

@@ -125,3 +125,30 @@ export interface PricePoint {
   time: number;
   price: number;
 }
+
+/**
+ * Half the bid-ask spread of each coin, in basis points of the mid price (1 bp = 0.01 %): what a
+ * market order pays on top of the mid (a buy at the ask, a sell at the bid). The figures are
+ * representative, not live data: round numbers of the size of the typical top-of-book spreads of the
+ * coins' main USD and USDT spot books on the large exchanges (Binance, Coinbase, Kraken) in 2024-2025,
+ * as market-quality reports (Kaiko's exchange rankings among them) show them: about 1 bp for bitcoin
+ * and ether, 2 bp for BNB and solana, 4 to 6 bp for the smaller coins. Halved here. The trading engine
+ * (domain/src/trading/engine/fills.ts) charges them on every fill.
+ */
+export const HALF_SPREAD_BPS: Readonly<Record<CoinId, number>> = Object.freeze({
+  bitcoin: 0.5,
+  ethereum: 0.5,
+  binancecoin: 1,
+  solana: 1,
+  cardano: 2,
+  chainlink: 2,
+  'avalanche-2': 2,
+  polkadot: 2.5,
+  polygon: 2.5,
+  uniswap: 3,
+});
+
+/** A coin's half spread as a fraction of the mid price (0.5 bp = 0.00005). */
+export function halfSpreadOf(id: CoinId): number {
+  return HALF_SPREAD_BPS[id] / 10_000;
+}

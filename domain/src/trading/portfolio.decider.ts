@@ -1,11 +1,17 @@
 /**
  * Commands on `portfolio-{userId}`:
- * - PlaceSimulatedTrade: a manual trade (POST /api/trades) or the trading bot's, filled at the market
- *   price the caller read, with TRADE_FEE_RATE. The first command opens the portfolio.
+ * - PlaceSimulatedTrade: a manual trade (POST /api/trades) or the trading bot's, with TRADE_FEE_RATE.
+ *   The first command opens the portfolio. With `market` (every live caller since issue 17) the price
+ *   is the mid the caller read at market.filledAt (the path's tick) and the fill pays the half spread
+ *   and the impact on top (engine/fills.ts), recorded as the event's `execution`; without it the price
+ *   is the fill price as given (a price decided elsewhere: specs, imports).
  *   A BUY may carry its position's exit plan (`exits`: the bot's follows the profile with the market
  *   figures at entry; a manual one the stop and target percents its person chose, turned into price
- *   levels at the fill price here; none: no automatic exit) and a bot trade its decision record.
- * - ClosePosition: the risk monitor closes a whole position at its stop loss or take profit price.
+ *   levels at the fill price, costs included, here; none: no automatic exit) and a bot trade its
+ *   decision record.
+ * - ClosePosition: the risk monitor closes a whole position at its stop loss or take profit: with
+ *   `market`, at the crossing tick's mid less the half spread and impact (engine/exit-scan.ts); without
+ *   it, at the price given.
  * Sales take FIFO lots (portfolio.ts); each event records the lots it took.
  * - ResetPortfolio: back to the starting cash, recording what it closed.
  * - RecordPortfolioPeak: the risk monitor saw the portfolio worth `valueMicros`; appended only when
@@ -28,6 +34,7 @@ import {
   microsToUsd,
 } from './money';
 import { usdText } from './money-text';
+import { executionOf, type Execution, type FillMarket } from './engine/fills';
 import {
   evolvePortfolio,
   initialPortfolioState,
@@ -69,9 +76,11 @@ export type PlaceSimulatedTrade = {
     side: TradeSide;
     /** The quantity of coin (the API's and the trade history's `amount`). */
     amount: number;
-    /** The market price the caller read, USD per coin: the fill price. */
+    /** With `market`: the mid the caller read at market.filledAt (the fill adds the costs); without: the fill price. USD per coin. */
     price: number;
     source: TradeSource;
+    /** Where the order met the market (see the module comment). */
+    market?: FillMarket;
     /** BUY only: how the position exits (absent: no automatic exit). */
     exits?: ExitRequest;
     /** The bot's record of what decided this trade. */
@@ -96,8 +105,10 @@ export type ClosePosition = {
     positionId: string;
     symbol: string;
     reason: CloseReason;
-    /** The stop or target price: the fill price. */
+    /** With `market`: the crossing tick's mid (the fill takes the costs off); without: the fill price. */
     price: number;
+    /** The crossing tick: when, the minute's volume, the level crossed. */
+    market?: FillMarket;
   };
   metadata: { now: string };
 };
@@ -118,6 +129,25 @@ function requirePrice(price: number): number {
   requirePositiveFinite('price', price);
   if (price > MAX_PRICE_USD) throw new ValidationError(`price must be at most ${MAX_PRICE_USD}, got ${price}`, { field: 'price' });
   return price;
+}
+
+function requireTime(field: string, value: unknown): string {
+  if (typeof value !== 'string' || Number.isNaN(Date.parse(value))) throw new ValidationError(`${field} must be an ISO-8601 time`, { field });
+  return value;
+}
+
+/** A command's market, checked (its callers are the workers and routes, but a bad figure must never reach an event). */
+function requireMarket(market: FillMarket | undefined, level: 'level' | 'no level'): FillMarket | undefined {
+  if (market === undefined) return undefined;
+  if (typeof market !== 'object' || market === null) throw new ValidationError('market must be an object', { field: 'market' });
+  const checked: FillMarket = { filledAt: requireTime('market.filledAt', market.filledAt), minuteVolumeUsd: market.minuteVolumeUsd };
+  if (typeof market.minuteVolumeUsd !== 'number' || !Number.isFinite(market.minuteVolumeUsd) || market.minuteVolumeUsd < 0) {
+    throw new ValidationError(`market.minuteVolumeUsd must be a finite number of at least 0, got ${String(market.minuteVolumeUsd)}`, { field: 'market.minuteVolumeUsd' });
+  }
+  if (market.intendedAt !== undefined) checked.intendedAt = requireTime('market.intendedAt', market.intendedAt);
+  if (level === 'level') checked.level = requirePositiveFinite('market.level', market.level as number);
+  else if (market.level !== undefined) throw new ValidationError('market.level belongs to a stop loss or take profit close', { field: 'market.level' });
+  return checked;
 }
 
 function requireText(field: string, value: string): string {
@@ -189,6 +219,9 @@ function takeLots(position: Position, units: number) {
 
 const usd = (micros: number) => usdText(microsToUsd(micros));
 
+/** The event's `execution`, only when there is one (events of commands without a market keep their old shape). */
+const executionField = (execution: Execution | undefined): { execution?: Execution } => (execution ? { execution } : {});
+
 const optionalFigure = (field: string, value: unknown): number | null => {
   if (value === null) return null;
   if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value)) throw new ValidationError(`${field} must be a positive number or null`, { field });
@@ -232,10 +265,14 @@ export function placeSimulatedTrade(command: PlaceSimulatedTrade, state: Portfol
   const coin = requireCoin(command.data.symbol);
   if (side !== 'BUY' && side !== 'SELL') throw new ValidationError(`side must be BUY or SELL, got ${JSON.stringify(side)}`, { field: 'side' });
   const units = requireQuantityUnits('amount', amount);
-  const price = requirePrice(command.data.price);
+  const mid = requirePrice(command.data.price);
   const source = requireSource(command.data.source);
+  const market = requireMarket(command.data.market, 'no level');
   const now = command.metadata.now;
   if (side === 'SELL' && command.data.exits !== undefined) throw new ValidationError('a stop loss or take profit applies to a BUY only', { field: 'exits' });
+  const quantity = unitsToQuantity(units);
+  const { price, execution } = market ? executionOf(coin.id, side, mid, quantity, market) : { price: mid, execution: undefined };
+  // A manual stop or target is a percent of the entry the person pays: the fill price, costs included.
   const exits = side === 'BUY' ? exitPlanOf(command.data.exits, price) : undefined;
   const decision = decisionOf(command.data.decision);
 
@@ -244,12 +281,14 @@ export function placeSimulatedTrade(command: PlaceSimulatedTrade, state: Portfol
   const notional = requireTradeValue(notionalMicros(units, price));
   const fee = feeMicros(notional);
   const { opening, open } = ensureOpen(state, userId, now);
-  const quantity = unitsToQuantity(units);
-  const base = { userId, tradeId, coinId: coin.id, symbol: coin.symbol, side, quantity, price, notionalMicros: notional, feeMicros: fee, source, placedAt: now };
+  const base = { userId, tradeId, coinId: coin.id, symbol: coin.symbol, side, quantity, price, notionalMicros: notional, feeMicros: fee, source, ...executionField(execution), placedAt: now };
 
   if (side === 'BUY') {
     if (notional + fee > open.cashMicros) {
-      throw new IllegalStateError(`Insufficient paper cash: buying ${quantity} ${coin.symbol} costs ${usd(notional + fee)} with the fee, cash is ${usd(open.cashMicros)}`, { field: 'amount' });
+      // With a market the fill is above the price on the person's screen: say by how much, so a BUY of
+      // exactly the cash at that price reads as what it is.
+      const at = execution ? ` at ${usdText(price)} (the market price ${usdText(mid)} plus the spread and impact)` : '';
+      throw new IllegalStateError(`Insufficient paper cash: buying ${quantity} ${coin.symbol}${at} costs ${usd(notional + fee)} with the fee, cash is ${usd(open.cashMicros)}`, { field: 'amount' });
     }
     return [
       ...opening,
@@ -296,13 +335,15 @@ export function closePosition(command: ClosePosition, state: PortfolioState): Po
   requireText('positionId', positionId);
   const coin = requireCoin(command.data.symbol);
   if (reason !== 'STOP_LOSS' && reason !== 'TAKE_PROFIT') throw new ValidationError(`reason must be STOP_LOSS or TAKE_PROFIT, got ${JSON.stringify(reason)}`, { field: 'reason' });
-  const price = requirePrice(command.data.price);
+  const mid = requirePrice(command.data.price);
+  const market = requireMarket(command.data.market, 'level');
   if (state.status !== 'open') return [];
   const held = state.positions[coin.symbol];
   // Already closed (by a sell, an earlier close, a reset), or another position since: nothing to do,
   // so a risk monitor that replays its commands after a restart closes nothing twice.
   if (!held || held.positionId !== positionId) return [];
   // No minimum here: a stop must close whatever is left, however small.
+  const { price, execution } = market ? executionOf(coin.id, 'SELL', mid, unitsToQuantity(held.units), market) : { price: mid, execution: undefined };
   const notional = notionalMicros(held.units, price);
   if (!(notional <= MAX_TRADE_VALUE_MICROS)) throw new ValidationError(`a close must be worth at most ${usd(MAX_TRADE_VALUE_MICROS)}`, { field: 'price' });
   const fee = feeMicros(notional);
@@ -326,6 +367,7 @@ export function closePosition(command: ClosePosition, state: PortfolioState): Po
         closedTradeIds: taken.closedTradeIds,
         lotRule: LOT_RULE,
         lots: taken.lots,
+        ...executionField(execution),
         closedAt: command.metadata.now,
       },
     },

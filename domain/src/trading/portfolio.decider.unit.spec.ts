@@ -379,6 +379,22 @@ describe('portfolio decider', function () {
       expect(upcastPortfolioEvent({ type: 'SimulatedTradePlaced', data: { ...v2, side: 'SELL' }, schemaVersion: 2 }).data).to.not.have.property('exits');
     });
 
+    it('events the engine branch stored as version 2 with its optional execution (no bump) upcast like any version 2 event, keep what they met, and fold', function () {
+      const { exits: _none, ...v2 } = buyHalfEth.data;
+      const execution = { mid: 2999.8, halfSpread: 0.00005, impact: 0.00002, filledAt: NOW, intendedAt: NOW, delayMs: 0 };
+      const buy = upcastPortfolioEvent({ type: 'SimulatedTradePlaced', data: { ...v2, source: signalAt(NOW), execution }, schemaVersion: 2 });
+      expect(buy.data).to.deep.include({ exits: { kind: 'PROFILE', atr: null, sigma: null }, execution });
+      const close = upcastPortfolioEvent({
+        type: 'PositionClosed',
+        data: { userId: 'u1', positionId: 't1', coinId: 'ethereum', symbol: 'ETH', reason: 'STOP_LOSS', quantity: 0.5, price: 2939.7, notionalMicros: 1_469_850_000, feeMicros: 1_469_850, costBasisClosedMicros: 1_501_500_000, entryNotionalClosedMicros: 1_500_000_000, realisedPnlMicros: 1_469_850_000 - 1_469_850 - 1_501_500_000, closedTradeIds: ['t1'], lotRule: 'FIFO', lots: [{ tradeId: 't1', quantity: 0.5, entryPrice: 3000, costMicros: 1_501_500_000, entryNotionalMicros: 1_500_000_000 }], execution: { ...execution, mid: 2939.9, level: 2940 }, closedAt: LATER },
+        schemaVersion: 2,
+      });
+      const state = fold(portfolioDecider, [opened, buy, close]);
+      expect(state.status === 'open' && state.positions.ETH).to.equal(undefined);
+      expect(state.status === 'open' && state.cashMicros).to.equal(STARTING_CASH_MICROS - 1_501_500_000 + 1_469_850_000 - 1_469_850);
+      expect(state.status === 'open' && state.closedTrades).to.deep.include({ closes: 1, losses: 1 });
+    });
+
     it('records a peak at least PEAK_STEP above the one recorded (the starting cash at first); a reset starts it over', function () {
       const peak = (valueMicros: number) => ({ type: 'RecordPortfolioPeak' as const, data: { userId: 'u1', valueMicros }, metadata: { now: LATER } });
       expect(PEAK_STEP).to.equal(0.0025);

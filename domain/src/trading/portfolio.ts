@@ -48,12 +48,16 @@ import type { SignalType } from '../signals/signal-rules';
 import type { BotDecision } from './contracts';
 import type { ClosedTradeStats } from './entry-rules';
 import { microsToCents, quantityToUnits } from './money';
+import type { Execution } from './engine/fills';
 import { NO_EXITS, type ExitPlan } from './stop-levels';
 
 /**
  * The schema version of the portfolio's events and state: 2 since sales take FIFO lots (events
  * carry `lotRule` and `lots`; positions keep their lots), 3 since BUYs carry their exit plan and the
- * state its peak value and closed-trade statistics. Snapshots of older versions are refolded.
+ * state its peak value and closed-trade statistics. Snapshots of older versions are refolded. A fill's
+ * `execution` (issue 17's fills: what it met) is optional on events of any version and took no
+ * version of its own: it adds a record and changes the meaning of no field, so events of version 2
+ * that carry it (written before the exit plans) upcast like any other of version 2.
  */
 export const PORTFOLIO_SCHEMA_VERSION = 3;
 
@@ -111,7 +115,7 @@ export type SimulatedTradePlaced = DomainEvent<
     side: TradeSide;
     /** Coins, a decimal with at most 8 places. */
     quantity: number;
-    /** The fill price, USD per coin: the market price the command carried. */
+    /** The fill price, USD per coin: with `execution`, its mid plus (BUY) or less (SELL) the half spread and impact; else the price the command carried. */
     price: number;
     /** quantity x price, rounded to the micro-dollar. */
     notionalMicros: number;
@@ -133,6 +137,8 @@ export type SimulatedTradePlaced = DomainEvent<
     exits?: ExitPlan;
     /** A bot trade: the rule that decided it and its figures (from version 3); a manual trade: absent. */
     decision?: BotDecision;
+    /** What the order met (issue 17: the mid, spread, impact, when it filled and was meant to); absent on fills before it. */
+    execution?: Execution;
     placedAt: string;
   }
 >;
@@ -147,7 +153,7 @@ export type PositionClosed = DomainEvent<
     symbol: CoinSymbol;
     reason: CloseReason;
     quantity: number;
-    /** The fill price: the stop or target price the command carried. */
+    /** The fill price: with `execution`, the crossing tick's mid less the half spread and impact; before it, the level's price. */
     price: number;
     notionalMicros: number;
     feeMicros: number;
@@ -162,6 +168,8 @@ export type PositionClosed = DomainEvent<
     /** As SimulatedTradePlaced's: FIFO closes list every lot of the position, oldest first. */
     lotRule: LotRule;
     lots: SoldLot[];
+    /** The crossing tick (mid, spread, impact, when, the level crossed); absent on closes before issue 17. */
+    execution?: Execution;
     closedAt: string;
   }
 >;

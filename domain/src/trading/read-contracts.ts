@@ -194,6 +194,23 @@ export const tradeSchema = z.object({
       takeProfitPercent: z.number().finite().nullable(),
     })
     .nullable(),
+  /**
+   * What the fill met (issue 17, domain/src/trading/engine/fills.ts): the market's price (`mid`), the
+   * coin's half spread and the order's price impact it paid (fractions of the mid: 0.00005 is 0.5 bp),
+   * when it filled (the tick's time), for a bot order when it was meant to fill and the delay, for a
+   * stop loss or take profit close the level its tick crossed. Null for fills recorded before issue 17.
+   */
+  execution: z
+    .object({
+      mid: price(),
+      halfSpread: z.number().nonnegative().finite(),
+      impact: z.number().nonnegative().finite(),
+      filledAt: z.iso.datetime(),
+      intendedAt: z.iso.datetime().nullable(),
+      delayMs: z.number().int().nullable(),
+      level: price().nullable(),
+    })
+    .nullable(),
 });
 export type Trade = z.infer<typeof tradeSchema>;
 

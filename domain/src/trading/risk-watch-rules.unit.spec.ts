@@ -1,21 +1,18 @@
 /**
- * The risk monitor's pure rules (risk-watch.ts) beyond the position size: which stops a tick reaches
- * (with the minute candle's range) by each position's exit plan (a bot position by the risk profile:
- * fixed, trailing from the candles since its entry, atr with its entry figure; a manual position by
- * its own levels, or never), the peak to record, and each alert condition with its key, severity,
- * value, threshold and once-only rule. The worker spec (workers/src/risk-monitor.int.spec.ts) drives
- * them end to end.
+ * The risk monitor's pure rules (risk-watch.ts) beyond the position size: the peak to record, and each
+ * alert condition with its key, severity, value, threshold and once-only rule. The stops are the
+ * engine's (engine/exit-spec.unit.spec.ts: each position's exit plan as levels; exit-scan.unit.spec.ts:
+ * the first tick beyond them). The worker spec (workers/src/risk-monitor.int.spec.ts) drives them end
+ * to end.
  */
 import { expect } from 'chai';
 import { v5 as uuidv5 } from 'uuid';
 import { fold } from '../shared/decider';
-import type { Candle } from '../market/coins';
 import { DEFAULT_RISK_PROFILE } from './contracts';
-import { candleColumns } from './market-figures';
 import type { OpenPositionsView } from './open-positions-view';
 import { evolvePortfolio, initialPortfolioState, type PortfolioEvent, type PortfolioState } from './portfolio';
 import { portfolioDecider, type ExitRequest } from './portfolio.decider';
-import { RISK_ALERT_ID_NAMESPACE, alertsRaised, emptyCoinContext, peakToRecord, stopsReached, type CoinContext, type TickRange } from './risk-watch';
+import { RISK_ALERT_ID_NAMESPACE, alertsRaised, emptyCoinContext, peakToRecord, type CoinContext, type TickRange } from './risk-watch';
 
 const OPENED_AT = '2026-03-04T10:00:00.000Z';
 const LATER = '2026-03-04T12:00:00.000Z';
@@ -56,97 +53,8 @@ function view(trades: Trade[], overrides: Partial<OpenPositionsView> = {}): Open
 }
 const withProfile = (v: OpenPositionsView, changes: Partial<typeof DEFAULT_RISK_PROFILE>): OpenPositionsView => ({ ...v, profile: { ...DEFAULT_RISK_PROFILE, ...changes } });
 
-const tick = (symbol: TickRange['symbol'], price: number, candle: TickRange['candle'] = null, at = LATER): TickRange => ({ symbol, price, at, candle });
-const MINUTE = 60_000;
-const minuteCandle = (at: number, high: number, low = high - 1): Candle => ({ time: at, open: low, high, low, close: low, volume: 1 });
+const tick = (symbol: TickRange['symbol'], price: number, at = LATER): TickRange => ({ symbol, price, at });
 const context = (changes: Partial<CoinContext>): CoinContext => ({ ...emptyCoinContext(), ...changes });
-
-describe('risk monitor rules: stops', function () {
-  const ethAt2000 = () => view([{ symbol: 'ETH', side: 'BUY', usd: 500, price: 2000 }]);
-
-  it('closes nothing while the price stays between the stop loss (1,960) and the take profit (2,100)', function () {
-    expect(stopsReached(ethAt2000(), tick('ETH', 2000))).to.deep.equal([]);
-    expect(stopsReached(ethAt2000(), tick('ETH', 1960.5))).to.deep.equal([]);
-    expect(stopsReached(ethAt2000(), tick('ETH', 2099.5))).to.deep.equal([]);
-  });
-
-  it('closes at the stop loss price when the tick reaches it, with the user, position and tick time', function () {
-    const v = ethAt2000();
-    const [close, ...more] = stopsReached(v, tick('ETH', 1950));
-    expect(more).to.deep.equal([]);
-    const position = Object.values(v.portfolio.status === 'open' ? v.portfolio.positions : {})[0]!;
-    expect(close).to.deep.equal({
-      type: 'ClosePosition',
-      data: { userId: 'u1', positionId: position.positionId, symbol: 'ETH', reason: 'STOP_LOSS', price: 1960 },
-      metadata: { now: LATER },
-    });
-  });
-
-  it('closes at the take profit price when the tick reaches it', function () {
-    const [close] = stopsReached(ethAt2000(), tick('ETH', 2100));
-    expect(close!.data).to.include({ reason: 'TAKE_PROFIT', price: 2100 });
-  });
-
-  it('widens the tick by the minute candle that began after the position opened, but not by an older candle', function () {
-    const after = Date.parse(OPENED_AT) + 60_000;
-    expect(stopsReached(ethAt2000(), tick('ETH', 2000, { time: after, high: 2010, low: 1955 }))[0]!.data).to.include({ reason: 'STOP_LOSS', price: 1960 });
-    expect(stopsReached(ethAt2000(), tick('ETH', 2000, { time: after, high: 2105, low: 1990 }))[0]!.data).to.include({ reason: 'TAKE_PROFIT', price: 2100 });
-    expect(stopsReached(ethAt2000(), tick('ETH', 2000, { time: Date.parse(OPENED_AT), high: 2105, low: 1955 })), 'a candle from the minute it opened').to.have.length(1);
-    expect(stopsReached(ethAt2000(), tick('ETH', 2000, { time: Date.parse(OPENED_AT) - 1, high: 2200, low: 1800 })), 'a candle from before it opened').to.deep.equal([]);
-  });
-
-  it('a manual position without levels keeps no automatic stop, whatever the price', function () {
-    const manual = view([{ symbol: 'ETH', side: 'BUY', usd: 500, price: 2000, exits: null }]);
-    expect(stopsReached(manual, tick('ETH', 1000))).to.deep.equal([]);
-    expect(stopsReached(manual, tick('ETH', 5000))).to.deep.equal([]);
-  });
-
-  it('a manual position with levels closes at its own levels, not the profile\'s', function () {
-    const manual = view([{ symbol: 'ETH', side: 'BUY', usd: 500, price: 2000, exits: { kind: 'MANUAL', stopLossPercent: 10, takeProfitPercent: null } }]);
-    expect(stopsReached(manual, tick('ETH', 1950)), 'the profile\'s 2 % does not apply').to.deep.equal([]);
-    expect(stopsReached(manual, tick('ETH', 5000)), 'no target set').to.deep.equal([]);
-    expect(stopsReached(manual, tick('ETH', 1799))[0]!.data).to.include({ reason: 'STOP_LOSS', price: 1800 });
-  });
-
-  it('a bot position follows the profile as it is now: a wider stop set after the entry', function () {
-    const wide = withProfile(ethAt2000(), { stopLossValue: 5, takeProfitRatio: 3 });
-    expect(stopsReached(wide, tick('ETH', 1950))).to.deep.equal([]);
-    expect(stopsReached(wide, tick('ETH', 1900))[0]!.data).to.include({ reason: 'STOP_LOSS', price: 1900 });
-    expect(stopsReached(wide, tick('ETH', 2300))[0]!.data).to.include({ reason: 'TAKE_PROFIT', price: 2300 });
-  });
-
-  it('trailing: the stop follows the highest complete candle since the entry; the candle of the entry is left out', function () {
-    const opened = Date.parse(OPENED_AT);
-    const trailing = withProfile(ethAt2000(), { stopLossType: 'trailing' });
-    const ladder = [candleColumns([minuteCandle(opened - MINUTE, 3000), minuteCandle(opened + MINUTE, 2080), minuteCandle(opened + 2 * MINUTE, 2060)], MINUTE, opened + 3 * MINUTE)];
-    // High 2,080 since the entry: stop 2,038.40 (2 % below); the candle before the entry (3,000) does not count.
-    expect(stopsReached(trailing, tick('ETH', 2030)), 'no candles: the entry is the high, stop 1,960').to.deep.equal([]);
-    expect(stopsReached(trailing, tick('ETH', 2039), context({ ladder }))).to.deep.equal([]);
-    expect(stopsReached(trailing, tick('ETH', 2038), context({ ladder }))[0]!.data).to.include({ reason: 'STOP_LOSS', price: 2080 * 0.98 });
-    // The target stays 2.5 fixed distances above the entry: 2,100.
-    expect(stopsReached(trailing, tick('ETH', 2100.5), context({ ladder }))[0]!.data).to.include({ reason: 'TAKE_PROFIT', price: 2100 });
-  });
-
-  it('atr: k x the ATR14 recorded at entry; a position without one uses the ATR of now', function () {
-    const atrProfile = { stopLossType: 'atr' as const, stopLossValue: 2 };
-    const recorded = withProfile(view([{ symbol: 'ETH', side: 'BUY', usd: 500, price: 2000, exits: { kind: 'PROFILE', atr: 10, sigma: null } }]), atrProfile);
-    expect(stopsReached(recorded, tick('ETH', 1981), context({ atr: 50 }))).to.deep.equal([]);
-    expect(stopsReached(recorded, tick('ETH', 1980), context({ atr: 50 }))[0]!.data).to.include({ reason: 'STOP_LOSS', price: 1980 });
-    const before = withProfile(ethAt2000(), atrProfile);
-    expect(stopsReached(before, tick('ETH', 1950), context({ atr: 25 }))[0]!.data).to.include({ reason: 'STOP_LOSS', price: 1950 });
-    expect(stopsReached(before, tick('ETH', 1), context({})), 'no ATR at all: no level').to.deep.equal([]);
-  });
-
-  it('looks only at the ticked coin and at an open portfolio', function () {
-    const both = view([
-      { symbol: 'ETH', side: 'BUY', usd: 500, price: 2000 },
-      { symbol: 'BTC', side: 'BUY', usd: 500, price: 50_000 },
-    ]);
-    expect(stopsReached(both, tick('BTC', 40_000)).map((c) => c.data.symbol)).to.deep.equal(['BTC']);
-    expect(stopsReached(both, tick('SOL', 1))).to.deep.equal([]);
-    expect(stopsReached({ ...both, portfolio: initialPortfolioState() }, tick('BTC', 40_000))).to.deep.equal([]);
-  });
-});
 
 describe('risk monitor rules: the peak', function () {
   it('records a value at least a quarter percent above the recorded peak (the starting cash at first)', function () {
@@ -189,7 +97,7 @@ describe('risk monitor rules: alerts', function () {
       ['DAILY_LOSS_50@2026-03-04', 'medium', 250],
       ['DAILY_LOSS_80@2026-03-04', 'high', 400],
     ]);
-    expect(alerts(most, tick('ETH', 1600, null, '2026-03-05T00:00:01.000Z'), { ETH: 1600 }), 'the next UTC day starts from 0').to.deep.equal([]);
+    expect(alerts(most, tick('ETH', 1600, '2026-03-05T00:00:01.000Z'), { ETH: 1600 }), 'the next UTC day starts from 0').to.deep.equal([]);
   });
 
   it('daily loss: a gain or a loss below half the limit raises nothing', function () {

@@ -1,20 +1,12 @@
 /**
- * The risk monitor's pure rules for one user on one tick: which positions of the ticked coin reached
- * their stop loss or take profit (ClosePosition at the level's price), whether the portfolio's value is
- * a new peak to record (RecordPortfolioPeak), and which risk conditions hold (RaiseRiskAlert, one per
- * condition key). The worker (workers/src/risk-monitor.ts) passes the user's `open-positions`
- * document, the tick with the minute candle, the coin's market context (candles since the entries,
- * figures; market-figures.ts), and issues the commands.
- *
- * Stops follow each position's exit plan (stop-levels.ts): the bot's positions the risk profile
- * (fixed, trailing, atr or volatility stop, the target at takeProfitRatio times the stop's distance),
- * a manual position the levels its person set, or nothing. The price range of a tick is the tick's
- * price widened by the low and high of the minute candle it falls in, so a level reached between two
- * ticks is not missed; a candle only counts for a position opened before the candle began (its
- * extremes may predate the position otherwise). A trailing stop trails the highest high of the
- * complete candles that began after the entry (the coin context's ladder): those all ended before the
- * minute in hand, so the level a candle's low is checked against was in place before that low (a
- * high and a low in the same minute cannot be ordered). The Active Trades tab shows the same level.
+ * The risk monitor's pure rules for one user on one tick, besides the exits: whether the portfolio's
+ * value is a new peak to record (RecordPortfolioPeak), and which risk conditions hold (RaiseRiskAlert,
+ * one per condition key). The worker (workers/src/risk-monitor.ts) passes the user's `open-positions`
+ * document, the tick and the coin's market context (figures; market-figures.ts), and issues the
+ * commands. Stops and targets are the trading engine's (engine/exit-spec.ts turns each position's exit
+ * plan and the risk profile into levels, engine/exit-scan.ts finds the first tick along the path at or
+ * beyond one), since issue 17: before, a tick widened by its minute candle closed at the level's own
+ * price, and a trailing stop trailed the highest complete candle.
  *
  * Conditions and their keys (the risk decider raises a key once until its alert is cleared):
  * - daily loss (today's realised loss, UTC) at 50 and 80 percent of maxDailyLoss:
@@ -39,15 +31,14 @@ import type { CoinSymbol } from '../market/coins';
 import { dailyRealisedLossUsd } from './bot-trade-decision';
 import type { AlertSeverity } from './contracts';
 import { drawdownPercent, drawdownStopsEntries, volatilityPauses } from './entry-rules';
-import { highestHighSince, type CandleColumns } from './market-figures';
 import { MICROS_PER_USD, usdToMicros } from './money';
 import { profileOfView, type OpenPositionsView } from './open-positions-view';
-import { exitsOf, peakOf, utcDay, type Position } from './portfolio';
-import { PEAK_STEP, type ClosePosition, type RecordPortfolioPeak } from './portfolio.decider';
-import { avgEntryPrice, valuePortfolio, type Prices } from './portfolio-valuation';
+import { peakOf, utcDay } from './portfolio';
+import { PEAK_STEP, type RecordPortfolioPeak } from './portfolio.decider';
+import { valuePortfolio, type Prices } from './portfolio-valuation';
 import type { RaiseRiskAlert } from './risk.decider';
 import type { RiskAlertKind } from './risk';
-import { exitLevels, exitReached, usdText, type ExitLevels } from './stop-levels';
+import { usdText } from './stop-levels';
 
 export const RISK_ALERT_ID_NAMESPACE = '8f5e2c1a-4b6d-4e3f-a9c7-1d2e3f4a5b6c';
 
@@ -59,14 +50,10 @@ export interface TickRange {
   price: number;
   /** ISO time of the tick. */
   at: string;
-  /** The minute candle the tick falls in, if the source has it. */
-  candle: { time: number; high: number; low: number } | null;
 }
 
-/** What the monitor knows of the ticked coin's market besides the tick (any part may be missing: NaN, empty). */
+/** What the monitor knows of the ticked coin's market besides the tick (any part may be missing: NaN). */
 export interface CoinContext {
-  /** Complete candles of one or more widths, reaching back to the oldest trailing position's entry. */
-  ladder: readonly CandleColumns[];
   /** The coin's ATR14 and sigma20 now (for positions whose entry recorded none). */
   atr: number;
   sigma: number;
@@ -74,51 +61,7 @@ export interface CoinContext {
   range24hPercent: number;
 }
 
-export const emptyCoinContext = (): CoinContext => ({ ladder: [], atr: Number.NaN, sigma: Number.NaN, range24hPercent: Number.NaN });
-
-function positionsOf(view: OpenPositionsView): Position[] {
-  return view.portfolio.status === 'open' ? Object.values(view.portfolio.positions).filter((p): p is Position => p !== undefined) : [];
-}
-
-/** The highest price since a position's entry that a trailing stop follows: its entry, or a complete candle's high after it. */
-export function highestSinceEntry(position: Pick<Position, 'openedAt'>, entry: number, ladder: readonly CandleColumns[]): number {
-  return Math.max(entry, highestHighSince(ladder, Date.parse(position.openedAt)));
-}
-
-/** ClosePosition for each position of the ticked coin whose stop loss or take profit the tick's range reached. */
-export function stopsReached(view: OpenPositionsView, tick: TickRange, coin: CoinContext = emptyCoinContext()): ClosePosition[] {
-  const closes: ClosePosition[] = [];
-  const profile = profileOfView(view);
-  const levels: ExitLevels = { stopLoss: Number.NaN, takeProfit: Number.NaN };
-  for (const position of positionsOf(view)) {
-    if (position.symbol !== tick.symbol) continue;
-    const plan = exitsOf(position);
-    if (plan.kind === 'NONE') continue;
-    let high = tick.price;
-    let low = tick.price;
-    if (tick.candle && tick.candle.time >= Date.parse(position.openedAt)) {
-      high = Math.max(high, tick.candle.high);
-      low = Math.min(low, tick.candle.low);
-    }
-    const entry = avgEntryPrice(position);
-    const highest = plan.kind === 'PROFILE' && profile.stopLossType === 'trailing' ? highestSinceEntry(position, entry, coin.ladder) : entry;
-    exitLevels(plan, profile, entry, highest, coin.atr, coin.sigma, levels);
-    const reached = exitReached(levels.stopLoss, levels.takeProfit, high, low);
-    if (reached === 0) continue;
-    closes.push({
-      type: 'ClosePosition',
-      data: {
-        userId: view.userId,
-        positionId: position.positionId,
-        symbol: position.symbol,
-        reason: reached === 1 ? 'STOP_LOSS' : 'TAKE_PROFIT',
-        price: reached === 1 ? levels.stopLoss : levels.takeProfit,
-      },
-      metadata: { now: tick.at },
-    });
-  }
-  return closes;
-}
+export const emptyCoinContext = (): CoinContext => ({ atr: Number.NaN, sigma: Number.NaN, range24hPercent: Number.NaN });
 
 /** The portfolio's value at the tick (the ticked coin at the tick's price), micro-dollars. */
 function valueMicros(view: OpenPositionsView, tick: TickRange, prices: Prices): number {

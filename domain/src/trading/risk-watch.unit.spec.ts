@@ -27,7 +27,7 @@ function holding(usd: number): OpenPositionsView {
 }
 
 const sizeAlerts = (view: OpenPositionsView, price: number) =>
-  alertsRaised(view, { symbol: 'ETH', price, at: NOW, candle: null }, { ETH: price }).filter((a) => a.data.kind === 'POSITION_SIZE');
+  alertsRaised(view, { symbol: 'ETH', price, at: NOW }, { ETH: price }).filter((a) => a.data.kind === 'POSITION_SIZE');
 
 describe('risk monitor rules: position size', function () {
   it('leaves a position opened at the maximum alone while it drifts within the tolerance', function () {

@@ -1,8 +1,9 @@
 /**
- * A position's exits: its stop loss and take profit levels, and whether a price range reached them.
- * The risk monitor closes by them (ClosePosition at the level's price), the Active Trades tab shows
- * them, and the trading bot sets a bot position's plan and checks its reward/risk with them. Pure and
- * numeric (no objects on the per-tick path): the engine can call them per tick.
+ * A position's exits: its stop loss and take profit levels. The trading engine's exit scan executes
+ * them (engine/exit-spec.ts turns a plan into the levels the scan watches; engine/exit-scan.ts closes
+ * at the first tick at or beyond a level, at that tick's price less the costs), the Active Trades tab
+ * shows them, and the trading bot sets a bot position's plan and checks its reward/risk with them.
+ * Pure and numeric.
  *
  * Each position has an exit plan (`ExitPlan`, set by the BUY that opened it, replaced by a later BUY
  * that names its own):
@@ -17,18 +18,16 @@
  * The stop-loss types (stopLossValue = v, the profile's `stopLossUnits`):
  * - fixed: entry x (1 - v / 100);
  * - trailing: the highest price since the entry x (1 - v / 100) (never below the fixed level, since
- *   the highest price is at least the entry);
+ *   the highest price is at least the entry); the highest is the highest tick after the opening fill,
+ *   followed tick by tick by the exit scan, so the level moves with every new high;
  * - atr: entry - v x ATR14 of 5-minute candles;
  * - volatility: entry - v x sigma20 x entry (sigma20: the standard deviation of the last 20
  *   five-minute log returns).
  * The take profit is entry + takeProfitRatio x the initial stop's distance (for trailing, the fixed
- * distance entry x v / 100).
- *
- * Within one candle the order of high and low is unknown: when both levels are inside it the stop
- * is assumed to have come first (the cautious reading: never a profit that may not have happened).
+ * distance entry x v / 100). So fixed, atr and volatility stops are fixed prices from the entry (the
+ * figures recorded then), and only the trailing stop moves.
  */
 import type { RiskProfile, StopLossType } from './contracts';
-import type { CloseReason } from './portfolio';
 import { usdText } from './money-text';
 
 /** How a position exits (see the module comment). Prices in USD per coin; ATR in USD, sigma a fraction. */
@@ -63,13 +62,6 @@ export function takeProfitLevel(entry: number, distance: number, ratio: number):
   return entry + ratio * distance;
 }
 
-/** 0: neither level in [low, high]; 1: the stop loss (checked first); 2: the take profit. NaN levels never fire. */
-export function exitReached(stopLoss: number, takeProfit: number, high: number, low: number): 0 | 1 | 2 {
-  if (low <= stopLoss) return 1;
-  if (high >= takeProfit) return 2;
-  return 0;
-}
-
 /** A position's two levels (NaN: none) and how each was set, for the monitor and the Active Trades tab. */
 export interface ExitLevels {
   stopLoss: number;
@@ -95,14 +87,6 @@ export function exitLevels(plan: ExitPlan, profile: RiskProfile, entry: number, 
     out.takeProfit = takeProfitLevel(entry, stopDistance(profile.stopLossType, profile.stopLossValue, entry, atr, sigma), profile.takeProfitRatio);
   }
   return out;
-}
-
-/** The level a candle (its high and low) reached, with the price to close at; null when neither. */
-export function levelReached(levels: ExitLevels, candle: { high: number; low: number }): { reason: CloseReason; price: number } | null {
-  const reached = exitReached(levels.stopLoss, levels.takeProfit, candle.high, candle.low);
-  if (reached === 1) return { reason: 'STOP_LOSS', price: levels.stopLoss };
-  if (reached === 2) return { reason: 'TAKE_PROFIT', price: levels.takeProfit };
-  return null;
 }
 
 /** Dollars as the decision texts write them (money-text.ts): $3,150.00, and 4 decimals below a dollar ($0.4512). */

@@ -1,12 +1,14 @@
 /**
  * A position's exits (stop-levels.ts): the four stop-loss types with k stated (fixed and trailing in
  * percent, atr and volatility as k x the figure), the target at takeProfitRatio times the stop's
- * distance, the plans (PROFILE follows the profile now, MANUAL keeps its levels, NONE has none), and
- * which level a price range reached (the stop first when both).
+ * distance, and the plans (PROFILE follows the profile now, MANUAL keeps its levels, NONE has none).
+ * Where the levels are executed (the first tick at or beyond one) is the engine's exit scan
+ * (engine/exit-scan.unit.spec.ts, exit-spec.unit.spec.ts): a price range reaching a level no longer
+ * closes at the level's price.
  */
 import { expect } from 'chai';
 import { DEFAULT_RISK_PROFILE, type RiskProfile } from './contracts';
-import { exitLevels, exitReached, levelReached, NO_EXITS, stopDistance, stopLossLevel, stopRuleText, takeProfitLevel, usdText, type ExitPlan } from './stop-levels';
+import { exitLevels, NO_EXITS, stopDistance, stopLossLevel, stopRuleText, takeProfitLevel, usdText, type ExitPlan } from './stop-levels';
 
 const profile = (changes: Partial<RiskProfile>): RiskProfile => ({ ...DEFAULT_RISK_PROFILE, ...changes });
 const PROFILE_PLAN: ExitPlan = { kind: 'PROFILE', atr: 12, sigma: 0.002 };
@@ -64,7 +66,6 @@ describe('stop levels', function () {
       const none = exitLevels(NO_EXITS, profile({}), 3000, 3000, 1, 1);
       expect(none.stopLoss).to.be.NaN;
       expect(none.takeProfit).to.be.NaN;
-      expect(exitReached(none.stopLoss, none.takeProfit, 1e9, 0), 'a plan without levels never closes').to.equal(0);
     });
 
     it('says how each stop is set', function () {
@@ -74,25 +75,6 @@ describe('stop levels', function () {
       expect(stopRuleText({ kind: 'MANUAL', stopLoss: 2910, takeProfit: null, stopLossPercent: 3, takeProfitPercent: null }, profile({}), 3000, 3000, 1, 1)).to.equal('Manual: stop 3% below entry, no target');
       expect(usdText(1234567.891)).to.equal('$1,234,567.89');
       expect(usdText(0.45123)).to.equal('$0.4512');
-    });
-  });
-
-  describe('reached', function () {
-    const levels = { stopLoss: 2940, takeProfit: 3150 };
-
-    it('a range whose low reaches the stop closes at the stop price, even when it closed above it; the boundary counts', function () {
-      expect(levelReached(levels, { high: 3010, low: 2939 })).to.deep.equal({ reason: 'STOP_LOSS', price: 2940 });
-      expect(levelReached(levels, { high: 3010, low: 2940 })).to.deep.equal({ reason: 'STOP_LOSS', price: 2940 });
-      expect(levelReached(levels, { high: 3010, low: 2940.01 })).to.equal(null);
-    });
-
-    it('a range whose high reaches the target closes at the target price; the boundary counts', function () {
-      expect(levelReached(levels, { high: 3150, low: 3100 })).to.deep.equal({ reason: 'TAKE_PROFIT', price: 3150 });
-      expect(levelReached(levels, { high: 3149.99, low: 3100 })).to.equal(null);
-    });
-
-    it('both inside one range: the stop first', function () {
-      expect(levelReached(levels, { high: 3200, low: 2900 })).to.deep.equal({ reason: 'STOP_LOSS', price: 2940 });
     });
   });
 });

@@ -23,7 +23,7 @@ import { centsToUsd, feeMicros, MICROS_PER_USD, microsToCents, notionalMicros, q
 import { exitsOf, initialPortfolioState, peakOf, tradeSourceLabel, type Position } from './portfolio';
 import { isStanding } from './risk';
 import { roundPercent, valuePortfolio, type PortfolioValuation, type Prices } from './portfolio-valuation';
-import { emptyCoinContext, highestSinceEntry, type CoinContext } from './risk-watch';
+import { emptyCoinContext, type CoinContext } from './risk-watch';
 import type {
   ActiveRiskTrade,
   PortfolioResponse,
@@ -167,7 +167,12 @@ export function tradeResponse(view: TradeView, prices: Prices): Trade {
     lots: (view.lots ?? []).map((l) => ({ tradeId: l.tradeId, quantity: unitsToQuantity(l.units), entryPrice: l.entryPrice })),
     decision: view.decision ?? null,
     exits: buy && view.exits ? exitsView(view.exits) : null,
+    execution: view.execution ? executionView(view.execution) : null,
   };
+}
+
+function executionView(e: NonNullable<TradeView['execution']>): NonNullable<Trade['execution']> {
+  return { mid: e.mid, halfSpread: e.halfSpread, impact: e.impact, filledAt: e.filledAt, intendedAt: e.intendedAt ?? null, delayMs: e.delayMs ?? null, level: e.level ?? null };
 }
 
 function exitsView(plan: NonNullable<TradeView['exits']>): NonNullable<Trade['exits']> {
@@ -204,10 +209,21 @@ function riskCents(units: number, costBasisCents: number, stopPrice: number | nu
 const levelOrNull = (level: number) => (Number.isFinite(level) ? level : null);
 
 /**
- * Each open position with the exits it really has (stop-levels.ts): the bot's follow the profile now
- * (a trailing stop from the highest complete candle since the entry in `coins`' ladder, as the risk
- * monitor reads it), a manual one the levels its person set, or none. `positions` are the portfolio's
- * (for their plans); `coins` the market context of the coins held (missing: no trailing high, no
+ * What the read side knows of a held coin's market: the figures now (an atr or volatility stop whose
+ * entry recorded none), and the highest tick since the position's opening fill (a trailing stop: the
+ * level the exit scan holds; NaN when unknown, and the entry stands in).
+ */
+export interface HeldCoinMarket extends CoinContext {
+  highestSinceEntry: number;
+}
+
+export const emptyHeldCoinMarket = (): HeldCoinMarket => ({ ...emptyCoinContext(), highestSinceEntry: Number.NaN });
+
+/**
+ * Each open position with the exits it really has (stop-levels.ts, engine/exit-spec.ts): the bot's
+ * follow the profile now (a trailing stop from the highest tick since the entry, as the risk monitor's
+ * exit scan follows it), a manual one the levels its person set, or none. `positions` are the
+ * portfolio's (for their plans); `coins` the market of the coins held (missing: no trailing high, no
  * figures of now).
  */
 export function activeRiskTrades(
@@ -215,15 +231,15 @@ export function activeRiskTrades(
   profile: RiskProfile,
   now: Date,
   positions: Partial<Record<CoinSymbol, Pick<Position, 'exits' | 'openedAt'>>> = {},
-  coins: Partial<Record<CoinSymbol, CoinContext>> = {},
+  coins: Partial<Record<CoinSymbol, HeldCoinMarket>> = {},
 ): ActiveRiskTrade[] {
   const totalCents = Math.round(valuation.totalValue * 100);
   return valuation.positions
     .map((p): ActiveRiskTrade => {
       const plan = exitsOf(positions[p.symbol] ?? {});
-      const coin = coins[p.symbol] ?? emptyCoinContext();
+      const coin = coins[p.symbol] ?? emptyHeldCoinMarket();
       const trailing = plan.kind === 'PROFILE' && profile.stopLossType === 'trailing';
-      const highest = trailing ? highestSinceEntry({ openedAt: p.openedAt }, p.avgEntryPrice, coin.ladder) : p.avgEntryPrice;
+      const highest = trailing && coin.highestSinceEntry > p.avgEntryPrice ? coin.highestSinceEntry : p.avgEntryPrice;
       const levels = exitLevels(plan, profile, p.avgEntryPrice, highest, coin.atr, coin.sigma);
       const stopLoss = levelOrNull(levels.stopLoss);
       const risk = riskCents(quantityToUnits(p.quantity), Math.round(p.costBasis * 100), stopLoss);
@@ -274,7 +290,7 @@ export interface RiskReadInput {
   valuation: PortfolioValuation;
   daily: DailyPnl;
   now: Date;
-  coins?: Partial<Record<CoinSymbol, CoinContext>>;
+  coins?: Partial<Record<CoinSymbol, HeldCoinMarket>>;
 }
 
 export function riskResponse({ profile, view, valuation, daily, now, coins }: RiskReadInput): RiskResponse {

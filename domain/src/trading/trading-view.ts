@@ -27,6 +27,7 @@ import { averagePrice } from './portfolio-valuation';
 import { evolveRisk, initialRiskState, type RiskEvent, type RiskState } from './risk';
 import { profileFromLegacyDocument } from './risk-profile';
 import type { ExitPlan } from './stop-levels';
+import type { Execution } from './engine/fills';
 import { microsToCents, quantityToUnits } from './money';
 
 export const PORTFOLIOS_PROJECTION = 'portfolios';
@@ -278,6 +279,8 @@ export type TradeView = {
   decision?: BotDecision | null;
   /** BUY: the exit plan it set (stop-levels.ts); else null (absent in older documents). */
   exits?: ExitPlan | null;
+  /** What the fill met (engine/fills.ts); null for fills before issue 17 (absent in older documents). */
+  execution?: Execution | null;
   status: TradeStatus;
   closeReason: TradeCloseReason | null;
   source: string;
@@ -386,6 +389,7 @@ export function evolveTradeView(doc: TradeView | null, event: DomainEvent): Trad
         lots: sold?.lots ?? [],
         decision: d.decision ?? null,
         exits: buy ? (d.exits ?? null) : null,
+        execution: d.execution ?? null,
         status: buy ? 'OPEN' : 'CLOSED',
         closeReason: buy ? null : 'SELL',
         source: tradeSourceLabel(d.source),
@@ -423,6 +427,7 @@ export function evolveTradeView(doc: TradeView | null, event: DomainEvent): Trad
         soldUnits: null,
         lotRule: sold.lotRule,
         lots: sold.lots,
+        execution: d.execution ?? null,
         status: 'CLOSED',
         closeReason: d.reason,
         source: d.reason === 'STOP_LOSS' ? 'Stop loss' : 'Take profit',

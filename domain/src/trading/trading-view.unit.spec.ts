@@ -7,7 +7,6 @@
 import { expect } from 'chai';
 import type { DomainEvent } from '../shared/decider';
 import { DEFAULT_RISK_PARAMETERS, DEFAULT_RISK_PROFILE } from './contracts';
-import { candleColumns } from './market-figures';
 import type { PortfolioEvent, TradeSource } from './portfolio';
 import type { Prices } from './portfolio-valuation';
 import { portfolioDecider, type ExitRequest, type PortfolioCommand } from './portfolio.decider';
@@ -16,6 +15,7 @@ import { riskDecider, type RiskCommand } from './risk.decider';
 import {
   activeRiskTrades,
   dailyPnl,
+  emptyHeldCoinMarket,
   portfolioResponse,
   riskAlertsResponse,
   riskParametersResponse,
@@ -115,6 +115,27 @@ describe('trading read models', function () {
   });
 
   describe('trades', function () {
+    it('shows what each fill met (issue 17): the mid, the half spread and impact, when it filled, a bot order\'s delay, a close\'s level; null for fills before it', function () {
+      const market = { filledAt: '2026-03-04T05:06:05.000Z', minuteVolumeUsd: 4_000_000, intendedAt: '2026-03-04T05:05:05.000Z' };
+      const withMarket: PortfolioCommand = { ...place('t1', 'BUY', 0.5, 3000, DAY1), data: { ...(place('t1', 'BUY', 0.5, 3000, DAY1).data as object), market } } as PortfolioCommand;
+      const stop: PortfolioCommand = {
+        type: 'ClosePosition',
+        data: { userId: 'u1', positionId: 't1', symbol: 'ETH', reason: 'STOP_LOSS', price: 2930, market: { filledAt: '2026-03-04T06:00:05.000Z', minuteVolumeUsd: 4_000_000, level: 2940 } },
+        metadata: { now: '2026-03-04T06:00:05.000Z' },
+      };
+      const docs = tradesOf(run(withMarket, stop));
+      const buy = tradeResponse(docs.get(tradeViewId('u1', 't1'))!, {});
+      expect(buy.execution).to.deep.include({ mid: 3000, halfSpread: 0.00005, filledAt: '2026-03-04T05:06:05.000Z', intendedAt: '2026-03-04T05:05:05.000Z', delayMs: 60_000, level: null });
+      expect(buy.execution!.impact).to.be.within(1e-6, 1e-4);
+      expect(buy.price).to.equal(3000 * (1 + 0.00005 + buy.execution!.impact));
+      const close = tradeResponse(docs.get(tradeViewId('u1', closeTradeId('t1')))!, {});
+      expect(close.execution).to.deep.include({ mid: 2930, filledAt: '2026-03-04T06:00:05.000Z', intendedAt: null, delayMs: null, level: 2940 });
+      const before = tradeResponse(tradesOf(run(place('t1', 'BUY', 0.5, 3000, DAY1))).get(tradeViewId('u1', 't1'))!, {});
+      expect(before.execution, 'a fill without a market (before issue 17)').to.equal(null);
+      const { execution: _none, ...older } = docs.get(tradeViewId('u1', 't1'))!;
+      expect(tradeResponse(older, {}).execution, 'a document written before the field').to.equal(null);
+    });
+
     it('a BUY is OPEN while its position is, a SELL is CLOSED with its P&L and the entry price of what it sold', function () {
       const docs = tradesOf(dayOneAndTwo());
       expect(docs.get(tradeViewId('u1', 't1'))).to.deep.include({ type: 'BUY', status: 'OPEN', closeReason: null, realisedPnlMicros: null, source: 'Manual' });
@@ -250,7 +271,7 @@ describe('trading read models', function () {
       expect(losing).to.deep.include({ dailyPnL: -25.5, dailyLossUsed: 25.5, dailyLossUsedPercent: 25.5 });
     });
 
-    it('active trades: the levels each position really has: a manual one none (all its cost at risk) or its own, a trailing bot one from the candles since entry', function () {
+    it('active trades: the levels each position really has: a manual one none (all its cost at risk) or its own, a trailing bot one from the highest tick since entry', function () {
       const manual = view();
       const valuation = valueView(manual, { ETH: 3200 });
       expect(activeRiskTrades(valuation, { ...DEFAULT_RISK_PROFILE }, DAY2_NOW, manual.positions)[0]).to.deep.include({
@@ -264,10 +285,11 @@ describe('trading read models', function () {
       const withLevels = portfolioOf(run(place('t1', 'BUY', 0.5, 3000, DAY1, 'ETH', MANUAL, { kind: 'MANUAL', stopLossPercent: 3, takeProfitPercent: null })))!;
       expect(activeRiskTrades(valueView(withLevels, { ETH: 3200 }), { ...DEFAULT_RISK_PROFILE }, DAY2_NOW, withLevels.positions)[0]).to.deep.include({ stopLoss: 2910, takeProfit: null, exitPlan: 'MANUAL' });
       const bot = botView();
-      const opened = Date.parse(DAY1);
-      const ladder = [candleColumns([{ time: opened + 60_000, open: 3100, high: 3300, low: 3050, close: 3200, volume: 1 }], 60_000, opened + 120_000)];
-      const [trailing] = activeRiskTrades(valueView(bot, { ETH: 3200 }), { ...DEFAULT_RISK_PROFILE, stopLossType: 'trailing' }, DAY2_NOW, bot.positions, { ETH: { ladder, atr: Number.NaN, sigma: Number.NaN, range24hPercent: Number.NaN } });
+      // The highest tick since the entry (the exit scan's running high; query-api reads it off the path).
+      const [trailing] = activeRiskTrades(valueView(bot, { ETH: 3200 }), { ...DEFAULT_RISK_PROFILE, stopLossType: 'trailing' }, DAY2_NOW, bot.positions, { ETH: { ...emptyHeldCoinMarket(), highestSinceEntry: 3300 } });
       expect(trailing).to.deep.include({ stopLoss: 3234, takeProfit: 3150, stopLossType: 'trailing', highestSinceEntry: 3300 });
+      const [unknown] = activeRiskTrades(valueView(bot, { ETH: 3200 }), { ...DEFAULT_RISK_PROFILE, stopLossType: 'trailing' }, DAY2_NOW, bot.positions);
+      expect(unknown, 'no path to read: the entry stands in').to.deep.include({ stopLoss: 2940, highestSinceEntry: 3000 });
     });
 
     it('the drawdown from the recorded peak, and whether it pauses new entries (GET /api/risk)', function () {

@@ -11,9 +11,14 @@
  * the step changes, so a new step (a new tick of the price path) is computed afresh at once. An
  * adapter without `resolutionMs` (CoinGecko, which caches within its rate limits itself) is passed
  * through. Answers are shared between callers: they are frozen, so a caller cannot change another's.
+ *
+ * What the trading engine reads at a given time is passed through, not kept: `ticks` (the path itself,
+ * with caches of its own), `quotesAt(t)` and a chart ending at a time (`candles(coin, days, endMs)`):
+ * their answers are a function of the time asked, not of the clock's step.
  */
 import type { Coin, CoinId, PricePoint } from '@papertrade/domain/market/coins';
-import type { CandleSeries, CoinPrice, MarketData } from './market-data';
+import type { PriceTicks } from '@papertrade/domain/trading/engine/price-ticks';
+import type { CandleSeries, CoinPrice, MarketData, OrderQuote } from './market-data';
 
 /**
  * Answers kept in one step at most: `days` is any decimal a client sends (GET /api/coins/{id}/ohlc),
@@ -24,6 +29,7 @@ export const MARKET_ANSWERS_KEPT = 1_000;
 export class CachedMarketData implements MarketData {
   readonly source: MarketData['source'];
   readonly resolutionMs: number | undefined;
+  readonly ticks: PriceTicks | null;
   private step = Number.NaN;
   private readonly kept = new Map<string, Promise<unknown>>();
 
@@ -33,6 +39,7 @@ export class CachedMarketData implements MarketData {
   ) {
     this.source = inner.source;
     this.resolutionMs = inner.resolutionMs;
+    this.ticks = inner.ticks;
   }
 
   /** The market data a process's reads should use: `inner` itself when it declares no resolution. */
@@ -52,8 +59,13 @@ export class CachedMarketData implements MarketData {
     return this.keep(`price\u0000${coinId}`, () => this.inner.price(coinId));
   }
 
-  candles(coinId: CoinId, days: number): Promise<CandleSeries> {
+  candles(coinId: CoinId, days: number, endMs?: number): Promise<CandleSeries> {
+    if (endMs !== undefined) return this.inner.candles(coinId, days, endMs);
     return this.keep(`candles\u0000${coinId}\u0000${days}`, () => this.inner.candles(coinId, days));
+  }
+
+  quotesAt(atMs: number): Promise<OrderQuote[]> {
+    return this.inner.quotesAt(atMs);
   }
 
   history(coinId: CoinId, days: number): Promise<PricePoint[]> {

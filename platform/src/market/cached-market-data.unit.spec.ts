@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { coins, type CoinId, type PricePoint } from '@papertrade/domain/market/coins';
 import { CachedMarketData, MARKET_ANSWERS_KEPT } from './cached-market-data';
-import type { CandleSeries, CoinPrice, MarketData } from './market-data';
+import type { CandleSeries, CoinPrice, MarketData, OrderQuote } from './market-data';
 import { TICK_MS } from '@papertrade/domain/market/simulation';
 import { SimulatedMarketData } from './simulated-market-data';
 
@@ -38,9 +38,16 @@ class CountingMarket implements MarketData {
     this.calls++;
     return this.inner.price(coinId);
   }
-  async candles(coinId: CoinId, days: number): Promise<CandleSeries> {
+  async candles(coinId: CoinId, days: number, endMs?: number): Promise<CandleSeries> {
     this.calls++;
-    return this.inner.candles(coinId, days);
+    return this.inner.candles(coinId, days, endMs);
+  }
+  async quotesAt(atMs: number): Promise<OrderQuote[]> {
+    this.calls++;
+    return this.inner.quotesAt(atMs);
+  }
+  get ticks() {
+    return this.inner.ticks;
   }
   async history(coinId: CoinId, days: number): Promise<PricePoint[]> {
     this.calls++;
@@ -122,6 +129,19 @@ describe('cached market data', function () {
     await cached.candles('ethereum', 1 + (MARKET_ANSWERS_KEPT + 10) / 10_000);
     expect(counted.calls).to.equal(MARKET_ANSWERS_KEPT + 52);
     expect((cached as CachedMarketData)['kept'].size).to.equal(MARKET_ANSWERS_KEPT);
+  });
+
+  it('passes the trading engine\'s reads at a time through (the path, quotes at a time, a chart ending at a time), the same as the adapter\'s', async function () {
+    const counted = new CountingMarket(new SimulatedMarketData('cached market spec seed 7', clock));
+    const cached = CachedMarketData.over(counted, clock);
+    expect(cached.ticks).to.equal(counted.ticks);
+    const earlier = START - 7 * TICK_MS;
+    for (let i = 0; i < 2; i++) {
+      expect(await cached.quotesAt(earlier)).to.deep.equal(await counted.quotesAt(earlier));
+      expect(await cached.candles('solana', 1, earlier)).to.deep.equal(await counted.candles('solana', 1, earlier));
+    }
+    expect(counted.calls, 'none kept: each asked the adapter').to.equal(8);
+    expect(await cached.candles('solana', 1, earlier)).to.not.deep.equal(await cached.candles('solana', 1));
   });
 
   it('hands out frozen answers, so a caller cannot change what the next one gets', async function () {

@@ -139,6 +139,14 @@ describe('CoinGecko market data (local fake of the public API)', function () {
     expect(fake.requests[0]).to.contain('/coins/markets?vs_currency=usd&ids=').and.contain('matic-network');
   });
 
+  it('quotes the live prices for an order whatever the time asked (no path), each with when CoinGecko observed it and a minute of the 24-hour volume', async function () {
+    const market = adapter();
+    expect(market.ticks).to.equal(null);
+    const quotes = await market.quotesAt(START - 3_600_000);
+    expect(quotes.map((q) => q.coinId)).to.deep.equal(coins.map((c) => c.id));
+    expect(quotes.find((q) => q.coinId === 'polygon')).to.deep.equal({ coinId: 'polygon', symbol: 'MATIC', price: fakePrice('matic-network', START), filledAt: new Date(START - 30_000).toISOString(), minuteVolumeUsd: 5e7 / 1440 });
+  });
+
   it('serves candles from the OHLC endpoint, trimmed to the range, with volume estimated from the market chart', async function () {
     const market = adapter();
     const series = await market.candles('ethereum', 7);

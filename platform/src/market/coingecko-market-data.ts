@@ -26,6 +26,11 @@
  * volume at the candle's close (from the market chart) times the candle's share of a day. Ranges under
  * a day are drawn from the 1-day OHLC (30-minute candles), so a 1-hour chart has two candles. The
  * catalogue's `polygon` is CoinGecko's `matic-network` (MATIC, since migrated to POL).
+ *
+ * Trading (issue 17): CoinGecko has no price path, so `ticks` is null (the risk monitor checks the
+ * feed's live prices) and `quotesAt` answers the live prices of `prices()` whatever the time asked,
+ * each with the time CoinGecko observed it (the trade records it), and a minute's volume of the
+ * 24-hour volume / 1440 (the catalogue's typical volume when CoinGecko gives none).
  */
 import { z } from 'zod';
 import { coins, findCoinById, type Candle, type CoinId, type PricePoint } from '@papertrade/domain/market/coins';
@@ -38,7 +43,9 @@ import {
   type CoinPrice,
   type MarketData,
   type MarketDataFailure,
+  type OrderQuote,
 } from './market-data';
+import { typicalMinuteVolumeUsd } from '@papertrade/domain/trading/engine/fills';
 
 export interface CoinGeckoOptions {
   /** API root, e.g. https://api.coingecko.com/api/v3 (COINGECKO_URL). */
@@ -100,6 +107,7 @@ interface CacheEntry {
 
 export class CoinGeckoMarketData implements MarketData {
   readonly source = 'coingecko' as const;
+  readonly ticks = null;
   private readonly baseUrl: string;
   private readonly clock: () => Date;
   private readonly requestsPerMinute: number;
@@ -142,6 +150,17 @@ export class CoinGeckoMarketData implements MarketData {
     return coins.flatMap((c) => byCoin.get(c.id) ?? []);
   }
 
+  /** The live prices (no history at this grain): `atMs` is not a time CoinGecko can answer for, the quote's `filledAt` says when it holds. */
+  async quotesAt(_atMs: number): Promise<OrderQuote[]> {
+    return (await this.prices()).map((p) => ({
+      coinId: p.coinId,
+      symbol: p.symbol,
+      price: p.price,
+      filledAt: p.at,
+      minuteVolumeUsd: p.volume24h !== null && p.volume24h > 0 ? p.volume24h / 1440 : typicalMinuteVolumeUsd(p.coinId),
+    }));
+  }
+
   async price(coinId: CoinId): Promise<CoinPrice> {
     const id = requireCoinId(coinId);
     const found = (await this.prices()).find((p) => p.coinId === id);
@@ -149,7 +168,8 @@ export class CoinGeckoMarketData implements MarketData {
     return found;
   }
 
-  async candles(coinId: CoinId, days: number): Promise<CandleSeries> {
+  /** The chart of now: CoinGecko has no path to read at an earlier `endMs` (the port's contract). */
+  async candles(coinId: CoinId, days: number, _endMs?: number): Promise<CandleSeries> {
     const id = requireCoinId(coinId);
     const range = requireDays(days);
     const upstreamDays = ohlcDays(range);

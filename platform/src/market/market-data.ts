@@ -7,13 +7,24 @@
  * cannot answer (unreachable, rate limited, a server error, an answer of the wrong shape), an adapter
  * throws MarketDataUnavailableError: a 503 with Retry-After, so a client retries later and nobody sees
  * a 500. There is no tick stream here: the feed worker polls `prices()` on its own schedule.
+ *
+ * What trading needs (issue 17): `quotesAt(t)`, each coin's price at a moment with the volume of the
+ * minute before it (what an order filling then meets: the manual trade at its decision, the bot at its
+ * signal's fill tick), and `ticks`, the price path up to now for the risk monitor's exit scan. The
+ * simulated market has the path, so both are exact for any moment up to now; CoinGecko has only its
+ * live prices, so `quotesAt` answers those (with the time they were observed) and `ticks` is null.
  */
 import { ServiceUnavailableError, ValidationError } from '@papertrade/domain/shared/errors';
 import { chartDaysSchema } from '@papertrade/domain/market/candle-interval';
 import { coinIdSchema, type Coin, type CoinId, type CoinSymbol, type PricePoint } from '@papertrade/domain/market/coins';
 import type { CandleSeries } from '@papertrade/domain/market/simulation';
+import type { BotOrderQuote } from '@papertrade/domain/trading/engine/bot-order';
+import type { PriceTicks } from '@papertrade/domain/trading/engine/price-ticks';
 
 export type { CandleSeries };
+
+/** A coin's market at a moment, as an order meets it: the price (mid), when it was the price, the last complete minute's USD volume. */
+export type OrderQuote = BotOrderQuote;
 
 export interface CoinPrice {
   coinId: CoinId;
@@ -44,10 +55,22 @@ export interface MarketData {
   /** Current price and 24-hour change of every supported coin, in the catalogue's order. */
   prices(): Promise<CoinPrice[]>;
   price(coinId: CoinId): Promise<CoinPrice>;
-  /** OHLCV candles covering the last `days` days (0 < days <= 365), oldest first. */
-  candles(coinId: CoinId, days: number): Promise<CandleSeries>;
+  /**
+   * OHLCV candles covering the last `days` days (0 < days <= 365), oldest first. With `endMs` (not
+   * after now), the chart as it stood then (the trading bot's figures at a fill time): the simulated
+   * market's path has every moment; a source without one answers its chart of now whatever the time.
+   */
+  candles(coinId: CoinId, days: number, endMs?: number): Promise<CandleSeries>;
   /** Prices over the last `days` days, oldest first. */
   history(coinId: CoinId, days: number): Promise<PricePoint[]>;
+  /**
+   * Every supported coin's quote at `atMs` (not after now), in the catalogue's order: the tick at or
+   * before it on the simulated market; a source without ticks answers its live prices whatever the
+   * time asked, each with the time it was observed (`filledAt`), which the trade then records.
+   */
+  quotesAt(atMs: number): Promise<OrderQuote[]>;
+  /** The price path up to now (the simulated market's ticks), or null for a source that has none. */
+  readonly ticks: PriceTicks | null;
 }
 
 export type MarketDataFailure = 'unreachable' | 'rate-limited' | 'upstream-error' | 'bad-response';

@@ -1,39 +1,42 @@
 /**
- * The candles the risk rules need, from the MarketData port, cached per candle: each series (a coin
- * and a chart range) is read once and kept until its next candle closes, so a signal for 1,000 bots,
- * or a tick for every holder of a coin, reads each coin's history once, and the figures
+ * The candles the risk rules need, from the MarketData port, cached, so a signal for 1,000 bots, or a
+ * tick for every holder of a coin, reads each coin's history once, and the figures
  * (domain/src/trading/market-figures.ts) are computed once per signal or tick from the cached columns.
  *
- * - `figures(coinId)`: ATR14 and sigma20 of 5-minute candles, the 24-hour range, and the recent and
- *   average volatility (a day of 5-minute candles and the 30-day series).
- * - `correlations(coinId)`: the coin's 30-day return correlation with every other coin.
- * - `ladderSince(coinId, sinceMs)`: complete candles reaching back to `sinceMs`, finest first (the
- *   chart ranges 0.17, 1, 7, 30 and 365 days: one-minute candles for the last four hours, then
- *   5-minute, hourly, 4-hour and 2-day ones), for a trailing stop's highest price since an entry.
- * Only candles complete at the clock's now count. A read the port refuses rejects (and is not
- * cached), so the next call tries again.
+ * - `marketAt(coinId, atMs)`: what a bot order's entry rules read at its fill time (the coin's figures
+ *   and its 30-day correlations with every other coin), from the charts ending then
+ *   (domain/src/trading/engine/market-at.ts composes them, as the paper engine does from the path), so
+ *   the live bot and a replay of its signals decide on the same figures. Kept per fill time (the
+ *   orders of one candle's signals share theirs), the last MARKET_AT_KEPT times.
+ * - `figures(coinId)`: the coin's figures now (ATR14 and sigma20 for a position whose entry recorded
+ *   none, the 24-hour range for the volatility alert), each series read once and kept until its next
+ *   candle closes.
+ * Only candles complete at the time asked count. A read the port refuses rejects (and is not cached),
+ * so the next call tries again.
  */
-import { coins, type CoinId, type CoinSymbol } from '@papertrade/domain/market/coins';
-import { candleColumns, coinFigures, returnCorrelation, type CandleColumns, type CoinFigures } from '@papertrade/domain/trading/market-figures';
+import { coins, type CoinId } from '@papertrade/domain/market/coins';
+import type { BotMarket } from '@papertrade/domain/trading/bot-trade-decision';
+import { botMarketOf, columnsAt, DAY_DAYS, MONTH_DAYS } from '@papertrade/domain/trading/engine/market-at';
+import { coinFigures, type CandleColumns, type CoinFigures } from '@papertrade/domain/trading/market-figures';
 import type { CoinContext } from '@papertrade/domain/trading/risk-watch';
 import type { MarketData } from './market-data';
 
-/** Chart ranges (days) of the ladder, finest candles first. */
-export const LADDER_DAYS = [0.17, 1, 7, 30, 365] as const;
-/** The range whose candles are five minutes wide (ATR14, sigma20, the 24-hour range, the recent volatility). */
-export const DAY_DAYS = 1;
-/** The range of the correlation and the average volatility. */
-export const MONTH_DAYS = 30;
+export { DAY_DAYS, MONTH_DAYS };
+
+/** How many fill times' series are kept (each is a day and a month of every coin read). */
+export const MARKET_AT_KEPT = 8;
 
 export class MarketHistory {
   private readonly cache = new Map<string, { validUntil: number; columns: Promise<CandleColumns> }>();
+  /** Per fill time: its series, by coin and range (insertion order: the oldest time is dropped first). */
+  private readonly atCache = new Map<number, Map<string, Promise<CandleColumns>>>();
 
   constructor(
     private readonly marketData: Pick<MarketData, 'candles'>,
     private readonly clock: () => Date,
   ) {}
 
-  /** The complete candles of `days` for the coin, read once per candle. */
+  /** The complete candles of `days` for the coin now, read once per candle. */
   series(coinId: CoinId, days: number): Promise<CandleColumns> {
     const key = `${coinId}|${days}`;
     const now = this.clock().getTime();
@@ -42,8 +45,8 @@ export class MarketHistory {
     const entry = { validUntil: Number.POSITIVE_INFINITY, columns: Promise.resolve(null as unknown as CandleColumns) };
     entry.columns = this.marketData.candles(coinId, days).then(
       (series) => {
+        const columns = columnsAt(series, now);
         const width = series.interval.minutes * 60_000;
-        const columns = candleColumns(series.candles, width, now);
         // Valid until the next candle closes (the end of the last complete one plus a width).
         const lastEnd = columns.length > 0 ? columns.time[columns.length - 1]! + width : now;
         entry.validUntil = Math.max(now + 1, lastEnd + width);
@@ -58,47 +61,48 @@ export class MarketHistory {
     return entry.columns;
   }
 
+  /** The complete candles of `days` for the coin at `atMs` (a time that has happened), kept per time. */
+  seriesAt(coinId: CoinId, days: number, atMs: number): Promise<CandleColumns> {
+    let byTime = this.atCache.get(atMs);
+    if (!byTime) {
+      byTime = new Map();
+      this.atCache.set(atMs, byTime);
+      if (this.atCache.size > MARKET_AT_KEPT) this.atCache.delete(this.atCache.keys().next().value!);
+    }
+    const key = `${coinId}|${days}`;
+    const kept = byTime.get(key);
+    if (kept) return kept;
+    const columns = this.marketData.candles(coinId, days, atMs).then(
+      (series) => columnsAt(series, atMs),
+      (error: unknown) => {
+        byTime.delete(key);
+        throw error;
+      },
+    );
+    byTime.set(key, columns);
+    return columns;
+  }
+
+  /** The market a bot order on `coinId` filling at `atMs` reads (see the module comment). */
+  async marketAt(coinId: CoinId, atMs: number): Promise<BotMarket> {
+    const [day, ...months] = await Promise.all([this.seriesAt(coinId, DAY_DAYS, atMs), ...coins.map((c) => this.seriesAt(c.id, MONTH_DAYS, atMs))]);
+    const month = new Map(coins.map((c, i) => [c.id, months[i]!]));
+    return botMarketOf(coinId, day!, (id) => month.get(id)!);
+  }
+
   /** The coin's figures now (market-figures.ts). */
   async figures(coinId: CoinId): Promise<CoinFigures> {
     const [day, month] = await Promise.all([this.series(coinId, DAY_DAYS), this.series(coinId, MONTH_DAYS)]);
     return coinFigures(day, month);
   }
 
-  /** The coin's 30-day return correlation with every other coin (NaN where it cannot be measured). */
-  async correlations(coinId: CoinId): Promise<Partial<Record<CoinSymbol, number>>> {
-    const mine = await this.series(coinId, MONTH_DAYS);
-    const out: Partial<Record<CoinSymbol, number>> = {};
-    await Promise.all(
-      coins
-        .filter((c) => c.id !== coinId)
-        .map(async (c) => {
-          out[c.symbol] = returnCorrelation(mine, await this.series(c.id, MONTH_DAYS));
-        }),
-    );
-    return out;
-  }
-
-  /** Complete candles reaching back to `sinceMs`: the ladder's ranges, finest first, up to the first that covers it. */
-  async ladderSince(coinId: CoinId, sinceMs: number): Promise<CandleColumns[]> {
-    const out: CandleColumns[] = [];
-    for (const days of LADDER_DAYS) {
-      const columns = await this.series(coinId, days);
-      out.push(columns);
-      if (columns.length > 0 && columns.time[0]! <= sinceMs) break;
-    }
-    return out;
-  }
-
   /**
-   * What the risk monitor and the Active Trades tab need of a coin: the ladder back to the oldest
-   * trailing entry (none: no ladder), and the figures of now when `needFigures`. A part that cannot be
-   * read is left empty (NaN), so the rules that need it skip it rather than guess.
+   * What the risk monitor and the Active Trades tab need of a coin now: the figures (ATR14, sigma20,
+   * the 24-hour range). A part that cannot be read is left NaN, so the rules that need it skip it
+   * rather than guess.
    */
-  async coinContext(coinId: CoinId, trailingSinceMs: number | null, needFigures: boolean): Promise<CoinContext> {
-    const [ladder, figures] = await Promise.all([
-      trailingSinceMs === null ? Promise.resolve([]) : this.ladderSince(coinId, trailingSinceMs).catch(() => []),
-      needFigures ? this.figures(coinId).catch(() => null) : Promise.resolve(null),
-    ]);
-    return { ladder, atr: figures?.atr14 ?? Number.NaN, sigma: figures?.sigma20 ?? Number.NaN, range24hPercent: figures?.range24hPercent ?? Number.NaN };
+  async coinContext(coinId: CoinId): Promise<CoinContext> {
+    const figures = await this.figures(coinId).catch(() => null);
+    return { atr: figures?.atr14 ?? Number.NaN, sigma: figures?.sigma20 ?? Number.NaN, range24hPercent: figures?.range24hPercent ?? Number.NaN };
   }
 }

@@ -5,10 +5,16 @@
  * answer holds a price from the future. Every process with the same seed and clock serves the same
  * prices, and a backtest over the same minutes sees the same market (domain/src/market/simulation.ts).
  * The seed itself is not kept here, only the key derived from it.
+ *
+ * `ticks` is the path bounded by the clock (a tick after now's is refused), and `quotesAt` reads it
+ * the way the trading engine does (domain/src/trading/engine/price-ticks.ts quoteAt), so a live fill
+ * and a backtest's fill at the same tick see the same mid and minute volume.
  */
 import { coins, findCoinById, type CoinId, type PricePoint } from '@papertrade/domain/market/coins';
 import { MarketSimulation, TICK_MS, type CandleSeries, type Quote } from '@papertrade/domain/market/simulation';
-import { requireCoinId, requireDays, type CoinPrice, type MarketData } from './market-data';
+import { tickAt } from '@papertrade/domain/market/market-path';
+import { pathTicks, quoteAt, type PriceTicks } from '@papertrade/domain/trading/engine/price-ticks';
+import { requireCoinId, requireDays, type CoinPrice, type MarketData, type OrderQuote } from './market-data';
 import { marketKeyFromSeed } from './market-seed';
 
 export class SimulatedMarketData implements MarketData {
@@ -20,12 +26,14 @@ export class SimulatedMarketData implements MarketData {
    */
   readonly resolutionMs = TICK_MS;
   readonly simulation: MarketSimulation;
+  readonly ticks: PriceTicks;
 
   constructor(
     seed: string,
     private readonly clock: () => Date = () => new Date(),
   ) {
     this.simulation = new MarketSimulation(marketKeyFromSeed(seed));
+    this.ticks = pathTicks(this.simulation.path, () => tickAt(this.now()));
   }
 
   supportedCoins() {
@@ -41,12 +49,23 @@ export class SimulatedMarketData implements MarketData {
     return toCoinPrice(this.simulation.quote(requireCoinId(coinId), this.now()));
   }
 
-  async candles(coinId: CoinId, days: number): Promise<CandleSeries> {
-    return this.simulation.chart(requireCoinId(coinId), requireDays(days), this.now());
+  async candles(coinId: CoinId, days: number, endMs?: number): Promise<CandleSeries> {
+    const now = this.now();
+    if (endMs !== undefined && !(endMs <= now)) throw new RangeError(`a chart ending at ${endMs} has not happened yet`);
+    return this.simulation.chart(requireCoinId(coinId), requireDays(days), endMs ?? now);
   }
 
   async history(coinId: CoinId, days: number): Promise<PricePoint[]> {
     return this.simulation.history(requireCoinId(coinId), requireDays(days), this.now());
+  }
+
+  async quotesAt(atMs: number): Promise<OrderQuote[]> {
+    if (!Number.isFinite(atMs)) throw new RangeError(`not a time: ${atMs}`);
+    const tick = tickAt(atMs); // refused by the bounded ticks when after now
+    return coins.map((c) => {
+      const q = quoteAt(this.ticks, c.id, tick);
+      return { coinId: c.id, symbol: c.symbol, price: q.mid, filledAt: new Date(q.timeMs).toISOString(), minuteVolumeUsd: q.minuteVolumeUsd };
+    });
   }
 
   private now(): number {

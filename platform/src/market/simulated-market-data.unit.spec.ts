@@ -108,6 +108,33 @@ describe('simulated market data', function () {
     }
   });
 
+  it('quotes every coin at a moment up to now as an order meets it: the tick at or before it, and the last complete minute\'s volume', async function () {
+    const market = new SimulatedMarketData(SEED, clock);
+    const sim = new MarketSimulation(marketKeyFromSeed(SEED));
+    const at = NOW - 42_000 + 1500; // 09:29:36.5: the tick at or before it is 09:29:35
+    const quotes = await market.quotesAt(at);
+    expect(quotes.map((q) => q.coinId)).to.deep.equal(coins.map((c) => c.id));
+    const tick = tickAt(at);
+    const minute = Math.floor(tick / TICKS_PER_MINUTE);
+    expect(quotes[1]).to.deep.equal({
+      coinId: 'bitcoin',
+      symbol: 'BTC',
+      price: sim.path.price('bitcoin', tick),
+      filledAt: new Date(NOW - 42_000).toISOString(),
+      minuteVolumeUsd: sim.path.summary('bitcoin', (minute - 1) * TICKS_PER_MINUTE, minute * TICKS_PER_MINUTE).volume,
+    });
+    // The quote now is the price the feed shows now.
+    expect((await market.quotesAt(NOW)).find((q) => q.coinId === 'cardano')!.price).to.equal((await market.price('cardano')).price);
+    // Nothing after now: not a quote, not a tick of the path.
+    const error = await market.quotesAt(NOW + 5000).then(() => undefined, (e: unknown) => e);
+    expect(error).to.be.instanceOf(RangeError);
+    expect(market.ticks.lastTick()).to.equal(tickAt(NOW));
+    expect(market.ticks.price('solana', tickAt(NOW))).to.equal(sim.path.price('solana', tickAt(NOW)));
+    expect(() => market.ticks.price('solana', tickAt(NOW) + 1)).to.throw(RangeError, /has not happened yet/);
+    now += 5000; // the next tick has happened now
+    expect(market.ticks.price('solana', tickAt(NOW) + 1)).to.equal(sim.path.price('solana', tickAt(NOW) + 1));
+  });
+
   it('refuses an unknown coin and a bad range with a validation error', async function () {
     const market = new SimulatedMarketData(SEED, clock);
     for (const call of [() => market.price('dogecoin' as CoinId), () => market.candles('bitcoin', 0), () => market.history('bitcoin', 366)]) {

@@ -29,6 +29,7 @@ import { riskDecider, type RiskCommand } from '@papertrade/domain/trading/risk.d
 import { DEFAULT_BOT_SETTINGS, DEFAULT_RISK_PARAMETERS } from '@papertrade/domain/trading/contracts';
 import { CommandHandler } from '@papertrade/platform/commands/command-handler';
 import type { ExitRequest } from '@papertrade/domain/trading/portfolio.decider';
+import { tickAt } from '@papertrade/domain/market/market-path';
 import { useHarness } from '../../../test/api-harness';
 import { waitUntil } from '../../../test/wait';
 import { TRADES_CSV_FIELDS } from './trading-routes';
@@ -445,6 +446,25 @@ describe('trading read API (HTTP, embedded)', function () {
       await risk(userId, { type: 'ClearAcknowledgedRiskAlerts', data: { userId }, metadata: { now: '2026-03-04T04:00:00.000Z' } });
       expect(riskAlertsResponseSchema.parse((await get('/api/risk/alerts', token)).body).alerts.map((a) => a.id)).to.deep.equal(['al-2']);
       expect((await get('/api/risk/alerts?all=1', token)).status).to.equal(400);
+    });
+
+    it('a trailing stop reads the highest tick of the path since the opening fill, the level the risk monitor holds (issue 17)', async function () {
+      const { userId, token } = await user('PREMIUM');
+      await risk(userId, { type: 'ChangeRiskParameters', data: { userId, parameters: { ...DEFAULT_RISK_PARAMETERS, stopLossType: 'trailing' } }, metadata: { now: new Date().toISOString() } });
+      const ticks = harness().rt.marketData.ticks!;
+      const opened = new Date(Date.now() - 2 * HOUR);
+      const openingTick = tickAt(opened.getTime());
+      // Entered at half the market (a price the path is above ever since), so the high since is the path's.
+      const entry = ticks.price('solana', openingTick) / 2;
+      await trade(userId, 'tr1', 'BUY', 1, entry, opened, 'SOL', MANUAL, BOT);
+      const high = () => ticks.range('solana', openingTick + 1, ticks.lastTick() + 1).high;
+      const before = high();
+      const { trades } = activeRiskTradesResponseSchema.parse((await get('/api/risk/active-trades', token)).body);
+      const after = high();
+      const [trailing] = trades;
+      expect([before, after], 'the highest tick since the entry, when it was read').to.include(trailing!.highestSinceEntry);
+      expect(trailing).to.deep.include({ exitPlan: 'PROFILE', stopLossType: 'trailing', stopLoss: trailing!.highestSinceEntry! * 0.98 });
+      expect(trailing!.stopRule).to.match(/^Trailing: 2% below the high since entry \$\d/);
     });
   });
 });

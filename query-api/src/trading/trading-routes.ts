@@ -13,10 +13,11 @@
  * - GET /api/risk/alerts           premium: alerts not yet cleared, newest first.
  * - GET /api/bot/decisions         signed in: the bot's recent refusals of BUY signals (rule, text, figures).
  *
- * A bot position's levels follow the profile with the market (a trailing stop from the candles since
- * its entry; an atr or volatility stop without entry figures from the figures of now): the candles come
- * from the market-data port through a per-candle cache (platform/src/market/market-history.ts), read
- * only for the coins and rules that need them.
+ * A bot position's levels follow the profile with the market (a trailing stop from the highest tick
+ * since its opening fill, the level the risk monitor's exit scan holds: one range read on the path,
+ * whose whole days and hours are kept summaries; an atr or volatility stop without entry figures from
+ * the figures of now, from the market-data port through a per-candle cache,
+ * platform/src/market/market-history.ts), read only for the coins and rules that need them.
  *
  * A token that is sent but cannot be used is a 401 (never a silent fall back to the demo); 403
  * 'Premium subscription required' for free users on the premium routes. Unknown or bad query
@@ -34,7 +35,7 @@ import { HOUSE_DEMO_USER_ID } from '@papertrade/domain/trading/house-demo';
 import { BOT_DECISIONS_PROJECTION, botDecisionsResponse, type BotDecisionsView } from '@papertrade/domain/trading/bot-decisions-view';
 import type { RiskProfile } from '@papertrade/domain/trading/contracts';
 import { exitsOf, LOT_RULE, type Position } from '@papertrade/domain/trading/portfolio';
-import type { CoinContext } from '@papertrade/domain/trading/risk-watch';
+import { openingTick } from '@papertrade/domain/trading/engine/exit-spec';
 import type { Prices } from '@papertrade/domain/trading/portfolio-valuation';
 import {
   tradesQuerySchema,
@@ -50,9 +51,11 @@ import {
 import {
   activeRiskTrades,
   dailyPnl,
+  emptyHeldCoinMarket,
   dayStartNeeds,
   portfolioResponse,
   profileOf,
+  type HeldCoinMarket,
   riskAlertsResponse,
   riskParametersResponse,
   riskResponse,
@@ -168,9 +171,18 @@ export function tradingRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'readCache
   readCache.groupBy(TRADES_PROJECTION, tradeDocumentUser);
   const tradesBodies = new JsonBodies();
 
-  /** The market context of each coin held that a bot position's levels need (none for fixed stops, manual plans). */
-  async function coinContexts(view: PortfolioView | null, profile: RiskProfile): Promise<Partial<Record<CoinSymbol, CoinContext>>> {
-    const contexts: Partial<Record<CoinSymbol, CoinContext>> = {};
+  /** The highest tick of the coin since the position's opening fill (NaN: no path, or no tick since). */
+  function highestSinceEntry(position: Position): number {
+    const ticks = marketData.ticks;
+    if (!ticks) return Number.NaN;
+    const from = openingTick(position) + 1;
+    const to = ticks.lastTick() + 1;
+    return to > from ? ticks.range(position.coinId, from, to).high : Number.NaN;
+  }
+
+  /** The market of each coin held that a bot position's levels need (none for fixed stops, manual plans). */
+  async function coinContexts(view: PortfolioView | null, profile: RiskProfile): Promise<Partial<Record<CoinSymbol, HeldCoinMarket>>> {
+    const contexts: Partial<Record<CoinSymbol, HeldCoinMarket>> = {};
     const held = Object.values(view?.positions ?? {}).filter((p): p is Position => p !== undefined);
     await Promise.all(
       held.map(async (position) => {
@@ -179,7 +191,8 @@ export function tradingRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'readCache
         const trailing = profile.stopLossType === 'trailing';
         const needFigures = (profile.stopLossType === 'atr' && plan.atr === null) || (profile.stopLossType === 'volatility' && plan.sigma === null);
         if (!trailing && !needFigures) return;
-        contexts[position.symbol] = await history.coinContext(position.coinId, trailing ? Date.parse(position.openedAt) : null, needFigures);
+        const figures = needFigures ? await history.coinContext(position.coinId) : emptyHeldCoinMarket();
+        contexts[position.symbol] = { ...figures, highestSinceEntry: trailing ? highestSinceEntry(position) : Number.NaN };
       }),
     );
     return contexts;

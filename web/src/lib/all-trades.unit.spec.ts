@@ -28,6 +28,7 @@ const trade = (id: string): Trade => ({
   lots: [],
   decision: null,
   exits: null,
+  execution: null,
 });
 const summary = { totalTrades: 0, buys: 0, sells: 0, winRate: null, totalPnl: 0, avgTradeSize: 0 };
 

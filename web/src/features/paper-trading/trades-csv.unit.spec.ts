@@ -30,6 +30,7 @@ function trade(overrides: Partial<Trade> = {}): Trade {
     lots: [],
     decision: null,
     exits: null,
+    execution: null,
     ...overrides,
   };
 }

@@ -1,6 +1,7 @@
 /** How a trade's fields read on screen and in the export. */
 import type { BotRule } from '@papertrade/domain/trading/contracts';
 import type { Trade } from '@papertrade/domain/trading/read-contracts';
+import { formatPrice } from '../../lib/number-format';
 
 /** The spec: a blank signal reads Manual. */
 export function signalSource(trade: Pick<Trade, 'source'>): string {
@@ -59,4 +60,32 @@ export function decisionLabel(trade: Pick<Trade, 'decision' | 'exits' | 'type'>)
   const stop = stopLoss === null ? 'no stop loss' : `stop loss ${money(stopLoss)} (${stopLossPercent}% below)`;
   const target = takeProfit === null ? 'no take profit' : `take profit ${money(takeProfit)} (${takeProfitPercent}% above)`;
   return { rule: 'Manual', text: `${stop}, ${target}` };
+}
+
+/** A fraction of the price in basis points, as short as it reads: 0.5, 0.02, 3, <0.01. */
+function bp(fraction: number): string {
+  const value = fraction * 10_000;
+  if (value > 0 && value < 0.005) return '<0.01';
+  return String(Number(value.toFixed(2)));
+}
+
+/** A delay as people say it: 5 s, 1 min 25 s. */
+function delayText(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  const minutes = Math.floor(seconds / 60);
+  return minutes > 0 ? `${minutes} min${seconds % 60 ? ` ${seconds % 60} s` : ''}` : `${seconds} s`;
+}
+
+/**
+ * What a fill met (issue 17: engine/fills.ts), under its price: the market's price then, the half
+ * spread and the price impact it paid on top (or off, for a sale), how late a bot order filled when it
+ * did, and the level a stop loss or take profit crossed. Null for fills recorded before issue 17.
+ */
+export function executionLabel(trade: Pick<Trade, 'execution'>): string | null {
+  const e = trade.execution;
+  if (!e) return null;
+  const parts = [`mid ${formatPrice(e.mid)}`, `spread ${bp(e.halfSpread)} bp`, `impact ${bp(e.impact)} bp`];
+  if (e.delayMs !== null && e.delayMs > 0) parts.push(`+${delayText(e.delayMs)} late`);
+  if (e.level !== null) parts.push(`level ${formatPrice(e.level)}`);
+  return parts.join(' · ');
 }

@@ -1,7 +1,7 @@
 /** How a trade's lot reads on Trade History (issue 16): the rule, what is left of a BUY, a SELL's rule. */
 import { expect } from 'chai';
 import type { Trade } from '@papertrade/domain/trading/read-contracts';
-import { decisionLabel, lotRuleNote, lotState } from './trade-labels';
+import { decisionLabel, executionLabel, lotRuleNote, lotState } from './trade-labels';
 
 const buy: Pick<Trade, 'type' | 'status' | 'closeReason' | 'amount' | 'remainingQuantity' | 'soldQuantity' | 'lotRule'> = {
   type: 'BUY',
@@ -51,5 +51,25 @@ describe('trade decisions (issue 17)', () => {
     expect(decisionLabel({ type: 'BUY', decision: null, exits: { kind: 'NONE', stopLoss: null, takeProfit: null, stopLossPercent: null, takeProfitPercent: null } })).to.deep.equal({ rule: 'Manual', text: 'no automatic exit' });
     expect(decisionLabel({ type: 'SELL', decision: null, exits: null })).to.equal(null);
     expect(decisionLabel({ type: 'BUY', decision: null, exits: null }), 'a BUY stored before plans').to.equal(null);
+  });
+});
+
+describe('what a fill met (issue 17)', () => {
+  const execution = { mid: 3000, halfSpread: 0.00005, impact: 0.0000020033, filledAt: '2026-03-04T05:06:05.000Z', intendedAt: null, delayMs: null, level: null };
+
+  it('the mid, the half spread and the impact in basis points', () => {
+    expect(executionLabel({ execution })).to.equal('mid $3,000.00 · spread 0.5 bp · impact 0.02 bp');
+    expect(executionLabel({ execution: { ...execution, halfSpread: 0.0003, impact: 0.00000001 } })).to.equal('mid $3,000.00 · spread 3 bp · impact <0.01 bp');
+  });
+
+  it('a bot order that filled late says by how much; one on time says nothing more', () => {
+    expect(executionLabel({ execution: { ...execution, intendedAt: '2026-03-04T05:05:05.000Z', delayMs: 0 } })).to.equal('mid $3,000.00 · spread 0.5 bp · impact 0.02 bp');
+    expect(executionLabel({ execution: { ...execution, intendedAt: '2026-03-04T05:04:40.000Z', delayMs: 85_000 } })).to.equal('mid $3,000.00 · spread 0.5 bp · impact 0.02 bp · +1 min 25 s late');
+    expect(executionLabel({ execution: { ...execution, delayMs: 5000 } })).to.match(/· \+5 s late$/);
+  });
+
+  it('a stop loss or take profit close names the level its tick crossed; a fill before issue 17 has no line', () => {
+    expect(executionLabel({ execution: { ...execution, mid: 2930, level: 2940 } })).to.equal('mid $2,930.00 · spread 0.5 bp · impact 0.02 bp · level $2,940.00');
+    expect(executionLabel({ execution: null })).to.equal(null);
   });
 });

@@ -29,6 +29,7 @@ const trade = (over: Partial<Trade>): Trade => ({
   lots: [],
   decision: null,
   exits: null,
+  execution: null,
   ...over,
 });
 

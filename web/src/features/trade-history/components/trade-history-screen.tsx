@@ -5,8 +5,9 @@
  * (every trade of the current filter and tab, as CSV). Visitors see dashes and a Login link. The
  * screen states how sells are matched to buys (FIFO lots, issue 16) and shows what is left of each
  * BUY; Win Rate reads a dash until a trade has closed. Issue 17: each trade's Decision (the bot's rule
- * and figures, or a manual BUY's exits), and the Bot Decisions list: the BUY signals the bot refused,
- * with the rule that refused each.
+ * and figures, or a manual BUY's exits), what each fill met under its price (the mid, the half spread
+ * and impact paid, a late bot order's delay, a close's level), and the Bot Decisions list: the BUY
+ * signals the bot refused, with the rule that refused each.
  */
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -24,7 +25,7 @@ import { downloadCsv } from '../../../lib/download-file';
 import { direction, formatCoinAmount, formatCount, formatPrice, formatSignedUsd, formatUsd, MISSING } from '../../../lib/number-format';
 import { useBotDecisions } from '../api/get-bot-decisions';
 import { getAllTrades, useTrades } from '../api/get-trades';
-import { botRuleLabels, decisionLabel, lotRuleNote, lotState, signalSource } from '../trade-labels';
+import { botRuleLabels, decisionLabel, executionLabel, lotRuleNote, lotState, signalSource } from '../trade-labels';
 import { EMPTY_FILTER, filterError, isFilterActive, TRADE_HISTORY_PAGE_SIZE, type TradeFilter, type TradeTab } from '../trade-query';
 import './trade-history.css';
 
@@ -277,6 +278,17 @@ function LotCell({ trade }: { trade: Trade }) {
   );
 }
 
+/** Under the fill price: what the fill met (the mid, the spread and impact paid, a delay, a close's level). */
+function ExecutionLine({ trade }: { trade: Trade }) {
+  const text = executionLabel(trade);
+  if (text === null) return null;
+  return (
+    <span className="trade-cell__sub" data-testid="trade-execution">
+      {text}
+    </span>
+  );
+}
+
 /** What decided the trade: the bot's rule and its recorded text, or a manual BUY's exits. */
 function DecisionCell({ trade }: { trade: Trade }) {
   const label = decisionLabel(trade);
@@ -325,6 +337,7 @@ function TradesTable({ trades }: { trades: readonly Trade[] }) {
               </td>
               <td className="num" data-testid="trade-price">
                 {formatPrice(t.price)}
+                <ExecutionLine trade={t} />
               </td>
               <td data-testid="trade-source">{signalSource(t)}</td>
               <td className={`num ${direction(t.pnl)}`} data-testid="trade-pnl">

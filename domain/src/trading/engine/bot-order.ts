@@ -1,0 +1,70 @@
+/**
+ * The bot's order for one signal and user, filled like an exchange's: the bot's rules decide
+ * (decideBotTrade: which signals trade, how much, under the user's risk profile), at the prices of the
+ * fill time, and the order carries the market it meets (the signal coin's mid at the fill tick, the
+ * minute's volume, when it was meant to fill), so the portfolio decider prices the fill and records it.
+ * The trading bot worker and the paper engine both call this: the same signal, profile, market,
+ * portfolio and ticks give the same command.
+ *
+ * A BUY is decided at the price it fills at, so its decision's stop, target, reward/risk and cost are
+ * the position's own: the rules first decide at the mid plus the half spread (the least it can fill
+ * at), which sizes the order; that order's fill price (its own impact added) is then the entry they
+ * decide at again, refusing or sizing from there. The second size is at most the first (a higher
+ * price buys no more), so its fill is at most that entry: it always fits the budget, even one that is
+ * all the cash, and differs from the entry the rules saw by the impact of the few units the second
+ * pass dropped (a few parts in a hundred billion).
+ */
+import { findCoinBySymbol, halfSpreadOf, type CoinId, type CoinSymbol } from '../../market/coins';
+import { decideBotTrade, type BotTradeDecision, type BotTradeInput } from '../bot-trade-decision';
+import { quantityToUnits, unitsToQuantity } from '../money';
+import { fillPrice, priceImpact } from './fills';
+
+/** A coin's market at the fill time, as the market-data port answers it (or the engine reads it from the path). */
+export interface BotOrderQuote {
+  coinId: CoinId;
+  symbol: CoinSymbol;
+  /** The mid: the tick's price at `filledAt`. */
+  price: number;
+  /** ISO-8601: the tick's time (a source without ticks: when its price was observed). */
+  filledAt: string;
+  /** USD traded in the last complete minute before it. */
+  minuteVolumeUsd: number;
+}
+
+export type BotOrderInput = Omit<BotTradeInput, 'prices' | 'now'> & {
+  /** Every coin's quote at the fill time: the signal coin's is the order's market, all value the portfolio. */
+  quotes: readonly BotOrderQuote[];
+  /** When the order was meant to fill and when it fills, ms (bot-timing.ts). */
+  intendedMs: number;
+  fillMs: number;
+};
+
+/** The price the order of `units` whole units of `coinId` fills at (BUY) at mid `mid`. */
+function buyFillPrice(coinId: CoinId, mid: number, minuteVolumeUsd: number, units: number): number {
+  return fillPrice(mid, 'BUY', halfSpreadOf(coinId), priceImpact(coinId, unitsToQuantity(units) * mid, minuteVolumeUsd));
+}
+
+export function decideBotOrder(input: BotOrderInput): BotTradeDecision {
+  const { quotes, intendedMs, fillMs, ...rest } = input;
+  const now = new Date(fillMs).toISOString();
+  const prices: Partial<Record<CoinSymbol, number>> = {};
+  for (const q of quotes) prices[q.symbol] = q.price;
+  const coin = findCoinBySymbol(rest.signal.symbol);
+  if (!coin) return decideBotTrade({ ...rest, prices, now }); // refused there, as any unsupported coin
+  const quote = quotes.find((q) => q.coinId === coin.id);
+  if (!quote) throw new Error(`no quote for ${coin.symbol} at ${now}`);
+  const at = (price: number) => decideBotTrade({ ...rest, signal: { ...rest.signal, price }, prices, now });
+  let decision = at(rest.signal.type === 'BUY' ? fillPrice(quote.price, 'BUY', halfSpreadOf(coin.id), 0) : quote.price);
+  if (decision.action === 'TRADE' && rest.signal.type === 'BUY') {
+    decision = at(buyFillPrice(coin.id, quote.price, quote.minuteVolumeUsd, quantityToUnits(decision.command.data.amount)));
+  }
+  if (decision.action !== 'TRADE') return decision;
+  const { command } = decision;
+  return {
+    ...decision,
+    command: {
+      ...command,
+      data: { ...command.data, price: quote.price, market: { filledAt: quote.filledAt, minuteVolumeUsd: quote.minuteVolumeUsd, intendedAt: new Date(intendedMs).toISOString() } },
+    },
+  };
+}

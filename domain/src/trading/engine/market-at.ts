@@ -1,0 +1,42 @@
+/**
+ * The market a bot order's entry rules read (the signal coin's figures and its correlations with the
+ * other coins: market-figures.ts, bot-trade-decision.ts), taken at the order's fill time from the charts
+ * that end then. The live trading bot reads those charts through the market-data port
+ * (platform/src/market/market-history.ts `marketAt`, cached per fill time) and the paper engine from the
+ * path (`chartsOf` a market simulation); both compose them here, so the same fill time gives the same
+ * figures, and a replay or a backtest the same decisions.
+ *
+ * Only candles complete at the fill time count (candleColumns), so nothing after the moment is read:
+ * a signal's order fills 5 s after its candle closed (bot-timing.ts), and the figures then are those
+ * of the candles up to the signal's own.
+ */
+import { coins, type CoinId } from '../../market/coins';
+import type { CandleSeries } from '../../market/simulation';
+import type { BotMarket } from '../bot-trade-decision';
+import { candleColumns, coinFigures, returnCorrelation, type CandleColumns } from '../market-figures';
+
+/** The range whose candles are five minutes wide (ATR14, sigma20, the 24-hour range, the recent volatility). */
+export const DAY_DAYS = 1;
+/** The range of the correlation and the average volatility. */
+export const MONTH_DAYS = 30;
+
+/** The chart of `days` days ending at `endMs` (a market simulation's `chart`). */
+export type ChartAt = (coinId: CoinId, days: number, endMs: number) => CandleSeries;
+
+/** A chart's candles complete at `endMs`, as columns. */
+export function columnsAt(series: CandleSeries, endMs: number): CandleColumns {
+  return candleColumns(series.candles, series.interval.minutes * 60_000, endMs);
+}
+
+/** The signal coin's market from its day series and every coin's month series (see the module comment). */
+export function botMarketOf(coinId: CoinId, day: CandleColumns, month: (coinId: CoinId) => CandleColumns): BotMarket {
+  const mine = month(coinId);
+  const correlations: BotMarket['correlations'] = {};
+  for (const c of coins) if (c.id !== coinId) correlations[c.symbol] = returnCorrelation(mine, month(c.id));
+  return { figures: coinFigures(day, mine), correlations };
+}
+
+/** The market of `coinId` at `atMs` from charts ending then. */
+export function botMarketAt(chart: ChartAt, coinId: CoinId, atMs: number): BotMarket {
+  return botMarketOf(coinId, columnsAt(chart(coinId, DAY_DAYS, atMs), atMs), (id) => columnsAt(chart(id, MONTH_DAYS, atMs), atMs));
+}

@@ -1,0 +1,223 @@
+/**
+ * One engine for paper trading and backtesting (issue 17, section 4; DESIGN.md section 9): one user's
+ * bot and risk monitor run over a stream of signals and the price path, in order, producing the
+ * portfolio events the live workers produce. The live workers call the same functions piece by piece
+ * (the trading bot: bot-timing.ts and decideBotOrder; the risk monitor: exitSpecOf, scanExits and
+ * closeCommandFor), and both go through the portfolio decider; the backtester runs this over history.
+ * So a backtest of a period the bot paper-traded gives the same trades, to the cent, as long as the
+ * live workers were on time (a late fill records its delay, and `handledAtMs` replays it).
+ *
+ * Order of things, the same as live:
+ * - a signal's order fills at its fill tick (bot-timing.ts): the exits of the positions held are
+ *   scanned up to the tick before it first (the monitor follows the ticks as they come, the bot waits
+ *   for the fill tick), then the order is decided at the fill tick's prices;
+ * - a position's exits are scanned from the tick after its opening fill; a fill tick's own crossings
+ *   come after the order (live, the monitor reaches a tick once the bot has filled at it; an exit and
+ *   an order on the same tick is the one race the live workers can order otherwise);
+ * - closes between two signals are applied in tick order.
+ *
+ * The rules are the user's one risk profile (`rules.profile`): the bot's entry rules at each fill tick
+ * with the market read from the charts ending then (market-at.ts, the live bot's figures), and each
+ * position's exits by its exit plan under that profile (exit-spec.ts: fixed, atr and volatility stops a
+ * fixed level from the entry, a trailing stop following the highest tick since the entry, a manual
+ * position's own levels, or none).
+ *
+ * The portfolio's peak (maxDrawdown measures from it) is what the live risk monitor records on the
+ * ticks it sees: `peaks`, its PortfolioPeakRecorded events, are replayed at their ticks (after the
+ * closes of the same tick, as the monitor appends them), so a replay of a live day decides on the same
+ * peak. Without them (a backtest) the engine records the portfolio's value at each of its fill ticks,
+ * a lower bound of the monitor's peak, which also sees the ticks between orders.
+ * A command the portfolio decider refuses (insufficient cash, a sale of more than held) appends
+ * nothing and is reported, as the worker counts it.
+ */
+import { coins, findCoinBySymbol, type CoinId } from '../../market/coins';
+import { tickAt } from '../../market/market-path';
+import { DomainError } from '../../shared/errors';
+import type { BotSignal, BotTradeDecision, BotTradeInput } from '../bot-trade-decision';
+import type { BotDecision } from '../contracts';
+import { usdToMicros } from '../money';
+import { evolvePortfolio, initialPortfolioState, type PortfolioEvent, type PortfolioState, type Position } from '../portfolio';
+import { portfolioDecider, type PortfolioCommand } from '../portfolio.decider';
+import { valuePortfolio } from '../portfolio-valuation';
+import { decideBotOrder, type BotOrderQuote } from './bot-order';
+import { fillTimeMs, intendedFillMs, signalTimeMs } from './bot-timing';
+import { newExitHit, scanExits, type ExitCursor, type ExitHit, type ExitSpec } from './exit-scan';
+import { closeCommandFor, cursorAtOpening, exitSpecOf } from './exit-spec';
+import { botMarketAt, type ChartAt } from './market-at';
+import { quoteAt, type PriceTicks } from './price-ticks';
+
+/** A signal as the bot follows it, with when it was recorded (its event's time) and, to replay a late bot, when it was handled. */
+export interface EngineSignal extends BotSignal {
+  recordedAt?: string;
+  /** The live bot handled it then (ms): a fill after its intended tick is replayed as it happened. */
+  handledAtMs?: number;
+}
+
+/** The user's rules as the bot reads them: what decideBotTrade takes besides the user, signal, portfolio, market, prices and time (the risk profile). */
+export type EngineRules = Omit<BotTradeInput, 'userId' | 'signal' | 'portfolio' | 'market' | 'prices' | 'now'>;
+
+/** A peak the live risk monitor recorded (a PortfolioPeakRecorded: its recordedAt, ms, and value). */
+export interface RecordedPeak {
+  atMs: number;
+  valueMicros: number;
+}
+
+export interface PaperEngineOptions {
+  ticks: PriceTicks;
+  /** The charts the entry rules' figures come from (a market simulation's `chart`, the path's candles). */
+  charts: ChartAt;
+  userId: string;
+  rules: EngineRules;
+  /** A position's levels (default: its exit plan under the profile, exitSpecOf); null: no automatic exit. */
+  exitSpec?: (position: Position) => ExitSpec | null;
+  /** The live monitor's recorded peaks, to replay (see the module comment); absent: peaks at the fill ticks. */
+  peaks?: readonly RecordedPeak[];
+  /** The portfolio to start from (default: none yet, opened by the first trade); its positions are scanned from their opening fills. */
+  portfolio?: PortfolioState;
+}
+
+/** What became of one signal. */
+export type SignalOutcome =
+  | { signalId: string; fillTick: number; action: 'TRADE' | 'SKIP'; decision: BotTradeDecision; events: PortfolioEvent[] }
+  | { signalId: string; fillTick: number; action: 'REFUSED'; decision: BotTradeDecision; error: string };
+
+/** A BUY or SELL signal a rule refused, as the live bot records it (BotSignalRefused's data). */
+export interface EngineRefusal {
+  userId: string;
+  signalId: string;
+  signalEventId: string;
+  symbol: string;
+  signalType: 'BUY' | 'SELL';
+  candleTime: string;
+  decision: BotDecision;
+  /** The fill tick's time: the refusal is decided there, as a trade would have filled. */
+  refusedAt: string;
+}
+
+export class PaperEngine {
+  state: PortfolioState;
+  /** Every event the engine appended, in order. */
+  readonly events: PortfolioEvent[] = [];
+  readonly outcomes: SignalOutcome[] = [];
+  /** The signals a rule refused, in order. */
+  readonly refusals: EngineRefusal[] = [];
+  private readonly cursors = new Map<string, ExitCursor>();
+  private readonly hit: ExitHit = newExitHit();
+  private readonly exitSpec: (position: Position) => ExitSpec | null;
+  /** Exits are scanned up to here. */
+  private scanned: number;
+  /** The recorded peaks in time order, and the next one to replay. */
+  private readonly peaks: readonly RecordedPeak[] | null;
+  private nextPeak = 0;
+
+  constructor(private readonly options: PaperEngineOptions) {
+    this.state = options.portfolio ?? initialPortfolioState();
+    this.exitSpec = options.exitSpec ?? ((position) => exitSpecOf(position, options.rules.profile));
+    this.scanned = -1;
+    this.peaks = options.peaks ? [...options.peaks].sort((a, b) => a.atMs - b.atMs) : null;
+  }
+
+  /** The signal's order: exits up to the tick before its fill, then the bot's decision at the fill tick. */
+  onSignal(signal: EngineSignal): SignalOutcome {
+    const intendedMs = intendedFillMs(signalTimeMs(signal.candleTime, signal.recordedAt));
+    const fillMs = signal.handledAtMs === undefined ? intendedMs : fillTimeMs(intendedMs, signal.handledAtMs);
+    const fillTick = tickAt(fillMs);
+    this.advanceTo(fillTick - 1);
+    const quotes: BotOrderQuote[] = coins.map((c) => {
+      const q = quoteAt(this.options.ticks, c.id, fillTick);
+      return { coinId: c.id, symbol: c.symbol, price: q.mid, filledAt: new Date(q.timeMs).toISOString(), minuteVolumeUsd: q.minuteVolumeUsd };
+    });
+    if (!this.peaks) this.recordPeak(quotes, fillMs);
+    const coin = findCoinBySymbol(signal.symbol);
+    // The live bot reads the market for BUY signals only (the rules that read it are entry rules).
+    const market = signal.type === 'BUY' && coin ? botMarketAt(this.options.charts, coin.id, fillMs) : null;
+    const decision = decideBotOrder({ ...this.options.rules, userId: this.options.userId, signal, portfolio: this.state, market, quotes, intendedMs, fillMs });
+    let outcome: SignalOutcome;
+    if (decision.action === 'TRADE') {
+      try {
+        outcome = { signalId: signal.signalId, fillTick, action: 'TRADE', decision, events: this.apply(decision.command) };
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        outcome = { signalId: signal.signalId, fillTick, action: 'REFUSED', decision, error: error.message };
+      }
+    } else {
+      outcome = { signalId: signal.signalId, fillTick, action: 'SKIP', decision, events: [] };
+      if (decision.decision && signal.type !== 'HOLD') {
+        const { signalId, eventId: signalEventId, symbol, type: signalType, candleTime } = signal;
+        this.refusals.push({ userId: this.options.userId, signalId, signalEventId, symbol, signalType, candleTime, decision: decision.decision, refusedAt: new Date(fillMs).toISOString() });
+      }
+    }
+    this.outcomes.push(outcome);
+    return outcome;
+  }
+
+  /**
+   * Scans every open position's exits up to `tick` and closes the crossed ones, in tick order, with the
+   * recorded peaks up to it (each after the closes of its tick).
+   */
+  advanceTo(tick: number): void {
+    if (tick <= this.scanned) return;
+    const hits: Array<{ position: Position; hit: ExitHit }> = [];
+    for (const position of this.openPositions()) {
+      const spec = this.exitSpec(position);
+      if (!spec) continue;
+      const coinId = findCoinBySymbol(position.symbol)!.id as CoinId;
+      let cursor = this.cursors.get(position.positionId);
+      if (!cursor) {
+        cursor = cursorAtOpening(position);
+        this.cursors.set(position.positionId, cursor);
+      }
+      if (scanExits(this.options.ticks, coinId, spec, cursor, tick, this.hit)) hits.push({ position, hit: { ...this.hit } });
+    }
+    hits.sort((a, b) => a.hit.tick - b.hit.tick);
+    for (const { position, hit } of hits) {
+      this.replayPeaks(hit.tick - 1);
+      const coinId = findCoinBySymbol(position.symbol)!.id as CoinId;
+      const command = closeCommandFor(this.options.userId, position, hit, quoteAt(this.options.ticks, coinId, hit.tick).minuteVolumeUsd);
+      this.apply(command);
+      this.cursors.delete(position.positionId);
+    }
+    this.replayPeaks(tick);
+    this.scanned = tick;
+  }
+
+  /** The recorded peaks at ticks up to `tick`, in order. */
+  private replayPeaks(tick: number): void {
+    const peaks = this.peaks;
+    if (!peaks) return;
+    for (; this.nextPeak < peaks.length && tickAt(peaks[this.nextPeak]!.atMs) <= tick; this.nextPeak++) {
+      const { atMs, valueMicros } = peaks[this.nextPeak]!;
+      this.apply({ type: 'RecordPortfolioPeak', data: { userId: this.options.userId, valueMicros }, metadata: { now: new Date(atMs).toISOString() } });
+    }
+  }
+
+  /** A peak of the portfolio valued at the fill tick's mids (the decider appends it only above the recorded one). */
+  private recordPeak(quotes: readonly BotOrderQuote[], fillMs: number): void {
+    if (this.state.status !== 'open') return;
+    const prices = Object.fromEntries(quotes.map((q) => [q.symbol, q.price]));
+    const valueMicros = usdToMicros(valuePortfolio(this.state, prices).totalValue);
+    if (valueMicros > 0) this.apply({ type: 'RecordPortfolioPeak', data: { userId: this.options.userId, valueMicros }, metadata: { now: new Date(fillMs).toISOString() } });
+  }
+
+  private openPositions(): Position[] {
+    return this.state.status === 'open' ? Object.values(this.state.positions).filter((p): p is Position => p !== undefined) : [];
+  }
+
+  private apply(command: PortfolioCommand): PortfolioEvent[] {
+    const events = portfolioDecider.decide(command, this.state);
+    for (const event of events) this.state = evolvePortfolio(this.state, event);
+    this.events.push(...events);
+    // A position that is gone (sold, closed) needs no cursor.
+    const open = new Set(this.openPositions().map((p) => p.positionId));
+    for (const id of this.cursors.keys()) if (!open.has(id)) this.cursors.delete(id);
+    return events;
+  }
+}
+
+/** Runs `signals` in order and the exits up to `untilTick`; the engine afterwards holds the events and the state. */
+export function runPaperEngine(options: PaperEngineOptions, signals: readonly EngineSignal[], untilTick: number): PaperEngine {
+  const engine = new PaperEngine(options);
+  for (const signal of signals) engine.onSignal(signal);
+  engine.advanceTo(untilTick);
+  return engine;
+}
