@@ -43,7 +43,7 @@ describe('checkout provider choice: Stripe, or the test checkout only where it i
     after(async function () {
       if (schema) await dropSchema(schema);
     });
-    const env = () => ({ EVENT_STORE: 'postgres', READ_STORE: 'postgres', BUS: 'memory', DATABASE_URL: POSTGRES_URL, DATABASE_SCHEMA: schema, JWT_SECRET: 'y'.repeat(40), MARKET_SEED: 'm'.repeat(32), LOG: 'off', STRIPE_SECRET_KEY: '', TEST_CHECKOUT: '' });
+    const env = () => ({ EVENT_STORE: 'postgres', READ_STORE: 'postgres', BUS: 'memory', DATABASE_URL: POSTGRES_URL, DATABASE_SCHEMA: schema, JWT_SECRET: 'y'.repeat(40), MARKET_SEED: 'm'.repeat(32), SECRETS_KEY: 'ab'.repeat(32), LOG: 'off', STRIPE_SECRET_KEY: '', TEST_CHECKOUT: '' });
 
     it('refuses to start without STRIPE_SECRET_KEY, saying why and what to set', function () {
       const tsx = path.join(repoRoot, 'node_modules', '.bin', 'tsx');
