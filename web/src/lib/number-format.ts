@@ -114,10 +114,15 @@ export function pnlPercentOfTotal(pnl: number, total: number): number {
   return total === 0 ? 0 : (pnl / total) * 100;
 }
 
-/** `0.5000 ETH`, `0.01235 BTC`, `0.00001234 BTC`, or the bare number without a symbol. */
+/**
+ * `0.5000 ETH`, `0.0123 BTC`, `0.00001234 BTC`, or the bare number without a symbol: 4 decimals as
+ * the spec shows amounts, and more only for an amount that 4 decimals would show as 0.0000 (a few
+ * satoshis of BTC), so a position is never shown as nothing.
+ */
 export function formatCoinAmount(value: number | null | undefined, symbol?: string): string {
   if (!usable(value)) return MISSING;
-  const text = numberFormat(4, decimalsFor(value, 4, 4)).format(value);
+  const hidden = value !== 0 && Math.abs(value) < 0.00005;
+  const text = numberFormat(4, hidden ? decimalsFor(value, 4, 4) : 4).format(value);
   return symbol ? `${text} ${symbol}` : text;
 }
 

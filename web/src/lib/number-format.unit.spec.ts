@@ -95,7 +95,10 @@ describe('number formats', () => {
     expect(formatEth(0)).to.equal('0.0000 ETH');
     expect(formatCoinAmount(0.01, 'ETH')).to.equal('0.0100 ETH');
     expect(formatCoinAmount(5000, 'MATIC')).to.equal('5,000.0000 MATIC');
-    expect(formatCoinAmount(0.0123456, 'BTC')).to.equal('0.01235 BTC');
+    // The spec's 4 decimals (0.09554 ETH reads 0.0955 ETH), more only where 4 would read 0.0000.
+    expect(formatCoinAmount(0.0123456, 'BTC')).to.equal('0.0123 BTC');
+    expect(formatCoinAmount(0.09554, 'ETH')).to.equal('0.0955 ETH');
+    expect(formatCoinAmount(0.00005, 'BTC')).to.equal('0.0001 BTC');
     expect(formatCoinAmount(0.00001234, 'BTC')).to.equal('0.00001234 BTC');
     expect(formatCoinAmount(0.00000001, 'BTC')).to.equal('0.00000001 BTC');
     expect(formatCoinAmount(1.5)).to.equal('1.5000');
