@@ -97,7 +97,7 @@ const validQuery =
 /** The prices of one list of quotes, made once per list (the market data keeps the list for its step). */
 const pricesOfQuotes = new WeakMap<readonly CoinPrice[], Prices>();
 
-async function livePrices(marketData: MarketData): Promise<{ prices: Prices; quotes: CoinPrice[] }> {
+export async function livePrices(marketData: MarketData): Promise<{ prices: Prices; quotes: CoinPrice[] }> {
   const quotes = await marketData.prices();
   let prices = pricesOfQuotes.get(quotes);
   if (!prices) {
@@ -109,7 +109,7 @@ async function livePrices(marketData: MarketData): Promise<{ prices: Prices; quo
 }
 
 /** Each coin's price at `startedAt` (the open of the candle holding it); omitted when unknown. */
-async function pricesAt(marketData: MarketData, symbols: CoinSymbol[], startedAt: string): Promise<Prices> {
+export async function pricesAt(marketData: MarketData, symbols: CoinSymbol[], startedAt: string): Promise<Prices> {
   const at = Date.parse(startedAt);
   const prices: Prices = {};
   const held = symbols.flatMap((symbol) => findCoinBySymbol(symbol) ?? []);
@@ -135,6 +135,26 @@ function candleHolding(series: CandleSeries, at: number): CandleSeries['candles'
     else return c;
   }
   return undefined;
+}
+
+/**
+ * The market context of each coin held that a bot position's levels need (none for fixed stops,
+ * manual plans). Also read by the assistant's look-ups (src/assistant), so its levels are these.
+ */
+export async function coinContextsOf(history: MarketHistory, view: PortfolioView | null, profile: RiskProfile): Promise<Partial<Record<CoinSymbol, CoinContext>>> {
+  const contexts: Partial<Record<CoinSymbol, CoinContext>> = {};
+  const held = Object.values(view?.positions ?? {}).filter((p): p is Position => p !== undefined);
+  await Promise.all(
+    held.map(async (position) => {
+      const plan = exitsOf(position);
+      if (plan.kind !== 'PROFILE') return;
+      const trailing = profile.stopLossType === 'trailing';
+      const needFigures = (profile.stopLossType === 'atr' && plan.atr === null) || (profile.stopLossType === 'volatility' && plan.sigma === null);
+      if (!trailing && !needFigures) return;
+      contexts[position.symbol] = await history.coinContext(position.coinId, trailing ? Date.parse(position.openedAt) : null, needFigures);
+    }),
+  );
+  return contexts;
 }
 
 /** The trade CSV's columns: the JSON trade's fields a spreadsheet wants, in this order (a SELL's lots are in the JSON). */
@@ -168,22 +188,7 @@ export function tradingRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'readCache
   readCache.groupBy(TRADES_PROJECTION, tradeDocumentUser);
   const tradesBodies = new JsonBodies();
 
-  /** The market context of each coin held that a bot position's levels need (none for fixed stops, manual plans). */
-  async function coinContexts(view: PortfolioView | null, profile: RiskProfile): Promise<Partial<Record<CoinSymbol, CoinContext>>> {
-    const contexts: Partial<Record<CoinSymbol, CoinContext>> = {};
-    const held = Object.values(view?.positions ?? {}).filter((p): p is Position => p !== undefined);
-    await Promise.all(
-      held.map(async (position) => {
-        const plan = exitsOf(position);
-        if (plan.kind !== 'PROFILE') return;
-        const trailing = profile.stopLossType === 'trailing';
-        const needFigures = (profile.stopLossType === 'atr' && plan.atr === null) || (profile.stopLossType === 'volatility' && plan.sigma === null);
-        if (!trailing && !needFigures) return;
-        contexts[position.symbol] = await history.coinContext(position.coinId, trailing ? Date.parse(position.openedAt) : null, needFigures);
-      }),
-    );
-    return contexts;
-  }
+  const coinContexts = (view: PortfolioView | null, profile: RiskProfile) => coinContextsOf(history, view, profile);
 
   // Through the process's read cache, as fresh as the request needs (X-Min-Position, own writes).
   function portfolioOf(ctx: Context, userId: string) {
