@@ -85,6 +85,10 @@ export class AssistantData {
       const res = await this.h.request('PUT', `/api/admin/users/${userId}`, { token: admin.token, body: { subscriptionTier: 'PREMIUM', subscriptionStatus: 'ACTIVE' } });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       this.lastPosition = res.body.position;
+      // Read back with the admin's position: this process's identity cache then has the new tier, so
+      // the user's next requests pass the premium guard without a header of their own.
+      const me = await this.h.request('GET', '/api/auth/me', { token, headers: { 'x-min-position': this.lastPosition } });
+      expect(me.body.subscriptionTier).to.equal('PREMIUM');
     }
     return { userId, token, email, username, tradeIds: [], position: this.lastPosition };
   }
