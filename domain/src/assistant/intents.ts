@@ -92,11 +92,12 @@ export function findCoin(original: string): CoinSymbol | null {
   return best?.symbol ?? null;
 }
 
-const termMatchers = termNames.map(({ name, term }) => ({ re: wordRe(name), term }));
+/** Each term name's pattern, with its first word: a question without that word cannot match (a cheap test before the pattern). */
+const termMatchers = termNames.map(({ name, term }) => ({ re: wordRe(name), first: name.split(/[\s-]/)[0]!, term }));
 /** The term a question names (the longest name found), or null. */
 export function findTerm(text: string): GlossaryTerm | null {
   const lower = normalise(text);
-  for (const { re, term } of termMatchers) if (re.test(lower)) return term;
+  for (const { re, first, term } of termMatchers) if (lower.includes(first) && re.test(lower)) return term;
   return null;
 }
 

@@ -35,7 +35,8 @@ import {
   tradesResult,
   type SignalLookup,
 } from '@papertrade/domain/assistant/tools';
-import { ML_STATUS_PROJECTION } from '@papertrade/domain/ml/ml-status-view';
+import { ML_STATUS_PROJECTION, mlStatusResponse, type MlStatusView } from '@papertrade/domain/ml/ml-status-view';
+import { HOUSE_MODEL_USER_ID } from '@papertrade/domain/ml/model';
 import { DEFAULT_COIN_SYMBOL, findCoinBySymbol, type Coin, type CoinSymbol } from '@papertrade/domain/market/coins';
 import { SIGNAL_COUNTS_PROJECTION, SIGNALS_PROJECTION, emptySignalCounts, toSignal, type SignalCountsView, type SignalView } from '@papertrade/domain/signals/signal-view';
 import { SUBSCRIPTIONS_PROJECTION, toSubscriptionResponse, type SubscriptionView } from '@papertrade/domain/subscription/subscription-view';
@@ -62,7 +63,7 @@ import type { Scalar } from '@papertrade/platform/document-store/document-store'
 import { MarketHistory } from '@papertrade/platform/market/market-history';
 import { ANY_CHANGE, type ReadFreshness } from '@papertrade/platform/projections/read-model-cache';
 import type { QueryApiDeps } from '../deps';
-import { mlStatusOf } from '../ml/ml-routes';
+import { trainingPlace } from '../ml/ml-routes';
 import { indicatorsOf } from '../signals/signals-routes';
 import { coinContextsOf, livePrices, pricesAt } from '../trading/trading-routes';
 
@@ -175,13 +176,13 @@ export function assistantTools(deps: AssistantDeps): (caller: UserView, freshnes
       chatTool('get_trade_summary', async () => tradeSummaryResult(tradeSummary((await portfolioView())?.summary))),
 
       chatTool('get_bot_refusals', async ({ limit, symbol }) => {
-        const doc = await (await readModels.collection<BotDecisionsView>(BOT_DECISIONS_PROJECTION)).get(userId);
+        const doc = await readCache.get<BotDecisionsView>(BOT_DECISIONS_PROJECTION, userId, freshness);
         const refusals = botDecisionsResponse(doc).refusals.filter((r) => !symbol || r.symbol === symbol);
         return refusalsResult(refusals.slice(0, limit));
       }),
 
       chatTool('get_bot_status', async () => {
-        const [bot, risk, v] = await Promise.all([(await readModels.collection<TradingBotView>(TRADING_BOTS_PROJECTION)).get(userId), riskView(), valued()]);
+        const [bot, risk, v] = await Promise.all([readCache.get<TradingBotView>(TRADING_BOTS_PROJECTION, userId, freshness), riskView(), valued()]);
         return botStatusResult({ status: bot?.status === 'ACTIVE' ? 'ACTIVE' : 'STOPPED', startedAt: bot?.startedAt ?? null }, drawdownState(v.view, v.valuation, profileOf(risk)));
       }),
 
@@ -216,14 +217,21 @@ export function assistantTools(deps: AssistantDeps): (caller: UserView, freshnes
 
       chatTool('get_subscription', async () => {
         const [view, trades, apiCalls] = await Promise.all([
-          (await readModels.collection<SubscriptionView>(SUBSCRIPTIONS_PROJECTION)).get(userId),
-          readModels.collection(TRADES_PROJECTION).then((c) => c.count({ userId })),
+          readCache.get<SubscriptionView>(SUBSCRIPTIONS_PROJECTION, userId, freshness),
+          readCache.read<TradeView, number>(TRADES_PROJECTION, userId, 'assistant:count', (c) => c.count({ userId }), freshness),
           deps.apiCalls.used(userId),
         ]);
         return subscriptionResult(toSubscriptionResponse(view ?? { tier: caller.subscriptionTier, subscriptionStatus: caller.subscriptionStatus, endsAt: null }, { trades, apiCalls }, deps.clock()));
       }),
 
-      chatTool('get_model_status', async () => modelResult(await mlStatusOf(readModels, userId))),
+      chatTool('get_model_status', async () => {
+        // GET /api/ml-status's answer (mlStatusOf), its documents through the read cache: the caller's
+        // own model when they have one, else the house model's.
+        const [own, house] = await Promise.all([readCache.get<MlStatusView>(ML_STATUS_PROJECTION, userId, freshness), readCache.get<MlStatusView>(ML_STATUS_PROJECTION, HOUSE_MODEL_USER_ID, freshness)]);
+        const mine = own && (own.current || own.training || own.lastFailure) ? own : null;
+        const view = mine ?? house;
+        return modelResult(mlStatusResponse(view, mine ? 'own' : 'house', await trainingPlace(readModels, view?.training ?? null)));
+      }),
 
       chatTool('explain_term', async ({ term }) => explainTerm(term)),
     ]);

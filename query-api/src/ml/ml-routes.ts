@@ -23,7 +23,8 @@ import { readsOwnWrites } from '@papertrade/platform/http/own-writes';
 import type { ReadModels } from '@papertrade/platform/projections/read-models';
 import type { QueryApiDeps } from '../deps';
 
-async function trainingPlace(readModels: ReadModels, training: MlStatusView['training']): Promise<{ status: 'QUEUED' | 'RUNNING'; queuePosition: number } | null> {
+/** A training's place in the queue (the queued model trainings asked before it, plus one; 0 once running); null without one. */
+export async function trainingPlace(readModels: ReadModels, training: MlStatusView['training']): Promise<{ status: 'QUEUED' | 'RUNNING'; queuePosition: number } | null> {
   if (!training) return null;
   const jobs = await readModels.collection<JobView>(JOBS_PROJECTION);
   const job = await jobs.get(training.jobId);
