@@ -30,7 +30,7 @@ export const CHAT_FREE_ALERT = 'AI Chat is a premium feature. Please upgrade to 
 export const CHAT_FAILURE_TEXT = "I'm sorry, I'm having trouble connecting to the AI service right now. Please try again later.";
 export const CHAT_EMPTY_REPLY_TEXT = 'I apologize, but I encountered an error. Please try again.';
 /** What the window says about where the conversation lives (issue 20: say so in the window). */
-export const CHAT_NOT_STORED_NOTICE = 'Conversations are not stored on the server: this one lives in this browser tab until you sign out or close it.';
+export const CHAT_NOT_STORED_NOTICE = 'Conversations are not stored on the server: this one is kept only in this browser tab, and is gone when you reload it or sign out.';
 
 /**
  * Text a person typed into the chat: newlines and tabs are allowed (Shift+Enter makes a new line),
