@@ -29,6 +29,10 @@ import type { CommandApiDeps } from '@papertrade/command-api/deps';
 import { StripeCheckout, TestCheckout, type CheckoutProvider } from '@papertrade/command-api/subscription/checkout-provider';
 import { CheckoutLimit } from '@papertrade/command-api/subscription/checkout-limit';
 import type { QueryApiDeps } from '@papertrade/query-api/deps';
+import { ChatLimit } from '@papertrade/query-api/assistant/chat-limit';
+import type { ChatModel } from '@papertrade/platform/assistant/chat-model';
+import { GroundedChatModel } from '@papertrade/platform/assistant/grounded-chat-model';
+import { OpenAiCompatibleChatModel } from '@papertrade/platform/assistant/openai-chat-model';
 import { projections } from '@papertrade/projectors/projections';
 import type { RegistrationDeps } from '@papertrade/command-api/auth/register-account';
 import { MarketFeed, marketTickSource } from '@papertrade/workers/market-feed';
@@ -193,6 +197,13 @@ export function identitiesOf(rt: Runtime): IdentityCache {
   return identities;
 }
 
+/** The AI chat's model: an OpenAI-compatible endpoint when CHAT_API_URL is set, else the grounded assistant (offline). */
+export function chatModelOf(rt: Runtime): ChatModel {
+  const { CHAT_API_URL, CHAT_API_KEY, CHAT_MODEL, CHAT_TIMEOUT_MS } = rt.config;
+  if (!CHAT_API_URL) return new GroundedChatModel();
+  return new OpenAiCompatibleChatModel({ url: CHAT_API_URL, apiKey: CHAT_API_KEY, model: CHAT_MODEL!, timeoutMs: CHAT_TIMEOUT_MS }, rt.logger);
+}
+
 export function queryApiDeps(rt: Runtime): QueryApiDeps {
   return {
     readModels: rt.infra.readModels,
@@ -206,6 +217,8 @@ export function queryApiDeps(rt: Runtime): QueryApiDeps {
     marketData: CachedMarketData.over(rt.marketData, rt.clock),
     events: rt.infra.eventStore,
     apiCalls: rt.apiCalls,
+    chat: chatModelOf(rt),
+    chatLimit: new ChatLimit(rt.infra.limitStore, { perUser: rt.config.CHAT_MAX_PER_USER, windowMs: rt.config.CHAT_WINDOW_MS }),
   };
 }
 

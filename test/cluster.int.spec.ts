@@ -75,6 +75,24 @@ describe('local cluster: services as separate processes (PostgreSQL + NATS)', fu
     expect(workers.status).to.equal(200);
   });
 
+  it('answers the AI chat (a POST that only reads) on query-api, from a trade just placed on command-api; command-api has no such route', async function () {
+    const id = randomUUID().slice(0, 8);
+    const post = (p: string, body: unknown, headers: Record<string, string> = {}) => sendJson('POST', urls['command-api'] + p, body, headers);
+    const signup = await post('/api/auth/signup', { email: `chat.${id}@example.com`, username: `chat_${id}`, password: 'secret1', confirmPassword: 'secret1' });
+    const login = await post('/api/auth/login', { email: `chat.${id}@example.com`, password: 'secret1' }, { 'x-min-position': String(signup.body.position) });
+    const { token, user } = login.body as { token: string; user: { id: string } };
+    const adminToken = String((await post('/api/auth/login', { email: 'chief@example.com', password: 'chief-pass' })).body.token);
+    const put = await sendJson('PUT', `${urls['command-api']}/api/admin/users/${user.id}`, { subscriptionTier: 'PREMIUM', subscriptionStatus: 'ACTIVE' }, { authorization: `Bearer ${adminToken}` });
+    expect(put.status).to.equal(200);
+    const placed = await post('/api/trades', { symbol: 'BTC', type: 'BUY', amount: 0.01 }, { authorization: `Bearer ${token}`, 'x-min-position': String(put.body.position) });
+    expect(placed.status).to.equal(201);
+    // The gateway sends this POST to query-api (deploy/nginx/gateway.conf); the projectors process applies the trade and query-api waits for it.
+    const chat = await sendJson('POST', `${urls['query-api']}/api/ai-chat`, { message: 'What are my open positions?' }, { authorization: `Bearer ${token}`, 'x-min-position': String(placed.body.position) });
+    expect(chat.status, JSON.stringify(chat.body)).to.equal(200);
+    expect(String(chat.body.response)).to.contain('BTC: 0.0100 BTC at an average');
+    expect((await post('/api/ai-chat', { message: 'hi' }, { authorization: `Bearer ${token}` })).status).to.equal(404);
+  });
+
   it('keeps accepting commands while the projectors are down, and catches up when they return', async function () {
     await running.get('projectors')!.stop();
     const id = randomUUID().slice(0, 8);

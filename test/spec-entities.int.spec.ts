@@ -119,6 +119,8 @@ const dashboard = {
   /** ML model type: id, name, description, complexity, accuracy, trainingTime. */
   mlModelType: z.object({ id: z.string(), name: z.string().min(1), description: z.string().min(1), complexity: z.string().min(1), accuracy: z.number().nullable(), trainingTime: z.string().min(1) }),
   mlUpdateMessage: z.object({ type: z.literal('ML_UPDATE') }),
+  chatMessage: z.object({ id: z.string(), content: z.string(), role: z.enum(['assistant', 'user']), timestamp: iso }),
+  chatReply: z.object({ response: z.string().min(1) }),
 };
 
 const premium = {
@@ -368,7 +370,16 @@ describe('API entities of spec section 3 (both documents) against real answers',
         await new Promise((resolve) => server.close(resolve));
       }
     });
-    it.skip('Chat message (id, content, role, timestamp): pending, POST /api/ai-chat comes with the AI chat issue (after issue 16)');
+    it('Chat message (id, content, role, timestamp): the window sends the last ones as history to POST /api/ai-chat, whose answer has `response`', async function () {
+      const at = new Date().toISOString();
+      const history = [
+        { id: randomUUID(), content: 'What is the signal for ETH?', role: 'user', timestamp: at },
+        { id: randomUUID(), content: 'The latest ETH signal is ...', role: 'assistant', timestamp: at },
+      ].map((m) => expectEntity('Chat message', dashboard.chatMessage, m));
+      const res = await harness().request('POST', '/api/ai-chat', { token: buyer.token, body: { message: 'and BTC?', history }, headers: { 'x-min-position': position } });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expectEntity('Chat reply', dashboard.chatReply, res.body);
+    });
     it.skip('Client storage (authToken in local storage): the browser\'s, not an API answer; web/e2e/auth.e2e.spec.ts checks it');
   });
 

@@ -1,6 +1,7 @@
 /**
  * query-api: every GET, served from read models only, except the audit routes (src/audit), which
- * replay event streams through the domain's evolve functions by design.
+ * replay event streams through the domain's evolve functions by design; and POST /api/ai-chat, the AI
+ * chat, which only reads too (src/assistant/chat-routes.ts says why it is here).
  */
 import Koa from 'koa';
 import type { Middleware } from 'koa';
@@ -23,10 +24,11 @@ import { auditRoutes } from './audit/audit-routes';
 import { subscriptionRoutes } from './subscription/subscription-routes';
 import { openApiRoutes } from './openapi/openapi-routes';
 import { exchangeRoutes } from './exchanges/exchange-routes';
+import { chatRoutes } from './assistant/chat-routes';
 
 /** Every router of query-api (the OpenAPI spec lists their routes against the contracts). */
 export function queryApiRouters(deps: QueryApiDeps): Router[] {
-  return [meRoutes(deps), adminRoutes(deps), plansRoutes(), publicStatsRoutes(deps), marketRoutes(deps), signalsRoutes(deps), tradingRoutes(deps), mlRoutes(deps), subscriptionRoutes(deps), auditRoutes(deps), exchangeRoutes(deps), openApiRoutes()];
+  return [meRoutes(deps), adminRoutes(deps), plansRoutes(), publicStatsRoutes(deps), marketRoutes(deps), signalsRoutes(deps), tradingRoutes(deps), mlRoutes(deps), subscriptionRoutes(deps), auditRoutes(deps), exchangeRoutes(deps), openApiRoutes(), chatRoutes(deps)];
 }
 
 export function queryApiRoutes(deps: QueryApiDeps): Middleware {

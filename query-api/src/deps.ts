@@ -7,6 +7,8 @@ import type { MarketData } from '@papertrade/platform/market/market-data';
 import type { EventStore } from '@papertrade/platform/event-store/event-store';
 import type { ApiCallCounter } from '@papertrade/platform/auth/api-call-counter';
 import type { ReadModelCache } from '@papertrade/platform/projections/read-model-cache';
+import type { ChatModel } from '@papertrade/platform/assistant/chat-model';
+import type { ChatLimit } from './assistant/chat-limit';
 
 export interface QueryApiDeps {
   readModels: ReadModels;
@@ -36,4 +38,8 @@ export interface QueryApiDeps {
    * otherwise), for GET /api/subscription's usage.apiCalls.
    */
   apiCalls: Pick<ApiCallCounter, 'used'>;
+  /** The AI chat (POST /api/ai-chat): the grounded assistant, or an OpenAI-compatible endpoint when CHAT_API_URL is set. */
+  chat: ChatModel;
+  /** Questions per user and window, counted where every instance sees them. */
+  chatLimit: ChatLimit;
 }

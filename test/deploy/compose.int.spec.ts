@@ -443,6 +443,15 @@ describe('deployment: docker-compose.yml, deploy/Dockerfile, gateway', function 
           }
         });
 
+        it('sends POST /api/ai-chat to query-api (the chat only reads), with the body; its neighbours still to command-api', async function () {
+          const chat = await request(gatewayPort, 'POST', '/api/ai-chat', '{"message":"hi"}');
+          expect(chat.status).to.equal(200);
+          expect(chat.json).to.deep.include({ backend: 'query-api', method: 'POST', url: '/api/ai-chat', body: '{"message":"hi"}' });
+          for (const url of ['/api/ai-chat/x', '/api/ai-chatter', '/api/trades']) {
+            expect((await request(gatewayPort, 'POST', url, '{}')).json, url).to.deep.include({ backend: 'command-api' });
+          }
+        });
+
         it('passes the WebSocket upgrade on /ws to query-api, both ways', async function () {
           const { status, backend, echoed } = await upgrade(gatewayPort, '/ws?token=abc');
           expect(status).to.equal(101);

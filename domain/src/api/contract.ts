@@ -23,7 +23,7 @@ export const accessLevels = ['public', 'optional', 'signed-in', 'premium', 'admi
 export type Access = (typeof accessLevels)[number];
 
 /** The error statuses an endpoint may answer (RFC 7807 problem bodies). */
-export const errorStatuses = [400, 401, 403, 404, 409, 413, 422, 429, 503] as const;
+export const errorStatuses = [400, 401, 403, 404, 409, 413, 422, 429, 502, 503, 504] as const;
 export type ErrorStatus = (typeof errorStatuses)[number];
 
 export interface SuccessAnswer {

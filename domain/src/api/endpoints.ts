@@ -7,6 +7,7 @@
  * contract does not say so (or the reverse).
  */
 import { z } from 'zod';
+import { CHAT_HISTORY_MAX, CHAT_MESSAGE_MAX_CHARS, chatRequestSchema, chatResponseSchema } from '../assistant/contracts';
 import { createModelRequestSchema, mlStatusResponseSchema, modelTypesResponseSchema, trainingJobResponseSchema } from '../ml/contracts';
 import { adminSetAuditorRequestSchema, adminSetAuditorResponseSchema, adminStatsSchema, adminUpdateUserRequestSchema, adminUpdateUserResponseSchema, adminUsersQuerySchema, adminUsersResponseSchema } from '../admin/contracts';
 import {
@@ -913,6 +914,25 @@ export const modelTypesList = endpoint({
   success: { status: 200, description: 'The model types', schema: modelTypesResponseSchema },
 });
 
+// ---------------------------------------------------------------------------------------------
+// AI assistant (issue 20)
+
+export const aiChat = endpoint({
+  service: 'query-api',
+  method: 'post',
+  path: '/api/ai-chat',
+  tag: 'AI assistant',
+  summary: 'Ask the assistant about your own data (nothing is stored)',
+  description:
+    `Answers from your own portfolio, trades, risk profile, alerts, subscription, the signals and indicators of any coin and the model's measured accuracy, with the facts each answer used (each linked to its screen). message: 1 to ${CHAT_MESSAGE_MAX_CHARS} characters; history: the conversation's last messages, at most ${CHAT_HISTORY_MAX}, oldest first. ` +
+    'Answered by query-api (it only reads; the gateway sends this path there). A per-user rate limit (CHAT_MAX_PER_USER a CHAT_WINDOW_MS, 20 a minute) answers 429 with Retry-After. With a language model configured (CHAT_API_URL), 502 when it fails and 504 when it does not answer in time, with the failure text the window shows.',
+  access: 'premium',
+  body: { schema: chatRequestSchema, required: true },
+  minPosition: true,
+  success: { status: 200, description: 'The answer and the facts it used', schema: chatResponseSchema },
+  errors: [429, 502, 504],
+} as const);
+
 export const endpoints: readonly EndpointContract[] = [
   signup,
   login,
@@ -975,6 +995,7 @@ export const endpoints: readonly EndpointContract[] = [
   retrainModel,
   mlStatus,
   modelTypesList,
+  aiChat,
   health,
   openApiDocument,
 ];

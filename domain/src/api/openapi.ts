@@ -22,7 +22,9 @@ const errorDescriptions: Record<ErrorStatus, string> = {
   413: 'The request body is larger than 100 kB',
   422: 'The Idempotency-Key was used before with a different request',
   429: 'Too many attempts; see Retry-After',
+  502: 'A service this one relies on (the AI chat\'s language model) failed',
   503: 'Not available right now; see Retry-After',
+  504: 'A service this one relies on (the AI chat\'s language model) did not answer in time',
 };
 
 export const accessDescriptions: Record<Access, string> = {

@@ -66,3 +66,13 @@ export class ServiceUnavailableError extends DomainError {
   readonly status = 503;
   readonly title = 'Service unavailable';
 }
+/** A service this one relies on (e.g. the AI chat's language model endpoint) answered wrongly or failed. */
+export class BadGatewayError extends DomainError {
+  readonly status = 502;
+  readonly title = 'Bad gateway';
+}
+/** A service this one relies on did not answer in time. */
+export class GatewayTimeoutError extends DomainError {
+  readonly status = 504;
+  readonly title = 'Gateway timeout';
+}

@@ -61,6 +61,19 @@ export const configSchema = z.object({
   JOB_LEASE_MS: count(30_000),
   /** Train the house model (what visitors see) on first start: off for suites that do not want the CPU spent. */
   HOUSE_MODEL: z.enum(['on', 'off']).default('on'),
+  /**
+   * The AI chat (query-api/src/assistant): without CHAT_API_URL the grounded assistant answers (offline);
+   * with it, an OpenAI-compatible Chat Completions endpoint (base URL, e.g. https://api.openai.com/v1),
+   * CHAT_MODEL naming the model (required with it) and CHAT_API_KEY its bearer key (never logged).
+   */
+  CHAT_API_URL: z.preprocess(emptyAsAbsent, z.url({ protocol: /^https?$/ }).optional()),
+  CHAT_API_KEY: z.preprocess(emptyAsAbsent, z.string().min(1).optional()),
+  CHAT_MODEL: z.preprocess(emptyAsAbsent, z.string().min(1).max(200).optional()),
+  /** How long one reply of the language model may take, all tool rounds together. */
+  CHAT_TIMEOUT_MS: count(20_000),
+  /** Chat questions per user in CHAT_WINDOW_MS (query-api/src/assistant/chat-limit.ts). */
+  CHAT_MAX_PER_USER: count(20),
+  CHAT_WINDOW_MS: count(60_000),
   WEB_DIST: z.string().optional(),
   /**
    * Stripe (command-api/src/subscription): with a secret key checkout goes to Stripe; without one
@@ -111,6 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (config.EVENT_STORE === 'eventstoredb') requireVar(config, 'EVENTSTORE_URL');
   if (config.READ_STORE === 'mongodb') requireVar(config, 'MONGODB_URL');
   if (config.BUS === 'nats') requireVar(config, 'NATS_URL');
+  if (config.CHAT_API_URL && !config.CHAT_MODEL) throw new Error('Invalid configuration: CHAT_MODEL is required with CHAT_API_URL (the model the endpoint should answer with)');
   return config;
 }
 

@@ -14,7 +14,7 @@
  * supported ones; a bad query (a repeated or over-long symbol, an unknown parameter) a 400.
  */
 import Router from '@koa/router';
-import { DEFAULT_COIN_SYMBOL } from '@papertrade/domain/market/coins';
+import { DEFAULT_COIN_SYMBOL, type Coin } from '@papertrade/domain/market/coins';
 import { parseQuery } from '@papertrade/platform/http/body';
 import { coinBySymbol } from '../market/coin-params';
 import { volumeLevel } from '@papertrade/domain/market/indicators/volume-level';
@@ -41,7 +41,7 @@ import type { Scalar } from '@papertrade/platform/document-store/document-store'
 import { readsFrom } from '@papertrade/platform/http/min-position';
 import { readFreshness } from '@papertrade/platform/http/read-freshness';
 import { ANY_CHANGE } from '@papertrade/platform/projections/read-model-cache';
-import { intervalLabel, type CandleSeries } from '@papertrade/platform/market/market-data';
+import { intervalLabel, type CandleSeries, type MarketData } from '@papertrade/platform/market/market-data';
 import type { QueryApiDeps } from '../deps';
 import { csvFilename, pageAsked, readWholeList, sendCsv, wantsCsv } from '../csv';
 import { JsonBodies } from '../json-body';
@@ -67,6 +67,34 @@ function readingsOf(series: CandleSeries, nowMs: number): ReturnType<typeof read
   const last = readingsOfLastCandle(closed);
   readingsKept.set(series, { closed: closed.length, last });
   return last;
+}
+
+/**
+ * GET /api/indicators' answer for a coin at `nowMs` (also the assistant's get_indicators, so the chat
+ * states the figures the panel shows); a 503 with Retry-After before the first candle has closed.
+ */
+export async function indicatorsOf(marketData: MarketData, coin: Coin, nowMs: number): Promise<IndicatorsResponse> {
+  const series = await marketData.candles(coin.id, SIGNAL_HISTORY_DAYS);
+  const last = readingsOf(series, nowMs);
+  if (!last) throw new ServiceUnavailableError(`No closed candle of ${coin.symbol} yet; try again shortly`).retryAfter(series.interval.minutes * 60);
+  const { readings } = last;
+  return {
+    coinId: coin.id,
+    symbol: coin.symbol,
+    interval: intervalLabel(series.interval.minutes),
+    intervalMinutes: series.interval.minutes,
+    candleTime: new Date(last.candle.time).toISOString(),
+    price: readings.price,
+    rsi: readings.rsi,
+    macd: readings.macd?.macd ?? null,
+    macdSignal: readings.macd?.signal ?? null,
+    macdHistogram: readings.macd?.histogram ?? null,
+    ma20: readings.sma20,
+    sma20: readings.sma20,
+    sma50: readings.sma50,
+    ema20: readings.ema20,
+    volume: readings.volumeRatio === null ? null : volumeLevel(readings.volumeRatio),
+  };
 }
 
 export function signalsRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'readCache' | 'marketData' | 'clock'>): Router {
@@ -121,28 +149,7 @@ export function signalsRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'readCache
 
   router.get('/api/indicators', async (ctx) => {
     const { symbol } = parseQuery(ctx, indicatorsQuerySchema);
-    const coin = coinBySymbol(symbol ?? DEFAULT_COIN_SYMBOL);
-    const series = await deps.marketData.candles(coin.id, SIGNAL_HISTORY_DAYS);
-    const last = readingsOf(series, deps.clock().getTime());
-    if (!last) throw new ServiceUnavailableError(`No closed candle of ${coin.symbol} yet; try again shortly`).retryAfter(series.interval.minutes * 60);
-    const { readings } = last;
-    const body: IndicatorsResponse = {
-      coinId: coin.id,
-      symbol: coin.symbol,
-      interval: intervalLabel(series.interval.minutes),
-      intervalMinutes: series.interval.minutes,
-      candleTime: new Date(last.candle.time).toISOString(),
-      price: readings.price,
-      rsi: readings.rsi,
-      macd: readings.macd?.macd ?? null,
-      macdSignal: readings.macd?.signal ?? null,
-      macdHistogram: readings.macd?.histogram ?? null,
-      ma20: readings.sma20,
-      sma20: readings.sma20,
-      sma50: readings.sma50,
-      ema20: readings.ema20,
-      volume: readings.volumeRatio === null ? null : volumeLevel(readings.volumeRatio),
-    };
+    const body: IndicatorsResponse = await indicatorsOf(deps.marketData, coinBySymbol(symbol ?? DEFAULT_COIN_SYMBOL), deps.clock().getTime());
     ctx.body = body;
   });
 

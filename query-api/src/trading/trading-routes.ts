@@ -100,7 +100,7 @@ const validQuery =
 /** The prices of one list of quotes, made once per list (the market data keeps the list for its step). */
 const pricesOfQuotes = new WeakMap<readonly CoinPrice[], Prices>();
 
-async function livePrices(marketData: MarketData): Promise<{ prices: Prices; quotes: CoinPrice[] }> {
+export async function livePrices(marketData: MarketData): Promise<{ prices: Prices; quotes: CoinPrice[] }> {
   const quotes = await marketData.prices();
   let prices = pricesOfQuotes.get(quotes);
   if (!prices) {
@@ -112,7 +112,7 @@ async function livePrices(marketData: MarketData): Promise<{ prices: Prices; quo
 }
 
 /** Each coin's price at `startedAt` (the open of the candle holding it); omitted when unknown. */
-async function pricesAt(marketData: MarketData, symbols: CoinSymbol[], startedAt: string): Promise<Prices> {
+export async function pricesAt(marketData: MarketData, symbols: CoinSymbol[], startedAt: string): Promise<Prices> {
   const at = Date.parse(startedAt);
   const prices: Prices = {};
   const held = symbols.flatMap((symbol) => findCoinBySymbol(symbol) ?? []);
@@ -138,6 +138,42 @@ function candleHolding(series: CandleSeries, at: number): CandleSeries['candles'
     else return c;
   }
   return undefined;
+}
+
+/**
+ * The market context of each coin held that a bot position's levels need (none for fixed stops,
+ * manual plans), with a trailing stop's highest tick since the entry from the path. Also read by the
+ * assistant's look-ups (src/assistant), so its levels are these.
+ */
+export async function coinContextsOf(
+  history: MarketHistory,
+  marketData: Pick<MarketData, 'ticks'>,
+  view: PortfolioView | null,
+  profile: RiskProfile,
+): Promise<Partial<Record<CoinSymbol, HeldCoinMarket>>> {
+  const contexts: Partial<Record<CoinSymbol, HeldCoinMarket>> = {};
+  const held = Object.values(view?.positions ?? {}).filter((p): p is Position => p !== undefined);
+  await Promise.all(
+    held.map(async (position) => {
+      const plan = exitsOf(position);
+      if (plan.kind !== 'PROFILE') return;
+      const trailing = profile.stopLossType === 'trailing';
+      const needFigures = (profile.stopLossType === 'atr' && plan.atr === null) || (profile.stopLossType === 'volatility' && plan.sigma === null);
+      if (!trailing && !needFigures) return;
+      const figures = needFigures ? await history.coinContext(position.coinId) : emptyHeldCoinMarket();
+      contexts[position.symbol] = { ...figures, highestSinceEntry: trailing ? highestSinceEntry(marketData, position) : Number.NaN };
+    }),
+  );
+  return contexts;
+}
+
+/** The highest tick of the coin since the position's opening fill (NaN: no path, or no tick since). */
+function highestSinceEntry(marketData: Pick<MarketData, 'ticks'>, position: Position): number {
+  const ticks = marketData.ticks;
+  if (!ticks) return Number.NaN;
+  const from = openingTick(position) + 1;
+  const to = ticks.lastTick() + 1;
+  return to > from ? ticks.range(position.coinId, from, to).high : Number.NaN;
 }
 
 /** The trade CSV's columns: the JSON trade's fields a spreadsheet wants, in this order (a SELL's lots are in the JSON). */
@@ -171,32 +207,7 @@ export function tradingRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'readCache
   readCache.groupBy(TRADES_PROJECTION, tradeDocumentUser);
   const tradesBodies = new JsonBodies();
 
-  /** The highest tick of the coin since the position's opening fill (NaN: no path, or no tick since). */
-  function highestSinceEntry(position: Position): number {
-    const ticks = marketData.ticks;
-    if (!ticks) return Number.NaN;
-    const from = openingTick(position) + 1;
-    const to = ticks.lastTick() + 1;
-    return to > from ? ticks.range(position.coinId, from, to).high : Number.NaN;
-  }
-
-  /** The market of each coin held that a bot position's levels need (none for fixed stops, manual plans). */
-  async function coinContexts(view: PortfolioView | null, profile: RiskProfile): Promise<Partial<Record<CoinSymbol, HeldCoinMarket>>> {
-    const contexts: Partial<Record<CoinSymbol, HeldCoinMarket>> = {};
-    const held = Object.values(view?.positions ?? {}).filter((p): p is Position => p !== undefined);
-    await Promise.all(
-      held.map(async (position) => {
-        const plan = exitsOf(position);
-        if (plan.kind !== 'PROFILE') return;
-        const trailing = profile.stopLossType === 'trailing';
-        const needFigures = (profile.stopLossType === 'atr' && plan.atr === null) || (profile.stopLossType === 'volatility' && plan.sigma === null);
-        if (!trailing && !needFigures) return;
-        const figures = needFigures ? await history.coinContext(position.coinId) : emptyHeldCoinMarket();
-        contexts[position.symbol] = { ...figures, highestSinceEntry: trailing ? highestSinceEntry(position) : Number.NaN };
-      }),
-    );
-    return contexts;
-  }
+  const coinContexts = (view: PortfolioView | null, profile: RiskProfile) => coinContextsOf(history, marketData, view, profile);
 
   // Through the process's read cache, as fresh as the request needs (X-Min-Position, own writes).
   function portfolioOf(ctx: Context, userId: string) {

@@ -1,36 +1,47 @@
 /**
- * The floating AI chat button (bottom right). The chat itself is a later issue: the window opens and
- * says so, rather than answering with canned text.
+ * The floating AI chat (spec sections 2, 4, 5, 8): a round button at bottom right that opens and
+ * closes the window. The conversation is the chat slice's (Redux, for the session): a conversation
+ * that belongs to another user than the one signed in now (after a sign-out, in the same tab) is
+ * cleared before it can be shown. Closing (the button, the window's close button, Escape) returns
+ * focus to this button.
  */
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef } from 'react';
+import { useDispatch, useSelector } from 'react-redux';
 import { Icon } from '../../../components/ui/icon';
+import { useAuth } from '../../../lib/auth/auth-context';
+import { chatClosed, chatOpened, conversationCleared, selectChatOpen, selectChatOwner, type StateWithChat } from '../stores/chat-slice';
+import { ChatWindow } from './chat-window';
 import './chat-launcher.css';
 
 export function ChatLauncher() {
-  const [open, setOpen] = useState(false);
+  const dispatch = useDispatch();
+  const open = useSelector((state: StateWithChat) => selectChatOpen(state));
+  const owner = useSelector((state: StateWithChat) => selectChatOwner(state));
+  const { user } = useAuth();
+  const userId = user?.id ?? null;
+  const buttonRef = useRef<HTMLButtonElement>(null);
   const windowId = useId();
+
+  useEffect(() => {
+    if (owner !== null && owner !== userId) dispatch(conversationCleared());
+  }, [owner, userId, dispatch]);
+
+  const close = () => {
+    dispatch(chatClosed());
+    buttonRef.current?.focus();
+  };
+
   return (
     <div className="chat-launcher">
-      {open && (
-        <section id={windowId} className="chat-window" aria-label="AI chat" data-testid="chat-window">
-          <header className="chat-window__header">
-            <h2>AI Trading Assistant</h2>
-            <button type="button" className="btn btn--ghost btn--sm" aria-label="Close AI chat" onClick={() => setOpen(false)}>
-              <Icon name="close" size={16} />
-            </button>
-          </header>
-          <p className="coming-soon">
-            <span className="badge badge--accent">Coming</span> The AI chat arrives in a later release, for premium members.
-          </p>
-        </section>
-      )}
+      {open && <ChatWindow id={windowId} onClose={close} />}
       <button
+        ref={buttonRef}
         type="button"
         className="chat-launcher__button"
         aria-label={open ? 'Close AI chat' : 'Open AI chat'}
         aria-expanded={open}
         aria-controls={open ? windowId : undefined}
-        onClick={() => setOpen((o) => !o)}
+        onClick={() => (open ? close() : dispatch(chatOpened()))}
         data-testid="chat-button"
       >
         <Icon name={open ? 'close' : 'brain'} size={24} />
