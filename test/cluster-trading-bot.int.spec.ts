@@ -123,14 +123,19 @@ describe('local cluster: the trading bot killed (SIGKILL) midway through a signa
     const placedBeforeTheKill = (await tradersOf(signalId)).length;
     expect(placedBeforeTheKill, 'killed midway: some trades placed, not all').to.be.above(0).and.below(BOTS);
 
-    await workersStarted();
+    const second = await workersStarted();
     const trades = await waitUntil(
       async () => {
         const found = await tradersOf(signalId);
         return found.length >= BOTS ? found : undefined;
       },
       { timeoutMs: 180_000, message: 'the restarted worker to finish the signal' },
-    );
+    ).catch(async (error: unknown) => {
+      // What the restarted worker says it did (skips, refusals, its follower's last error) and its log.
+      const health = await (await fetch(`${second.url}/api/health`)).text().catch((e: unknown) => String(e));
+      const placed = (await tradersOf(signalId)).length;
+      throw new Error(`${error instanceof Error ? error.message : String(error)}; ${placed} of ${BOTS} placed; health ${health}; log ${second.output().slice(-4000)}`);
+    });
     expect(trades, 'one trade per bot, none twice').to.have.length(BOTS);
     const byUser = new Map(trades.map((t) => [t.userId, t.tradeId]));
     expect(byUser.size).to.equal(BOTS);

@@ -249,13 +249,14 @@ describe('web: paper trading on the dashboard (e2e)', function () {
 
   it('a manual trade shows in Recent Trades and moves the sidebar and the risk cards; Export Data downloads it as CSV; Reset starts over', async () => {
     const token = await signIn('premium');
-    // Bot settings of their own, which the reset puts back to the defaults.
-    const changed = await send(app.url, 'POST', '/api/settings/bot', token, { maxPositionSize: 7 });
+    // Bot settings of their own, which the reset puts back to the defaults: a 1% maximum position, so
+    // half an ETH exceeds it whatever price the seeded market has reached (above $200).
+    const changed = await send(app.url, 'POST', '/api/settings/bot', token, { maxPositionSize: 1 });
     expect(changed.status, JSON.stringify(changed.body)).to.equal(200);
     await openDashboard();
     const management = page.getByTestId('risk-management-card');
     const overview = page.getByTestId('risk-overview-card');
-    await management.getByTestId('risk-max-position').filter({ hasText: '7%' }).waitFor();
+    await management.getByTestId('risk-max-position').filter({ hasText: '1%' }).waitFor();
     await overview.getByText('$0.00 at risk over 0 open positions', { exact: true }).waitFor();
     const total = sidebar().getByTestId('portfolio-total-value');
     await total.filter({ hasText: /^\$[\d,]+\.\d{2}$/ }).waitFor();
@@ -274,7 +275,7 @@ describe('web: paper trading on the dashboard (e2e)', function () {
     // The trade form's optional stop loss (issue 17): without it a manual position has no automatic exit.
     await form.getByTestId('trade-stop-loss-input').fill('2');
     await form.getByTestId('trade-submit').click();
-    // Half an ETH is well above the default 5% maximum position size: the form asks first
+    // Half an ETH is above the 1% maximum position size set above: the form asks first
     // (dashboard-premium.e2e.spec.ts covers that dialog).
     await page.getByTestId('position-size-confirm').click();
     const result = form.getByTestId('trade-result').filter({ hasText: /^BUY 0\.5000 ETH filled at \$[\d,]+\.\d{2}, fee \$[\d,]+\.\d{2}; stop loss \$[\d,]+\.\d{2}, take profit none$/ });
