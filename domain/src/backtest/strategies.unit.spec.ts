@@ -90,7 +90,7 @@ describe('backtest strategies', function () {
     const out = new Int8Array(c.length);
     const confidence = new Uint8Array(c.length);
     houseSignals(c, { rsiOversold: 30, rsiOverbought: 70, scoreThreshold: 0.25 }, out, confidence);
-    let state: SignalState = initialSignalState;
+    let state: SignalState = initialSignalState();
     let compared = 0;
     for (let i = 0; i < c.length; i++) {
       const close = c.time[i]! + FIVE;
