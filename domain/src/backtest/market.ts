@@ -150,9 +150,9 @@ export function cachedCharts(sim: MarketSimulation): ChartAt {
 }
 
 /** A backtest's market over `sim`. */
-export function simulationMarket(sim: MarketSimulation, signalIdOf?: BacktestMarket['signalIdOf']): BacktestMarket {
+export function simulationMarket(sim: MarketSimulation, signalIdOf?: BacktestMarket['signalIdOf'], signalEventIdOf?: BacktestMarket['signalEventIdOf']): BacktestMarket {
   const charts = cachedCharts(sim);
-  return { ticks: cachedTicks(sim), charts, marketAt: cachedMarketAt(charts), ...(signalIdOf ? { signalIdOf } : {}) };
+  return { ticks: cachedTicks(sim), charts, marketAt: cachedMarketAt(charts), ...(signalIdOf ? { signalIdOf } : {}), ...(signalEventIdOf ? { signalEventIdOf } : {}) };
 }
 
 

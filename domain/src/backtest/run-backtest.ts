@@ -45,6 +45,8 @@ export interface BacktestMarket {
   marketAt?: (coinId: CoinId, atMs: number) => BotMarket;
   /** The id a strategy's signal gets (default `{strategy}:{SYMBOL}@{candleTime}`); the live engine's signalIdFor makes house signals the live ones. */
   signalIdOf?: (symbol: string, candleTime: string) => string;
+  /** The id of the SignalGenerated event that carries it (default: the signal's id); the live one is the command handler's idempotent id. */
+  signalEventIdOf?: (symbol: string, candleTime: string) => string;
 }
 
 export interface BacktestOptions {
@@ -131,7 +133,7 @@ export function runBacktestDetail(config: BacktestConfig, market: BacktestMarket
       if (fillTick < endTick) {
         const candleTime = new Date(candles.time[i]!).toISOString();
         const id = signalIdOf(coin.symbol, candleTime);
-        const signal: EngineSignal = { eventId: id, signalId: id, type: d === BUY ? 'BUY' : d === SELL ? 'SELL' : 'HOLD', symbol: coin.symbol, price: candles.close[i]!, confidence: confidence ? confidence[i]! : 100, candleTime };
+        const signal: EngineSignal = { eventId: market.signalEventIdOf ? market.signalEventIdOf(coin.symbol, candleTime) : id, signalId: id, type: d === BUY ? 'BUY' : d === SELL ? 'SELL' : 'HOLD', symbol: coin.symbol, price: candles.close[i]!, confidence: confidence ? confidence[i]! : 100, candleTime };
         const outcome = engine.onSignal(signal);
         if (d !== HOLD) {
           signals++;
