@@ -20,10 +20,17 @@ import { JobRunner } from '@papertrade/workers/jobs/job-runner';
 import { backtestJobs } from '@papertrade/workers/jobs/backtest-jobs';
 import { inProcessBacktestEngine } from '@papertrade/workers/jobs/backtest-engine';
 import { BacktestRunnerThread } from '@papertrade/workers/jobs/backtest-runner-thread';
+import { WalkForwardPool } from '@papertrade/workers/backtest/walk-forward-pool';
 import { startHarness, type Harness } from '../../../test/api-harness';
 import { waitUntil } from '../../../test/wait';
 
 const unique = () => randomUUID().slice(0, 8);
+/**
+ * One turn of the event loop's I/O: after a long synchronous engine run here, the server may have
+ * closed the client's idle keep-alive socket meanwhile; its close must be read before the next fetch,
+ * or the fetch reuses the dead socket (ECONNRESET). Not a sleep: it waits for no time, only for the turn.
+ */
+const ioTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const DAY = 86_400_000;
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 /** A period well in the past: seven weeks ending a week ago. */
@@ -36,6 +43,7 @@ describe('Backtest API (HTTP, embedded)', function () {
   let h: Harness;
   let runner: JobRunner;
   const thread = new BacktestRunnerThread();
+  let pool: WalkForwardPool;
   let premium: { token: string; userId: string };
   let other: { token: string; userId: string };
   let free: { token: string; userId: string };
@@ -57,9 +65,10 @@ describe('Backtest API (HTTP, embedded)', function () {
     h = await startHarness();
     const handler = new CommandHandler(h.rt.infra.eventStore, () => new Date());
     const { readModels, bus } = h.rt.infra;
+    pool = new WalkForwardPool(2);
     runner = new JobRunner({ handler, readModels, bus, clock: () => new Date(), logger: silentLogger }, {
-      // As the workers service runs them: each backtest on a worker thread.
-      kinds: backtestJobs({ handler, events: h.rt.infra.eventStore, engine: inProcessBacktestEngine(h.rt.marketData, { thread }), logger: silentLogger }),
+      // As the workers service runs them: each backtest on a worker thread, a walk-forward's windows on the pool's.
+      kinds: backtestJobs({ handler, events: h.rt.infra.eventStore, engine: inProcessBacktestEngine(h.rt.marketData, { thread, walkForwardPool: pool }), logger: silentLogger }),
       pollMs: 100,
     });
     premium = await newUser(true);
@@ -69,6 +78,7 @@ describe('Backtest API (HTTP, embedded)', function () {
   after(async function () {
     await runner?.stop();
     await thread.close();
+    await pool?.close();
     await h?.stop();
   });
 
@@ -157,6 +167,7 @@ describe('Backtest API (HTTP, embedded)', function () {
     // The same settings through the engine directly, in this thread: the very trades, every one on some page.
     const engine = inProcessBacktestEngine(h.rt.marketData);
     const direct = await engine.backtest({ userId: premium.userId, config: events[1]!.data.config as never, profile: DEFAULT_RISK_PROFILE }, () => {}, new AbortController().signal);
+    await ioTurn();
     expect(done.tradeCount).to.equal(direct.trades.length);
     expect(result).to.deep.equal(JSON.parse(JSON.stringify(direct.result)));
     const pageSize = 7;
@@ -225,6 +236,11 @@ describe('Backtest API (HTTP, embedded)', function () {
       expect(Date.parse(w.inSample.end)).to.be.at.most(Date.parse(w.outOfSample.start));
     }
     expect(report.stitchedEquity.length).to.be.greaterThan(1);
+    // The windows ran on the pool's threads: the same report as one run in this thread.
+    const requested = (await h.rt.infra.eventStore.readStream(`backtest-${id}`))[0]!.data;
+    const direct = await inProcessBacktestEngine(h.rt.marketData).walkForward({ userId: other.userId, config: requested.config as never, profile: DEFAULT_RISK_PROFILE }, () => {}, new AbortController().signal);
+    await ioTurn();
+    expect(report).to.deep.equal(JSON.parse(JSON.stringify(direct)));
     const row = (await h.request('GET', '/api/backtest/history', { token: other.token })).body.find((r: { id: string }) => r.id === id);
     expect(row).to.include({ status: 'COMPLETED', totalTrades: report.outOfSampleSummary.totalTrades, totalReturn: report.outOfSampleSummary.totalReturn });
     const compare = await h.request('GET', `/api/backtest/${id}/compare-paper`, { token: other.token });

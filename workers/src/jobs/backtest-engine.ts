@@ -27,24 +27,25 @@ import { SimulatedMarketData } from '@papertrade/platform/market/simulated-marke
 import { signalIdFor } from '../signal-engine';
 import type { BacktestEngine } from './backtest-jobs';
 import type { BacktestRunnerThread } from './backtest-runner-thread';
+import type { WalkForwardPool } from '../backtest/walk-forward-pool';
 
 export const SIMULATED_MARKET_REQUIRED = "Backtests replay the simulated market's price path; this deployment reads another market (MARKET_DATA=simulated is needed)";
 
 /** Yields to the event loop (a lease renewal or a progress message due goes out). */
 const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Runs the walk-forward's windows (on worker threads, in parallel): what backtest-engine.ts uses when given. */
-export type WindowRunner = (jobs: ReturnType<typeof windowJobs>, progress: (fraction: number) => void, signal: AbortSignal) => Promise<ReturnType<typeof evaluateWindow>[]>;
+/** Where a walk-forward's windows run in parallel (workers/src/backtest/walk-forward-pool.ts). */
+export type WindowPool = Pick<WalkForwardPool, 'run'>;
 
 export interface BacktestEngineOptions {
   /** Where single backtests run (off the event loop); absent: in this thread. */
   thread?: BacktestRunnerThread;
-  /** Where a walk-forward's windows run (in parallel); absent: in this thread, window by window. */
-  windowRunner?: WindowRunner;
+  /** Where a walk-forward's windows run (in parallel, on worker threads); absent: in this thread, window by window. */
+  walkForwardPool?: WindowPool;
 }
 
 export function inProcessBacktestEngine(marketData: MarketData, options: BacktestEngineOptions = {}): BacktestEngine {
-  const { thread, windowRunner } = options;
+  const { thread, walkForwardPool } = options;
   const simulated = marketData instanceof SimulatedMarketData ? marketData : null;
   const marketFor = (strategyId: string): BacktestMarket => {
     if (!simulated) throw new Error(SIMULATED_MARKET_REQUIRED);
@@ -71,8 +72,13 @@ export function inProcessBacktestEngine(marketData: MarketData, options: Backtes
     async walkForward({ userId, config, profile }, progress, signal): Promise<WalkForwardReport> {
       const market = marketFor(config.strategyId);
       const request = walkForwardRequestOf(config);
+      if (walkForwardPool && simulated) {
+        // The pool cannot stop a window under way: a run whose claim was lost finishes and is thrown away.
+        const report = await walkForwardPool.run(request, { profile }, simulated.key, progress, userId);
+        if (signal.aborted) throw signal.reason as Error;
+        return report;
+      }
       const jobs = windowJobs(request, { profile }, userId);
-      if (windowRunner) return walkForwardReport(request, await windowRunner(jobs, progress, signal));
       const total = jobs.reduce((a, j) => a + j.sets.length, 0);
       let done = 0;
       const outcomes = [];
