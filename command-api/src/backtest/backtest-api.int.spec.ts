@@ -282,6 +282,27 @@ describe('Backtest API (HTTP, embedded)', function () {
     }
   });
 
+  it('an Idempotency-Key retry names the same backtest and appends nothing; the same key with another body is a 422', async function () {
+    const third = await newUser(true);
+    const headers = { 'idempotency-key': `bt-${unique()}` };
+    const first = await h.request('POST', '/api/backtest/run', { token: third.token, body: RUN, headers });
+    expect(first.status, JSON.stringify(first.body)).to.equal(202);
+    const again = await h.appendedBy(async () => {
+      const res = await h.request('POST', '/api/backtest/run', { token: third.token, body: RUN, headers });
+      expect(res.status, JSON.stringify(res.body)).to.equal(202);
+      expect(res.body).to.include({ id: first.body.id, jobId: first.body.jobId });
+    });
+    // The job runner may claim the job meanwhile: what the caller appended is what counts.
+    const byCaller = (events: Array<{ metadata: Record<string, unknown> }>) => events.filter((e) => e.metadata.userId === third.userId);
+    expect(byCaller(again)).to.deep.equal([]);
+    const other422 = await h.appendedBy(async () => {
+      const res = await h.request('POST', '/api/backtest/run', { token: third.token, body: { ...RUN, symbol: 'BTC' }, headers });
+      expect(res.status).to.equal(422);
+    });
+    expect(byCaller(other422)).to.deep.equal([]);
+    await waitUntil(async () => (await h.request('GET', `/api/backtest/${String(first.body.id)}`, { token: third.token })).body.status === 'COMPLETED', { timeoutMs: 120_000, intervalMs: 200, message: 'the run to complete' });
+  });
+
   describe('bad input answers 4xx with a problem naming the field, and appends nothing', function () {
     const future = day(Date.now() + 10 * DAY);
     const runCases: Array<[string, unknown, RegExp]> = [
