@@ -21,8 +21,9 @@
  *   Daily returns are of the equity at each UTC day's last tick, the first against initialCapital.
  *   null when there are fewer than 2 daily returns or they do not vary.
  * - volatility: the daily returns' sample standard deviation times sqrt(365) (a fraction a year).
- * - maxDrawdown: the largest (peak - equity) / peak over the equity curve, equity marked at the mid at
- *   every candle close and at every fill, before downsampling.
+ * - maxDrawdown: the largest (peak - equity) / peak over the equity samples (cash plus the position at
+ *   the mid, at every 5-minute candle close after the exits up to it, and at the end), from
+ *   initialCapital, before downsampling.
  * - profitFactor: gross profit / gross loss of the closed trades (both as positive sums); null when
  *   there is no losing trade (it would be infinite or undefined; JSON has no Infinity); 0 when there
  *   are losses and no wins.
