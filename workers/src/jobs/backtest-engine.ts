@@ -5,10 +5,10 @@
  *
  * So that a backtest of a period the bot traded gives the bot's very trades (compare-paper.ts):
  * - it trades as the owner (trade ids derive from the user and the signal, as the bot's);
- * - the house-signals strategy names its signals as the live signal engine does (signalIdFor), so a
- *   backtest trade and the bot's trade on the same signal share an id;
+ * - the house-signals strategy names its signals, and their events, as the live signal engine does
+ *   (live-signal-ids.ts), so a backtest trade and the bot's trade on the same signal share an id;
  * - the drawdown rule's peaks are the live risk monitor's (PortfolioPeakRecorded in the period) when
- *   the owner's portfolio recorded any, as the paper replay does; otherwise the engine's own.
+ *   the backtest replays the paper account (backtest-jobs.ts paperHistory); otherwise the engine's own.
  *
  * A backtest is one synchronous pass (seconds for six months). With a thread (backtest-runner-thread.ts,
  * what the workers service uses) it runs there, so the job's lease renewals and JOB_PROGRESS messages
@@ -17,14 +17,14 @@
  * between windows.
  */
 import { validateWalkForwardRequest, type BacktestRun, type WalkForwardReport } from '@papertrade/domain/backtest/contracts';
-import { cachedCharts, cachedTicks } from '@papertrade/domain/backtest/market';
+import { cachedTicks, simulationMarket } from '@papertrade/domain/backtest/market';
 import { runBacktest, type BacktestMarket } from '@papertrade/domain/backtest/run-backtest';
 import { evaluateWindow, walkForwardReport, windowJobs } from '@papertrade/domain/backtest/walk-forward';
 import type { WalkForwardConfig } from '@papertrade/domain/backtest/backtest';
 import type { RecordedPeak } from '@papertrade/domain/trading/engine/paper-engine';
 import type { MarketData } from '@papertrade/platform/market/market-data';
 import { SimulatedMarketData } from '@papertrade/platform/market/simulated-market-data';
-import { signalIdFor } from '../signal-engine';
+import { liveSignalIds } from './live-signal-ids';
 import type { BacktestEngine } from './backtest-jobs';
 import type { BacktestRunnerThread } from './backtest-runner-thread';
 import type { WalkForwardPool } from '../backtest/walk-forward-pool';
@@ -50,11 +50,9 @@ export function inProcessBacktestEngine(marketData: MarketData, options: Backtes
   const marketFor = (strategyId: string): BacktestMarket => {
     if (!simulated) throw new Error(SIMULATED_MARKET_REQUIRED);
     const sim = simulated.simulation;
-    return {
-      ticks: cachedTicks(sim, () => simulated.ticks.lastTick()),
-      charts: cachedCharts(sim),
-      ...(strategyId === 'house-signals' ? { signalIdOf: signalIdFor } : {}),
-    };
+    const ids = strategyId === 'house-signals' ? liveSignalIds : null;
+    // The backtester's caches over the path, its ticks bounded by this process's clock (never after now).
+    return { ...simulationMarket(sim, ids?.signalIdOf, ids?.signalEventIdOf), ticks: cachedTicks(sim, () => simulated.ticks.lastTick()) };
   };
   return {
     async backtest({ userId, config, profile, peaks }, progress, signal): Promise<BacktestRun> {

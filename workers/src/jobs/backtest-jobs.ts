@@ -30,6 +30,7 @@ import { portfolioStreamId, upcastPortfolioEvent, type PortfolioEvent } from '@p
 import { riskStreamId, upcastRiskEvent, type BotSignalRefused } from '@papertrade/domain/trading/risk';
 import { riskDecider } from '@papertrade/domain/trading/risk.decider';
 import { isPortfolioEvent } from '@papertrade/domain/trading/trading-view';
+import { MICROS_PER_USD } from '@papertrade/domain/trading/money';
 import type { CommandHandler } from '@papertrade/platform/commands/command-handler';
 import type { EventStore } from '@papertrade/platform/event-store/event-store';
 import type { Logger } from '@papertrade/platform/config/logger';
@@ -60,8 +61,13 @@ export function tradePages(trades: readonly BacktestTrade[]): Array<{ page: numb
   return pages;
 }
 
-/** The owner's paper side of a period: portfolio events, the bot's refusals and the risk monitor's peaks in [startMs, endMs). */
-export async function paperHistory(events: BacktestJobDeps['events'], userId: string, startMs: number, endMs: number) {
+/**
+ * The owner's paper side of a period: portfolio events, the bot's refusals in [startMs, endMs), and the
+ * risk monitor's peaks in it for the drawdown rule to replay. The peaks are the paper account's values,
+ * so they are handed to the backtest only when it replays that account: its capital is the portfolio's
+ * starting cash (its last opening or reset); otherwise the engine marks its own peaks.
+ */
+export async function paperHistory(events: BacktestJobDeps['events'], userId: string, startMs: number, endMs: number, initialCapital: number) {
   const within = (iso: string) => {
     const ms = Date.parse(iso);
     return ms >= startMs && ms < endMs;
@@ -75,7 +81,10 @@ export async function paperHistory(events: BacktestJobDeps['events'], userId: st
     .map((e) => upcastRiskEvent({ type: e.type, data: e.data, schemaVersion: Number(e.metadata?.schemaVersion ?? 1) }) as BotSignalRefused)
     .filter((e) => within(e.data.refusedAt))
     .map(({ data: { signalId, symbol, signalType, candleTime, decision, refusedAt } }) => ({ signalId, symbol, signalType, candleTime, decision, refusedAt }));
-  const peaks: RecordedPeak[] = portfolio.flatMap((e) => (e.type === 'PortfolioPeakRecorded' && within(e.data.recordedAt) ? [{ atMs: Date.parse(e.data.recordedAt), valueMicros: e.data.valueMicros }] : []));
+  const start = portfolio.filter((e) => e.type === 'PortfolioOpened' || e.type === 'PortfolioReset').at(-1);
+  const startingCashMicros = start ? (start.data as { startingCashMicros: number }).startingCashMicros : null;
+  const sameAccount = startingCashMicros !== null && startingCashMicros === Math.round(initialCapital * MICROS_PER_USD);
+  const peaks: RecordedPeak[] = sameAccount ? portfolio.flatMap((e) => (e.type === 'PortfolioPeakRecorded' && within(e.data.recordedAt) ? [{ atMs: Date.parse(e.data.recordedAt), valueMicros: e.data.valueMicros }] : [])) : [];
   return { portfolio, refusals, peaks };
 }
 
@@ -110,7 +119,7 @@ export function backtestJobs(deps: BacktestJobDeps): JobKind[] {
       if (request.mode === 'backtest') {
         const startMs = Date.parse(request.config.startDate);
         const endMs = Date.parse(request.config.endDate);
-        const paper = await paperHistory(deps.events, p.userId, startMs, endMs);
+        const paper = await paperHistory(deps.events, p.userId, startMs, endMs, request.config.initialCapital);
         const { result, trades } = await deps.engine.backtest({ userId: p.userId, config: request.config, profile, peaks: paper.peaks }, progress, context.signal);
         if (context.signal.aborted) throw context.signal.reason as Error;
         const pages = tradePages(trades);

@@ -8,11 +8,11 @@
  */
 import { parentPort } from 'node:worker_threads';
 import type { BacktestRun } from '@papertrade/domain/backtest/contracts';
-import { cachedCharts, cachedTicks } from '@papertrade/domain/backtest/market';
+import { cachedTicks, simulationMarket } from '@papertrade/domain/backtest/market';
 import { runBacktest, type BacktestConfig, type BacktestMarket } from '@papertrade/domain/backtest/run-backtest';
 import { MarketSimulation } from '@papertrade/domain/market/simulation';
 import type { EngineRules, RecordedPeak } from '@papertrade/domain/trading/engine/paper-engine';
-import { signalIdFor } from '../signal-engine';
+import { liveSignalIds } from './live-signal-ids';
 
 export interface BacktestThreadRequest {
   id: number;
@@ -23,7 +23,7 @@ export interface BacktestThreadRequest {
   rules: EngineRules;
   userId: string;
   peaks?: RecordedPeak[];
-  /** Name the strategy's signals as the live signal engine does (the house signals). */
+  /** Name the strategy's signals and their events as the live signal engine does (the house signals). */
   liveSignalIds: boolean;
 }
 
@@ -46,7 +46,8 @@ parentPort?.on('message', (request: BacktestThreadRequest) => {
       sim = new MarketSimulation(Uint32Array.from(request.key));
       simulations.set(name, sim);
     }
-    const market: BacktestMarket = { ticks: cachedTicks(sim, () => request.lastTick), charts: cachedCharts(sim), ...(request.liveSignalIds ? { signalIdOf: signalIdFor } : {}) };
+    const ids = request.liveSignalIds ? liveSignalIds : null;
+    const market: BacktestMarket = { ...simulationMarket(sim, ids?.signalIdOf, ids?.signalEventIdOf), ticks: cachedTicks(sim, () => request.lastTick) };
     let posted = -1;
     const run = runBacktest(request.config, market, {
       rules: request.rules,
