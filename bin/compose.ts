@@ -48,6 +48,7 @@ import { BacktestRunnerThread } from '@papertrade/workers/jobs/backtest-runner-t
 import { WalkForwardPool } from '@papertrade/workers/backtest/walk-forward-pool';
 import { intervalSourceOf } from '@papertrade/workers/ml/training-candles';
 import { ensureHouseModel } from '@papertrade/workers/ml/house-model';
+import { AutoRetrainer } from '@papertrade/workers/ml/auto-retrain';
 import { TestnetMirror } from '@papertrade/workers/testnet-mirror';
 
 export interface Runtime {
@@ -252,6 +253,7 @@ export interface Workers {
   subscriptionExpiry: SubscriptionExpiry;
   jobRunner: JobRunner;
   testnetMirror: TestnetMirror;
+  autoRetrain: AutoRetrainer;
 }
 
 export function createWorkers(rt: Runtime): Workers {
@@ -280,6 +282,8 @@ export function createWorkers(rt: Runtime): Workers {
       leaseMs: rt.config.JOB_LEASE_MS,
     },
   );
+  // Settings' autoRetrain: each user's own model trained again once a day, through the same trainer.
+  const autoRetrain = new AutoRetrainer({ readModels, handler, clock: rt.clock, logger: rt.logger });
   // Mirror to testnet: the bot's paper trades as market orders on the user's connected testnets.
   const testnetMirror = new TestnetMirror({ eventStore, documents, leases, readModels, handler, secrets: rt.exchangeSecrets, gateway: rt.exchangeGateway, clock: rt.clock, logger: rt.logger });
   return {
@@ -288,6 +292,7 @@ export function createWorkers(rt: Runtime): Workers {
     subscriptionExpiry,
     jobRunner,
     testnetMirror,
+    autoRetrain,
     async start() {
       await riskMonitor.start(); // listening before the first tick goes out
       feed.start();
@@ -296,6 +301,7 @@ export function createWorkers(rt: Runtime): Workers {
       await testnetMirror.start();
       subscriptionExpiry.start();
       await jobRunner.start();
+      autoRetrain.start();
       if (rt.config.HOUSE_MODEL === 'on') {
         void ensureHouseModel({ handler, clock: rt.clock, logger: rt.logger }).catch((error: unknown) => rt.logger.warn('house model request failed; the next start asks again', { error: String(error) }));
       }
@@ -308,9 +314,10 @@ export function createWorkers(rt: Runtime): Workers {
       await riskMonitor.stop();
       await subscriptionExpiry.stop();
       await jobRunner.stop();
+      await autoRetrain.stop();
       await backtestThread.close();
       await pool?.close();
     },
-    statuses: () => [feed.status(), signals.status(), tradingBot.status(), riskMonitor.status(), subscriptionExpiry.status(), jobRunner.status(), testnetMirror.status()],
+    statuses: () => [feed.status(), signals.status(), tradingBot.status(), riskMonitor.status(), subscriptionExpiry.status(), jobRunner.status(), testnetMirror.status(), autoRetrain.status()],
   };
 }

@@ -276,7 +276,7 @@ describe('the workers service process runs the market feed (NATS)', function () 
       await waitUntil(() => coinIds.every((id) => (seen.get(id) ?? 0) >= 2), { timeoutMs: 30_000, message: 'two ticks of every coin over NATS' });
       const health = (await (await fetch(`${service.url}/api/health`)).json()) as { status: string; workers: Array<Record<string, unknown>> };
       expect(health.status).to.equal('ok');
-      expect(health.workers.map((w) => w.name)).to.deep.equal(['market-feed', 'signal-engine', 'trading-bot', 'risk-monitor', 'subscription-expiry', 'job-runner', 'testnet-mirror']);
+      expect(health.workers.map((w) => w.name)).to.deep.equal(['market-feed', 'signal-engine', 'trading-bot', 'risk-monitor', 'subscription-expiry', 'job-runner', 'testnet-mirror', 'auto-retrain']);
       expect(health.workers[0]).to.include({ name: 'market-feed', running: true, intervalMs: 50, failedRounds: 0 });
       expect(health.workers[0]!.ticksPublished).to.be.at.least(20);
       expect(health.workers[1]).to.include({ name: 'signal-engine', running: true, candleMinutes: 5 });

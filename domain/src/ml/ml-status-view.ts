@@ -22,6 +22,8 @@ export type MlStatusView = {
   training: { jobId: string; modelType: ModelTypeId; trainingDays: number; requestedAt: string; reason: TrainingReason } | null;
   lastFailure: { jobId: string; reason: string; at: string } | null;
   lastJobId: string | null;
+  /** When the current model was trained (ms), top-level so the daily auto-retrain finds the due ones with one range query; null without a model. */
+  trainedAtMs?: number | null;
   /** What the last change was, for the ML_UPDATE the projection sends. */
   lastChange: 'QUEUED' | 'TRAINED' | 'FAILED';
   updatedAt: string;
@@ -44,7 +46,7 @@ export function evolveMlStatusView(doc: MlStatusView | null, event: DomainEvent)
     }
     case 'ModelTrained': {
       const { userId: _user, reason: _reason, ...model } = e.data;
-      return { ...current, current: model, training: current.training?.jobId === model.jobId ? null : current.training, lastJobId: model.jobId, lastChange: 'TRAINED', updatedAt: model.trainedAt };
+      return { ...current, current: model, trainedAtMs: Date.parse(model.trainedAt), training: current.training?.jobId === model.jobId ? null : current.training, lastJobId: model.jobId, lastChange: 'TRAINED', updatedAt: model.trainedAt };
     }
     case 'ModelTrainingFailed': {
       const { jobId, reason, failedAt } = e.data;

@@ -16,7 +16,7 @@ const request = (jobId: string, settings: TrainingSettings | null, now = NOW, da
   data: { userId: 'u1', jobId, reason: settings ? ('create' as const) : ('retrain' as const), settings, fallback: nn, asOf: ASOF, dailyLimit },
   metadata: { now },
 });
-const requested = (jobId: string, settings: TrainingSettings, requestedAt = NOW, reason: 'create' | 'retrain' = 'create'): ModelEvent => ({
+const requested = (jobId: string, settings: TrainingSettings, requestedAt = NOW, reason: 'create' | 'retrain' | 'scheduled' = 'create'): ModelEvent => ({
   type: 'ModelTrainingRequested',
   data: { userId: 'u1', jobId, reason, ...settings, asOf: ASOF, requestedAt },
 });
@@ -54,6 +54,12 @@ describe('model decider', function () {
     const tomorrow = '2026-03-05T00:00:01.000Z';
     spec.given(full).when(request('d', nn, tomorrow)).then([requested('d', nn, tomorrow)]);
     spec.given(full).when(request('d', nn, later(3000), null)).then([requested('d', nn, later(3000))]);
+  });
+
+  it('the daily auto-retrain (a scheduled request) is not one of the user\'s requests of the day: after it the user still has the whole limit', function () {
+    const scheduled = [requested('a', nn), trained('a', nn), requested('s', nn, later(500), 'scheduled'), trained('s', nn), requested('b', nn, later(1000)), trained('b', nn)];
+    spec.given(scheduled).when(request('c', nn, later(2000))).then([requested('c', nn, later(2000))]);
+    spec.given([...scheduled, requested('c', nn, later(2000)), trained('c', nn)]).when(request('d', nn, later(3000))).thenThrows(TooManyRequestsError, /Daily training limit reached: 3/);
   });
 
   it('retrain: the current model\'s settings; with no model yet, the fallback (the house model\'s)', function () {

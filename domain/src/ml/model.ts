@@ -9,7 +9,8 @@ import type { DomainEvent } from '../shared/decider';
 import type { Verdict } from './evaluation';
 import { DEFAULT_MODEL_TYPE, DEFAULT_TRAINING_DAYS, parametersOf, type ModelParameters, type ModelTypeId } from './model-types';
 
-export type TrainingReason = 'create' | 'retrain' | 'house';
+/** Why a model is trained: a user's create or retrain, the house model, or the daily auto-retrain (Settings' autoRetrain), which the user's daily limit does not count. */
+export type TrainingReason = 'create' | 'retrain' | 'house' | 'scheduled';
 
 export type TrainingSettings = {
   modelType: ModelTypeId;
@@ -72,7 +73,9 @@ export function evolveModel(state: ModelState, event: ModelEvent): ModelState {
     case 'ModelTrainingRequested': {
       const { modelType, trainingDays, parameters, jobId, requestedAt, reason, asOf } = event.data;
       const day = utcDay(requestedAt);
-      return { ...state, pending: { modelType, trainingDays, parameters, jobId, requestedAt, reason, asOf }, day, requestsToday: state.day === day ? state.requestsToday + 1 : 1 };
+      const before = state.day === day ? state.requestsToday : 0;
+      // The daily auto-retrain is the system's, not one of the user's requests of the day.
+      return { ...state, pending: { modelType, trainingDays, parameters, jobId, requestedAt, reason, asOf }, day, requestsToday: reason === 'scheduled' ? before : before + 1 };
     }
     case 'ModelTrained': {
       const { userId: _user, reason: _reason, ...model } = event.data;
