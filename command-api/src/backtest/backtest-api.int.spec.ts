@@ -212,7 +212,7 @@ describe('Backtest API (HTTP, embedded)', function () {
       expect(res.status, path).to.equal(404);
       expect(res.body.detail).to.equal('No such backtest');
     }
-    for (const path of [`/api/backtest/${randomUUID()}`, '/api/backtest/not-an-id', '/api/backtest/..%2Fhistory/trades']) expect((await h.request('GET', path, { token: premium.token })).status, path).to.equal(404);
+    for (const path of [`/api/backtest/${randomUUID()}`, '/api/backtest/not-an-id', '/api/backtest/..%2Fhistory/trades', `/api/backtest/${mine.id}%00`, '/api/backtest/%00/trades']) expect((await h.request('GET', path, { token: premium.token })).status, path).to.equal(404);
     expect((await h.request('GET', '/api/backtest/history', { token: other.token })).body).to.deep.equal([]);
   });
 
@@ -389,6 +389,9 @@ describe('Backtest API (HTTP, embedded)', function () {
         [`/api/backtest/${mine.id}?x=1`, /x/],
         ['/api/backtest/history?limit=5', /limit/],
         ['/api/backtest/strategies?id=1', /id/],
+        [`/api/backtest/${mine.id}/trades?page=1%00`, /page must be a whole number/],
+        [`/api/backtest/${mine.id}/trades?pageSize=-5`, /pageSize must be a whole number/],
+        [`/api/backtest/${mine.id}/trades?page=99999999999`, /page must be a whole number/],
       ];
       for (const [path, detail] of cases) {
         const res = await h.request('GET', path, { token: premium.token });
