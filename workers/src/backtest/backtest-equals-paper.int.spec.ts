@@ -13,7 +13,7 @@
  *
  * The backtest side: runBacktest of 'house-signals' at its defaults, ETH, the period, 10,000 USD (the
  * paper portfolio's starting cash), the user's risk profile, the live signal ids (signalIdFor) and
- * the signal events' ids (the command handler's idempotent ids) and the user's id (so the trade ids
+ * the signal events' ids (live-ids.ts) and the user's id (so the trade ids
  * are the bot's), the monitor's recorded peaks (the drawdown rule's
  * reference), over a market of the same seed. Then a run with another position size: the comparison
  * finds and explains the differences.
@@ -37,9 +37,8 @@ import { silentLogger } from '@papertrade/platform/config/logger';
 import { SimulatedMarketData } from '@papertrade/platform/market/simulated-market-data';
 import { startHarness, type Harness } from '../../../test/api-harness';
 import { RiskMonitor } from '../risk-monitor';
-import { SignalEngine, signalIdFor, signalIdempotency, type Timer } from '../signal-engine';
-import { idempotentId } from '@papertrade/platform/commands/command-handler';
-import { signalsStreamId } from '@papertrade/domain/signals/signal';
+import { SignalEngine, type Timer } from '../signal-engine';
+import { liveSignalEventIdOf, liveSignalIdOf } from './live-ids';
 import { TradingBot } from '../trading-bot';
 
 const START = Date.UTC(2026, 0, 7);
@@ -112,7 +111,7 @@ describe('backtest equals paper: the house strategy over a period the paper bot 
     const peaks = paperEvents.filter((e): e is PortfolioPeakRecorded => e.type === 'PortfolioPeakRecorded').map((e) => ({ atMs: Date.parse(e.data.recordedAt), valueMicros: e.data.valueMicros }));
     const config: BacktestConfig = { strategyId: 'house-signals', symbol: 'ETH', startMs: START, endMs: END, initialCapital: 10_000, parameters: Object.fromEntries(Object.entries(findStrategy('house-signals')!.parameters).map(([k, v]) => [k, v.default])) };
     const riskProfile: RiskProfile = parameters ? { ...profile, ...parameters } : profile;
-    return runBacktestDetail(config, simulationMarket(sim, signalIdFor, (symbol, candleTime) => idempotentId(signalIdempotency(symbol, candleTime), `${signalsStreamId(symbol)}#0`)), { rules: { profile: riskProfile }, userId: user, peaks });
+    return runBacktestDetail(config, simulationMarket(sim, liveSignalIdOf, liveSignalEventIdOf), { rules: { profile: riskProfile }, userId: user, peaks });
   };
 
   it('the paper bot traded the period: signal trades, trailing stops, refusals', function () {
