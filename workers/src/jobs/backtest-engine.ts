@@ -6,7 +6,7 @@
  * So that a backtest of a period the bot traded gives the bot's very trades (compare-paper.ts):
  * - it trades as the owner (trade ids derive from the user and the signal, as the bot's);
  * - the house-signals strategy names its signals, and their events, as the live signal engine does
- *   (live-signal-ids.ts), so a backtest trade and the bot's trade on the same signal share an id;
+ *   (workers/src/backtest/live-ids.ts), so a backtest trade and the bot's trade on the same signal share an id;
  * - the drawdown rule's peaks are the live risk monitor's (PortfolioPeakRecorded in the period) when
  *   the backtest replays the paper account (backtest-jobs.ts paperHistory); otherwise the engine's own.
  *
@@ -24,7 +24,7 @@ import type { WalkForwardConfig } from '@papertrade/domain/backtest/backtest';
 import type { RecordedPeak } from '@papertrade/domain/trading/engine/paper-engine';
 import type { MarketData } from '@papertrade/platform/market/market-data';
 import { SimulatedMarketData } from '@papertrade/platform/market/simulated-market-data';
-import { liveSignalIds } from './live-signal-ids';
+import { liveSignalEventIdOf, liveSignalIdOf } from '../backtest/live-ids';
 import type { BacktestEngine } from './backtest-jobs';
 import type { BacktestRunnerThread } from './backtest-runner-thread';
 import type { WalkForwardPool } from '../backtest/walk-forward-pool';
@@ -50,9 +50,9 @@ export function inProcessBacktestEngine(marketData: MarketData, options: Backtes
   const marketFor = (strategyId: string): BacktestMarket => {
     if (!simulated) throw new Error(SIMULATED_MARKET_REQUIRED);
     const sim = simulated.simulation;
-    const ids = strategyId === 'house-signals' ? liveSignalIds : null;
+    const live = strategyId === 'house-signals';
     // The backtester's caches over the path, its ticks bounded by this process's clock (never after now).
-    return { ...simulationMarket(sim, ids?.signalIdOf, ids?.signalEventIdOf), ticks: cachedTicks(sim, () => simulated.ticks.lastTick()) };
+    return { ...(live ? simulationMarket(sim, liveSignalIdOf, liveSignalEventIdOf) : simulationMarket(sim)), ticks: cachedTicks(sim, () => simulated.ticks.lastTick()) };
   };
   return {
     async backtest({ userId, config, profile, peaks }, progress, signal): Promise<BacktestRun> {

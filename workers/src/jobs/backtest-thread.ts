@@ -12,7 +12,7 @@ import { cachedTicks, simulationMarket } from '@papertrade/domain/backtest/marke
 import { runBacktest, type BacktestConfig, type BacktestMarket } from '@papertrade/domain/backtest/run-backtest';
 import { MarketSimulation } from '@papertrade/domain/market/simulation';
 import type { EngineRules, RecordedPeak } from '@papertrade/domain/trading/engine/paper-engine';
-import { liveSignalIds } from './live-signal-ids';
+import { liveSignalEventIdOf, liveSignalIdOf } from '../backtest/live-ids';
 
 export interface BacktestThreadRequest {
   id: number;
@@ -46,8 +46,7 @@ parentPort?.on('message', (request: BacktestThreadRequest) => {
       sim = new MarketSimulation(Uint32Array.from(request.key));
       simulations.set(name, sim);
     }
-    const ids = request.liveSignalIds ? liveSignalIds : null;
-    const market: BacktestMarket = { ...simulationMarket(sim, ids?.signalIdOf, ids?.signalEventIdOf), ticks: cachedTicks(sim, () => request.lastTick) };
+    const market: BacktestMarket = { ...(request.liveSignalIds ? simulationMarket(sim, liveSignalIdOf, liveSignalEventIdOf) : simulationMarket(sim)), ticks: cachedTicks(sim, () => request.lastTick) };
     let posted = -1;
     const run = runBacktest(request.config, market, {
       rules: request.rules,
