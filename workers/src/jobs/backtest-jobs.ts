@@ -3,8 +3,8 @@
  * whichever workers process claims them.
  *
  * A run reads its settings from `backtest-{id}` (the request's event, not the job's params, is the
- * source of truth) and the owner's one risk profile from `risk-{userId}` (the rules the paper bot
- * trades under), runs the engine (domain/src/backtest, through `BacktestEngine`: in this process or
+ * source of truth), with the owner's one risk profile as it was when the run was asked (the rules the
+ * paper bot trades under), runs the engine (domain/src/backtest, through `BacktestEngine`: in this process or
  * on the worker-thread pool), then records the result on `backtest-{id}`: the trades in pages
  * (BacktestTradesRecorded, TRADE_PAGES_PER_APPEND pages an append), the trades beside the owner's
  * paper trades of the period (compare-paper.ts: the portfolio and risk streams read here, a process
@@ -15,8 +15,8 @@
  * Safe to run again (a takeover after a worker died): the engine is deterministic (the same path,
  * settings and profile give the same trades), pages already recorded are skipped and a run ends once
  * (backtest.decider.ts). A run whose claim was lost records nothing: the new holder does. The profile
- * is the one at the run's time, so a takeover after the user changed it reads the new one; the result
- * still ends once.
+ * is the request's, so a run again after a takeover trades under the same rules even if the user
+ * changed them meanwhile.
  */
 import { z } from 'zod';
 import { backtestStreamId, backtesterStreamId, BACKTEST_JOB_KIND, TRADE_PAGE_SIZE, TRADE_PAGES_PER_APPEND, WALK_FORWARD_JOB_KIND, type BacktestConfig, type WalkForwardConfig } from '@papertrade/domain/backtest/backtest';
@@ -28,7 +28,6 @@ import type { RiskProfile } from '@papertrade/domain/trading/contracts';
 import type { RecordedPeak } from '@papertrade/domain/trading/engine/paper-engine';
 import { portfolioStreamId, upcastPortfolioEvent, type PortfolioEvent } from '@papertrade/domain/trading/portfolio';
 import { riskStreamId, upcastRiskEvent, type BotSignalRefused } from '@papertrade/domain/trading/risk';
-import { riskDecider } from '@papertrade/domain/trading/risk.decider';
 import { isPortfolioEvent } from '@papertrade/domain/trading/trading-view';
 import { MICROS_PER_USD } from '@papertrade/domain/trading/money';
 import type { CommandHandler } from '@papertrade/platform/commands/command-handler';
@@ -113,7 +112,7 @@ export function backtestJobs(deps: BacktestJobDeps): JobKind[] {
     }
     const request = loaded.request;
     try {
-      const profile = (await handler.load(riskDecider, riskStreamId(p.userId))).state.profile;
+      const profile = request.profile;
       const progress = (f: number) => context.progress(f, request.mode === 'backtest' ? 'Replaying the market' : 'Optimising window by window');
       context.progress(0, 'Started');
       if (request.mode === 'backtest') {
