@@ -1,0 +1,167 @@
+/**
+ * The Strategy Backtesting screen (premium-and-account.md sections 2 to 9; issue 18): tabs Run
+ * Backtest, Results and History.
+ * - Visitors: 'Login Required' with a link to /login (no request is made for them but the catalogue's).
+ * - Free users: 'Premium Required' with a link to /subscription; they still see the strategy list and
+ *   the form, with Run disabled, and neither results nor history (the server answers 403 there).
+ * - Premium users: Run answers at once (202); the run is followed by its JOB_PROGRESS messages (the
+ *   progress bar) and by GET /api/backtest/{id} every 2 s while it is queued or running (its place in
+ *   the queue). When it completes: 'Backtest Completed' with the trade count and the win rate, then
+ *   the Results tab opens on it; when it fails or is refused: 'Backtest Failed' with the server's
+ *   message.
+ * - History is polled every 30 s (section 7); opening one shows its Results.
+ * The open tab and the backtest shown are in the address (`?tab=results&id=...`), so a reload or a
+ * link opens them; only the open tab is mounted, so only its reads are made.
+ */
+import { useEffect, useState } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import { useQueryClient } from '@tanstack/react-query';
+import { isPremium } from '@papertrade/domain/auth/contracts';
+import { TabList, tabPanelProps, type TabDef } from '../../../components/ui/tab-list';
+import { useToast } from '../../../components/ui/toast/use-toast';
+import { describeError } from '../../../lib/api-client';
+import { useAuth } from '../../../lib/auth/auth-context';
+import { useJobProgress } from '../../../lib/realtime/realtime-hooks';
+import { useBacktest, backtestQueryOptions } from '../api/get-backtest';
+import { backtestHistoryQueryOptions } from '../api/get-backtest-history';
+import { useBacktestStrategies } from '../api/get-backtest-strategies';
+import { useRunBacktest } from '../api/run-backtest';
+import { initialFormState, type BacktestFormState, type BacktestRequestBody } from '../backtest-form';
+import { completedToast, failedToast } from '../backtest-texts';
+import { HistoryTab } from './history-tab';
+import { ResultsTab } from './results-tab';
+import { RunBacktestTab } from './run-backtest-tab';
+import './backtesting.css';
+
+export type BacktestTab = 'run' | 'results' | 'history';
+const DEFAULT_TAB: BacktestTab = 'run';
+const tabs: ReadonlyArray<TabDef<BacktestTab>> = [
+  { value: 'run', label: 'Run Backtest' },
+  { value: 'results', label: 'Results' },
+  { value: 'history', label: 'History' },
+];
+
+interface TrackedRun {
+  id: string;
+  jobId: string;
+  queuePosition: number | null;
+}
+
+export function BacktestingScreen() {
+  const { user } = useAuth();
+  const [params, setParams] = useSearchParams();
+  const tab = tabs.find((t) => t.value === params.get('tab'))?.value ?? DEFAULT_TAB;
+  const shownId = params.get('id');
+  const signedIn = user !== null;
+  const premium = isPremium(user);
+  const setTab = (next: BacktestTab) => setParams((current) => ({ ...Object.fromEntries(current), tab: next }), { replace: true });
+  const openResults = (id: string) => setParams({ tab: 'results', id }, { replace: false });
+
+  if (!signedIn) {
+    return (
+      <section className="screen-empty card" data-testid="backtest-login-required">
+        <h2>Login Required</h2>
+        <p>Log in to backtest trading strategies over the market&apos;s history.</p>
+        <Link to="/login" className="btn btn--primary">
+          Login
+        </Link>
+      </section>
+    );
+  }
+  return <SignedInScreen premium={premium} tab={tab} setTab={setTab} shownId={shownId} openResults={openResults} />;
+}
+
+function SignedInScreen({ premium, tab, setTab, shownId, openResults }: { premium: boolean; tab: BacktestTab; setTab: (t: BacktestTab) => void; shownId: string | null; openResults: (id: string) => void }) {
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const strategies = useBacktestStrategies({ enabled: true });
+  const run = useRunBacktest();
+  const [form, setForm] = useState<BacktestFormState>(() => initialFormState(new Date()));
+  const [tracked, setTracked] = useState<TrackedRun | null>(null);
+  const detail = useBacktest(tracked?.id ?? null);
+  const progress = useJobProgress(tracked?.jobId);
+
+  // The socket says the job ended: read the run now rather than at the next 2 s poll.
+  const jobEnded = progress?.status === 'COMPLETED' || progress?.status === 'FAILED';
+  useEffect(() => {
+    if (tracked && jobEnded) void queryClient.invalidateQueries({ queryKey: backtestQueryOptions(tracked.id).queryKey });
+  }, [tracked, jobEnded, queryClient]);
+
+  // The run's end, as GET /api/backtest/{id} states it: the toast, then its Results.
+  const data = detail.data;
+  useEffect(() => {
+    if (!tracked || !data || data.id !== tracked.id) return;
+    if (data.status === 'COMPLETED' && data.result) {
+      setTracked(null);
+      toast(completedToast(data.result));
+      void queryClient.invalidateQueries({ queryKey: backtestHistoryQueryOptions().queryKey });
+      openResults(data.id);
+    } else if (data.status === 'FAILED') {
+      setTracked(null);
+      toast(failedToast(data.error));
+      void queryClient.invalidateQueries({ queryKey: backtestHistoryQueryOptions().queryKey });
+    }
+  }, [tracked, data, toast, queryClient, openResults]);
+
+  async function start(request: BacktestRequestBody) {
+    try {
+      const job = await run.mutateAsync(request);
+      setTracked({ id: job.id, jobId: job.jobId, queuePosition: job.queuePosition });
+    } catch (error) {
+      toast(failedToast(error));
+    }
+  }
+
+  const runProgress = tracked
+    ? {
+        status: data?.id === tracked.id && data.status === 'RUNNING' ? ('RUNNING' as const) : ('QUEUED' as const),
+        queuePosition: data?.id === tracked.id ? data.queuePosition : tracked.queuePosition,
+        progress: progress && progress.status === 'RUNNING' ? progress.progress : data?.status === 'RUNNING' ? 0 : null,
+      }
+    : null;
+
+  return (
+    <>
+      {!premium && (
+        <section className="bt-premium card" data-testid="backtest-premium-required">
+          <div>
+            <h2>Premium Required</h2>
+            <p>You can look at the strategies and the form; running a backtest and its history need Premium.</p>
+          </div>
+          <Link to="/subscription" className="btn btn--primary">
+            Upgrade to Premium
+          </Link>
+        </section>
+      )}
+      <TabList tabs={tabs} value={tab} onChange={setTab} label="Strategy Backtesting" idPrefix="backtest" />
+      <div {...tabPanelProps('backtest', tab)}>
+        {tab === 'run' && (
+          <RunBacktestTab
+            premium={premium}
+            strategies={strategies.data}
+            strategiesError={strategies.isError ? describeError(strategies.error, 'Failed to load the strategies') : null}
+            form={form}
+            onFormChange={setForm}
+            run={runProgress}
+            starting={run.isPending}
+            onRun={(request) => void start(request)}
+          />
+        )}
+        {tab === 'results' && (premium ? <ResultsTab shownId={shownId} strategies={strategies.data} onRunFirst={() => setTab('run')} /> : <PremiumOnly what="results" />)}
+        {tab === 'history' && (premium ? <HistoryTab strategies={strategies.data} onOpen={openResults} /> : <PremiumOnly what="history" />)}
+      </div>
+    </>
+  );
+}
+
+function PremiumOnly({ what }: { what: 'results' | 'history' }) {
+  return (
+    <section className="screen-empty card" data-testid={`backtest-${what}-premium`}>
+      <h2>Premium Required</h2>
+      <p>{what === 'history' ? 'Your backtest history is a Premium feature.' : 'Backtest results are a Premium feature.'}</p>
+      <Link to="/subscription" className="btn btn--primary">
+        Upgrade to Premium
+      </Link>
+    </section>
+  );
+}
