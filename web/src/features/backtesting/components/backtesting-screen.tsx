@@ -1,7 +1,7 @@
 /**
  * The Strategy Backtesting screen (premium-and-account.md sections 2 to 9; issue 18): tabs Run
  * Backtest, Results and History.
- * - Visitors: 'Login Required' with a link to /login (no request is made for them but the catalogue's).
+ * - Visitors: 'Login Required' with a link to /login (no request is made for them).
  * - Free users: 'Premium Required' with a link to /subscription; they still see the strategy list and
  *   the form, with Run disabled, and neither results nor history (the server answers 403 there).
  * - Premium users: Run answers at once (202); the run is followed by its JOB_PROGRESS messages (the
@@ -13,7 +13,7 @@
  * The open tab and the backtest shown are in the address (`?tab=results&id=...`), so a reload or a
  * link opens them; only the open tab is mounted, so only its reads are made.
  */
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import { isPremium } from '@papertrade/domain/auth/contracts';
@@ -30,7 +30,7 @@ import { initialFormState, type BacktestFormState, type BacktestRequestBody } fr
 import { completedToast, failedToast } from '../backtest-texts';
 import { HistoryTab } from './history-tab';
 import { ResultsTab } from './results-tab';
-import { RunBacktestTab } from './run-backtest-tab';
+import { RunBacktestTab, type RunProgress } from './run-backtest-tab';
 import './backtesting.css';
 
 export type BacktestTab = 'run' | 'results' | 'history';
@@ -78,47 +78,27 @@ function SignedInScreen({ premium, tab, setTab, shownId, openResults }: { premiu
   const run = useRunBacktest();
   const [form, setForm] = useState<BacktestFormState>(() => initialFormState(new Date()));
   const [tracked, setTracked] = useState<TrackedRun | null>(null);
-  const detail = useBacktest(tracked?.id ?? null);
-  const progress = useJobProgress(tracked?.jobId);
-
-  // The socket says the job ended: read the run now rather than at the next 2 s poll.
-  const jobEnded = progress?.status === 'COMPLETED' || progress?.status === 'FAILED';
-  useEffect(() => {
-    if (tracked && jobEnded) void queryClient.invalidateQueries({ queryKey: backtestQueryOptions(tracked.id).queryKey });
-  }, [tracked, jobEnded, queryClient]);
-
-  // The run's end, as GET /api/backtest/{id} states it: the toast, then its Results.
-  const data = detail.data;
-  useEffect(() => {
-    if (!tracked || !data || data.id !== tracked.id) return;
-    if (data.status === 'COMPLETED' && data.result) {
-      setTracked(null);
-      toast(completedToast(data.result));
-      void queryClient.invalidateQueries({ queryKey: backtestHistoryQueryOptions().queryKey });
-      openResults(data.id);
-    } else if (data.status === 'FAILED') {
-      setTracked(null);
-      toast(failedToast(data.error));
-      void queryClient.invalidateQueries({ queryKey: backtestHistoryQueryOptions().queryKey });
-    }
-  }, [tracked, data, toast, queryClient, openResults]);
+  const [runProgress, setRunProgress] = useState<RunProgress | null>(null);
 
   async function start(request: BacktestRequestBody) {
     try {
       const job = await run.mutateAsync(request);
       setTracked({ id: job.id, jobId: job.jobId, queuePosition: job.queuePosition });
+      setRunProgress({ status: 'QUEUED', queuePosition: job.queuePosition, progress: null });
     } catch (error) {
       toast(failedToast(error));
     }
   }
 
-  const runProgress = tracked
-    ? {
-        status: data?.id === tracked.id && data.status === 'RUNNING' ? ('RUNNING' as const) : ('QUEUED' as const),
-        queuePosition: data?.id === tracked.id ? data.queuePosition : tracked.queuePosition,
-        progress: progress && progress.status === 'RUNNING' ? progress.progress : data?.status === 'RUNNING' ? 0 : null,
-      }
-    : null;
+  const ended = useCallback(
+    (outcome: { id: string; completed: boolean }) => {
+      setTracked(null);
+      setRunProgress(null);
+      void queryClient.invalidateQueries({ queryKey: backtestHistoryQueryOptions().queryKey });
+      if (outcome.completed) openResults(outcome.id);
+    },
+    [queryClient, openResults],
+  );
 
   return (
     <>
@@ -133,6 +113,7 @@ function SignedInScreen({ premium, tab, setTab, shownId, openResults }: { premiu
           </Link>
         </section>
       )}
+      {tracked && <RunWatcher key={tracked.id} run={tracked} onProgress={setRunProgress} onEnded={ended} />}
       <TabList tabs={tabs} value={tab} onChange={setTab} label="Strategy Backtesting" idPrefix="backtest" />
       <div {...tabPanelProps('backtest', tab)}>
         {tab === 'run' && (
@@ -164,4 +145,45 @@ function PremiumOnly({ what }: { what: 'results' | 'history' }) {
       </Link>
     </section>
   );
+}
+
+/**
+ * Follows a run this page started (mounted only while there is one): its JOB_PROGRESS messages for
+ * the progress bar, and GET /api/backtest/{id} (every 2 s while queued or running, at once when the
+ * socket says the job ended) for its place in the queue and its end: 'Backtest Completed' with the
+ * trade count and win rate, or 'Backtest Failed' with the reason the server recorded.
+ */
+function RunWatcher({ run, onProgress, onEnded }: { run: TrackedRun; onProgress: (p: RunProgress) => void; onEnded: (outcome: { id: string; completed: boolean }) => void }) {
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const detail = useBacktest(run.id);
+  const progress = useJobProgress(run.jobId);
+  const data = detail.data?.id === run.id ? detail.data : undefined;
+
+  const jobEnded = progress?.status === 'COMPLETED' || progress?.status === 'FAILED';
+  useEffect(() => {
+    if (jobEnded) void queryClient.invalidateQueries({ queryKey: backtestQueryOptions(run.id).queryKey });
+  }, [jobEnded, run.id, queryClient]);
+
+  const status = data?.status === 'RUNNING' || progress?.status === 'RUNNING' ? 'RUNNING' : 'QUEUED';
+  const queuePosition = data ? data.queuePosition : run.queuePosition;
+  const fraction = progress?.status === 'RUNNING' ? progress.progress : status === 'RUNNING' ? 0 : null;
+  useEffect(() => {
+    onProgress({ status, queuePosition, progress: fraction });
+  }, [status, queuePosition, fraction, onProgress]);
+
+  const done = useRef(false);
+  useEffect(() => {
+    if (!data || done.current) return;
+    if (data.status === 'COMPLETED' && data.result) {
+      done.current = true;
+      toast(completedToast(data.result));
+      onEnded({ id: data.id, completed: true });
+    } else if (data.status === 'FAILED') {
+      done.current = true;
+      toast(failedToast(data.error));
+      onEnded({ id: data.id, completed: false });
+    }
+  }, [data, toast, onEnded]);
+  return null;
 }

@@ -22,29 +22,31 @@ import { TradesTable } from './trades-table';
 import { WalkForwardPanel, WalkForwardReportView } from './walk-forward-panel';
 
 export function ResultsTab({ shownId, strategies, onRunFirst }: { shownId: string | null; strategies: readonly StrategyDefinition[] | undefined; onRunFirst: () => void }) {
-  // Without an id in the address: the newest completed backtest (the history is newest first).
-  const history = useBacktestHistory({ enabled: shownId === null });
+  if (shownId !== null) return <BacktestView key={shownId} id={shownId} strategies={strategies} />;
+  return <NewestResult strategies={strategies} onRunFirst={onRunFirst} />;
+}
+
+/** Without an id in the address: the newest completed backtest (the history is newest first). */
+function NewestResult({ strategies, onRunFirst }: { strategies: readonly StrategyDefinition[] | undefined; onRunFirst: () => void }) {
+  const history = useBacktestHistory({ enabled: true });
   const latest = history.data?.find((item) => item.status === 'COMPLETED' && item.mode !== 'walk-forward')?.id ?? null;
-  const id = shownId ?? latest;
-  if (id === null) {
-    if (history.isError) {
-      return (
-        <p className="empty-text" role="alert">
-          {describeError(history.error, 'Failed to load the backtest history')}
-        </p>
-      );
-    }
+  if (latest !== null) return <BacktestView key={latest} id={latest} strategies={strategies} />;
+  if (history.isError) {
     return (
-      <section className="screen-empty card" data-testid="backtest-no-results">
-        <h2>No results yet</h2>
-        <p>{history.data ? 'Run a backtest to see its metrics, equity curve and trades here.' : 'Loading…'}</p>
-        <button type="button" className="btn btn--primary" onClick={onRunFirst}>
-          Run Backtest
-        </button>
-      </section>
+      <p className="empty-text" role="alert">
+        {describeError(history.error, 'Failed to load the backtest history')}
+      </p>
     );
   }
-  return <BacktestView key={id} id={id} strategies={strategies} />;
+  return (
+    <section className="screen-empty card" data-testid="backtest-no-results">
+      <h2>No results yet</h2>
+      <p>{history.data ? 'Run a backtest to see its metrics, equity curve and trades here.' : 'Loading…'}</p>
+      <button type="button" className="btn btn--primary" onClick={onRunFirst}>
+        Run Backtest
+      </button>
+    </section>
+  );
 }
 
 function BacktestView({ id, strategies }: { id: string; strategies: readonly StrategyDefinition[] | undefined }) {
