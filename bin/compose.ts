@@ -42,6 +42,8 @@ import { RiskMonitor } from '@papertrade/workers/risk-monitor';
 import { SubscriptionExpiry } from '@papertrade/workers/subscription-expiry';
 import { JobRunner } from '@papertrade/workers/jobs/job-runner';
 import { modelTrainingJob } from '@papertrade/workers/ml/model-training-job';
+import { backtestJobs } from '@papertrade/workers/jobs/backtest-jobs';
+import { inProcessBacktestEngine } from '@papertrade/workers/jobs/backtest-engine';
 import { intervalSourceOf } from '@papertrade/workers/ml/training-candles';
 import { ensureHouseModel } from '@papertrade/workers/ml/house-model';
 import { TestnetMirror } from '@papertrade/workers/testnet-mirror';
@@ -264,7 +266,13 @@ export function createWorkers(rt: Runtime): Workers {
   // Long jobs (model training now, backtests next): every workers process runs one runner; the jobs spread over them.
   const jobRunner = new JobRunner(
     { handler, readModels, bus, clock: rt.clock, logger: rt.logger },
-    { kinds: [modelTrainingJob({ handler, documents, candles: intervalSourceOf(rt.marketData), clock: rt.clock, logger: rt.logger })], leaseMs: rt.config.JOB_LEASE_MS },
+    {
+      kinds: [
+        modelTrainingJob({ handler, documents, candles: intervalSourceOf(rt.marketData), clock: rt.clock, logger: rt.logger }),
+        ...backtestJobs({ handler, engine: inProcessBacktestEngine(rt.marketData), logger: rt.logger }),
+      ],
+      leaseMs: rt.config.JOB_LEASE_MS,
+    },
   );
   // Mirror to testnet: the bot's paper trades as market orders on the user's connected testnets.
   const testnetMirror = new TestnetMirror({ eventStore, documents, leases, readModels, handler, secrets: rt.exchangeSecrets, gateway: rt.exchangeGateway, clock: rt.clock, logger: rt.logger });

@@ -6,6 +6,7 @@
  * import it.
  */
 import { z } from 'zod';
+import { commandPositionSchema } from '../api/shared';
 import { coinSymbols } from '../market/coins';
 import { backtestResultSchema, backtestStatuses, backtestTradeSchema, walkForwardObjectives, walkForwardReportSchema } from './contracts';
 
@@ -21,8 +22,7 @@ export const backtestJobResponseSchema = z.object({
   status: z.literal('QUEUED'),
   /** Its place among the queued backtests and walk-forwards of every user (1 = next). */
   queuePosition: z.number().int().min(1),
-  /** The global position of the last event appended (for X-Min-Position). */
-  position: z.string().nullable(),
+  position: commandPositionSchema,
 });
 export type BacktestJobResponse = z.infer<typeof backtestJobResponseSchema>;
 
@@ -96,3 +96,17 @@ export type BacktestTradesPage = z.infer<typeof backtestTradesPageSchema>;
 
 /** A backtest id in a path: a UUID (anything else is a 404, as an unknown id). */
 export const backtestIdSchema = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a backtest id');
+
+/**
+ * BACKTEST_UPDATE on the socket, to the run's owner, once the `backtests` read model holds the change
+ * (so GET /api/backtest/{id} read on it finds it): QUEUED when asked, COMPLETED or FAILED when it ended.
+ * Progress while it runs is JOB_PROGRESS (realtime/contracts.ts), named by `jobId`.
+ */
+export const backtestUpdateSchema = z.object({
+  id: z.string(),
+  jobId: z.string(),
+  mode: z.enum(backtestModes),
+  status: z.enum(['QUEUED', 'COMPLETED', 'FAILED']),
+  error: z.string().nullable(),
+});
+export type BacktestUpdate = z.infer<typeof backtestUpdateSchema>;
