@@ -3,8 +3,9 @@
  * the form (coin, period, initial capital, and the chosen strategy's parameters as numeric inputs
  * with its min and max), Run, and while a run is under way its place in the queue or its progress.
  * Free users see all of it with Run disabled (the screen shows them 'Premium Required'). Run is
- * disabled while a run is under way or with no strategy selected; Enter in the form with no strategy
- * says 'Strategy Required: Please select a trading strategy'.
+ * disabled while a run is under way, with no strategy selected, or while a field is out of its bounds
+ * (the field says so); Enter in the form with no strategy says 'Strategy Required: Please select a
+ * trading strategy'.
  */
 import { useId, type FormEvent, type KeyboardEvent } from 'react';
 import type { StrategyDefinition } from '@papertrade/domain/backtest/contracts';
@@ -51,7 +52,8 @@ export function RunBacktestTab({
   const strategy = strategies?.find((s) => s.id === form.strategyId);
   const errors = formErrors(form, strategy, now);
   const running = run !== null || starting;
-  const disabled = runDisabled({ premium, running, strategyId: strategy ? form.strategyId : '' });
+  const invalid = Object.keys(errors).length > 0;
+  const disabled = runDisabled({ premium, running, strategyId: strategy ? form.strategyId : '' }) || invalid;
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -161,7 +163,11 @@ export function RunBacktestTab({
           <button type="submit" className="btn btn--primary" disabled={disabled} data-testid="run-backtest">
             {running ? 'Running...' : 'Run Backtest'}
           </button>
-          {!strategy && <span className="field__hint">Select a strategy to run a backtest.</span>}
+          {!strategy ? (
+            <span className="field__hint">Select a strategy to run a backtest.</span>
+          ) : (
+            invalid && <span className="field__error">Correct the fields marked above to run.</span>
+          )}
         </div>
         {run && (
           <div className="bt-progress" data-testid="backtest-progress">
