@@ -11,7 +11,7 @@ import { openPositionsProjection } from './open-positions/open-positions.project
 import { subscriptionsProjection } from './subscriptions/subscriptions.projection';
 import { botDecisionsProjection } from './bot-decisions/bot-decisions.projection';
 import { jobsProjection } from './jobs/jobs.projection';
-import { backtestResultsProjection, backtestsProjection, backtestTradesProjection } from './backtests/backtests.projection';
+import { backtestComparisonsProjection, backtestResultsProjection, backtestsProjection, backtestTradesProjection } from './backtests/backtests.projection';
 import { mlModelTypesProjection, mlStatusProjection } from './ml/ml.projection';
 import { accountSettingsProjection, exchangeConnectionsProjection, mirrorOrdersProjection } from './exchanges/exchanges.projection';
 
@@ -37,4 +37,5 @@ export const projections = [
   backtestsProjection,
   backtestResultsProjection,
   backtestTradesProjection,
+  backtestComparisonsProjection,
 ] as unknown as ProjectionDefinition<Document>[];

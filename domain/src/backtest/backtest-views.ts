@@ -7,15 +7,18 @@
  * - `backtest-results`: one document per completed run: the result with its curves, or the
  *   walk-forward report. Kept apart so the history (polled every 30 s) never carries curves.
  * - `backtest-trades`: one document per page of TRADE_PAGE_SIZE trades, id `{backtestId}:{page}`.
+ * - `backtest-comparisons`: one document per completed backtest, its trades beside the owner's paper
+ *   trades of the period (BacktestPaperCompared).
  */
 import type { DomainEvent } from '../shared/decider';
-import type { BacktestResult, BacktestStatus, BacktestTrade, WalkForwardReport, BacktestHistoryItem } from './contracts';
+import type { BacktestResult, BacktestStatus, BacktestTrade, ComparePaperReport, WalkForwardReport, BacktestHistoryItem } from './contracts';
 import { BACKTEST_EVENT_TYPES, type BacktestConfig, type BacktestEvent, type BacktestMode, type WalkForwardConfig } from './backtest';
 import type { BacktestDetail } from './service-contracts';
 
 export const BACKTESTS_PROJECTION = 'backtests';
 export const BACKTEST_RESULTS_PROJECTION = 'backtest-results';
 export const BACKTEST_TRADES_PROJECTION = 'backtest-trades';
+export const BACKTEST_COMPARISONS_PROJECTION = 'backtest-comparisons';
 
 export type BacktestView = {
   id: string;
@@ -59,7 +62,7 @@ const backtestIdOf = (event: { type: string; data: unknown }): string | null => 
 };
 
 export function backtestDocumentId(event: { type: string; data: unknown }): string | null {
-  return event.type === 'BacktestTradesRecorded' ? null : backtestIdOf(event);
+  return event.type === 'BacktestTradesRecorded' || event.type === 'BacktestPaperCompared' ? null : backtestIdOf(event);
 }
 
 export function evolveBacktestView(doc: BacktestView | null, event: DomainEvent): BacktestView | null {
@@ -73,6 +76,7 @@ export function evolveBacktestView(doc: BacktestView | null, event: DomainEvent)
   if (!doc) return doc;
   switch (e.type) {
     case 'BacktestTradesRecorded':
+    case 'BacktestPaperCompared':
       return doc;
     case 'BacktestCompleted': {
       const { result, tradeCount, completedAt } = e.data;
@@ -172,4 +176,22 @@ export function tradePagesFor(page: number, pageSize: number, storedPageSize: nu
   const first = Math.floor(from / storedPageSize);
   const last = Math.floor((to - 1) / storedPageSize);
   return { first, last, offset: from - first * storedPageSize, from, to };
+}
+
+export type BacktestComparisonView = {
+  id: string;
+  userId: string;
+  report: ComparePaperReport;
+  /** Every difference found; `report.differences` keeps the first MAX_STORED_DIFFERENCES. */
+  differencesTotal: number;
+};
+
+export function backtestComparisonDocumentId(event: { type: string; data: unknown }): string | null {
+  return event.type === 'BacktestPaperCompared' ? backtestIdOf(event) : null;
+}
+
+export function evolveBacktestComparisonView(doc: BacktestComparisonView | null, event: DomainEvent): BacktestComparisonView | null {
+  if (event.type !== 'BacktestPaperCompared') return doc;
+  const { backtestId, userId, report, differencesTotal } = (event as Extract<BacktestEvent, { type: 'BacktestPaperCompared' }>).data;
+  return doc ?? { id: backtestId, userId, report, differencesTotal };
 }

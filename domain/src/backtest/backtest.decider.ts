@@ -18,12 +18,13 @@
  */
 import { assertNever, type Decider } from '../shared/decider';
 import { IllegalStateError, NotFoundError, ValidationError } from '../shared/errors';
-import type { BacktestResult, BacktestTrade, WalkForwardReport } from './contracts';
+import type { BacktestResult, BacktestTrade, ComparePaperReport, WalkForwardReport } from './contracts';
 import {
   evolveBacktest,
   evolveBacktestSlot,
   initialBacktestSlotState,
   initialBacktestState,
+  MAX_STORED_DIFFERENCES,
   SLOT_EXPIRY_MS,
   TRADE_PAGE_SIZE,
   type BacktestEvent,
@@ -37,7 +38,11 @@ import {
 type Meta = { metadata: { now: string } };
 export type RequestBacktest = { type: 'RequestBacktest'; data: Omit<BacktestRequestedData, 'requestedAt'> } & Meta;
 export type RecordBacktestTrades = { type: 'RecordBacktestTrades'; data: { backtestId: string; pages: Array<{ page: number; trades: BacktestTrade[] }> } } & Meta;
-export type CompleteBacktest = { type: 'CompleteBacktest'; data: { backtestId: string; jobId: string; result: BacktestResult; tradeCount: number } } & Meta;
+export type CompleteBacktest = {
+  type: 'CompleteBacktest';
+  /** `comparison`: the run's trades beside the owner's paper trades of the period (null when it could not be made). */
+  data: { backtestId: string; jobId: string; result: BacktestResult; tradeCount: number; comparison: ComparePaperReport | null };
+} & Meta;
 export type CompleteWalkForward = { type: 'CompleteWalkForward'; data: { backtestId: string; jobId: string; report: WalkForwardReport } } & Meta;
 export type FailBacktest = { type: 'FailBacktest'; data: { backtestId: string; jobId: string; reason: string } } & Meta;
 export type BacktestCommand = RequestBacktest | RecordBacktestTrades | CompleteBacktest | CompleteWalkForward | FailBacktest;
@@ -77,14 +82,18 @@ export function recordBacktestTrades(command: RecordBacktestTrades, state: Backt
 }
 
 export function completeBacktest(command: CompleteBacktest, state: BacktestRunState): BacktestEvent[] {
-  const { backtestId, jobId, result, tradeCount } = command.data;
+  const { backtestId, jobId, result, tradeCount, comparison } = command.data;
   const run = requireRequested(state, backtestId);
   requireMode(run, 'backtest');
   if (run.status !== 'REQUESTED') return [];
   const needed = tradePagesOf(tradeCount);
   const missing = Array.from({ length: needed }, (_, i) => i).filter((p) => !run.pages.includes(p));
   if (missing.length > 0) throw new IllegalStateError(`Backtest ${backtestId} cannot complete: trade pages ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', ...' : ''} are not recorded`);
-  return [{ type: 'BacktestCompleted', data: { backtestId, userId: run.request.userId, jobId, result, tradeCount, completedAt: command.metadata.now } }];
+  const { userId } = run.request;
+  const compared: BacktestEvent[] = comparison
+    ? [{ type: 'BacktestPaperCompared', data: { backtestId, userId, report: { ...comparison, differences: comparison.differences.slice(0, MAX_STORED_DIFFERENCES) }, differencesTotal: comparison.differences.length } }]
+    : [];
+  return [...compared, { type: 'BacktestCompleted', data: { backtestId, userId, jobId, result, tradeCount, completedAt: command.metadata.now } }];
 }
 
 export function completeWalkForward(command: CompleteWalkForward, state: BacktestRunState): BacktestEvent[] {

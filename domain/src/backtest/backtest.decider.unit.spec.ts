@@ -2,9 +2,9 @@
 import { expect } from 'chai';
 import { specFor } from '../shared/decider-specification';
 import { IllegalStateError, NotFoundError, ValidationError } from '../shared/errors';
-import { SLOT_EXPIRY_MS, TRADE_PAGE_SIZE, type BacktestConfig, type BacktestEvent, type BacktestSlotEvent, type WalkForwardConfig } from './backtest';
+import { MAX_STORED_DIFFERENCES, SLOT_EXPIRY_MS, TRADE_PAGE_SIZE, type BacktestConfig, type BacktestEvent, type BacktestSlotEvent, type WalkForwardConfig } from './backtest';
 import { backtestDecider, backtestSlotDecider, tradePagesOf } from './backtest.decider';
-import type { BacktestResult, BacktestTrade, WalkForwardReport } from './contracts';
+import type { BacktestResult, BacktestTrade, ComparePaperReport, WalkForwardReport } from './contracts';
 
 const spec = specFor(backtestDecider);
 const slots = specFor(backtestSlotDecider);
@@ -27,7 +27,7 @@ const report: WalkForwardReport = { strategyId: 'ma-crossover', symbol: 'BTC', o
 const page = (n: number, count = TRADE_PAGE_SIZE) => ({ page: n, trades: Array.from({ length: count }, (_, i) => trade(n * TRADE_PAGE_SIZE + i)) });
 const recorded = (n: number, count = TRADE_PAGE_SIZE): BacktestEvent => ({ type: 'BacktestTradesRecorded', data: { backtestId: 'b1', userId: 'u1', ...page(n, count) } });
 const record = (...pages: Array<{ page: number; trades: BacktestTrade[] }>) => ({ type: 'RecordBacktestTrades' as const, data: { backtestId: 'b1', pages }, metadata: { now: NOW } });
-const complete = (tradeCount: number) => ({ type: 'CompleteBacktest' as const, data: { backtestId: 'b1', jobId: 'j1', result, tradeCount }, metadata: { now: later(5000) } });
+const complete = (tradeCount: number, comparison: ComparePaperReport | null = null) => ({ type: 'CompleteBacktest' as const, data: { backtestId: 'b1', jobId: 'j1', result, tradeCount, comparison }, metadata: { now: later(5000) } });
 const completed = (tradeCount: number): BacktestEvent => ({ type: 'BacktestCompleted', data: { backtestId: 'b1', userId: 'u1', jobId: 'j1', result, tradeCount, completedAt: later(5000) } });
 const fail = { type: 'FailBacktest' as const, data: { backtestId: 'b1', jobId: 'j1', reason: 'no candles' }, metadata: { now: later(1000) } };
 const failed: BacktestEvent = { type: 'BacktestFailed', data: { backtestId: 'b1', userId: 'u1', jobId: 'j1', reason: 'no candles', failedAt: later(1000) } };
@@ -52,6 +52,18 @@ describe('backtest decider', function () {
     spec.given([requested]).when(complete(0)).then([completed(0)]);
     spec.given([requested, recorded(0)]).when(complete(TRADE_PAGE_SIZE + 3)).thenThrows(IllegalStateError, /trade pages 1 are not recorded/);
     spec.given([requested, recorded(0), recorded(1, 3)]).when(complete(TRADE_PAGE_SIZE + 3)).then([completed(TRADE_PAGE_SIZE + 3)]);
+  });
+
+  it('the comparison with paper is recorded with the completion, its differences capped (the total kept)', function () {
+    const diff = (i: number) => ({ kind: 'missing-in-paper' as const, backtestTrade: trade(i), explanation: `d${i}` });
+    const report: ComparePaperReport = { start: NOW, end: later(1), backtestTrades: 300, paperTrades: 0, matched: 0, differences: Array.from({ length: MAX_STORED_DIFFERENCES + 5 }, (_, i) => diff(i)), agree: false };
+    const events = backtestDecider.decide(complete(0, report), { status: 'REQUESTED', request: requested.data as never, pages: [] });
+    expect(events.map((e) => e.type)).to.deep.equal(['BacktestPaperCompared', 'BacktestCompleted']);
+    const compared = events[0]!.data as { report: ComparePaperReport; differencesTotal: number };
+    expect(compared.differencesTotal).to.equal(MAX_STORED_DIFFERENCES + 5);
+    expect(compared.report.differences).to.have.length(MAX_STORED_DIFFERENCES);
+    expect(compared.report.differences[0]).to.deep.equal(diff(0));
+    expect(compared.report).to.include({ backtestTrades: 300, matched: 0, agree: false });
   });
 
   it('a run ends once: a second completion or failure, or late pages, append nothing', function () {

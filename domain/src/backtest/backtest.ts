@@ -22,7 +22,7 @@
  * taken, say), so nobody is locked out for ever.
  */
 import type { DomainEvent } from '../shared/decider';
-import type { BacktestResult, BacktestTrade, StrategyId, WalkForwardObjective, WalkForwardReport } from './contracts';
+import type { BacktestResult, BacktestTrade, ComparePaperReport, StrategyId, WalkForwardObjective, WalkForwardReport } from './contracts';
 import type { CoinSymbol } from '../market/coins';
 
 export type BacktestMode = 'backtest' | 'walk-forward';
@@ -37,6 +37,8 @@ export const jobKindOf = (mode: BacktestMode) => (mode === 'backtest' ? BACKTEST
 export const TRADE_PAGE_SIZE = 200;
 /** Trade pages per append. */
 export const TRADE_PAGES_PER_APPEND = 5;
+/** Differences a stored comparison keeps (see BacktestPaperCompared). */
+export const MAX_STORED_DIFFERENCES = 250;
 /** After this a taken slot no longer blocks a new request (see the file comment). */
 export const SLOT_EXPIRY_MS = 2 * 60 * 60 * 1000;
 
@@ -65,12 +67,18 @@ export type BacktestRequestedData = { backtestId: string; userId: string; jobId:
 
 export type BacktestRequested = DomainEvent<'BacktestRequested', BacktestRequestedData>;
 export type BacktestTradesRecorded = DomainEvent<'BacktestTradesRecorded', { backtestId: string; userId: string; page: number; trades: BacktestTrade[] }>;
+/**
+ * The backtest's trades beside the owner's paper trades of the period (compare-paper.ts), worked out by
+ * the run when it completes (the period lies in the past, so the paper side is settled). At most
+ * MAX_STORED_DIFFERENCES differences are kept (the earliest); `differencesTotal` counts them all.
+ */
+export type BacktestPaperCompared = DomainEvent<'BacktestPaperCompared', { backtestId: string; userId: string; report: ComparePaperReport; differencesTotal: number }>;
 export type BacktestCompleted = DomainEvent<'BacktestCompleted', { backtestId: string; userId: string; jobId: string; result: BacktestResult; tradeCount: number; completedAt: string }>;
 export type WalkForwardCompleted = DomainEvent<'WalkForwardCompleted', { backtestId: string; userId: string; jobId: string; report: WalkForwardReport; completedAt: string }>;
 export type BacktestFailed = DomainEvent<'BacktestFailed', { backtestId: string; userId: string; jobId: string; reason: string; failedAt: string }>;
 
-export type BacktestEvent = BacktestRequested | BacktestTradesRecorded | BacktestCompleted | WalkForwardCompleted | BacktestFailed;
-export const BACKTEST_EVENT_TYPES: ReadonlySet<string> = new Set(['BacktestRequested', 'BacktestTradesRecorded', 'BacktestCompleted', 'WalkForwardCompleted', 'BacktestFailed']);
+export type BacktestEvent = BacktestRequested | BacktestTradesRecorded | BacktestPaperCompared | BacktestCompleted | WalkForwardCompleted | BacktestFailed;
+export const BACKTEST_EVENT_TYPES: ReadonlySet<string> = new Set(['BacktestRequested', 'BacktestTradesRecorded', 'BacktestPaperCompared', 'BacktestCompleted', 'WalkForwardCompleted', 'BacktestFailed']);
 
 export type BacktestRunState =
   | { status: 'NONE' }
@@ -84,6 +92,8 @@ export function evolveBacktest(state: BacktestRunState, event: BacktestEvent): B
   switch (event.type) {
     case 'BacktestRequested':
       return state.status === 'NONE' ? { status: 'REQUESTED', request: event.data, pages: [] } : state;
+    case 'BacktestPaperCompared':
+      return state;
     case 'BacktestTradesRecorded':
       return state.status === 'NONE' || state.pages.includes(event.data.page) ? state : { ...state, pages: [...state.pages, event.data.page] };
     case 'BacktestCompleted':

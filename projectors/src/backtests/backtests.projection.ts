@@ -1,20 +1,25 @@
 /**
  * The backtester's read models (domain/src/backtest/backtest-views.ts): `backtests` (one small document
  * per run: settings, status, the history's figures), `backtest-results` (a completed run's result with
- * its curves, or its walk-forward report) and `backtest-trades` (a page of trades per document).
+ * its curves, or its walk-forward report), `backtest-trades` (a page of trades per document) and
+ * `backtest-comparisons` (a completed backtest beside the owner's paper trades).
  * After a batch that ended runs, BACKTEST_UPDATE `{id, status}` goes to each owner's sockets: after the
  * write, so a client that reads the backtest on it finds it ended.
  */
 import {
+  BACKTEST_COMPARISONS_PROJECTION,
   BACKTEST_RESULTS_PROJECTION,
   BACKTEST_TRADES_PROJECTION,
   BACKTESTS_PROJECTION,
+  backtestComparisonDocumentId,
   backtestDocumentId,
   backtestResultDocumentId,
   backtestTradesDocumentId,
+  evolveBacktestComparisonView,
   evolveBacktestResultView,
   evolveBacktestTradesView,
   evolveBacktestView,
+  type BacktestComparisonView,
   type BacktestResultView,
   type BacktestTradesView,
   type BacktestView,
@@ -50,4 +55,10 @@ export const backtestTradesProjection: ProjectionDefinition<BacktestTradesView> 
   name: BACKTEST_TRADES_PROJECTION,
   documentIds: (event) => one(backtestTradesDocumentId(event)),
   evolve: (doc, event) => evolveBacktestTradesView(doc, event),
+};
+
+export const backtestComparisonsProjection: ProjectionDefinition<BacktestComparisonView> = {
+  name: BACKTEST_COMPARISONS_PROJECTION,
+  documentIds: (event) => one(backtestComparisonDocumentId(event)),
+  evolve: (doc, event) => evolveBacktestComparisonView(doc, event),
 };
