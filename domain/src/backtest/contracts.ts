@@ -167,10 +167,20 @@ const strategyIdSchema = z
   .max(100, 'strategyId is too long');
 
 const parameterValue = z.number('each parameter must be a number').finite('each parameter must be a finite number');
-const parametersSchema = z
+/** Own keys a record schema would drop silently (assigning them sets the prototype): refused by name. */
+const UNSAFE_KEYS = ['__proto__', 'constructor', 'prototype'];
+const parametersSchema = z.preprocess(
+  (value, ctx) => {
+    if (value && typeof value === 'object') {
+      for (const key of UNSAFE_KEYS) if (Object.prototype.hasOwnProperty.call(value, key)) ctx.issues.push({ code: 'custom', message: `unknown parameter ${JSON.stringify(key)}`, path: [key], input: value });
+    }
+    return value;
+  },
+  z
   .record(z.string().max(64, 'parameter names are at most 64 characters'), parameterValue, 'parameters must be an object of names to numbers')
   .refine((p) => Object.keys(p).length <= 20, 'at most 20 parameters')
-  .default({});
+  .default({}),
+);
 
 export const initialCapitalSchema = z
   .number('initialCapital must be a number')
