@@ -59,6 +59,8 @@ describe('web: strategy backtesting (e2e)', function () {
   }
 
   const tab = (name: string) => page.getByRole('tab', { name });
+  /** Waits until this tab is the selected one (the address changes, then the screen). */
+  const selected = (name: string) => page.getByRole('tab', { name, selected: true }).waitFor();
   const runButton = () => page.getByTestId('run-backtest');
   const strategyRadio = (id: string) => page.getByTestId(`strategy-${id}`).getByRole('radio');
 
@@ -101,7 +103,7 @@ describe('web: strategy backtesting (e2e)', function () {
     await arrive(token, '/backtesting');
     await page.getByTestId('backtest-strategies').getByRole('radio').first().waitFor();
     expect(await page.getByTestId('backtest-premium-required').count()).to.equal(0);
-    expect(await tab('Run Backtest').getAttribute('aria-selected')).to.equal('true');
+    await selected('Run Backtest');
     // The defaults: ETH, 10000, the last 6 months to today.
     expect(await page.getByTestId('backtest-symbol').inputValue()).to.equal('ETH');
     expect(await page.getByTestId('backtest-capital').inputValue()).to.equal('10000');
@@ -143,7 +145,7 @@ describe('web: strategy backtesting (e2e)', function () {
 
     // Then Results, on that run, with the figures the API states.
     await page.getByTestId('backtest-results').waitFor();
-    expect(await tab('Results').getAttribute('aria-selected')).to.equal('true');
+    await selected('Results');
     const id = new URL(page.url()).searchParams.get('id')!;
     expect(await page.getByTestId('backtest-results').getAttribute('data-id')).to.equal(id);
     const detail = backtestDetailSchema.parse(await callAs(app.url, token, 'GET', `/api/backtest/${id}`));
@@ -181,7 +183,7 @@ describe('web: strategy backtesting (e2e)', function () {
     expect(await seriousViolations(page, 'history')).to.deep.equal([]);
     await row.click();
     await page.locator(`[data-testid="backtest-results"][data-id="${id}"]`).waitFor();
-    expect(await tab('Results').getAttribute('aria-selected')).to.equal('true');
+    await selected('Results');
   });
 
   it("a refused run reads 'Backtest Failed' with the server's message, and the walk-forward view reports each window", async () => {
@@ -222,12 +224,13 @@ describe('web: strategy backtesting (e2e)', function () {
     await page.getByTestId('backtest-strategies').getByRole('radio').first().waitFor();
     await tab('Run Backtest').focus();
     await page.keyboard.press('ArrowRight');
-    expect(await tab('Results').getAttribute('aria-selected')).to.equal('true');
+    await selected('Results');
     expect(await page.evaluate(() => document.activeElement?.textContent)).to.equal('Results');
     await page.keyboard.press('ArrowRight');
-    expect(await tab('History').getAttribute('aria-selected')).to.equal('true');
+    await selected('History');
     await page.keyboard.press('ArrowRight');
-    expect(await tab('Run Backtest').getAttribute('aria-selected')).to.equal('true');
+    await selected('Run Backtest');
+    await page.getByTestId('backtest-strategies').getByRole('radio').first().waitFor();
     // Into the radio group: Space chooses the focused strategy, the arrows move the choice.
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.value)).to.equal('rsi-mean-reversion');

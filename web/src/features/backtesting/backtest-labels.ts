@@ -85,3 +85,14 @@ export function parametersText(parameters: Record<string, number>, order?: reado
 
 /** An in-sample share as set: `75%`. */
 export const fractionAsPercent = (f: number) => formatPercent(f * 100, 0);
+
+const ACRONYMS = new Set(['rsi', 'macd', 'sma', 'ema', 'atr']);
+
+/** `rsiPeriod` reads `RSI Period`, `scoreThreshold` `Score Threshold`. */
+export function parameterLabel(name: string): string {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(' ')
+    .map((word) => (ACRONYMS.has(word.toLowerCase()) ? word.toUpperCase() : word.charAt(0).toUpperCase() + word.slice(1)))
+    .join(' ');
+}

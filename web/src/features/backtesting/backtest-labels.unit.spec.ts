@@ -1,7 +1,7 @@
 /** How the Backtesting screen names periods, statuses, fills and differences. */
 import { expect } from 'chai';
 import { backtestStrategies } from '@papertrade/domain/backtest/contracts';
-import { executionText, formatDelay, parametersText, periodText, statusLabel, strategyName } from './backtest-labels';
+import { executionText, formatDelay, parameterLabel, parametersText, periodText, statusLabel, strategyName } from './backtest-labels';
 
 describe('backtest labels', function () {
   it("names a strategy by the catalogue's name, its id when unknown", function () {
@@ -22,6 +22,10 @@ describe('backtest labels', function () {
     expect(executionText({ ...base, level: 2940 })).to.equal('mid $3,000.00 · spread 0.5 bp · impact 0.02 bp · level $2,940.00');
     expect(executionText({ ...base, halfSpread: 0.0002, impact: 0, delayMs: 85_000 })).to.equal('mid $3,000.00 · spread 2.0 bp · impact 0 bp · +1 min 25 s after the signal');
     expect([2_000, 60_000, 85_400].map(formatDelay)).to.deep.equal(['2 s', '1 min', '1 min 25 s']);
+  });
+
+  it("labels a parameter by its name's words, acronyms in capitals", function () {
+    expect(['rsiPeriod', 'scoreThreshold', 'fastPeriod', 'rsiOverbought', 'oversold'].map(parameterLabel)).to.deep.equal(['RSI Period', 'Score Threshold', 'Fast Period', 'RSI Overbought', 'Oversold']);
   });
 
   it('names statuses and writes a parameter set in the catalogue order', function () {

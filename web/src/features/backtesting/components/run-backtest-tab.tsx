@@ -12,6 +12,7 @@ import type { StrategyDefinition } from '@papertrade/domain/backtest/contracts';
 import { Panel } from '../../../components/ui/panel';
 import { useToast } from '../../../components/ui/toast/use-toast';
 import { BACKTEST_SYMBOLS, CAPITAL_BOUNDS, formErrors, runDisabled, selectStrategy, toRequest, type BacktestFormState, type BacktestRequestBody } from '../backtest-form';
+import { parameterLabel } from '../backtest-labels';
 import { runStatusText, strategyRequiredToast } from '../backtest-texts';
 
 export interface RunProgress {
@@ -19,12 +20,6 @@ export interface RunProgress {
   queuePosition: number | null;
   /** 0..1 from JOB_PROGRESS, null before the first. */
   progress: number | null;
-}
-
-/** `rsiPeriod` reads `Rsi Period`, `scoreThreshold` `Score Threshold`. */
-export function parameterLabel(name: string): string {
-  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2');
-  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 export function RunBacktestTab({
