@@ -269,7 +269,7 @@ export function createWorkers(rt: Runtime): Workers {
     {
       kinds: [
         modelTrainingJob({ handler, documents, candles: intervalSourceOf(rt.marketData), clock: rt.clock, logger: rt.logger }),
-        ...backtestJobs({ handler, engine: inProcessBacktestEngine(rt.marketData), logger: rt.logger }),
+        ...backtestJobs({ handler, events: eventStore, engine: inProcessBacktestEngine(rt.marketData), logger: rt.logger }),
       ],
       leaseMs: rt.config.JOB_LEASE_MS,
     },

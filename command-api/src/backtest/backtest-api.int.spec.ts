@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { BACKTEST_JOB_KIND } from '@papertrade/domain/backtest/backtest';
-import { STRATEGY_REQUIRED_MESSAGE, backtestStrategies, type BacktestTrade } from '@papertrade/domain/backtest/contracts';
+import { STRATEGY_REQUIRED_MESSAGE, backtestStrategies, comparePaperReportSchema, type BacktestTrade } from '@papertrade/domain/backtest/contracts';
 import { backtestDetailSchema, backtestJobResponseSchema, backtestTradesPageSchema } from '@papertrade/domain/backtest/service-contracts';
 import { userRealtimeSubject } from '@papertrade/domain/realtime/subjects';
 import { DEFAULT_RISK_PROFILE } from '@papertrade/domain/trading/contracts';
@@ -56,7 +56,7 @@ describe('Backtest API (HTTP, embedded)', function () {
     const handler = new CommandHandler(h.rt.infra.eventStore, () => new Date());
     const { readModels, bus } = h.rt.infra;
     runner = new JobRunner({ handler, readModels, bus, clock: () => new Date(), logger: silentLogger }, {
-      kinds: backtestJobs({ handler, engine: inProcessBacktestEngine(h.rt.marketData), logger: silentLogger }),
+      kinds: backtestJobs({ handler, events: h.rt.infra.eventStore, engine: inProcessBacktestEngine(h.rt.marketData), logger: silentLogger }),
       pollMs: 100,
     });
     premium = await newUser(true);
@@ -118,6 +118,10 @@ describe('Backtest API (HTTP, embedded)', function () {
     expect(history.body[0]).to.include({ id, status: 'QUEUED', totalTrades: null, winRate: null, totalReturn: null, strategyId: 'rsi-mean-reversion', symbol: 'ETH', initialCapital: 10_000 });
     expect(history.body[0].configId).to.match(/^[0-9a-f]{16}$/);
 
+    const early = await h.request('GET', `/api/backtest/${id}/compare-paper`, { token: premium.token });
+    expect(early.status).to.equal(409);
+    expect(early.body.detail).to.match(/has not completed yet/);
+
     const second = await h.appendedBy(async () => {
       const res = await h.request('POST', '/api/backtest/run', { token: premium.token, body: { ...RUN, symbol: 'BTC' } });
       expect(res.status).to.equal(409);
@@ -157,6 +161,19 @@ describe('Backtest API (HTTP, embedded)', function () {
     expect(first).to.include({ page: 1, pageSize: 50 });
     expect(first.trades).to.deep.equal(all.slice(0, 50));
 
+    // This user never paper-traded: every backtest trade but the end-of-test sale is missing in paper, each explained.
+    const compare = await h.request('GET', `/api/backtest/${id}/compare-paper`, { token: premium.token });
+    expect(compare.status).to.equal(200);
+    const report = comparePaperReportSchema.parse(compare.body);
+    const compared = direct.trades.filter((t) => t.reason !== 'END_OF_TEST');
+    expect(report).to.include({ backtestTrades: compared.length, paperTrades: 0, matched: 0, agree: compared.length === 0 });
+    expect(Number(compare.headers.get('x-differences-total'))).to.equal(compared.length);
+    expect(report.differences.length).to.equal(Math.min(250, compared.length));
+    for (const d of report.differences) {
+      expect(d.kind).to.equal('missing-in-paper');
+      expect(d.explanation).to.match(/^The backtest /);
+    }
+
     const row = (await h.request('GET', '/api/backtest/history', { token: premium.token })).body[0];
     expect(row).to.include({ id, status: 'COMPLETED', totalTrades: result.totalTrades, winRate: result.winRate, totalReturn: result.totalReturn });
     // The job completed once; the slot is free again.
@@ -175,19 +192,65 @@ describe('Backtest API (HTTP, embedded)', function () {
     expect((await h.request('GET', '/api/backtest/history', { token: other.token })).body).to.deep.equal([]);
   });
 
-  it('a failed run records why: BacktestFailed, FAILED with the message, the slot released', async function () {
-    // Stop the runner, ask for a walk-forward of a coin the path has, then make it fail: a run whose
-    // risk profile cannot load is not possible here, so use a period the engine refuses (ticks after now are not readable).
-    const res = await h.request('POST', '/api/backtest/walk-forward', { token: other.token, body: { strategyId: 'ma-crossover', startDate: START, endDate: END, windows: 2, parameterSets: 3 } });
+  it('a walk-forward completes with its report: each window\'s choice within the bounds, in- and out-of-sample figures, the stitched curve; compare-paper is a 409 for it', async function () {
+    const res = await h.request('POST', '/api/backtest/walk-forward', { token: other.token, body: { strategyId: 'ma-crossover', symbol: 'BTC', startDate: START, endDate: END, windows: 2, parameterSets: 3, objective: 'totalReturn' } });
     expect(res.status, JSON.stringify(res.body)).to.equal(202);
+    expect(res.body).to.include({ mode: 'walk-forward', status: 'QUEUED' });
     const id = res.body.id as string;
-    const ended = await waitUntil(async () => {
+    const done = await waitUntil(async () => {
       const r = await h.request('GET', `/api/backtest/${id}`, { token: other.token });
-      return r.body.status === 'COMPLETED' || r.body.status === 'FAILED' ? r.body : null;
+      return r.body.status === 'COMPLETED' || r.body.status === 'FAILED' ? backtestDetailSchema.parse(r.body) : null;
     }, { timeoutMs: 120_000, intervalMs: 200, message: 'the walk-forward to end' });
-    expect(ended.mode).to.equal('walk-forward');
-    if (ended.status === 'FAILED') expect(ended.error).to.be.a('string').and.not.equal('');
+    expect(done, JSON.stringify(done.error)).to.include({ mode: 'walk-forward', status: 'COMPLETED', result: null, tradeCount: null });
+    const report = done.report!;
+    expect(report).to.include({ strategyId: 'ma-crossover', symbol: 'BTC', objective: 'totalReturn' });
+    expect(report.windows).to.have.length(2);
+    const bounds = backtestStrategies.find((s) => s.id === 'ma-crossover')!.parameters;
+    for (const w of report.windows) {
+      expect(w.inSample.setsTried).to.be.within(1, 3);
+      for (const [name, value] of Object.entries(w.inSample.parameters)) expect(value).to.be.within(bounds[name]!.min, bounds[name]!.max);
+      expect(Date.parse(w.inSample.end)).to.be.at.most(Date.parse(w.outOfSample.start));
+    }
+    expect(report.stitchedEquity.length).to.be.greaterThan(1);
+    const row = (await h.request('GET', '/api/backtest/history', { token: other.token })).body.find((r: { id: string }) => r.id === id);
+    expect(row).to.include({ status: 'COMPLETED', totalTrades: report.outOfSampleSummary.totalTrades, totalReturn: report.outOfSampleSummary.totalReturn });
+    const compare = await h.request('GET', `/api/backtest/${id}/compare-paper`, { token: other.token });
+    expect(compare.status).to.equal(409);
+    expect(compare.body.detail).to.match(/walk-forward run has no single trade list/);
     expect((await h.rt.infra.eventStore.readStream(`backtester-${other.userId}`)).map((e) => e.type)).to.deep.equal(['BacktestSlotTaken', 'BacktestSlotReleased']);
+  });
+
+  it('a run that fails records why: FAILED with the message on the result and BACKTEST_UPDATE, the slot released', async function () {
+    await runner.stop();
+    const handler = new CommandHandler(h.rt.infra.eventStore, () => new Date());
+    const { readModels, bus } = h.rt.infra;
+    const engine = inProcessBacktestEngine(h.rt.marketData);
+    const failing = new JobRunner({ handler, readModels, bus, clock: () => new Date(), logger: silentLogger }, {
+      kinds: backtestJobs({ handler, events: h.rt.infra.eventStore, engine: { ...engine, backtest: async () => { throw new Error('The price path has no ticks for this period'); } }, logger: silentLogger }),
+      pollMs: 100,
+    });
+    const updates: Array<{ status: string; error: string | null }> = [];
+    const unsubscribe = await bus.subscribe(userRealtimeSubject(other.userId, 'BACKTEST_UPDATE'), (_s, p) => updates.push(p as { status: string; error: string | null }));
+    try {
+      await failing.start();
+      const res = await h.request('POST', '/api/backtest/run', { token: other.token, body: RUN });
+      expect(res.status, JSON.stringify(res.body)).to.equal(202);
+      const failed = await waitUntil(async () => {
+        const r = await h.request('GET', `/api/backtest/${res.body.id}`, { token: other.token });
+        return r.body.status === 'FAILED' ? r.body : null;
+      }, { timeoutMs: 60_000, intervalMs: 100, message: 'the run to fail' });
+      expect(failed).to.include({ error: 'The price path has no ticks for this period', result: null });
+      await waitUntil(() => updates.some((u) => u.status === 'FAILED' && u.error === 'The price path has no ticks for this period'), { message: 'BACKTEST_UPDATE FAILED' });
+      expect((await h.request('GET', `/api/backtest/${res.body.id}/compare-paper`, { token: other.token })).status).to.equal(409);
+      const slot = (await h.rt.infra.eventStore.readStream(`backtester-${other.userId}`)).map((e) => e.type);
+      expect(slot.slice(-2)).to.deep.equal(['BacktestSlotTaken', 'BacktestSlotReleased']);
+      const job = (await h.rt.infra.eventStore.readStream(`job-${res.body.jobId}`)).map((e) => e.type);
+      expect(job).to.deep.equal(['JobRequested', 'JobClaimed', 'JobFailed']);
+    } finally {
+      unsubscribe();
+      await failing.stop();
+      await runner.start();
+    }
   });
 
   describe('bad input answers 4xx with a problem naming the field, and appends nothing', function () {
@@ -253,12 +316,14 @@ describe('Backtest API (HTTP, embedded)', function () {
       });
     }
 
-    it('a bad token: 401 on every endpoint; appends nothing', async function () {
+    it('a bad token: 401 on every endpoint but the public list; appends nothing', async function () {
       const events = await h.appendedBy(async () => {
-        for (const [method, path] of [['POST', '/api/backtest/run'], ['POST', '/api/backtest/walk-forward'], ['GET', '/api/backtest/history'], ['GET', `/api/backtest/${randomUUID()}`], ['GET', `/api/backtest/${randomUUID()}/trades`], ['GET', `/api/backtest/${randomUUID()}/compare-paper`], ['GET', '/api/backtest/strategies']] as const) {
+        for (const [method, path] of [['POST', '/api/backtest/run'], ['POST', '/api/backtest/walk-forward'], ['GET', '/api/backtest/history'], ['GET', `/api/backtest/${randomUUID()}`], ['GET', `/api/backtest/${randomUUID()}/trades`], ['GET', `/api/backtest/${randomUUID()}/compare-paper`]] as const) {
           const res = await h.request(method, path, { token: 'not-a-token', ...(method === 'POST' ? { body: RUN } : {}) });
           expect(res.status, path).to.equal(401);
         }
+        // The public list does not read the token (as every public route).
+        expect((await h.request('GET', '/api/backtest/strategies', { token: 'not-a-token' })).status).to.equal(200);
       });
       expect(events).to.deep.equal([]);
     });

@@ -1035,7 +1035,12 @@ export const backtestComparePaper = endpoint({
   params: { id: backtestIdSchema },
   query: noQuerySchema,
   minPosition: true,
-  success: { status: 200, description: 'The comparison', schema: comparePaperReportSchema },
+  success: {
+    status: 200,
+    description: 'The comparison (worked out when the backtest completed: its period lies in the past). 409 while the backtest has not completed, when it failed, and for a walk-forward run.',
+    schema: comparePaperReportSchema,
+    headers: { 'X-Differences-Total': 'How many differences there are; `differences` lists at most the first 250 (by time)' },
+  },
   errors: [404, 409],
 });
 

@@ -90,7 +90,7 @@ describe('backtest strategies', function () {
     const out = new Int8Array(c.length);
     const confidence = new Uint8Array(c.length);
     houseSignals(c, { rsiOversold: 30, rsiOverbought: 70, scoreThreshold: 0.25 }, out, confidence);
-    let state: SignalState = initialSignalState;
+    let state: SignalState = initialSignalState();
     let compared = 0;
     for (let i = 0; i < c.length; i++) {
       const close = c.time[i]! + FIVE;
@@ -133,6 +133,30 @@ describe('backtest strategies', function () {
       const b = strategyDecisions(id, defaults(id), changed, new Int8Array(n));
       expect(Array.from(b.subarray(0, cut + 1)), `${id}: decisions up to the cut`).to.deep.equal(Array.from(a.subarray(0, cut + 1)));
       expect(Array.from(b.subarray(cut + 1)), `${id}: the change is real`).to.not.deep.equal(Array.from(a.subarray(cut + 1)));
+    }
+  });
+
+  it('no look-ahead at each decision: a decision stands when every candle after it moves against it', function () {
+    const n = candles.length;
+    const changed = emptyCandles(n, 5);
+    for (const id of strategyIds) {
+      const a = strategyDecisions(id, defaults(id), candles, new Int8Array(n));
+      const at: number[] = [];
+      for (let i = 0; i < n && at.length < 40; i++) if (a[i] === BUY || a[i] === SELL) at.push(i);
+      expect(at.length, id).to.equal(40);
+      for (const d of at) {
+        for (const f of ['time', 'open', 'high', 'low', 'close', 'volume'] as const) changed[f].set(candles[f]);
+        // Everything after the decision: the price jumps against it (half for a BUY, half again for a SELL), the volume too.
+        const factor = a[d] === BUY ? 0.5 : 1.5;
+        for (let i = d + 1; i < n; i++) {
+          changed.close[i] = candles.close[i]! * factor;
+          changed.high[i] = candles.high[i]! * factor;
+          changed.low[i] = candles.low[i]! * factor;
+          changed.volume[i] = candles.volume[i]! * 10;
+        }
+        const b = strategyDecisions(id, defaults(id), changed, new Int8Array(n));
+        expect(Array.from(b.subarray(0, d + 1)), `${id}: decisions up to ${d}`).to.deep.equal(Array.from(a.subarray(0, d + 1)));
+      }
     }
   });
 

@@ -6,7 +6,10 @@
  *   its result or walk-forward report (Premium; the owner's only: another user's id is a 404, as an
  *   unknown one, so ids cannot be probed).
  * - GET /api/backtest/{id}/trades?page=&pageSize=: its fills in time order, a page at a time.
- * - GET /api/backtest/{id}/compare-paper: its trades beside the caller's paper trades of the period.
+ * - GET /api/backtest/{id}/compare-paper: its trades beside the caller's paper trades of the period,
+ *   worked out by the run when it completed (the `backtest-comparisons` read model); 409 while it has
+ *   not completed and for a walk-forward (no single trade list). At most MAX_STORED_DIFFERENCES
+ *   differences are listed (the earliest): X-Differences-Total says how many there are.
  *
  * Own writes: these reads wait (at most 2 s) for the caller's last write, so right after POST
  * /api/backtest/run answered 202 the same client reads its backtest (QUEUED) and finds it in its
@@ -18,6 +21,7 @@ import type { z } from 'zod';
 import { noQuerySchema } from '@papertrade/domain/api/shared';
 import { BACKTEST_JOB_KINDS, TRADE_PAGE_SIZE } from '@papertrade/domain/backtest/backtest';
 import {
+  BACKTEST_COMPARISONS_PROJECTION,
   BACKTEST_RESULTS_PROJECTION,
   BACKTEST_TRADES_PROJECTION,
   BACKTESTS_PROJECTION,
@@ -26,6 +30,7 @@ import {
   backtestStatusOf,
   tradePageDocumentId,
   tradePagesFor,
+  type BacktestComparisonView,
   type BacktestResultView,
   type BacktestTradesView,
   type BacktestView,
@@ -33,7 +38,7 @@ import {
 import { backtestStrategies, type BacktestHistoryItem, type BacktestTrade } from '@papertrade/domain/backtest/contracts';
 import { backtestIdSchema, backtestTradesQuerySchema, type BacktestTradesPage, type BacktestTradesQuery } from '@papertrade/domain/backtest/service-contracts';
 import { JOBS_PROJECTION, type JobView } from '@papertrade/domain/jobs/job-queue-view';
-import { NotFoundError } from '@papertrade/domain/shared/errors';
+import { IllegalStateError, NotFoundError } from '@papertrade/domain/shared/errors';
 import { currentUser, requirePremium } from '@papertrade/platform/auth/guards';
 import { parseQuery } from '@papertrade/platform/http/body';
 import { readsOwnWrites } from '@papertrade/platform/http/own-writes';
@@ -116,6 +121,16 @@ export function backtestRoutes(deps: QueryApiDeps): Router {
     }
     const body: BacktestTradesPage = { id: view.id, page, pageSize, total, pages: Math.ceil(total / pageSize), trades };
     ctx.body = body;
+  });
+
+  router.get('/api/backtest/:id/compare-paper', requirePremium, validQuery(noQuerySchema), reads(BACKTESTS_PROJECTION, BACKTEST_COMPARISONS_PROJECTION, JOBS_PROJECTION), async (ctx: Context) => {
+    const view = await ownBacktest(readModels, currentUser(ctx).id, String(ctx.params.id));
+    if (view.mode !== 'backtest') throw new IllegalStateError('A walk-forward run has no single trade list to compare with paper trading; compare one of its backtests instead');
+    if (view.status !== 'COMPLETED') throw new IllegalStateError(view.status === 'FAILED' ? 'The backtest failed, so there is nothing to compare' : 'The backtest has not completed yet; compare it once it has');
+    const comparison = await (await readModels.collection<BacktestComparisonView>(BACKTEST_COMPARISONS_PROJECTION)).get(view.id);
+    if (!comparison) throw new NotFoundError('This backtest has no comparison with paper trading');
+    ctx.set('X-Differences-Total', String(comparison.differencesTotal));
+    ctx.body = comparison.report;
   });
 
   return router;

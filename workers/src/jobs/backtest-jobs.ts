@@ -6,7 +6,9 @@
  * source of truth) and the owner's one risk profile from `risk-{userId}` (the rules the paper bot
  * trades under), runs the engine (domain/src/backtest, through `BacktestEngine`: in this process or
  * on the worker-thread pool), then records the result on `backtest-{id}`: the trades in pages
- * (BacktestTradesRecorded, TRADE_PAGES_PER_APPEND pages an append) and BacktestCompleted, or
+ * (BacktestTradesRecorded, TRADE_PAGES_PER_APPEND pages an append), the trades beside the owner's
+ * paper trades of the period (compare-paper.ts: the portfolio and risk streams read here, a process
+ * manager's right; the period is in the past, so the paper side is settled) and BacktestCompleted, or
  * WalkForwardCompleted with the report; a failure records BacktestFailed with the reason. Either way
  * the user's slot (`backtester-{userId}`) is released, so they may ask for the next one.
  *
@@ -21,10 +23,15 @@ import { backtestStreamId, backtesterStreamId, BACKTEST_JOB_KIND, TRADE_PAGE_SIZ
 import { backtestDecider, backtestSlotDecider, type BacktestCommand } from '@papertrade/domain/backtest/backtest.decider';
 import type { BacktestRun, BacktestTrade, WalkForwardReport } from '@papertrade/domain/backtest/contracts';
 import type { JobInfo, JobResult } from '@papertrade/domain/jobs/job';
+import { comparePaper, type PaperRefusal } from '@papertrade/domain/backtest/compare-paper';
 import type { RiskProfile } from '@papertrade/domain/trading/contracts';
-import { riskStreamId } from '@papertrade/domain/trading/risk';
+import type { RecordedPeak } from '@papertrade/domain/trading/engine/paper-engine';
+import { portfolioStreamId, upcastPortfolioEvent, type PortfolioEvent } from '@papertrade/domain/trading/portfolio';
+import { riskStreamId, upcastRiskEvent, type BotSignalRefused } from '@papertrade/domain/trading/risk';
 import { riskDecider } from '@papertrade/domain/trading/risk.decider';
+import { isPortfolioEvent } from '@papertrade/domain/trading/trading-view';
 import type { CommandHandler } from '@papertrade/platform/commands/command-handler';
+import type { EventStore } from '@papertrade/platform/event-store/event-store';
 import type { Logger } from '@papertrade/platform/config/logger';
 import type { JobContext, JobKind } from './job-runner';
 
@@ -32,7 +39,7 @@ export const BACKTESTER_ACTOR = 'backtester';
 
 /** What a job needs of the engine: a backtest and a walk-forward, with progress (0..1) and a way to stop. */
 export interface BacktestEngine {
-  backtest(input: { userId: string; config: BacktestConfig; profile: RiskProfile }, progress: (fraction: number) => void, signal: AbortSignal): Promise<BacktestRun>;
+  backtest(input: { userId: string; config: BacktestConfig; profile: RiskProfile; peaks?: readonly RecordedPeak[] }, progress: (fraction: number) => void, signal: AbortSignal): Promise<BacktestRun>;
   walkForward(input: { userId: string; config: WalkForwardConfig; profile: RiskProfile }, progress: (fraction: number) => void, signal: AbortSignal): Promise<WalkForwardReport>;
 }
 
@@ -40,6 +47,8 @@ export const backtestJobParamsSchema = z.object({ backtestId: z.string().min(1).
 
 export interface BacktestJobDeps {
   handler: CommandHandler;
+  /** The owner's paper history (portfolio and risk streams), for the comparison and the recorded peaks. */
+  events: Pick<EventStore, 'readStream'>;
   engine: BacktestEngine;
   logger: Logger;
 }
@@ -49,6 +58,25 @@ export function tradePages(trades: readonly BacktestTrade[]): Array<{ page: numb
   const pages = [];
   for (let i = 0; i * TRADE_PAGE_SIZE < trades.length; i++) pages.push({ page: i, trades: trades.slice(i * TRADE_PAGE_SIZE, (i + 1) * TRADE_PAGE_SIZE) });
   return pages;
+}
+
+/** The owner's paper side of a period: portfolio events, the bot's refusals and the risk monitor's peaks in [startMs, endMs). */
+export async function paperHistory(events: BacktestJobDeps['events'], userId: string, startMs: number, endMs: number) {
+  const within = (iso: string) => {
+    const ms = Date.parse(iso);
+    return ms >= startMs && ms < endMs;
+  };
+  const portfolio = (await events.readStream(portfolioStreamId(userId)))
+    .map((e) => ({ type: e.type, data: e.data, schemaVersion: Number(e.metadata?.schemaVersion ?? 1) }))
+    .filter((e) => isPortfolioEvent(e))
+    .map((e) => upcastPortfolioEvent(e) as PortfolioEvent);
+  const refusals: PaperRefusal[] = (await events.readStream(riskStreamId(userId)))
+    .filter((e) => e.type === 'BotSignalRefused')
+    .map((e) => upcastRiskEvent({ type: e.type, data: e.data, schemaVersion: Number(e.metadata?.schemaVersion ?? 1) }) as BotSignalRefused)
+    .filter((e) => within(e.data.refusedAt))
+    .map(({ data: { signalId, symbol, signalType, candleTime, decision, refusedAt } }) => ({ signalId, symbol, signalType, candleTime, decision, refusedAt }));
+  const peaks: RecordedPeak[] = portfolio.flatMap((e) => (e.type === 'PortfolioPeakRecorded' && within(e.data.recordedAt) ? [{ atMs: Date.parse(e.data.recordedAt), valueMicros: e.data.valueMicros }] : []));
+  return { portfolio, refusals, peaks };
 }
 
 export function backtestJobs(deps: BacktestJobDeps): JobKind[] {
@@ -80,14 +108,18 @@ export function backtestJobs(deps: BacktestJobDeps): JobKind[] {
       const progress = (f: number) => context.progress(f, request.mode === 'backtest' ? 'Replaying the market' : 'Optimising window by window');
       context.progress(0, 'Started');
       if (request.mode === 'backtest') {
-        const { result, trades } = await deps.engine.backtest({ userId: p.userId, config: request.config, profile }, progress, context.signal);
+        const startMs = Date.parse(request.config.startDate);
+        const endMs = Date.parse(request.config.endDate);
+        const paper = await paperHistory(deps.events, p.userId, startMs, endMs);
+        const { result, trades } = await deps.engine.backtest({ userId: p.userId, config: request.config, profile, peaks: paper.peaks }, progress, context.signal);
         if (context.signal.aborted) throw context.signal.reason as Error;
         const pages = tradePages(trades);
         for (let i = 0; i < pages.length; i += TRADE_PAGES_PER_APPEND) {
           await onRun(p.backtestId, job.jobId, { type: 'RecordBacktestTrades', data: { backtestId: p.backtestId, pages: pages.slice(i, i + TRADE_PAGES_PER_APPEND) }, metadata: { now: handler.now() } });
           if (context.signal.aborted) throw context.signal.reason as Error;
         }
-        await onRun(p.backtestId, job.jobId, { type: 'CompleteBacktest', data: { backtestId: p.backtestId, jobId: job.jobId, result, tradeCount: trades.length }, metadata: { now: handler.now() } });
+        const comparison = comparePaper({ backtestTrades: trades, paperEvents: paper.portfolio, refusals: paper.refusals, startMs, endMs, symbol: request.config.symbol, trailing: profile.stopLossType === 'trailing' });
+        await onRun(p.backtestId, job.jobId, { type: 'CompleteBacktest', data: { backtestId: p.backtestId, jobId: job.jobId, result, tradeCount: trades.length, comparison }, metadata: { now: handler.now() } });
         await release(p.userId, p.backtestId, job.jobId);
         deps.logger.info('backtest completed', { jobId: job.jobId, backtestId: p.backtestId, strategyId: request.config.strategyId, symbol: request.config.symbol, trades: trades.length, totalReturn: result.totalReturn });
         return { backtestId: p.backtestId, totalTrades: result.totalTrades, fills: trades.length };
