@@ -1,6 +1,6 @@
 /**
  * What the Strategy Backtesting screen reads and how often (premium-and-account.md section 7: GET
- * /api/backtest/history, premium, every 30 s; the strategy catalogue once), read from the screen
+ * /api/backtest/history, premium, every 30 s, on every tab; the strategy catalogue once), read from the screen
  * itself rendered in the shell's frame (src/testing/screen-polls.ts), one tab at a time. Every screen
  * in the shell also polls the portfolio (sidebar, 10 s) and ml-status (shell, 60 s).
  */
@@ -14,8 +14,12 @@ const ID = '3f2b8f3e-8d7c-4b35-9a51-2f0f5c1e9a77';
 describe('backtesting polling (premium spec section 7)', function () {
   this.timeout(60_000);
 
-  it('Run Backtest: the strategy catalogue once, for premium and free users alike', async () => {
-    expect(await screenPolls({ path: '/backtesting', load, viewer: viewer('PREMIUM') })).to.deep.equal({ ...SHELL, 'GET /api/backtest/strategies': 'once' });
+  it('Run Backtest: the strategy catalogue once; for premium users the history every 30 s (a run under way from before holds Run)', async () => {
+    expect(await screenPolls({ path: '/backtesting', load, viewer: viewer('PREMIUM') })).to.deep.equal({
+      ...SHELL,
+      'GET /api/backtest/strategies': 'once',
+      'GET /api/backtest/history': 'every 30 s',
+    });
     expect(await screenPolls({ path: '/backtesting?tab=run', load, viewer: viewer('FREE') })).to.deep.equal({ ...SHELL, 'GET /api/backtest/strategies': 'once' });
   });
 
@@ -32,6 +36,7 @@ describe('backtesting polling (premium spec section 7)', function () {
     expect(await screenPolls({ path: `/backtesting?tab=results&id=${ID}`, load, viewer: viewer('PREMIUM') })).to.deep.equal({
       ...SHELL,
       'GET /api/backtest/strategies': 'once',
+      'GET /api/backtest/history': 'every 30 s',
       [`GET /api/backtest/${ID}`]: 'once',
     });
     expect(await screenPolls({ path: '/backtesting?tab=results', load, viewer: viewer('PREMIUM') })).to.deep.equal({

@@ -5,11 +5,21 @@
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { comparePaperReportSchema, type ComparePaperReport } from '@papertrade/domain/backtest/contracts';
-import { getJson } from '../../../lib/api-client';
+import { apiRequest, readJson } from '../../../lib/api-client';
 import { BACKTEST_PATH } from './get-backtest';
 
-export function getComparePaper(id: string, signal?: AbortSignal): Promise<ComparePaperReport> {
-  return getJson(`${BACKTEST_PATH}/${encodeURIComponent(id)}/compare-paper`, comparePaperReportSchema, { signal });
+/** The report, and how many differences there are in all (the report lists the first ones: `X-Differences-Total`). */
+export interface ComparePaper {
+  report: ComparePaperReport;
+  differencesTotal: number;
+}
+
+export async function getComparePaper(id: string, signal?: AbortSignal): Promise<ComparePaper> {
+  const path = `${BACKTEST_PATH}/${encodeURIComponent(id)}/compare-paper`;
+  const res = await apiRequest('GET', path, undefined, { signal });
+  const report = await readJson(res, comparePaperReportSchema, path);
+  const header = Number(res.headers.get('X-Differences-Total'));
+  return { report, differencesTotal: Number.isInteger(header) && header >= report.differences.length ? header : report.differences.length };
 }
 
 export function comparePaperQueryOptions(id: string) {

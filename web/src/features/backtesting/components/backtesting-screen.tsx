@@ -9,7 +9,8 @@
  *   the queue). When it completes: 'Backtest Completed' with the trade count and the win rate, then
  *   the Results tab opens on it; when it fails or is refused: 'Backtest Failed' with the server's
  *   message.
- * - History is polled every 30 s (section 7); opening one shows its Results.
+ * - History is polled every 30 s (section 7) for premium users on every tab: a run under way from
+ *   before the page was opened is followed too (Run waits for it); opening one shows its Results.
  * The open tab and the backtest shown are in the address (`?tab=results&id=...`), so a reload or a
  * link opens them; only the open tab is mounted, so only its reads are made.
  */
@@ -23,7 +24,7 @@ import { describeError } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth/auth-context';
 import { useJobProgress } from '../../../lib/realtime/realtime-hooks';
 import { useBacktest, backtestQueryOptions } from '../api/get-backtest';
-import { backtestHistoryQueryOptions } from '../api/get-backtest-history';
+import { backtestHistoryQueryOptions, useBacktestHistory } from '../api/get-backtest-history';
 import { useBacktestStrategies } from '../api/get-backtest-strategies';
 import { useRunBacktest } from '../api/run-backtest';
 import { initialFormState, type BacktestFormState, type BacktestRequestBody } from '../backtest-form';
@@ -43,8 +44,11 @@ const tabs: ReadonlyArray<TabDef<BacktestTab>> = [
 
 interface TrackedRun {
   id: string;
-  jobId: string;
+  /** Known from the 202; a run found in the history gets it from GET /api/backtest/{id}. */
+  jobId: string | null;
   queuePosition: number | null;
+  /** Started before this page was opened (found in the history): its end is toasted, but the tab stays. */
+  adopted: boolean;
 }
 
 export function BacktestingScreen() {
@@ -83,15 +87,24 @@ function SignedInScreen({ premium, tab, setTab, shownId, openResults }: { premiu
   async function start(request: BacktestRequestBody) {
     try {
       const job = await run.mutateAsync(request);
-      setTracked({ id: job.id, jobId: job.jobId, queuePosition: job.queuePosition });
+      setTracked({ id: job.id, jobId: job.jobId, queuePosition: job.queuePosition, adopted: false });
       setRunProgress({ status: 'QUEUED', queuePosition: job.queuePosition, progress: null });
     } catch (error) {
       toast(failedToast(error));
     }
   }
 
+  // Runs this page saw end: the history may still list one as queued until its next read.
+  const endedIds = useRef(new Set<string>());
+  const adopt = useCallback((id: string) => {
+    if (endedIds.current.has(id)) return;
+    setTracked((current) => current ?? { id, jobId: null, queuePosition: null, adopted: true });
+    setRunProgress((current) => current ?? { status: 'QUEUED', queuePosition: null, progress: null });
+  }, []);
+
   const ended = useCallback(
     (outcome: { id: string; completed: boolean }) => {
+      endedIds.current.add(outcome.id);
       setTracked(null);
       setRunProgress(null);
       void queryClient.invalidateQueries({ queryKey: backtestHistoryQueryOptions().queryKey });
@@ -113,6 +126,7 @@ function SignedInScreen({ premium, tab, setTab, shownId, openResults }: { premiu
           </Link>
         </section>
       )}
+      {premium && <ActiveRunFinder onActive={adopt} />}
       {tracked && <RunWatcher key={tracked.id} run={tracked} onProgress={setRunProgress} onEnded={ended} />}
       <TabList tabs={tabs} value={tab} onChange={setTab} label="Strategy Backtesting" idPrefix="backtest" />
       <div {...tabPanelProps('backtest', tab)}>
@@ -157,8 +171,8 @@ function RunWatcher({ run, onProgress, onEnded }: { run: TrackedRun; onProgress:
   const toast = useToast();
   const queryClient = useQueryClient();
   const detail = useBacktest(run.id);
-  const progress = useJobProgress(run.jobId);
   const data = detail.data?.id === run.id ? detail.data : undefined;
+  const progress = useJobProgress(run.jobId ?? data?.jobId);
 
   const jobEnded = progress?.status === 'COMPLETED' || progress?.status === 'FAILED';
   useEffect(() => {
@@ -175,15 +189,25 @@ function RunWatcher({ run, onProgress, onEnded }: { run: TrackedRun; onProgress:
   const done = useRef(false);
   useEffect(() => {
     if (!data || done.current) return;
-    if (data.status === 'COMPLETED' && data.result) {
-      done.current = true;
-      toast(completedToast(data.result));
-      onEnded({ id: data.id, completed: true });
-    } else if (data.status === 'FAILED') {
-      done.current = true;
-      toast(failedToast(data.error));
-      onEnded({ id: data.id, completed: false });
-    }
-  }, [data, toast, onEnded]);
+    if (data.status !== 'COMPLETED' && data.status !== 'FAILED') return;
+    done.current = true;
+    // A walk-forward found in the history: its panel speaks for it; here it only frees Run.
+    if (data.mode === 'backtest') toast(data.status === 'COMPLETED' && data.result ? completedToast(data.result) : failedToast(data.error));
+    onEnded({ id: data.id, completed: data.status === 'COMPLETED' && data.mode === 'backtest' && !run.adopted });
+  }, [data, run.adopted, toast, onEnded]);
+  return null;
+}
+
+/**
+ * A premium user's history (GET /api/backtest/history, every 30 s, spec section 7), read for the run
+ * that may be under way from before this page was opened (another tab, a reload): the server runs
+ * one at a time per user, so Run waits for it and shows its progress.
+ */
+function ActiveRunFinder({ onActive }: { onActive: (id: string) => void }) {
+  const history = useBacktestHistory({ enabled: true });
+  const active = history.data?.find((item) => item.status === 'QUEUED' || item.status === 'RUNNING')?.id;
+  useEffect(() => {
+    if (active) onActive(active);
+  }, [active, onActive]);
   return null;
 }

@@ -15,7 +15,8 @@ import { comparisonKindLabels, fillTime, periodText, reasonLabels } from '../bac
 export function ComparePaperPanel({ backtestId }: { backtestId: string }) {
   const [open, setOpen] = useState(false);
   const report = useComparePaper(backtestId, { enabled: open });
-  const data = report.data;
+  const data = report.data?.report;
+  const total = report.data?.differencesTotal ?? 0;
   return (
     <Panel
       title="Backtest versus Paper Trading"
@@ -42,7 +43,7 @@ export function ComparePaperPanel({ backtestId }: { backtestId: string }) {
             {periodText(data.start, data.end)}: {formatCount(data.backtestTrades)} backtest trade{data.backtestTrades === 1 ? '' : 's'}, {formatCount(data.paperTrades)} paper trade
             {data.paperTrades === 1 ? '' : 's'}, {formatCount(data.matched)} matched to the cent.{' '}
             <strong data-testid="compare-paper-verdict">
-              {data.agree ? 'They agree trade for trade.' : `${formatCount(data.differences.length)} difference${data.differences.length === 1 ? '' : 's'}.`}
+              {data.agree ? 'They agree trade for trade.' : `${formatCount(total)} difference${total === 1 ? '' : 's'}${total > data.differences.length ? ` (the first ${formatCount(data.differences.length)} listed)` : ''}.`}
             </strong>
           </p>
           {data.differences.length > 0 && (
