@@ -141,12 +141,24 @@ describe('web: strategy backtesting (e2e)', function () {
 
     // A few weeks, so the job ends soon even on a busy machine.
     await page.getByTestId('backtest-start').fill(daysAgo(21));
+    // A few weeks run in well under a second: the screen's reads of the run are held until the
+    // running state has been seen (the screen ends a run only on what GET /api/backtest/{id} says).
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const runRead = /\/api\/backtest\/[0-9a-f-]{36}$/;
+    await page.route(runRead, async (route) => {
+      await held;
+      await route.continue();
+    });
     await runButton().click();
     // While it runs: Run disabled, the queue place or the progress bar.
     await page.getByTestId('backtest-progress').waitFor();
     expect(await runButton().isDisabled()).to.equal(true);
+    expect(await runButton().textContent()).to.equal('Running...');
     expect(await page.getByTestId('backtest-progress-text').textContent()).to.match(/^(Queued( \(\d+(st|nd|rd|th) in line\))?|Running \d{1,3}%)$/);
     await screenshot(page, 'backtesting-running');
+    release();
+    await page.unroute(runRead);
 
     const done = page.getByTestId('toast').filter({ hasText: 'Backtest Completed' });
     await done.waitFor({ timeout: RUN_BOUND_MS });
@@ -181,7 +193,20 @@ describe('web: strategy backtesting (e2e)', function () {
     await page.getByTestId('compare-paper-button').click();
     await page.getByTestId('compare-paper-summary').waitFor();
     expect(await page.getByTestId('compare-paper-summary').textContent()).to.match(/\d+ backtest trades?, 0 paper trades, 0 matched to the cent\./);
-    await screenshot(page, 'backtesting-results', { fullPage: true });
+    const listed = await page.getByTestId('compare-paper-difference').count();
+    if ((await page.getByTestId('compare-paper-show-all').count()) > 0) {
+      expect(listed).to.equal(10);
+      await page.getByTestId('compare-paper-show-all').click();
+      expect(await page.getByTestId('compare-paper-difference').count()).to.be.greaterThan(10);
+      await page.getByTestId('compare-paper-show-all').click();
+    }
+    await page.getByTestId('backtest-results').scrollIntoViewIfNeeded();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, 'backtesting-results');
+    await page.getByTestId('backtest-trades').scrollIntoViewIfNeeded();
+    await screenshot(page, 'backtesting-trades');
+    await page.getByTestId('backtest-compare-paper').scrollIntoViewIfNeeded();
+    await screenshot(page, 'backtesting-compare-paper');
     expect(await axe('results')).to.deep.equal([]);
 
     // History lists it; a click opens its Results.
@@ -225,7 +250,8 @@ describe('web: strategy backtesting (e2e)', function () {
     expect(await page.getByTestId('walk-forward-summary').locator('tbody tr').count()).to.equal(5);
     await page.getByTestId('walk-forward-chart').locator('[data-testid="equity-path"]').waitFor();
     expect(await page.getByTestId('walk-forward-window').first().locator('.bt-wf__params').textContent()).to.match(/^fastPeriod \d+ · slowPeriod \d+$/);
-    await screenshot(page, 'backtesting-walk-forward', { fullPage: true });
+    await page.getByTestId('walk-forward-report').scrollIntoViewIfNeeded();
+    await screenshot(page, 'backtesting-walk-forward');
   });
 
   it('is operable by keyboard: the tabs, the strategy radio group, the parameters and Run', async () => {

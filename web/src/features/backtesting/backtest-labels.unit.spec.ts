@@ -1,7 +1,7 @@
 /** How the Backtesting screen names periods, statuses, fills and differences. */
 import { expect } from 'chai';
 import { backtestStrategies } from '@papertrade/domain/backtest/contracts';
-import { executionText, formatDelay, parameterLabel, parametersText, periodText, statusLabel, strategyName } from './backtest-labels';
+import { executionText, formatDelay, parameterLabel, parametersText, ruleLabel, periodText, statusLabel, strategyName } from './backtest-labels';
 
 describe('backtest labels', function () {
   it("names a strategy by the catalogue's name, its id when unknown", function () {
@@ -26,6 +26,10 @@ describe('backtest labels', function () {
 
   it("labels a parameter by its name's words, acronyms in capitals", function () {
     expect(['rsiPeriod', 'scoreThreshold', 'fastPeriod', 'rsiOverbought', 'oversold'].map(parameterLabel)).to.deep.equal(['RSI Period', 'Score Threshold', 'Fast Period', 'RSI Overbought', 'Oversold']);
+  });
+
+  it("names the bot's sizing rule as Trade History does, an unknown one as sent", function () {
+    expect(['FIXED_SIZE', 'SELL_SIGNAL', 'KELLY_SIZE', 'SOMETHING_NEW', 'constructor'].map(ruleLabel)).to.deep.equal(['Fixed size', 'Sell signal', 'Kelly size', 'SOMETHING_NEW', 'constructor']);
   });
 
   it('names statuses and writes a parameter set in the catalogue order', function () {

@@ -32,6 +32,7 @@ import { completedToast, failedToast } from '../backtest-texts';
 import { HistoryTab } from './history-tab';
 import { ResultsTab } from './results-tab';
 import { RunBacktestTab, type RunProgress } from './run-backtest-tab';
+import '../../../components/ui/data-table.css';
 import './backtesting.css';
 
 export type BacktestTab = 'run' | 'results' | 'history';

@@ -12,8 +12,12 @@ import { formatCoinAmount, formatCount, formatPrice } from '../../../lib/number-
 import { useComparePaper } from '../api/get-compare-paper';
 import { comparisonKindLabels, fillTime, periodText, reasonLabels } from '../backtest-labels';
 
+/** Differences listed before 'Show all': a long period the bot never traded differs at every trade. */
+export const DIFFERENCES_SHOWN = 10;
+
 export function ComparePaperPanel({ backtestId }: { backtestId: string }) {
   const [open, setOpen] = useState(false);
+  const [all, setAll] = useState(false);
   const report = useComparePaper(backtestId, { enabled: open });
   const data = report.data?.report;
   const total = report.data?.differencesTotal ?? 0;
@@ -47,6 +51,14 @@ export function ComparePaperPanel({ backtestId }: { backtestId: string }) {
             </strong>
           </p>
           {data.differences.length > 0 && (
+            <p className="bt-compare__kinds" data-testid="compare-paper-kinds">
+              {kindCounts(data.differences)
+                .map(([kind, n]) => `${comparisonKindLabels[kind]}: ${formatCount(n)}`)
+                .join(' · ')}
+              {total > data.differences.length ? ` (of the ${formatCount(data.differences.length)} listed)` : ''}
+            </p>
+          )}
+          {data.differences.length > 0 && (
             <div className="table-scroll">
               <table className="data-table bt-compare__table" data-testid="compare-paper-differences">
                 <thead>
@@ -58,12 +70,17 @@ export function ComparePaperPanel({ backtestId }: { backtestId: string }) {
                   </tr>
                 </thead>
                 <tbody>
-                  {data.differences.map((d, i) => (
+                  {(all ? data.differences : data.differences.slice(0, DIFFERENCES_SHOWN)).map((d, i) => (
                     <DifferenceRow key={i} difference={d} />
                   ))}
                 </tbody>
               </table>
             </div>
+          )}
+          {data.differences.length > DIFFERENCES_SHOWN && (
+            <button type="button" className="btn btn--sm bt-compare__more" aria-expanded={all} onClick={() => setAll((a) => !a)} data-testid="compare-paper-show-all">
+              {all ? `Show the first ${DIFFERENCES_SHOWN}` : `Show all ${formatCount(data.differences.length)} listed`}
+            </button>
           )}
         </>
       )}
@@ -85,4 +102,11 @@ function DifferenceRow({ difference }: { difference: ComparisonDifference }) {
 function tradeSummary(trade: BacktestTrade | undefined): string {
   if (!trade) return '—';
   return `${trade.side} ${formatCoinAmount(trade.amount, trade.symbol)} at ${formatPrice(trade.price)}, ${fillTime(trade.time)} (${reasonLabels[trade.reason]})`;
+}
+
+/** How many differences of each kind, in the order kinds first appear. */
+function kindCounts(differences: readonly ComparisonDifference[]): Array<[ComparisonDifference['kind'], number]> {
+  const counts = new Map<ComparisonDifference['kind'], number>();
+  for (const d of differences) counts.set(d.kind, (counts.get(d.kind) ?? 0) + 1);
+  return [...counts];
 }

@@ -8,7 +8,7 @@ import { Panel } from '../../../components/ui/panel';
 import { describeError } from '../../../lib/api-client';
 import { formatCoinAmount, formatCount, formatPrice, formatSignedUsd, formatUsd, MISSING } from '../../../lib/number-format';
 import { useBacktestTrades } from '../api/get-backtest-trades';
-import { executionText, fillTime, reasonLabels } from '../backtest-labels';
+import { executionText, fillTime, reasonLabels, ruleLabel } from '../backtest-labels';
 
 export function TradesTable({ backtestId }: { backtestId: string }) {
   const [page, setPage] = useState(1);
@@ -29,7 +29,7 @@ export function TradesTable({ backtestId }: { backtestId: string }) {
       ) : (
         <>
           <BacktestTradeRows trades={data.trades} testId="backtest-trades-table" />
-          <div className="trade-pager bt-pager" data-testid="backtest-trades-pager">
+          <div className="bt-pager" data-testid="backtest-trades-pager">
             <span>
               Page {data.page} of {Math.max(1, data.pages)} · {formatCount(data.total)} fill{data.total === 1 ? '' : 's'}
             </span>
@@ -86,7 +86,7 @@ export function BacktestTradeRows({ trades, testId }: { trades: readonly Backtes
               <td className={`num${t.pnl === null || t.pnl === 0 ? '' : t.pnl > 0 ? ' up' : ' down'}`}>{t.pnl === null ? MISSING : formatSignedUsd(t.pnl)}</td>
               <td>
                 {reasonLabels[t.reason]}
-                {t.rule && <span className="bt-fill-detail">{t.rule}</span>}
+                {t.rule && <span className="bt-fill-detail">{ruleLabel(t.rule)}</span>}
               </td>
             </tr>
           ))}
