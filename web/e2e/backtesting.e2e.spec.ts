@@ -252,6 +252,7 @@ describe('web: strategy backtesting (e2e)', function () {
     expect(await page.getByTestId('walk-forward-window').first().locator('.bt-wf__params').textContent()).to.match(/^fastPeriod \d+ · slowPeriod \d+$/);
     await page.getByTestId('walk-forward-report').scrollIntoViewIfNeeded();
     await screenshot(page, 'backtesting-walk-forward');
+    expect(await axe('walk-forward')).to.deep.equal([]);
   });
 
   it('is operable by keyboard: the tabs, the strategy radio group, the parameters and Run', async () => {

@@ -11,6 +11,7 @@ import { describeError } from '../../../lib/api-client';
 import { formatCoinAmount, formatCount, formatPrice } from '../../../lib/number-format';
 import { useComparePaper } from '../api/get-compare-paper';
 import { comparisonKindLabels, fillTime, periodText, reasonLabels } from '../backtest-labels';
+import { ScrollRegion } from './scroll-region';
 
 /** Differences listed before 'Show all': a long period the bot never traded differs at every trade. */
 export const DIFFERENCES_SHOWN = 10;
@@ -59,7 +60,7 @@ export function ComparePaperPanel({ backtestId }: { backtestId: string }) {
             </p>
           )}
           {data.differences.length > 0 && (
-            <div className="table-scroll">
+            <ScrollRegion label="Differences from paper trading">
               <table className="data-table bt-compare__table" data-testid="compare-paper-differences">
                 <thead>
                   <tr>
@@ -75,7 +76,7 @@ export function ComparePaperPanel({ backtestId }: { backtestId: string }) {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </ScrollRegion>
           )}
           {data.differences.length > DIFFERENCES_SHOWN && (
             <button type="button" className="btn btn--sm bt-compare__more" aria-expanded={all} onClick={() => setAll((a) => !a)} data-testid="compare-paper-show-all">

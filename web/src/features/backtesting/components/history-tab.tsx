@@ -10,6 +10,7 @@ import { formatCount, MISSING } from '../../../lib/number-format';
 import { useBacktestHistory, type HistoryItem } from '../api/get-backtest-history';
 import { percentOfFraction, signedPercentOfFraction } from '../backtest-texts';
 import { periodText, statusLabel, strategyName } from '../backtest-labels';
+import { ScrollRegion } from './scroll-region';
 
 const when = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -28,7 +29,7 @@ export function HistoryTab({ strategies, onOpen }: { strategies: readonly Strate
           No backtests yet. Run one on the Run Backtest tab.
         </p>
       ) : (
-        <div className="table-scroll">
+        <ScrollRegion label="Backtest history">
           <table className="data-table" data-testid="backtest-history-table">
             <thead>
               <tr>
@@ -57,7 +58,7 @@ export function HistoryTab({ strategies, onOpen }: { strategies: readonly Strate
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
     </Panel>
   );

@@ -9,6 +9,7 @@ import { describeError } from '../../../lib/api-client';
 import { formatCoinAmount, formatCount, formatPrice, formatSignedUsd, formatUsd, MISSING } from '../../../lib/number-format';
 import { useBacktestTrades } from '../api/get-backtest-trades';
 import { executionText, fillTime, reasonLabels, ruleLabel } from '../backtest-labels';
+import { ScrollRegion } from './scroll-region';
 
 export function TradesTable({ backtestId }: { backtestId: string }) {
   const [page, setPage] = useState(1);
@@ -51,7 +52,7 @@ export function TradesTable({ backtestId }: { backtestId: string }) {
 /** The fills as a table (also the comparison's rows). */
 export function BacktestTradeRows({ trades, testId }: { trades: readonly BacktestTrade[]; testId: string }) {
   return (
-    <div className="table-scroll">
+    <ScrollRegion label="Backtest trades">
       <table className="data-table" data-testid={testId}>
         <thead>
           <tr>
@@ -92,6 +93,6 @@ export function BacktestTradeRows({ trades, testId }: { trades: readonly Backtes
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

@@ -31,6 +31,7 @@ import { parseBoundedNumber } from '../backtest-form';
 import { objectiveLabels, parametersText, periodText } from '../backtest-labels';
 import { percentOfFraction, runStatusText, signedPercentOfFraction } from '../backtest-texts';
 import { EquityChart } from './equity-chart';
+import { ScrollRegion } from './scroll-region';
 
 const DEFAULT_WINDOWS = 6;
 
@@ -180,7 +181,7 @@ export function WalkForwardReportView({ report, initialCapital, strategy }: { re
   return (
     <div className="bt-wf__report" data-testid="walk-forward-report">
       <h3 className="bt-subtitle">In-sample against out-of-sample ({objectiveLabels[report.objective]})</h3>
-      <div className="table-scroll">
+      <ScrollRegion label="Walk-forward summary">
         <table className="data-table bt-wf__summary" data-testid="walk-forward-summary">
           <thead>
             <tr>
@@ -203,12 +204,12 @@ export function WalkForwardReportView({ report, initialCapital, strategy }: { re
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
       <p className="bt-wf__efficiency" data-testid="walk-forward-efficiency">
         Walk-forward efficiency (out-of-sample objective / in-sample objective): {report.efficiency === null ? MISSING : percentOfFraction(report.efficiency)}
       </p>
       <h3 className="bt-subtitle">Windows</h3>
-      <div className="table-scroll">
+      <ScrollRegion label="Walk-forward windows">
         <table className="data-table" data-testid="walk-forward-windows">
           <thead>
             <tr>
@@ -249,7 +250,7 @@ export function WalkForwardReportView({ report, initialCapital, strategy }: { re
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
       <h3 className="bt-subtitle">Stitched out-of-sample equity</h3>
       <EquityChart equity={stitched} drawdown={null} reference={initialCapital} label="Stitched out-of-sample equity curve" height={240} testId="walk-forward-chart" />
     </div>
