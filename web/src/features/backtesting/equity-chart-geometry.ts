@@ -145,6 +145,20 @@ export function buildEquityChartGeometry(
 }
 
 /** The index of the equity point nearest in time to the pixel `px`; -1 without points. */
+const DAY_MS = 86_400_000;
+const dayLabel = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+const hourLabel = new Intl.DateTimeFormat('en-US', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone: 'UTC' });
+
+/**
+ * The time axis's labels (UTC): the day alone when the ticks are a day or more apart; within a day,
+ * the day at midnight ticks and the hour between (as d3's multi-scale format does), so one day is
+ * never labelled twice in a row.
+ */
+export function timeTickLabels(ticks: readonly Tick<Date>[]): string[] {
+  const step = ticks.length > 1 ? ticks[1]!.value.getTime() - ticks[0]!.value.getTime() : DAY_MS;
+  return ticks.map(({ value }) => (step >= DAY_MS || value.getTime() % DAY_MS === 0 ? dayLabel.format(value) : hourLabel.format(value)));
+}
+
 export function nearestPointIndex(geometry: EquityChartGeometry, px: number): number {
   if (geometry.times.length === 0 || Number.isNaN(px)) return -1;
   return bisectCenter(geometry.times, geometry.x.invert(px).getTime());

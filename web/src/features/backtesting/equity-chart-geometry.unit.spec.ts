@@ -4,7 +4,7 @@
  * nearest point, and the drawdown at a time.
  */
 import { expect } from 'chai';
-import { buildEquityChartGeometry, drawdownAt, EQUITY_SHARE, MARGINS, MIN_DRAWDOWN_DOMAIN, nearestPointIndex, PLOT_GAP_PX, type DrawdownPoint, type EquityPoint } from './equity-chart-geometry';
+import { buildEquityChartGeometry, drawdownAt, timeTickLabels, EQUITY_SHARE, MARGINS, MIN_DRAWDOWN_DOMAIN, nearestPointIndex, PLOT_GAP_PX, type DrawdownPoint, type EquityPoint } from './equity-chart-geometry';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 0, 1);
@@ -86,6 +86,17 @@ describe('equity chart geometry', function () {
     for (const t of g.timeTicks) expect(t.at).to.be.within(MARGINS.left, MARGINS.left + 400);
     for (const t of g.equityTicks) expect(t.at).to.be.within(g.equityPlot.y, g.equityPlot.y + g.equityPlot.height);
     for (const t of g.drawdown!.ticks) expect(t.at).to.be.within(g.drawdown!.plot.y, g.drawdown!.plot.y + g.drawdown!.plot.height);
+  });
+
+  it('labels the time axis by day, or within a day the day at midnight and the hour between, never one day twice in a row', function () {
+    const at = (...times: number[]) => times.map((t) => ({ value: new Date(t), at: 0 }));
+    expect(timeTickLabels(at(T0, T0 + DAY, T0 + 2 * DAY))).to.deep.equal(['Jan 1', 'Jan 2', 'Jan 3']);
+    expect(timeTickLabels(at(T0 + DAY / 2, T0 + DAY, T0 + 1.5 * DAY))).to.deep.equal(['12:00', 'Jan 2', '12:00']);
+    const twelveHourly = buildEquityChartGeometry(equity.slice(0, 3), null, { width: 1200, height: 300 });
+    const labels = timeTickLabels(twelveHourly.timeTicks);
+    expect(labels.length).to.be.greaterThan(3);
+    labels.slice(1).forEach((label, i) => expect(label, labels.join(', ')).not.to.equal(labels[i]));
+    expect(labels.filter((l) => /^Jan \d$/.test(l))).to.deep.equal(['Jan 1', 'Jan 2', 'Jan 3']);
   });
 
   it('finds the point nearest in time to the cursor, the ends beyond either side', function () {

@@ -8,7 +8,7 @@
  */
 import { memo, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type RefObject } from 'react';
 import { formatPercent, formatUsd } from '../../../lib/number-format';
-import { buildEquityChartGeometry, drawdownAt, nearestPointIndex, type DrawdownPoint, type EquityChartGeometry, type EquityPoint } from '../equity-chart-geometry';
+import { buildEquityChartGeometry, drawdownAt, nearestPointIndex, timeTickLabels, type DrawdownPoint, type EquityChartGeometry, type EquityPoint } from '../equity-chart-geometry';
 import { percentOfFraction } from '../backtest-texts';
 
 interface Size {
@@ -32,7 +32,6 @@ function useElementWidth(ref: RefObject<HTMLElement | null>): number | null {
   return width;
 }
 
-const dayFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 const fullFormat = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false, timeZone: 'UTC' });
 
 export function EquityChart({
@@ -131,6 +130,7 @@ const ChartLayers = memo(function ChartLayers({ geometry }: { geometry: EquityCh
   const { equityPlot, equityPath, reference, drawdown, timeTicks, equityTicks } = geometry;
   const right = equityPlot.x + equityPlot.width;
   const bottom = drawdown ? drawdown.plot.y + drawdown.plot.height : equityPlot.y + equityPlot.height;
+  const timeLabels = timeTickLabels(timeTicks);
   return (
     <>
       <g className="bt-chart__grid">
@@ -150,9 +150,9 @@ const ChartLayers = memo(function ChartLayers({ geometry }: { geometry: EquityCh
             </text>
           </g>
         ))}
-        {timeTicks.map((t) => (
+        {timeTicks.map((t, i) => (
           <text key={t.value.getTime()} x={t.at} y={bottom + 16} textAnchor="middle" className="bt-chart__axis-label">
-            {dayFormat.format(t.value)}
+            {timeLabels[i]}
           </text>
         ))}
       </g>

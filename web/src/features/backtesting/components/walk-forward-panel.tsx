@@ -170,6 +170,8 @@ const objectiveText = (objective: WalkForwardObjective, value: number | null) =>
 /** The report: summaries side by side, the windows, the stitched out-of-sample curve. */
 export function WalkForwardReportView({ report, initialCapital, strategy }: { report: WalkForwardReport; initialCapital: number; strategy: StrategyDefinition | undefined }) {
   const order = strategy ? Object.keys(strategy.parameters) : undefined;
+  // With total return as the objective, the objective's column is the return's: shown once.
+  const returnColumns = report.objective !== 'totalReturn';
   const stitched = report.stitchedEquity.map((p) => ({ time: Date.parse(p.time), equity: p.equity }));
   const summaryRows: Array<[string, (f: BacktestFigures) => string]> = [
     ['Total Return', (f) => signedPercentOfFraction(f.totalReturn)],
@@ -219,16 +221,20 @@ export function WalkForwardReportView({ report, initialCapital, strategy }: { re
               <th scope="col" className="num">
                 In-sample {objectiveLabels[report.objective]}
               </th>
-              <th scope="col" className="num">
-                In-sample return
-              </th>
+              {returnColumns && (
+                <th scope="col" className="num">
+                  In-sample return
+                </th>
+              )}
               <th scope="col">Out-of-sample</th>
               <th scope="col" className="num">
                 Out-of-sample {objectiveLabels[report.objective]}
               </th>
-              <th scope="col" className="num">
-                Out-of-sample return
-              </th>
+              {returnColumns && (
+                <th scope="col" className="num">
+                  Out-of-sample return
+                </th>
+              )}
               <th scope="col" className="num">
                 Trades
               </th>
@@ -241,10 +247,10 @@ export function WalkForwardReportView({ report, initialCapital, strategy }: { re
                 <td>{periodText(w.inSample.start, w.inSample.end)}</td>
                 <td className="bt-wf__params">{parametersText(w.inSample.parameters, order)}</td>
                 <td className="num">{objectiveText(report.objective, w.inSample.objectiveValue)}</td>
-                <td className="num">{signedPercentOfFraction(w.inSample.figures.totalReturn)}</td>
+                {returnColumns && <td className="num">{signedPercentOfFraction(w.inSample.figures.totalReturn)}</td>}
                 <td>{periodText(w.outOfSample.start, w.outOfSample.end)}</td>
                 <td className="num">{objectiveText(report.objective, w.outOfSample.objectiveValue)}</td>
-                <td className={`num${w.outOfSample.figures.totalReturn > 0 ? ' up' : w.outOfSample.figures.totalReturn < 0 ? ' down' : ''}`}>{signedPercentOfFraction(w.outOfSample.figures.totalReturn)}</td>
+                {returnColumns && <td className={`num${w.outOfSample.figures.totalReturn > 0 ? ' up' : w.outOfSample.figures.totalReturn < 0 ? ' down' : ''}`}>{signedPercentOfFraction(w.outOfSample.figures.totalReturn)}</td>}
                 <td className="num">{formatCount(w.outOfSample.figures.totalTrades)}</td>
               </tr>
             ))}
