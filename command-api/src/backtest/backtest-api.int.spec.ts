@@ -19,14 +19,15 @@ import { silentLogger } from '@papertrade/platform/config/logger';
 import { JobRunner } from '@papertrade/workers/jobs/job-runner';
 import { backtestJobs } from '@papertrade/workers/jobs/backtest-jobs';
 import { inProcessBacktestEngine } from '@papertrade/workers/jobs/backtest-engine';
+import { BacktestRunnerThread } from '@papertrade/workers/jobs/backtest-runner-thread';
 import { startHarness, type Harness } from '../../../test/api-harness';
 import { waitUntil } from '../../../test/wait';
 
 const unique = () => randomUUID().slice(0, 8);
 const DAY = 86_400_000;
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-/** A short period well in the past: two weeks ending a week ago. */
-const START = day(Date.now() - 21 * DAY);
+/** A period well in the past: seven weeks ending a week ago. */
+const START = day(Date.now() - 56 * DAY);
 const END = day(Date.now() - 8 * DAY);
 const RUN = { strategyId: 'rsi-mean-reversion', symbol: 'ETH', startDate: START, endDate: END, initialCapital: 10_000, parameters: { rsiPeriod: 10, oversold: 35, overbought: 65 } };
 
@@ -34,6 +35,7 @@ describe('Backtest API (HTTP, embedded)', function () {
   this.timeout(180_000);
   let h: Harness;
   let runner: JobRunner;
+  const thread = new BacktestRunnerThread();
   let premium: { token: string; userId: string };
   let other: { token: string; userId: string };
   let free: { token: string; userId: string };
@@ -56,7 +58,8 @@ describe('Backtest API (HTTP, embedded)', function () {
     const handler = new CommandHandler(h.rt.infra.eventStore, () => new Date());
     const { readModels, bus } = h.rt.infra;
     runner = new JobRunner({ handler, readModels, bus, clock: () => new Date(), logger: silentLogger }, {
-      kinds: backtestJobs({ handler, events: h.rt.infra.eventStore, engine: inProcessBacktestEngine(h.rt.marketData), logger: silentLogger }),
+      // As the workers service runs them: each backtest on a worker thread.
+      kinds: backtestJobs({ handler, events: h.rt.infra.eventStore, engine: inProcessBacktestEngine(h.rt.marketData, { thread }), logger: silentLogger }),
       pollMs: 100,
     });
     premium = await newUser(true);
@@ -65,6 +68,7 @@ describe('Backtest API (HTTP, embedded)', function () {
   });
   after(async function () {
     await runner?.stop();
+    await thread.close();
     await h?.stop();
   });
 
@@ -94,6 +98,8 @@ describe('Backtest API (HTTP, embedded)', function () {
   it('run answers 202 at once; the same client reads it QUEUED with its place; a second run is a 409; the job completes and the result and every trade page are readable', async function () {
     const updates: Array<{ status: string }> = [];
     const unsubscribe = await h.rt.infra.bus.subscribe(userRealtimeSubject(premium.userId, 'BACKTEST_UPDATE'), (_s, p) => updates.push(p as { status: string }));
+    const progress: Array<{ jobId: string; status: string; progress: number }> = [];
+    const unsubscribeProgress = await h.rt.infra.bus.subscribe(userRealtimeSubject(premium.userId, 'JOB_PROGRESS'), (_s, p) => progress.push(p as { jobId: string; status: string; progress: number }));
     let id = '';
     let jobId = '';
     const events = await h.appendedBy(async () => {
@@ -135,13 +141,20 @@ describe('Backtest API (HTTP, embedded)', function () {
     await waitUntil(async () => (await h.request('GET', `/api/backtest/${id}`, { token: premium.token })).body.status === 'COMPLETED', { timeoutMs: 120_000, intervalMs: 200, message: 'the backtest to complete' });
     await waitUntil(() => updates.some((u) => u.status === 'COMPLETED'), { message: 'BACKTEST_UPDATE COMPLETED' });
     unsubscribe();
+    // Progress while it ran (from the thread, while the job's process stayed responsive), then the end.
+    await waitUntil(() => progress.some((m) => m.status === 'COMPLETED'), { message: 'JOB_PROGRESS COMPLETED' });
+    unsubscribeProgress();
+    expect(progress.every((m) => m.jobId === jobId)).to.equal(true);
+    const running = progress.filter((m) => m.status === 'RUNNING').map((m) => m.progress);
+    expect(running.some((f) => f > 0 && f < 1), JSON.stringify(progress)).to.equal(true);
+    expect(running).to.deep.equal([...running].sort((x, y) => x - y));
     const done = backtestDetailSchema.parse((await h.request('GET', `/api/backtest/${id}`, { token: premium.token })).body);
     expect(done).to.include({ status: 'COMPLETED', queuePosition: null, error: null, report: null });
     const result = done.result!;
     expect(result.totalReturn).to.be.closeTo(result.finalBalance / 10_000 - 1, 1e-4);
     expect(result.equityCurve.length).to.be.within(2, 1000);
 
-    // The same settings through the engine directly: the very trades, every one on some page.
+    // The same settings through the engine directly, in this thread: the very trades, every one on some page.
     const engine = inProcessBacktestEngine(h.rt.marketData);
     const direct = await engine.backtest({ userId: premium.userId, config: events[1]!.data.config as never, profile: DEFAULT_RISK_PROFILE }, () => {}, new AbortController().signal);
     expect(done.tradeCount).to.equal(direct.trades.length);
@@ -300,7 +313,7 @@ describe('Backtest API (HTTP, embedded)', function () {
       ['walk-forward malformed JSON', '/api/backtest/walk-forward', '[', /JSON|Unexpected|invalid/i, 400],
       ['walk-forward without strategy', '/api/backtest/walk-forward', JSON.stringify({ startDate: START, endDate: END }), new RegExp(STRATEGY_REQUIRED_MESSAGE), 400],
       ['walk-forward windows out of range', '/api/backtest/walk-forward', JSON.stringify({ strategyId: 'ma-crossover', startDate: START, endDate: END, windows: 100 }), /windows must be from 2 to 24/, 400],
-      ['walk-forward too many windows for the period', '/api/backtest/walk-forward', JSON.stringify({ strategyId: 'ma-crossover', startDate: START, endDate: END, windows: 20 }), /too many windows/, 400],
+      ['walk-forward too many windows for the period', '/api/backtest/walk-forward', JSON.stringify({ strategyId: 'ma-crossover', startDate: day(Date.now() - 18 * DAY), endDate: END, windows: 20 }), /too many windows/, 400],
       ['walk-forward parameterSets a fraction', '/api/backtest/walk-forward', JSON.stringify({ strategyId: 'ma-crossover', startDate: START, endDate: END, parameterSets: 2.5 }), /parameterSets must be a whole number/, 400],
       ['walk-forward unknown objective', '/api/backtest/walk-forward', JSON.stringify({ strategyId: 'ma-crossover', startDate: START, endDate: END, objective: 'luck' }), /objective must be one of/, 400],
       ['walk-forward future end', '/api/backtest/walk-forward', JSON.stringify({ strategyId: 'ma-crossover', startDate: START, endDate: future }), /endDate must not be in the future/, 400],

@@ -10,10 +10,11 @@
  * - the drawdown rule's peaks are the live risk monitor's (PortfolioPeakRecorded in the period) when
  *   the owner's portfolio recorded any, as the paper replay does; otherwise the engine's own.
  *
- * A backtest is one synchronous pass (seconds for six months): the job runner's lease renewals and the
- * progress messages wait for it, so the job's lease (JOB_LEASE_MS, 30 s) must outlast the longest run
- * (a year of 5-minute candles takes well under that here). A walk-forward runs window by window on
- * the worker-thread pool when one is given, else here, yielding to the event loop between windows.
+ * A backtest is one synchronous pass (seconds for six months). With a thread (backtest-runner-thread.ts,
+ * what the workers service uses) it runs there, so the job's lease renewals and JOB_PROGRESS messages
+ * go out meanwhile; without one (tests that call the engine directly) it runs here. A walk-forward
+ * runs its windows on the worker-thread pool when one is given, else here, yielding to the event loop
+ * between windows.
  */
 import { validateWalkForwardRequest, type BacktestRun, type WalkForwardReport } from '@papertrade/domain/backtest/contracts';
 import { cachedCharts, cachedTicks } from '@papertrade/domain/backtest/market';
@@ -25,6 +26,7 @@ import type { MarketData } from '@papertrade/platform/market/market-data';
 import { SimulatedMarketData } from '@papertrade/platform/market/simulated-market-data';
 import { signalIdFor } from '../signal-engine';
 import type { BacktestEngine } from './backtest-jobs';
+import type { BacktestRunnerThread } from './backtest-runner-thread';
 
 export const SIMULATED_MARKET_REQUIRED = "Backtests replay the simulated market's price path; this deployment reads another market (MARKET_DATA=simulated is needed)";
 
@@ -34,7 +36,15 @@ const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** Runs the walk-forward's windows (on worker threads, in parallel): what backtest-engine.ts uses when given. */
 export type WindowRunner = (jobs: ReturnType<typeof windowJobs>, progress: (fraction: number) => void, signal: AbortSignal) => Promise<ReturnType<typeof evaluateWindow>[]>;
 
-export function inProcessBacktestEngine(marketData: MarketData, windowRunner?: WindowRunner): BacktestEngine {
+export interface BacktestEngineOptions {
+  /** Where single backtests run (off the event loop); absent: in this thread. */
+  thread?: BacktestRunnerThread;
+  /** Where a walk-forward's windows run (in parallel); absent: in this thread, window by window. */
+  windowRunner?: WindowRunner;
+}
+
+export function inProcessBacktestEngine(marketData: MarketData, options: BacktestEngineOptions = {}): BacktestEngine {
+  const { thread, windowRunner } = options;
   const simulated = marketData instanceof SimulatedMarketData ? marketData : null;
   const marketFor = (strategyId: string): BacktestMarket => {
     if (!simulated) throw new Error(SIMULATED_MARKET_REQUIRED);
@@ -48,13 +58,15 @@ export function inProcessBacktestEngine(marketData: MarketData, windowRunner?: W
   return {
     async backtest({ userId, config, profile, peaks }, progress, signal): Promise<BacktestRun> {
       const market = marketFor(config.strategyId);
+      const run = { ...config, startMs: Date.parse(config.startDate), endMs: Date.parse(config.endDate) };
+      const recorded = peaks && peaks.length > 0 ? { peaks: [...peaks] } : {};
+      if (thread && simulated) {
+        const request = { key: Array.from(simulated.key), lastTick: simulated.ticks.lastTick(), config: run, rules: { profile }, userId, liveSignalIds: config.strategyId === 'house-signals', ...recorded };
+        return thread.run(request, progress, signal);
+      }
       await breathe();
       if (signal.aborted) throw signal.reason as Error;
-      return runBacktest(
-        { ...config, startMs: Date.parse(config.startDate), endMs: Date.parse(config.endDate) },
-        market,
-        { rules: { profile }, userId, onProgress: progress, ...(peaks && peaks.length > 0 ? { peaks } : {}) },
-      );
+      return runBacktest(run, market, { rules: { profile }, userId, onProgress: progress, ...recorded });
     },
     async walkForward({ userId, config, profile }, progress, signal): Promise<WalkForwardReport> {
       const market = marketFor(config.strategyId);
