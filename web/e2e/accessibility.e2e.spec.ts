@@ -12,7 +12,7 @@ import { useBrowserSuite } from './support/browser';
 
 const ADMIN = { email: 'a11y-admin@papertrade.test', password: 'admin-password-1' };
 
-/** Every route of the spec's route table, plus the API reference and an unknown path (the 404 page). */
+/** Every route of the spec's route table (and the tabs of Backtesting), plus the API reference and an unknown path (the 404 page). */
 const SCREENS = [
   '/',
   '/landing',
@@ -21,6 +21,8 @@ const SCREENS = [
   '/ai-signals',
   '/trade-history',
   '/backtesting',
+  '/backtesting?tab=results',
+  '/backtesting?tab=history',
   '/risk-management',
   '/settings',
   '/api-integration',

@@ -7,7 +7,6 @@ import { screenshot, useBrowserSuite } from './support/browser';
 
 const planned = [
   ['/ai-signals', 'AI Trading Strategies'],
-  ['/backtesting', 'Strategy Backtesting'],
 ] as const;
 /** Built screens (their own specs test them): here only their route and title. */
 const built = [
@@ -18,6 +17,7 @@ const built = [
   ['/api-docs', 'API Reference'],
   ['/settings', 'Settings'],
   ['/api-integration', 'Exchange API Integration'],
+  ['/backtesting', 'Strategy Backtesting'],
 ] as const;
 
 describe('web: routes and shell (e2e)', function () {

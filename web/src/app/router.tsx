@@ -21,12 +21,12 @@ const admin = lazyRoute(() => import('./routes/admin'));
 const apiDocs = lazyRoute(() => import('./routes/api-docs'));
 const settings = lazyRoute(() => import('./routes/settings'));
 const apiIntegration = lazyRoute(() => import('./routes/api-integration'));
+const backtesting = lazyRoute(() => import('./routes/backtesting'));
 const notFound = lazyRoute(() => import('./routes/not-found'));
 
 /** Titles as the premium spec names the screens (premium-and-account.md section 2). */
 export const plannedScreens = [
   { path: '/ai-signals', title: 'AI Trading Strategies' },
-  { path: '/backtesting', title: 'Strategy Backtesting' },
 ] as const;
 
 interface RouteHandle {
@@ -56,6 +56,7 @@ export const routes: RouteObject[] = [
           { path: '/api-docs', element: <apiDocs.Component />, ...screen(apiDocs) },
           { path: '/settings', element: <settings.Component />, ...screen(settings) },
           { path: '/api-integration', element: <apiIntegration.Component />, ...screen(apiIntegration) },
+          { path: '/backtesting', element: <backtesting.Component />, ...screen(backtesting) },
           ...plannedScreens.map(({ path, title }) => ({ path, element: <placeholder.Component title={title} />, ...screen(placeholder) })),
           { path: '*', element: <notFound.Component />, ...screen(notFound) },
         ],

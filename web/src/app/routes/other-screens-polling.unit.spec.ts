@@ -35,9 +35,9 @@ describe('polling of the screens without polls of their own', function () {
     expect(await screenPolls({ path: '/nowhere', load: () => import('./not-found'), viewer: null })).to.deep.equal(SHELL);
     const placeholder = async () => {
       const [{ createElement }, { default: PlaceholderRoute }] = await Promise.all([import('react'), import('./placeholder')]);
-      return { default: () => createElement(PlaceholderRoute, { title: 'Strategy Backtesting' }) };
+      return { default: () => createElement(PlaceholderRoute, { title: 'AI Trading Strategies' }) };
     };
-    expect(await screenPolls({ path: '/backtesting', load: placeholder, viewer: viewer('PREMIUM') })).to.deep.equal(SHELL);
+    expect(await screenPolls({ path: '/ai-signals', load: placeholder, viewer: viewer('PREMIUM') })).to.deep.equal(SHELL);
   });
 
   it('landing, sign-in and sign-up (outside the shell): the landing page loads its figures and plans once, the forms nothing', async () => {
