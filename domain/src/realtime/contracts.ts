@@ -19,6 +19,9 @@
  *   - JOB_PROGRESS   to the user who requested a long job (workers/src/jobs/job-runner.ts): `{jobId,
  *                    kind, status, progress, message?}`, progress a fraction from 0 to 1. Not kept
  *                    anywhere: a socket that missed one waits for the next.
+ *   - BACKTEST_UPDATE to the owner of a backtest or walk-forward once the `backtests` read model holds
+ *                    its change (`{id, jobId, mode, status, error}`, backtest/service-contracts.ts),
+ *                    so the client re-reads the run and the history and finds it.
  * Other upper-case types may be published (the relay forwards `realtime.public.<TYPE>`); a client
  * that does not know one ignores it.
  */
@@ -62,6 +65,9 @@ export const jobProgressSchema = z.object({
 export type JobProgress = z.infer<typeof jobProgressSchema>;
 export const jobProgressMessageSchema = z.object({ type: z.literal('JOB_PROGRESS'), data: jobProgressSchema });
 
+/** A backtest's change (its fields: backtest/service-contracts.ts backtestUpdateSchema); the client re-reads the run. */
+export const backtestUpdateMessageSchema = z.object({ type: z.literal('BACKTEST_UPDATE'), data: z.unknown() });
+
 export const serverMessageSchema = z.discriminatedUnion('type', [
   marketUpdateMessageSchema,
   authenticatedMessageSchema,
@@ -71,6 +77,7 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   botStatusMessageSchema,
   mlUpdateMessageSchema,
   jobProgressMessageSchema,
+  backtestUpdateMessageSchema,
 ]);
 export type ServerMessage = z.infer<typeof serverMessageSchema>;
 export type ServerMessageType = ServerMessage['type'];

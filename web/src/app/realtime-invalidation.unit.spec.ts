@@ -5,6 +5,11 @@
  */
 import { expect } from 'chai';
 import { partialMatchKey, type QueryKey } from '@tanstack/react-query';
+import { backtestQueryOptions } from '../features/backtesting/api/get-backtest';
+import { backtestHistoryQueryOptions } from '../features/backtesting/api/get-backtest-history';
+import { backtestStrategiesQueryOptions } from '../features/backtesting/api/get-backtest-strategies';
+import { backtestTradesQueryOptions } from '../features/backtesting/api/get-backtest-trades';
+import { comparePaperQueryOptions } from '../features/backtesting/api/get-compare-paper';
 import { indicatorsQueryOptions } from '../features/indicators-panel/api/get-indicators';
 import { coinPricesQueryOptions } from '../features/market/api/get-coin-prices';
 import { coinSummaryQueryOptions } from '../features/market/api/get-coin-summary';
@@ -49,6 +54,16 @@ describe('dashboard queries', () => {
     expect(reaches(realtimeInvalidation.ml, mlStatusQueryOptions().queryKey)).to.equal(true);
     expect(reaches(realtimeInvalidation.ml, portfolioQueryOptions().queryKey)).to.equal(false);
     expect(reaches(realtimeInvalidation.ml, priceQueryOptions('ETH').queryKey)).to.equal(false);
+  });
+
+  it('BACKTEST_UPDATE reaches a run, its trade pages, its comparison and the history; not the strategy list or the dashboard', () => {
+    const id = '0b4e6a52-1d3c-4a8e-9f10-2c3d4e5f6a7b';
+    for (const key of [backtestQueryOptions(id).queryKey, backtestTradesQueryOptions(id, 2).queryKey, comparePaperQueryOptions(id).queryKey, backtestHistoryQueryOptions().queryKey]) {
+      expect(reaches(realtimeInvalidation.backtest, key), JSON.stringify(key)).to.equal(true);
+    }
+    expect(reaches(realtimeInvalidation.backtest, backtestStrategiesQueryOptions().queryKey)).to.equal(false);
+    expect(reaches(realtimeInvalidation.backtest, portfolioQueryOptions().queryKey)).to.equal(false);
+    expect(reaches(realtimeInvalidation.market, backtestHistoryQueryOptions().queryKey)).to.equal(false);
   });
 
   it('a manual trade refreshes portfolio and trades; a bot reset also signals and ml-status (section 4), nothing else', () => {

@@ -10,7 +10,7 @@
  * - Authentication: with a stored token the first message is `{type:'auth', token}` (never in the
  *   URL, which ends up in access logs). A later sign-in sends auth again; a sign-out sends logout.
  * - Messages: MARKET_UPDATE refreshes the market queries (portfolio, price, signals, indicators) and
- *   records the tick per coin; ML_UPDATE refreshes ml-status; BOT_STATUS replaces the bot status
+ *   records the tick per coin; ML_UPDATE refreshes ml-status; BACKTEST_UPDATE the backtests; BOT_STATUS replaces the bot status
  *   (STOPPED until the first one); JOB_PROGRESS records the latest progress per long job (the ML
  *   panel's progress bar), dropped on a session change. Malformed JSON or a known type with a bad shape is only logged;
  *   a type this client does not know (the relay forwards any public push) is ignored.
@@ -26,7 +26,7 @@ export const SOCKET_CLOSED = 3;
 
 export type ConnectionStatus = 'connecting' | 'connected' | 'disconnected';
 /** Which cached queries a message makes stale. */
-export type InvalidationGroup = 'market' | 'ml';
+export type InvalidationGroup = 'market' | 'ml' | 'backtest';
 
 export interface RealtimeState {
   status: ConnectionStatus;
@@ -149,6 +149,8 @@ function onMessage(state: RealtimeState, text: unknown): Transition {
       };
     case 'ML_UPDATE':
       return { state, effects: [{ type: 'invalidate', group: 'ml' }] };
+    case 'BACKTEST_UPDATE':
+      return { state, effects: [{ type: 'invalidate', group: 'backtest' }] };
     case 'BOT_STATUS':
       return same({ ...state, botStatus: message.data.status });
     case 'JOB_PROGRESS':

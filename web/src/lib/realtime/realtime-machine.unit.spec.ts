@@ -112,6 +112,7 @@ describe('real-time connection rules', () => {
   it('ML_UPDATE refreshes ml-status; BOT_STATUS replaces the bot status, STOPPED until then and after a session change', () => {
     expect(initialRealtimeState().botStatus).to.equal('STOPPED');
     expect(run(msg({ type: 'ML_UPDATE', data: { accuracy: 61 } })).effects).to.deep.equal([{ type: 'invalidate', group: 'ml' }]);
+    expect(run(msg({ type: 'BACKTEST_UPDATE', data: { id: 'b1', status: 'COMPLETED' } })).effects).to.deep.equal([{ type: 'invalidate', group: 'backtest' }]);
     const active = run(msg({ type: 'BOT_STATUS', data: { status: 'ACTIVE' } }));
     expect(active.state.botStatus).to.equal('ACTIVE');
     expect(run(msg({ type: 'BOT_STATUS', data: { status: 'ACTIVE' } }), msg({ type: 'BOT_STATUS', data: { status: 'STOPPED' } })).state.botStatus).to.equal('STOPPED');
