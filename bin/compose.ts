@@ -22,6 +22,7 @@ import { CcxtExchangeGateway } from '@papertrade/platform/exchanges/ccxt-exchang
 import type { ExchangeGateway } from '@papertrade/platform/exchanges/exchange-gateway';
 import type { MarketData } from '@papertrade/platform/market/market-data';
 import { CachedMarketData } from '@papertrade/platform/market/cached-market-data';
+import { SimulatedMarketData } from '@papertrade/platform/market/simulated-market-data';
 import { READ_CACHE_MAX_AGE_MS, ReadModelCache } from '@papertrade/platform/projections/read-model-cache';
 import { Projector } from '@papertrade/platform/projections/projector';
 import { createInfrastructure, type Infrastructure } from '@papertrade/platform/runtime/infrastructure';
@@ -224,6 +225,23 @@ export function queryApiDeps(rt: Runtime): QueryApiDeps {
     apiCalls: rt.apiCalls,
     chat: chatModelOf(rt),
     chatLimit: new ChatLimit(rt.infra.limitStore, { perUser: rt.config.CHAT_MAX_PER_USER, windowMs: rt.config.CHAT_WINDOW_MS }),
+    ...whatIfRunnerOf(rt),
+  };
+}
+
+/**
+ * The assistant's what-if runner: the backtester on a worker thread of this process (started on the
+ * first what-if, one run at a time), over the simulated market's path bounded by now; none where the
+ * market is another one.
+ */
+function whatIfRunnerOf(rt: Runtime): Pick<QueryApiDeps, 'whatIf'> {
+  const simulated = rt.marketData instanceof SimulatedMarketData ? rt.marketData : null;
+  if (!simulated) return {};
+  const thread = new BacktestRunnerThread();
+  const never = new AbortController().signal;
+  return {
+    whatIf: ({ config, profile, userId }) =>
+      thread.run({ key: Array.from(simulated.key), lastTick: simulated.ticks.lastTick(), config, rules: { profile }, userId, liveSignalIds: config.strategyId === 'house-signals' }, () => {}, never),
   };
 }
 

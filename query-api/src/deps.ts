@@ -9,6 +9,12 @@ import type { ApiCallCounter } from '@papertrade/platform/auth/api-call-counter'
 import type { ReadModelCache } from '@papertrade/platform/projections/read-model-cache';
 import type { ChatModel } from '@papertrade/platform/assistant/chat-model';
 import type { ChatLimit } from './assistant/chat-limit';
+import type { BacktestRun } from '@papertrade/domain/backtest/contracts';
+import type { BacktestConfig } from '@papertrade/domain/backtest/run-backtest';
+import type { RiskProfile } from '@papertrade/domain/trading/contracts';
+
+/** Runs one backtest for the assistant's what-ifs, off the request's event loop (a worker thread). */
+export type WhatIfRunner = (run: { config: BacktestConfig; profile: RiskProfile; userId: string }) => Promise<BacktestRun>;
 
 export interface QueryApiDeps {
   readModels: ReadModels;
@@ -42,4 +48,6 @@ export interface QueryApiDeps {
   chat: ChatModel;
   /** Questions per user and window, counted where every instance sees them. */
   chatLimit: ChatLimit;
+  /** The assistant's what-if runner: absent where the market is not the simulated one (the backtester replays its path). */
+  whatIf?: WhatIfRunner;
 }

@@ -5,14 +5,16 @@
  * facts it returns (answers.unit.spec.ts and the 200-answer grounding spec check it), and a text a
  * user controls (a name) is quoted as data, never read as an instruction.
  *
- * The user's backtests come from `my_backtests` (their backtest history). What-ifs are answered by a
- * tool the backtester will bring (`what_if_backtest`, tools.ts): until it is registered the answer says
- * plainly that the runner is not available yet, with no figure.
+ * The user's backtests come from `my_backtests` (their backtest history). A what-if ("what if my stop
+ * loss were 3% over the last 30 days?", what-if.ts) is two backtester runs over the same days, the
+ * profile as it is and changed (`what_if_backtest`); where the deployment has no runner (a market other
+ * than the simulated one) the answer says so, with no figure.
  */
 import type { CoinSymbol } from '../market/coins';
 import type { Fact } from './contracts';
 import { collectFacts } from './facts';
 import type { Recognised } from './intents';
+import { WHAT_IF_DEFAULT_DAYS, whatIfProblem, type WhatIfSetting } from './what-if';
 import type {
   AlertResult,
   BacktestItemResult,
@@ -27,8 +29,6 @@ import type {
 /** One look-up to make: a tool and its input. */
 export type ToolCall = { [N in ToolName]: { name: N; input: ToolInput<N> } }[ToolName];
 
-/** The tools the backtester will register (issue 18); the grounded assistant routes to them already. */
-export const FUTURE_TOOLS = { whatIf: 'what_if_backtest', backtests: 'my_backtests' } as const;
 
 const call = <N extends ToolName>(name: N, input: ToolInput<N>) => ({ name, input }) as ToolCall;
 const withSymbol = (symbol: CoinSymbol | null) => (symbol ? { symbol } : {});
@@ -78,8 +78,12 @@ export function planFor(r: Recognised): ToolCall[] {
       return r.term ? [call('explain_term', { term: r.term })] : [];
     case 'my_backtests':
       return [call('my_backtests', {})];
+    case 'what_if': {
+      const w = r.whatIf;
+      if (!w || whatIfProblem(w) !== null) return [];
+      return [call('what_if_backtest', { setting: w.setting!, value: w.value!, symbol: r.symbol ?? 'ETH', days: w.days ?? WHAT_IF_DEFAULT_DAYS })];
+    }
     case 'help':
-    case 'what_if':
     case 'action':
     case 'unknown':
       return [];
@@ -238,7 +242,7 @@ function write(r: Recognised, x: PlanResults): string {
       return `${t.title}: ${t.text}`;
     }
     case 'what_if':
-      return "I can't run what-ifs yet: the what-if runner needs the backtester, which is being built next, and I won't guess a figure in its place. Meanwhile I can show your risk profile as it is, or explain how each stop-loss type works.";
+      return whatIfText(r, x);
     case 'my_backtests': {
       const b = x.my_backtests;
       if (!b || b.backtests.length === 0) {
@@ -252,6 +256,28 @@ function write(r: Recognised, x: PlanResults): string {
     case 'unknown':
       return `That is outside what I know, and I won't make up an answer: I answer from your own paper-trading data and this product's engines. You can ask me about ${CAPABILITIES}.`;
   }
+}
+
+const SETTING_WORDS: Readonly<Record<WhatIfSetting, string>> = { stopLoss: 'a fixed stop loss of', takeProfit: 'a take profit of', maxPositionSize: 'a maximum position size of' };
+
+function whatIfText(r: Recognised, x: PlanResults): string {
+  const problem = r.whatIf ? whatIfProblem(r.whatIf) : 'no setting';
+  if (problem === 'no setting') {
+    return "I can replay a what-if through the backtester: name the setting and its value in percent (your stop loss, take profit or maximum position size) and, if you like, the period, for example \u201cwhat if my stop loss were three percent over the last thirty days?\u201d. I then run your profile as it is and with that change over the same days and compare the figures.";
+  }
+  if (problem === 'out of bounds') return "That value is outside the range Risk Management allows for that setting, so I won't replay it. Risk Management shows each setting's range.";
+  if (problem === 'period too long') return 'A what-if replays at most the last ninety days; ask for a shorter period.';
+  const w = x.what_if_backtest;
+  if (!w) return "I can't run what-ifs here: the backtester replays the simulated market, and this deployment reads another market. I won't guess a figure in its place.";
+  const run = (label: string, k: typeof w.current) => {
+    const win = k.winRate ? `, a win rate of ${k.winRate.text}` : '';
+    return `${label} (a ${k.stopType.text} stop of ${k.stopValue.text}, a take profit of ${k.takeProfit.text}, positions up to ${k.maxPositionSize.text}): ${k.totalReturn.text}, ending at ${k.finalBalance.text}, with ${k.closedTrades.text} closed ${plural(k.closedTrades, 'trade', 'trades')}${win} and a maximum drawdown of ${k.maxDrawdown.text}.`;
+  };
+  return (
+    `I replayed the last ${w.days.text} days of ${w.symbol} (${w.start.text} to ${w.end.text}) through the backtester, following the house signals as your paper bot does, from ${w.startingCash.text}, with the same fills, stops and risk rules as paper trading.\n` +
+    list([run('With your profile as it is', w.current), run(`With ${SETTING_WORDS[w.setting]} ${w.value.text}`, w.changed)]) +
+    `\nThis is ${w.symbol} alone: your bot trades every coin, so it is that coin's share of what it would have done, and past figures say nothing certain about the next days.`
+  );
 }
 
 function backtestLine(b: BacktestItemResult): string {

@@ -4,7 +4,9 @@
  * written as data.
  */
 import { expect } from 'chai';
-import type { BacktestHistoryItem } from '../backtest/contracts';
+import type { BacktestFigures, BacktestHistoryItem } from '../backtest/contracts';
+import { DEFAULT_RISK_PROFILE } from '../trading/contracts';
+import { changedProfile } from './what-if';
 import type { SubscriptionResponse } from '../subscription/contracts';
 import type { ActiveRiskTrade, PortfolioResponse, RiskResponse, Trade } from '../trading/read-contracts';
 import { planFor, render, type PlanResults, type ToolCall } from './answers';
@@ -28,6 +30,7 @@ import {
   subscriptionResult,
   tradeSummaryResult,
   tradesResult,
+  whatIfResult,
 } from './tools';
 
 const NOW = '2026-03-04T14:05:00.000Z';
@@ -94,6 +97,18 @@ function resultsFor(calls: ToolCall[], name = 'Ann'): PlanResults {
       case 'get_model_status': out.get_model_status = modelResult({ modelType: 'neural_network', modelName: 'Neural Network', trainingDataDays: 30, accuracy: 50.8, baseline: 50.4, interval: { low: 48.9, high: 52.7 }, verdict: 'no edge', testSamples: 2500, lastTraining: NOW, owner: 'house', status: 'READY', training: null, lastFailure: null, lastJobId: 'j1', symbol: 'ETH', candleMinutes: 5, dataAsOf: NOW }); break;
       case 'explain_term': out.explain_term = explainTerm(c.input.term); break;
       case 'my_backtests': out.my_backtests = backtestsResult(backtests.slice(0, c.input.limit ?? 3), (id) => (id === 'rsi-mean-reversion' ? 'RSI Mean Reversion' : 'Moving Average Crossover')); break;
+      case 'what_if_backtest': {
+        const profile = { ...DEFAULT_RISK_PROFILE, stopLossType: 'trailing' as const, stopLossValue: 2.5 };
+        const figures = (totalReturn: number, totalTrades: number, winRate: number): BacktestFigures => ({
+          totalReturn, winRate, maxDrawdown: 0.0412, totalTrades, finalBalance: 10_000 * (1 + totalReturn), sharpeRatio: 0.8,
+          performanceMetrics: { winningTrades: Math.round(totalTrades * winRate), losingTrades: totalTrades - Math.round(totalTrades * winRate), averageWin: 42.5, averageLoss: -31.25, profitFactor: 1.2, volatility: 0.31 },
+        });
+        out.what_if_backtest = whatIfResult({
+          symbol: 'ETH', setting: c.input.setting, value: c.input.value, days: c.input.days ?? 30, startMs: Date.parse('2026-02-02T14:05:00.000Z'), endMs: Date.parse(NOW), initialCapital: 10_000,
+          profile, changedProfile: changedProfile(profile, c.input.setting, c.input.value), current: figures(0.0123, 14, 0.5), changed: figures(-0.0061, 0, 0),
+        });
+        break;
+      }
     }
   }
   return out;
@@ -140,11 +155,27 @@ describe('assistant: grounded answers from tool results', () => {
     expect(bot).to.contain("The bot's rule: bought 5% of the portfolio ($511.73) at $3,100.00: stop $3,038.00, target $3,255.00.");
   });
 
-  it('what-ifs say plainly the runner is not there yet, with no figure', () => {
-    const { text, facts } = answer('What if my stop loss were 3% over the last 30 days?');
-    expect(numbersIn(text)).to.deep.equal([]);
-    expect(facts).to.deep.equal([]);
-    expect(text).to.match(/backtester, which is being built next/);
+  it('a what-if: both runs over the same days, the profile as it is and changed, each figure a fact; without its runner or a setting, no figure', () => {
+    const { r, text, facts } = answer('What if my stop loss were 3% over the last 30 days?');
+    expect(r).to.deep.include({ intent: 'what_if', whatIf: { setting: 'stopLoss', value: 3, days: 30 } });
+    expect(text).to.equal(
+      'I replayed the last 30 days of ETH (2026-02-02 14:05 UTC to 2026-03-04 14:05 UTC) through the backtester, following the house signals as your paper bot does, from $10,000.00, with the same fills, stops and risk rules as paper trading.\n' +
+        '\u2022 With your profile as it is (a trailing stop of 2.5%, a take profit of 6.25%, positions up to 5%): +1.23%, ending at $10,123.00, with 14 closed trades, a win rate of 50.0% and a maximum drawdown of 4.12%.\n' +
+        '\u2022 With a fixed stop loss of 3% (a fixed stop of 3%, a take profit of 7.5%, positions up to 5%): -0.61%, ending at $9,939.00, with 0 closed trades and a maximum drawdown of 4.12%.\n' +
+        "This is ETH alone: your bot trades every coin, so it is that coin's share of what it would have done, and past figures say nothing certain about the next days.",
+    );
+    expectGrounded(text, facts);
+    // No runner here (a market other than the simulated one): said, no figure.
+    const bare = render(r, {});
+    expect(bare.text).to.match(/^I can't run what-ifs here/);
+    expect(numbersIn(bare.text)).to.deep.equal([]);
+    // No setting, or one out of Risk Management's range: nothing is run.
+    for (const [q, start] of [['what would have happened if I used a trailing stop', /^I can replay a what-if/], ['What if my stop loss were 95%?', /^That value is outside the range/], ['what if my stop loss were 3% over the last 200 days', /^A what-if replays at most/]] as const) {
+      const a = answer(q);
+      expect(planFor(a.r), q).to.deep.equal([]);
+      expect(a.text, q).to.match(start);
+      expect(numbersIn(a.text), q).to.deep.equal([]);
+    }
   });
 
   it('my backtests: the latest runs, newest first, with the figures of those completed (fractions as percents); none yet says so', () => {

@@ -12,6 +12,7 @@
 import { coins, type CoinSymbol } from '../market/coins';
 import type { ChatHistoryMessage } from './contracts';
 import { termNames, type GlossaryTerm } from './glossary';
+import { parseWhatIf, type WhatIfAsk } from './what-if';
 
 export const intents = [
   'greeting',
@@ -48,6 +49,8 @@ export interface Recognised {
   symbol: CoinSymbol | null;
   term: GlossaryTerm | null;
   side: 'BUY' | 'SELL' | null;
+  /** A what-if's setting, value and period (what-if.ts), on the what_if intent only. */
+  whatIf?: WhatIfAsk;
 }
 
 /** Intents whose answer is about one coin (a follow-up naming another coin keeps the intent). */
@@ -154,7 +157,7 @@ export function recognise(message: string, history: readonly Pick<ChatHistoryMes
   return strip(own);
 }
 
-const strip = (r: Recognised & { fromCoinOnly?: boolean }): Recognised => ({ intent: r.intent, symbol: r.symbol, term: r.term, side: r.side });
+const strip = (r: Recognised & { fromCoinOnly?: boolean }): Recognised => ({ intent: r.intent, symbol: r.symbol, term: r.term, side: r.side, ...(r.whatIf ? { whatIf: r.whatIf } : {}) });
 
 function recogniseOne(message: string): Recognised & { fromCoinOnly?: boolean } {
   const text = normalise(message);
@@ -165,7 +168,7 @@ function recogniseOne(message: string): Recognised & { fromCoinOnly?: boolean } 
 
   if (text === '' || test(HELP, text)) return is('help');
   if (test(GREETING_ONLY, text)) return is('greeting');
-  if (test(WHAT_IF, text)) return is('what_if');
+  if (test(WHAT_IF, text)) return is('what_if', { whatIf: parseWhatIf(text) });
   if (test(ACTION, text)) return is('action');
   if (test(PREDICTION_WORD, text) && (test(PRICE_MOVE, text) || symbol !== null || /\bpredict|forecast/.test(text))) return is('prediction');
   const definitional = test(DEFINITIONAL, text);

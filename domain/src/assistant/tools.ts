@@ -15,16 +15,17 @@
 import { z } from 'zod';
 import { coinSymbols, type CoinSymbol } from '../market/coins';
 import type { CoinPriceResponse } from '../market/contracts';
-import type { BacktestHistoryItem } from '../backtest/contracts';
+import type { BacktestFigures, BacktestHistoryItem } from '../backtest/contracts';
 import type { MlStatusResponse } from '../ml/contracts';
 import type { IndicatorsResponse, Signal, SignalCounts } from '../signals/contracts';
 import { RSI_OVERBOUGHT, RSI_OVERSOLD } from '../signals/signal-rules';
 import type { SubscriptionResponse } from '../subscription/contracts';
-import { stopLossUnits, type BotDecision, type StopLossType } from '../trading/contracts';
+import { stopLossUnits, type BotDecision, type RiskProfile, type StopLossType } from '../trading/contracts';
 import type { ActiveRiskTrade, BotRefusal, PortfolioResponse, RiskAlertView, RiskAlertsResponse, RiskParametersResponse, RiskResponse, Trade, TradeSummary } from '../trading/read-contracts';
 import type { Fact } from './contracts';
 import { facts, screens, type Where } from './facts';
 import { explainTerm, glossaryTerms, type TermFacts } from './glossary';
+import { WHAT_IF_DEFAULT_DAYS, WHAT_IF_MAX_DAYS, whatIfBounds, type WhatIfSetting } from './what-if';
 
 // ---------------------------------------------------------------------------------------------
 // Inputs
@@ -61,6 +62,17 @@ export const toolInputs = {
   get_model_status: none,
   explain_term: z.strictObject({ term: z.enum(glossaryTerms).meta({ description: 'The term to explain' }) }),
   my_backtests: z.strictObject({ limit: limitInput(10, 3) }),
+  what_if_backtest: z
+    .strictObject({
+      setting: z.enum(['stopLoss', 'takeProfit', 'maxPositionSize']).meta({ description: 'The risk setting to change: stopLoss, takeProfit or maxPositionSize' }),
+      value: z.number().meta({ description: 'Its value in percent (stop loss 0.5-20, take profit 0.5-100, position size 0.1-50)' }),
+      symbol: symbolInput.default('ETH'),
+      days: z.number().int().min(1).max(WHAT_IF_MAX_DAYS).default(WHAT_IF_DEFAULT_DAYS).meta({ description: `The period: the last N days, 1 to ${WHAT_IF_MAX_DAYS} (default ${WHAT_IF_DEFAULT_DAYS})` }),
+    })
+    .superRefine((input, ctx) => {
+      const { min, max } = whatIfBounds[input.setting];
+      if (!(input.value >= min && input.value <= max)) ctx.addIssue({ code: 'custom', path: ['value'], message: `${input.setting} must be between ${min} and ${max} percent` });
+    }),
 } as const;
 
 export type ToolName = keyof typeof toolInputs;
@@ -85,6 +97,8 @@ export const toolDescriptions: Readonly<Record<ToolName, string>> = {
   get_alerts: "The user's risk alerts not yet cleared, with severity, message and whether acknowledged.",
   get_subscription: "The user's subscription: plan, status, price, and the end date if cancelled.",
   get_model_status: "The AI model the user's signals are measured with: held-out accuracy beside the majority baseline, the 95% interval and the verdict.",
+  what_if_backtest:
+    "Runs the backtester twice over the last N days on one coin, following the house signals as the user's paper bot does, with the user's risk profile as it is and with one setting changed (stop loss, take profit or position size, in percent), and returns both runs' return, final balance, closed trades, win rate and maximum drawdown.",
   my_backtests: "The user's most recent backtests and walk-forward runs (newest first): strategy, coin, period, status, and once completed the closed trades, win rate and total return.",
   explain_term: "This product's definition of a trading term (RSI, MACD, moving averages, each stop-loss type, Kelly sizing, drawdown, Sharpe, profit factor, walk-forward, and more), with the constants it uses.",
 };
@@ -316,6 +330,32 @@ export interface BacktestsResult {
   backtests: BacktestItemResult[];
 }
 
+/** One run of a what-if: the settings it traded by and its figures. */
+export interface WhatIfRunResult {
+  stopType: Fact;
+  stopValue: Fact;
+  takeProfit: Fact;
+  maxPositionSize: Fact;
+  totalReturn: Fact;
+  finalBalance: Fact;
+  closedTrades: Fact;
+  /** Null when no trade closed. */
+  winRate: Fact | null;
+  maxDrawdown: Fact;
+}
+
+export interface WhatIfResult {
+  symbol: CoinSymbol;
+  setting: WhatIfSetting;
+  days: Fact;
+  start: Fact;
+  end: Fact;
+  startingCash: Fact;
+  value: Fact;
+  current: WhatIfRunResult;
+  changed: WhatIfRunResult;
+}
+
 export interface ToolResults {
   get_profile: ProfileResult;
   get_portfolio: PortfolioResult;
@@ -334,6 +374,7 @@ export interface ToolResults {
   get_model_status: ModelResult;
   explain_term: TermFacts;
   my_backtests: BacktestsResult;
+  what_if_backtest: WhatIfResult;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -647,6 +688,53 @@ export function backtestsResult(items: readonly BacktestHistoryItem[], strategyN
         totalReturn: b.totalReturn === null ? null : facts.signedPercent(`${id}.totalReturn`, 'Total return', b.totalReturn * 100, BACKTESTS),
       };
     }),
+  };
+}
+
+
+const WHAT_IF = at(screens.backtesting, 'the backtester (house signals, paper engine)');
+
+function whatIfRun(prefix: string, profile: RiskProfile, f: BacktestFigures): WhatIfRunResult {
+  const unit = stopLossUnits[profile.stopLossType];
+  const percent = unit === 'percent';
+  const target = Math.round(profile.stopLossValue * profile.takeProfitRatio * 100) / 100;
+  return {
+    stopType: facts.text(`${prefix}.stopType`, 'Stop-loss type', STOP_TYPE_WORDS[profile.stopLossType], WHAT_IF),
+    stopValue: percent ? facts.plainPercent(`${prefix}.stopValue`, 'Stop loss', profile.stopLossValue, WHAT_IF) : facts.number(`${prefix}.stopValue`, 'Stop loss (times the stop\u2019s unit)', profile.stopLossValue, WHAT_IF),
+    takeProfit: percent ? facts.plainPercent(`${prefix}.takeProfit`, 'Take profit', target, WHAT_IF) : facts.number(`${prefix}.takeProfit`, 'Take profit (in the stop\u2019s unit)', target, WHAT_IF),
+    maxPositionSize: facts.plainPercent(`${prefix}.maxPositionSize`, 'Max position size', profile.maxPositionSize, WHAT_IF),
+    totalReturn: facts.signedPercent(`${prefix}.totalReturn`, 'Total return', f.totalReturn * 100, WHAT_IF),
+    finalBalance: facts.usd(`${prefix}.finalBalance`, 'Final balance', f.finalBalance, WHAT_IF),
+    closedTrades: facts.count(`${prefix}.closedTrades`, 'Closed trades', f.totalTrades, WHAT_IF),
+    winRate: f.totalTrades > 0 ? facts.percent(`${prefix}.winRate`, 'Win rate', f.winRate * 100, WHAT_IF, 1) : null,
+    maxDrawdown: facts.percent(`${prefix}.maxDrawdown`, 'Max drawdown', f.maxDrawdown * 100, WHAT_IF),
+  };
+}
+
+/** A what-if's two runs (the profile as it is, and changed) as facts. Fractions become percents. */
+export function whatIfResult(w: {
+  symbol: CoinSymbol;
+  setting: WhatIfSetting;
+  value: number;
+  days: number;
+  startMs: number;
+  endMs: number;
+  initialCapital: number;
+  profile: RiskProfile;
+  changedProfile: RiskProfile;
+  current: BacktestFigures;
+  changed: BacktestFigures;
+}): WhatIfResult {
+  return {
+    symbol: w.symbol,
+    setting: w.setting,
+    days: facts.count('whatIf.days', 'Days replayed', w.days, WHAT_IF),
+    start: facts.time('whatIf.start', 'Period start', new Date(w.startMs).toISOString(), WHAT_IF),
+    end: facts.time('whatIf.end', 'Period end', new Date(w.endMs).toISOString(), WHAT_IF),
+    startingCash: facts.usd('whatIf.startingCash', 'Starting cash', w.initialCapital, WHAT_IF),
+    value: facts.plainPercent('whatIf.value', 'The value asked', w.value, WHAT_IF),
+    current: whatIfRun('whatIf.current', w.profile, w.current),
+    changed: whatIfRun('whatIf.changed', w.changedProfile, w.changed),
   };
 }
 

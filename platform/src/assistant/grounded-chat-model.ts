@@ -17,7 +17,8 @@ export class GroundedChatModel implements ChatModel {
     const results: PlanResults = {};
     // The look-ups of one answer are independent reads: in parallel.
     await Promise.all(
-      planFor(recognised).map(async (call) => {
+      // A look-up this deployment does not offer (the what-if runner outside the simulated market) is left out: the answer says so.
+      planFor(recognised).filter((call) => tools.has(call.name)).map(async (call) => {
         Object.assign(results, { [call.name]: await tools.run(call.name, call.input) });
       }),
     );

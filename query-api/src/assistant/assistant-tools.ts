@@ -36,8 +36,13 @@ import {
   subscriptionResult,
   tradeSummaryResult,
   tradesResult,
+  whatIfResult,
   type SignalLookup,
 } from '@papertrade/domain/assistant/tools';
+import { changedProfile, WHAT_IF_STRATEGY } from '@papertrade/domain/assistant/what-if';
+import { validateBacktestRequest } from '@papertrade/domain/backtest/contracts';
+import { MINUTE_MS } from '@papertrade/domain/market/market-path';
+import { STARTING_CASH_USD } from '@papertrade/domain/trading/money';
 import { ML_STATUS_PROJECTION, mlStatusResponse, type MlStatusView } from '@papertrade/domain/ml/ml-status-view';
 import { HOUSE_MODEL_USER_ID } from '@papertrade/domain/ml/model';
 import { DEFAULT_COIN_SYMBOL, findCoinBySymbol, type Coin, type CoinSymbol } from '@papertrade/domain/market/coins';
@@ -74,7 +79,7 @@ import { coinContextsOf, livePrices, pricesAt } from '../trading/trading-routes'
 /** The projections the look-ups read that the caller's own commands write (waited for like the screens' reads). */
 export const ASSISTANT_OWN_PROJECTIONS = [PORTFOLIOS_PROJECTION, TRADES_PROJECTION, RISK_PROJECTION, BOT_DECISIONS_PROJECTION, TRADING_BOTS_PROJECTION, SUBSCRIPTIONS_PROJECTION, ML_STATUS_PROJECTION, BACKTESTS_PROJECTION] as const;
 
-export type AssistantDeps = Pick<QueryApiDeps, 'readModels' | 'readCache' | 'marketData' | 'clock' | 'apiCalls'>;
+export type AssistantDeps = Pick<QueryApiDeps, 'readModels' | 'readCache' | 'marketData' | 'clock' | 'apiCalls' | 'whatIf'>;
 
 function coinOf(symbol: CoinSymbol | undefined): Coin {
   const coin = findCoinBySymbol(symbol ?? DEFAULT_COIN_SYMBOL);
@@ -84,7 +89,7 @@ function coinOf(symbol: CoinSymbol | undefined): Coin {
 
 /** Builds the caller's toolbox for one request: `caller` is the signed-in user, `freshness` the request's. */
 export function assistantTools(deps: AssistantDeps): (caller: UserView, freshness: ReadFreshness) => ChatToolbox {
-  const { readCache, readModels, marketData } = deps;
+  const { readCache, readModels, marketData, whatIf } = deps;
   const history = new MarketHistory(marketData, deps.clock);
 
   return (caller, freshness) => {
@@ -243,6 +248,27 @@ export function assistantTools(deps: AssistantDeps): (caller: UserView, freshnes
         // GET /api/backtest/history's rows (its newest `limit`), named by the strategy catalogue.
         backtestsResult(await backtestHistoryOf(readModels, userId, limit), (id) => findStrategy(id)?.name ?? id),
       ),
+
+      // The what-if: the backtester twice over the same last `days`, the house signals on one coin from
+      // the house's starting cash, the caller's profile as it is and with the one change (what-if.ts).
+      ...(whatIf
+        ? [
+            chatTool('what_if_backtest', async ({ setting, value, symbol, days }) => {
+              const profile = profileOf(await riskView());
+              const nowMs = deps.clock().getTime();
+              const endMs = Math.floor(nowMs / MINUTE_MS) * MINUTE_MS;
+              const request = validateBacktestRequest(
+                { strategyId: WHAT_IF_STRATEGY, symbol, startDate: new Date(endMs - days * 24 * 60 * MINUTE_MS).toISOString(), endDate: new Date(endMs).toISOString(), initialCapital: STARTING_CASH_USD, parameters: {} },
+                nowMs,
+              );
+              const changed = changedProfile(profile, setting, value);
+              // One after the other: the runner's thread takes one run at a time anyway.
+              const current = await whatIf({ config: request, profile, userId });
+              const other = await whatIf({ config: request, profile: changed, userId });
+              return whatIfResult({ symbol, setting, value, days, startMs: request.startMs, endMs: request.endMs, initialCapital: request.initialCapital, profile, changedProfile: changed, current: current.result, changed: other.result });
+            }),
+          ]
+        : []),
     ]);
   };
 }

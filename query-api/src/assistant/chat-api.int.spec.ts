@@ -9,6 +9,13 @@ import { expect } from 'chai';
 import { CHAT_HISTORY_MAX, CHAT_MESSAGE_MAX_CHARS, chatResponseSchema, type ChatResponse, type Fact } from '@papertrade/domain/assistant/contracts';
 import { numbersIn } from '@papertrade/domain/assistant/facts';
 import { portfolioResponseSchema, riskParametersResponseSchema, tradesResponseSchema } from '@papertrade/domain/trading/read-contracts';
+import { validateBacktestRequest } from '@papertrade/domain/backtest/contracts';
+import { simulationMarket } from '@papertrade/domain/backtest/market';
+import { runBacktest } from '@papertrade/domain/backtest/run-backtest';
+import { DEFAULT_RISK_PROFILE, type RiskProfile } from '@papertrade/domain/trading/contracts';
+import { RISK_PROJECTION, riskProfileOf, type RiskView } from '@papertrade/domain/trading/trading-view';
+import { SimulatedMarketData } from '@papertrade/platform/market/simulated-market-data';
+import { liveSignalEventIdOf, liveSignalIdOf } from '@papertrade/workers/backtest/live-ids';
 import { useHarness } from '../../../test/api-harness';
 import { AssistantData, type PreparedUser } from '../../../test/assistant-data';
 
@@ -160,14 +167,48 @@ describe('AI chat API (grounded assistant, embedded)', function () {
       grounded(model);
     });
 
-    it("terms as this product computes them; what-ifs and backtests not yet; outside what it knows", async function () {
+    it('a what-if runs the backtester twice over the same days, the profile as it is and changed, each figure one of a direct run\u2019s', async function () {
+      this.timeout(120_000);
+      const whatIf = await ask(trader, 'What if my stop loss were 3% over the last 7 days on BTC?');
+      expect(whatIf.intent).to.equal('what_if');
+      expect(whatIf.response).to.match(/^I replayed the last 7 days of BTC \(/).and.contain('With a fixed stop loss of 3%').and.contain('With your profile as it is');
+      grounded(whatIf);
+      const value = (id: string) => fact(whatIf, id).value;
+      expect(value('whatIf.changed.stopValue')).to.equal(3);
+      expect(value('whatIf.days')).to.equal(7);
+      // The same two runs, here and directly: the figures are the engine's.
+      const start = Date.parse(String(value('whatIf.start')));
+      const end = Date.parse(String(value('whatIf.end')));
+      const market = harness().rt.marketData;
+      if (!(market instanceof SimulatedMarketData)) throw new Error('the harness market is the simulated one');
+      const config = validateBacktestRequest({ strategyId: 'house-signals', symbol: 'BTC', startDate: new Date(start).toISOString(), endDate: new Date(end).toISOString(), initialCapital: 10_000, parameters: {} }, Date.now());
+      expect([config.startMs, config.endMs]).to.deep.equal([start, end]);
+      const risk = await (await harness().rt.infra.readModels.collection<RiskView>(RISK_PROJECTION)).get(trader.userId);
+      const mine: RiskProfile = risk ? riskProfileOf(risk) : DEFAULT_RISK_PROFILE;
+      const rules = (p: RiskProfile) => ({ rules: { profile: p }, userId: trader.userId });
+      const liveMarket = simulationMarket(market.simulation, liveSignalIdOf, liveSignalEventIdOf);
+      const direct = runBacktest(config, liveMarket, rules(mine)).result;
+      const changed = runBacktest(config, liveMarket, rules({ ...mine, stopLossType: 'fixed', stopLossValue: 3 })).result;
+      expect(value('whatIf.current.closedTrades')).to.equal(direct.totalTrades);
+      expect(value('whatIf.changed.closedTrades')).to.equal(changed.totalTrades);
+      expect(value('whatIf.current.totalReturn')).to.be.closeTo(direct.totalReturn * 100, 1e-9);
+      expect(value('whatIf.changed.totalReturn')).to.be.closeTo(changed.totalReturn * 100, 1e-9);
+      expect(value('whatIf.changed.finalBalance')).to.be.closeTo(changed.finalBalance, 1e-9);
+
+      // No setting named: it says how to ask, with no figure; a value out of Risk Management's range is refused.
+      const vague = await ask(trader, 'what would have happened if I used a trailing stop');
+      expect(vague).to.deep.include({ intent: 'what_if', facts: [] });
+      expect(vague.response).to.match(/^I can replay a what-if through the backtester/);
+      expect(numbersIn(vague.response)).to.deep.equal([]);
+      const wild = await ask(trader, 'What if my stop loss were 95%?');
+      expect(wild).to.deep.include({ intent: 'what_if', facts: [] });
+      expect(wild.response).to.match(/^That value is outside the range Risk Management allows/);
+    });
+
+    it("terms as this product computes them; outside what it knows", async function () {
       const rsi = await ask(trader, 'What is RSI?');
       expect(rsi.intent).to.equal('explain');
       expect(rsi.response).to.match(/^RSI \(Relative Strength Index\): /).and.contain('last 14 candle closes');
-      const whatIf = await ask(trader, 'What if my stop loss were 3% over the last 30 days?');
-      expect(whatIf).to.deep.include({ intent: 'what_if', facts: [] });
-      expect(whatIf.response).to.contain('the what-if runner needs the backtester, which is being built next');
-      expect(numbersIn(whatIf.response)).to.deep.equal([]);
       const unknown = await ask(trader, 'Who will win the football tonight?');
       expect(unknown.intent).to.equal('unknown');
       expect(unknown.response).to.match(/^That is outside what I know/);

@@ -37,7 +37,7 @@ const TEMPLATES = [
   'What is RSI?', 'Explain MACD', 'what is a trailing stop', 'how does an ATR stop work', 'what is a volatility stop', 'explain Kelly sizing',
   'What is drawdown?', 'What is the Sharpe ratio?', 'what is profit factor', 'explain walk-forward analysis', 'what is a moving average',
   'what does mixed evidence mean', 'how does the bot decide how much to buy?', 'what is FIFO?', 'what is paper trading',
-  'What if my stop loss were 3% over the last 30 days?', 'Show my backtests', 'buy 1 {coin}', 'hello', 'help', 'What is the weather?',
+  'What if my stop loss were 3% over the last 30 days?', 'what if my position size were 10% over the last week on {coin}', 'what if I had set a take profit of 6%', 'Show my backtests', 'buy 1 {coin}', 'hello', 'help', 'What is the weather?',
 ];
 
 const FOLLOW_UPS = ['and {coin}?', 'what about {coin}', '{Coin}?'];
