@@ -14,9 +14,11 @@
  * then the median over repetitions. The chat's latencies are also split by intent (p50 and p99
  * within each repetition, the median over repetitions). The goal (issue 20): p99 under 100 ms for these questions.
  *
- * What-ifs ("what if my stop loss were 3% over the last 30 days?") run a backtest: their latency is to
- * be reported apart, once the backtester (issue 18) exists; today the assistant answers that the
- * runner is not available yet, and this bench says so rather than time that sentence.
+ * What-ifs ("what if my stop loss were 3% over the last 30 days?") run two backtests on query-api's
+ * worker thread: reported apart, after the rows, one question at a time (WHAT_IF_REPS, default 5, for
+ * each of 7 and 30 days; the first of each size is the cold one, the path not yet read, and is printed
+ * beside the median of the warm ones) and then WHAT_IF_AT_ONCE (default 10) users asking a 7-day one at
+ * once (they queue on the one thread).
  *
  * The users' data is bench:query's (bench/support/polled-data.ts: 30 trades over ten days with 3
  * positions open, changed bot settings and 4 alerts, every coin's signals of the last day), all 100
@@ -200,7 +202,34 @@ async function run(harness: Harness): Promise<void> {
   );
   log();
   log(`goal: p99 of the grounded answers under 100 ms with ${USERS_AT_ONCE} users asking at once: ${median(chat.p99) < 100 ? 'met' : 'not met'} (p99 ${fmtMs(median(chat.p99))}).`);
-  log("what-ifs: not measured. They run a backtest, and the backtester (issue 18) is not built yet: the assistant answers that the what-if runner is not available, which is no backtest's latency.");
+  log();
+  await whatIfs(harness, users);
+}
+
+/** The what-ifs apart: each is two backtests of the house signals on one coin, on query-api's worker thread. */
+async function whatIfs(harness: Harness, users: string[]): Promise<void> {
+  const reps = envCount('WHAT_IF_REPS', 5);
+  const atOnce = envCount('WHAT_IF_AT_ONCE', 10);
+  const ask = async (token: string, message: string) => {
+    const t0 = performance.now();
+    const res = await harness.request('POST', '/api/ai-chat', { token, body: { message } });
+    const ms = performance.now() - t0;
+    const body = res.body as { intent?: string; facts?: unknown[] };
+    if (res.status !== 200 || body.intent !== 'what_if' || !body.facts?.length) throw new Error(`what-if answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+    return ms;
+  };
+  const rows: string[][] = [];
+  for (const [days, coin] of [[7, 'BTC'], [30, 'ETH']] as const) {
+    const times: number[] = [];
+    for (let i = 0; i < reps; i++) times.push(await ask(users[i % users.length]!, `What if my stop loss were ${3 + (i % 3)}% over the last ${days} days on ${coin}?`));
+    rows.push([`${days} days of ${coin}, one at a time`, fmtCount(reps), fmtMs(times[0]!), fmtMs(median(times.slice(1)))]);
+  }
+  const t0 = performance.now();
+  const together = await Promise.all(users.slice(0, atOnce).map((token, i) => ask(token, `What if my position size were ${5 + i}% over the last 7 days on SOL?`)));
+  const sorted = [...together].sort((a, b) => a - b);
+  rows.push([`7 days of SOL, ${atOnce} users at once`, fmtCount(atOnce), `slowest ${fmtMs(sorted.at(-1)!)}`, `median ${fmtMs(median(sorted))} (all in ${fmtMs(performance.now() - t0)})`]);
+  log('what-ifs (two backtests each on query-api\u2019s worker thread), apart from the rows:');
+  log(table(['what-if', 'answers', 'first (cold) / slowest', 'median of the rest'], rows));
 }
 
 /** What the first user's chat answers hold: the bench times what it says it times. */
