@@ -28,21 +28,38 @@ export interface XGBoostClass {
   load(model: { name: string; model: number[]; options: Record<string, unknown> }): XGBoostBooster;
 }
 
+/**
+ * Both runtimes are Emscripten builds whose Node glue adds `process.on('uncaughtException', ex => {
+ * throw ex })` (tfjs also `unhandledRejection`) when the module starts: from then on any stray error in
+ * the process, however harmless, ends it from inside a listener, past the process's own handling (a
+ * test runner's, the services' logging). The listeners a runtime's start added are removed again.
+ */
+async function withoutProcessListeners<T>(start: () => Promise<T>): Promise<T> {
+  const uncaught = new Set(process.listeners('uncaughtException'));
+  const rejection = new Set(process.listeners('unhandledRejection'));
+  try {
+    return await start();
+  } finally {
+    for (const l of process.listeners('uncaughtException')) if (!uncaught.has(l)) process.removeListener('uncaughtException', l);
+    for (const l of process.listeners('unhandledRejection')) if (!rejection.has(l)) process.removeListener('unhandledRejection', l);
+  }
+}
+
 let tfReady: Promise<Tf> | undefined;
 let xgbReady: Promise<XGBoostClass> | undefined;
 
 export function tensorflow(): Promise<Tf> {
-  tfReady ??= (async () => {
+  tfReady ??= withoutProcessListeners(async () => {
     await tf.setBackend('wasm');
     await tf.ready();
     if (tf.getBackend() !== 'wasm') throw new Error(`TensorFlow.js runs on ${tf.getBackend()}, not its WebAssembly backend`);
     return tf;
-  })();
+  });
   return tfReady;
 }
 
 export function xgboost(): Promise<XGBoostClass> {
-  xgbReady ??= (() => {
+  xgbReady ??= withoutProcessListeners(() => {
     const require = createRequire(import.meta.url);
     const wasm = (globalThis as unknown as { WebAssembly: { instantiateStreaming?: unknown } }).WebAssembly;
     const streaming = wasm.instantiateStreaming;
@@ -52,6 +69,6 @@ export function xgboost(): Promise<XGBoostClass> {
     } finally {
       wasm.instantiateStreaming = streaming;
     }
-  })();
+  });
   return xgbReady;
 }
