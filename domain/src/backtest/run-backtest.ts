@@ -110,7 +110,7 @@ export function runBacktestDetail(config: BacktestConfig, market: BacktestMarket
 
   const endTick = tickAt(config.endMs); // exclusive
   const lastTick = endTick - 1;
-  const engine = new PaperEngine({ ticks: market.ticks, charts: market.charts, userId, rules: options.rules, portfolio: openedWith(userId, config.initialCapital, config.startMs), ...(market.marketAt ? { marketAt: market.marketAt } : {}), ...(options.peaks ? { peaks: options.peaks } : {}) });
+  const engine = new PaperEngine({ ticks: market.ticks, charts: market.charts, userId, rules: options.rules, portfolio: openedWith(userId, config.initialCapital, config.startMs), quoteHeldOnly: true, ...(market.marketAt ? { marketAt: market.marketAt } : {}), ...(options.peaks ? { peaks: options.peaks } : {}) });
   const equity = new EquitySeries(Math.max(16, Math.ceil((config.endMs - config.startMs) / CANDLE_MS) + 2));
   const given: Array<{ timeMs: number; decision: number }> = [];
   const signalIdOf = market.signalIdOf ?? ((symbol: string, candleTime: string) => `${config.strategyId}:${symbol}@${candleTime}`);

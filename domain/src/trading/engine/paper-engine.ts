@@ -80,6 +80,13 @@ export interface PaperEngineOptions {
    * the same figures, computed once.
    */
   marketAt?: (coinId: CoinId, atMs: number) => BotMarket;
+  /**
+   * Quote only the signal's coin and the coins held (default: every coin, as the live bot quotes).
+   * Those prices are all a decision reads (the order its coin's, the portfolio's value the held
+   * coins'), so the outcome is the same; a backtest, whose portfolio holds one coin, asks for one
+   * coin's ticks per signal instead of ten.
+   */
+  quoteHeldOnly?: boolean;
 }
 
 /** What became of one signal. */
@@ -129,12 +136,13 @@ export class PaperEngine {
     const fillMs = signal.handledAtMs === undefined ? intendedMs : fillTimeMs(intendedMs, signal.handledAtMs);
     const fillTick = tickAt(fillMs);
     this.advanceTo(fillTick - 1);
-    const quotes: BotOrderQuote[] = coins.map((c) => {
+    const coin = findCoinBySymbol(signal.symbol);
+    const quoted = this.options.quoteHeldOnly ? coins.filter((c) => c === coin || (this.state.status === 'open' && this.state.positions[c.symbol] !== undefined)) : coins;
+    const quotes: BotOrderQuote[] = quoted.map((c) => {
       const q = quoteAt(this.options.ticks, c.id, fillTick);
       return { coinId: c.id, symbol: c.symbol, price: q.mid, filledAt: new Date(q.timeMs).toISOString(), minuteVolumeUsd: q.minuteVolumeUsd };
     });
     if (!this.peaks) this.recordPeak(quotes, fillMs);
-    const coin = findCoinBySymbol(signal.symbol);
     // The live bot reads the market for BUY signals only (the rules that read it are entry rules).
     const market = signal.type === 'BUY' && coin ? (this.options.marketAt ? this.options.marketAt(coin.id, fillMs) : botMarketAt(this.options.charts, coin.id, fillMs)) : null;
     const decision = decideBotOrder({ ...this.options.rules, userId: this.options.userId, signal, portfolio: this.state, market, quotes, intendedMs, fillMs });
