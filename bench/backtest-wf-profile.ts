@@ -46,13 +46,15 @@ if (reportPath) {
       await post(session, 'Profiler.start');
     }
     const t0 = performance.now();
+    const c0 = process.cpuUsage();
     const outcome = evaluateWindow(job, market);
     const ms = performance.now() - t0;
+    const cpu = process.cpuUsage(c0);
     if (session) {
       const { profile } = (await post(session, 'Profiler.stop')) as { profile: unknown };
       writeFileSync(profilePath!, JSON.stringify(profile));
       session.disconnect();
     }
-    console.log(`${label}: ${job.sets.length} sets in ${ms.toFixed(0)} ms (${(ms / job.sets.length).toFixed(1)} ms a set); best ${JSON.stringify(outcome.window.inSample.parameters)} objective ${outcome.window.inSample.objectiveValue}`);
+    console.log(`${label}: ${job.sets.length} sets in ${ms.toFixed(0)} ms (cpu ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms) (${(ms / job.sets.length).toFixed(1)} ms a set); best ${JSON.stringify(outcome.window.inSample.parameters)} objective ${outcome.window.inSample.objectiveValue}`);
   }
 }
