@@ -78,8 +78,16 @@ export function cachedTicks(sim: MarketSimulation, lastTick?: () => number): Pri
         const j = minute - hour * 60;
         const take = Math.min(60 - j, count - i);
         if ((hour + 1) * 60 * TICKS_PER_MINUTE - 1 <= base.lastTick()) {
+          // Copied value by value: no view allocated per field and call (the exit scan asks an hour at a time).
           const h = hourOf(coinId, hour);
-          for (const f of fields) out[f].set(h[f].subarray(j, j + take), i);
+          for (let k = 0; k < take; k++) {
+            out.time[i + k] = h.time[j + k]!;
+            out.open[i + k] = h.open[j + k]!;
+            out.high[i + k] = h.high[j + k]!;
+            out.low[i + k] = h.low[j + k]!;
+            out.close[i + k] = h.close[j + k]!;
+            out.volume[i + k] = h.volume[j + k]!;
+          }
         } else {
           // An hour not over yet (a bounded source): read only what has happened.
           const part = base.minuteCandles(coinId, minute, take, candleArrays(take));
