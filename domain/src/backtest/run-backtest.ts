@@ -63,8 +63,9 @@ export interface BacktestOptions {
   decisions?: Int8Array;
   /**
    * Only the figures (the walk-forward's in-sample runs, which keep a set's figures and nothing else):
-   * the result's curves and the trade list are left empty, the closed trades' P&L taken from the
-   * events directly (the same values in the same order as the trades'). Every figure is unchanged.
+   * the result's curves, the trade list, the decisions and the engine's outcomes are left empty, the
+   * closed trades' P&L taken from the events directly (the same values in the same order as the
+   * trades'). Every figure is unchanged.
    */
   figuresOnly?: boolean;
 }
@@ -116,7 +117,7 @@ export function runBacktestDetail(config: BacktestConfig, market: BacktestMarket
 
   const endTick = tickAt(config.endMs); // exclusive
   const lastTick = endTick - 1;
-  const engine = new PaperEngine({ ticks: market.ticks, charts: market.charts, userId, rules: options.rules, portfolio: openedWith(userId, config.initialCapital, config.startMs), quoteHeldOnly: true, ...(market.marketAt ? { marketAt: market.marketAt } : {}), ...(options.peaks ? { peaks: options.peaks } : {}) });
+  const engine = new PaperEngine({ ticks: market.ticks, charts: market.charts, userId, rules: options.rules, portfolio: openedWith(userId, config.initialCapital, config.startMs), quoteHeldOnly: true, keepOutcomes: !options.figuresOnly, ...(market.marketAt ? { marketAt: market.marketAt } : {}), ...(options.peaks ? { peaks: options.peaks } : {}) });
   const equity = new EquitySeries(Math.max(16, Math.ceil((config.endMs - config.startMs) / CANDLE_MS) + 2));
   const given: Array<{ timeMs: number; decision: number }> = [];
   const signalIdOf = market.signalIdOf ?? ((symbol: string, candleTime: string) => `${config.strategyId}:${symbol}@${candleTime}`);
@@ -134,7 +135,7 @@ export function runBacktestDetail(config: BacktestConfig, market: BacktestMarket
     equity.push(closeMs, equityOf(engine.state, coin.symbol, candles.close[i]!));
     const d = decisions[i]!;
     if (d !== NO_SIGNAL) {
-      given.push({ timeMs: closeMs, decision: d });
+      if (!options.figuresOnly) given.push({ timeMs: closeMs, decision: d });
       const fillTick = tickAt(intendedFillMs(closeMs));
       if (fillTick < endTick) {
         const candleTime = new Date(candles.time[i]!).toISOString();

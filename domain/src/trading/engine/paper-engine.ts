@@ -87,6 +87,8 @@ export interface PaperEngineOptions {
    * coin's ticks per signal instead of ten.
    */
   quoteHeldOnly?: boolean;
+  /** Keep every signal's outcome in `outcomes` (default true); a run that reads only the events and the state (a walk-forward's in-sample sets) passes false and keeps no garbage. */
+  keepOutcomes?: boolean;
 }
 
 /** What became of one signal. */
@@ -125,7 +127,18 @@ export class PaperEngine {
 
   constructor(private readonly options: PaperEngineOptions) {
     this.state = options.portfolio ?? initialPortfolioState();
-    this.exitSpec = options.exitSpec ?? ((position) => exitSpecOf(position, options.rules.profile));
+    // The default plan's levels are a function of the position (an immutable state's object) and the
+    // profile: kept per position object, as advanceTo asks at every candle.
+    const specs = new WeakMap<Position, ExitSpec | null>();
+    const specOf = (position: Position) => {
+      let spec = specs.get(position);
+      if (spec === undefined) {
+        spec = exitSpecOf(position, options.rules.profile);
+        specs.set(position, spec);
+      }
+      return spec;
+    };
+    this.exitSpec = options.exitSpec ?? specOf;
     this.scanned = -1;
     this.peaks = options.peaks ? [...options.peaks].sort((a, b) => a.atMs - b.atMs) : null;
   }
@@ -161,7 +174,7 @@ export class PaperEngine {
         this.refusals.push({ userId: this.options.userId, signalId, signalEventId, symbol, signalType, candleTime, decision: decision.decision, refusedAt: new Date(fillMs).toISOString() });
       }
     }
-    this.outcomes.push(outcome);
+    if (this.options.keepOutcomes !== false) this.outcomes.push(outcome);
     return outcome;
   }
 
@@ -171,8 +184,11 @@ export class PaperEngine {
    */
   advanceTo(tick: number): void {
     if (tick <= this.scanned) return;
-    const hits: Array<{ position: Position; hit: ExitHit }> = [];
-    for (const position of this.openPositions()) {
+    let hits: Array<{ position: Position; hit: ExitHit }> | null = null; // allocated at the first hit
+    const positions = this.state.status === 'open' ? this.state.positions : {};
+    for (const symbol in positions) {
+      const position = positions[symbol as keyof typeof positions];
+      if (position === undefined) continue;
       const spec = this.exitSpec(position);
       if (!spec) continue;
       const coinId = findCoinBySymbol(position.symbol)!.id as CoinId;
@@ -181,10 +197,10 @@ export class PaperEngine {
         cursor = cursorAtOpening(position);
         this.cursors.set(position.positionId, cursor);
       }
-      if (scanExits(this.options.ticks, coinId, spec, cursor, tick, this.hit)) hits.push({ position, hit: { ...this.hit } });
+      if (scanExits(this.options.ticks, coinId, spec, cursor, tick, this.hit)) (hits ??= []).push({ position, hit: { ...this.hit } });
     }
-    hits.sort((a, b) => a.hit.tick - b.hit.tick);
-    for (const { position, hit } of hits) {
+    hits?.sort((a, b) => a.hit.tick - b.hit.tick);
+    for (const { position, hit } of hits ?? []) {
       this.replayPeaks(hit.tick - 1);
       const coinId = findCoinBySymbol(position.symbol)!.id as CoinId;
       const command = closeCommandFor(this.options.userId, position, hit, quoteAt(this.options.ticks, coinId, hit.tick).minuteVolumeUsd);
