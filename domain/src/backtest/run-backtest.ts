@@ -68,6 +68,8 @@ export interface BacktestOptions {
    * trades'). Every figure is unchanged.
    */
   figuresOnly?: boolean;
+  /** Quote every coin at each signal, as the live bot does (default: the signal's coin and those held, the same outcome; the plain path a spec compares with). */
+  quoteEveryCoin?: boolean;
 }
 
 /** What a run leaves besides the result: the engine (its events, outcomes, refusals) and the equity samples. */
@@ -117,7 +119,7 @@ export function runBacktestDetail(config: BacktestConfig, market: BacktestMarket
 
   const endTick = tickAt(config.endMs); // exclusive
   const lastTick = endTick - 1;
-  const engine = new PaperEngine({ ticks: market.ticks, charts: market.charts, userId, rules: options.rules, portfolio: openedWith(userId, config.initialCapital, config.startMs), quoteHeldOnly: true, keepOutcomes: !options.figuresOnly, ...(market.marketAt ? { marketAt: market.marketAt } : {}), ...(options.peaks ? { peaks: options.peaks } : {}) });
+  const engine = new PaperEngine({ ticks: market.ticks, charts: market.charts, userId, rules: options.rules, portfolio: openedWith(userId, config.initialCapital, config.startMs), quoteHeldOnly: !options.quoteEveryCoin, keepOutcomes: !options.figuresOnly, ...(market.marketAt ? { marketAt: market.marketAt } : {}), ...(options.peaks ? { peaks: options.peaks } : {}) });
   const equity = new EquitySeries(Math.max(16, Math.ceil((config.endMs - config.startMs) / CANDLE_MS) + 2));
   const given: Array<{ timeMs: number; decision: number }> = [];
   const signalIdOf = market.signalIdOf ?? ((symbol: string, candleTime: string) => `${config.strategyId}:${symbol}@${candleTime}`);
