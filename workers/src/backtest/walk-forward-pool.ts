@@ -34,6 +34,8 @@ export class WalkForwardPool {
   private readonly slots = new Map<Worker, number>();
   private nextId = 1;
   private closed = false;
+  private readonly booted = new Set<Worker>();
+  private readonly onBoot: Array<() => void> = [];
 
   constructor(readonly size = Math.max(1, Math.min(4, availableParallelism()))) {
     for (let i = 0; i < size; i++) this.spawn(i);
@@ -78,9 +80,15 @@ export class WalkForwardPool {
     return walkForwardReport(request, outcomes);
   }
 
+  /** Resolves once every thread has loaded (a thread compiles the engine's modules when it starts: a service's pool does that once, at start). */
+  async ready(): Promise<void> {
+    while (!this.closed && this.workers.some((w) => !this.booted.has(w))) await new Promise<void>((resolve) => this.onBoot.push(resolve));
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    for (const wake of this.onBoot.splice(0)) wake();
     for (const p of this.queue.splice(0)) p.reject(new Error('the walk-forward pool closed'));
     for (const [, p] of this.running) p.reject(new Error('the walk-forward pool closed'));
     this.running.clear();
@@ -107,6 +115,11 @@ export class WalkForwardPool {
   }
 
   private onReply(worker: Worker, reply: ThreadReply): void {
+    if (reply.type === 'ready') {
+      this.booted.add(worker);
+      for (const wake of this.onBoot.splice(0)) wake();
+      return;
+    }
     const pending = this.running.get(worker);
     if (!pending || pending.request.id !== reply.id) return;
     if (reply.type === 'progress') {
@@ -125,6 +138,7 @@ export class WalkForwardPool {
     const known = this.workers.indexOf(worker);
     if (known < 0) return; // already replaced (an error is followed by an exit)
     this.workers.splice(known, 1);
+    this.booted.delete(worker);
     const slot = this.slots.get(worker) ?? 0;
     this.slots.delete(worker);
     const idle = this.idle.indexOf(worker);
