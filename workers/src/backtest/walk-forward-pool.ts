@@ -82,7 +82,11 @@ export class WalkForwardPool {
 
   /** Resolves once every thread has loaded (a thread compiles the engine's modules when it starts: a service's pool does that once, at start). */
   async ready(): Promise<void> {
-    while (!this.closed && this.workers.some((w) => !this.booted.has(w))) await new Promise<void>((resolve) => this.onBoot.push(resolve));
+    while (!this.closed && this.workers.some((w) => !this.booted.has(w))) {
+      // Held while waiting (the idle threads are unref'd: a process waiting on this alone would exit).
+      for (const w of this.workers) if (!this.booted.has(w)) w.ref();
+      await new Promise<void>((resolve) => this.onBoot.push(resolve));
+    }
   }
 
   async close(): Promise<void> {
@@ -117,6 +121,7 @@ export class WalkForwardPool {
   private onReply(worker: Worker, reply: ThreadReply): void {
     if (reply.type === 'ready') {
       this.booted.add(worker);
+      if (!this.running.has(worker)) worker.unref();
       for (const wake of this.onBoot.splice(0)) wake();
       return;
     }
