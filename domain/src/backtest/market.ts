@@ -17,7 +17,8 @@ import type { Candle, CoinId } from '../market/coins';
 import { candleArrays, MINUTE_MS, SIMULATION_EPOCH_MS, TICKS_PER_MINUTE, type CandleArrays } from '../market/market-path';
 import type { CandleSeries, MarketSimulation } from '../market/simulation';
 import type { BotMarket } from '../trading/bot-trade-decision';
-import { botMarketAt, type ChartAt } from '../trading/engine/market-at';
+import { botMarketOf, columnsAt, DAY_DAYS, MONTH_DAYS, type ChartAt } from '../trading/engine/market-at';
+import type { CandleColumns } from '../trading/market-figures';
 import { pathTicks, type PriceTicks } from '../trading/engine/price-ticks';
 import type { BacktestMarket } from './run-backtest';
 
@@ -26,6 +27,7 @@ const MAX_CANDLES = 300_000;
 const MAX_CHARTS = 64;
 const MAX_MARKETS = 50_000;
 const MAX_MINUTES = 400_000;
+const MAX_MONTHS = 20_000;
 
 /** Keeps `value` under `key`, dropping the oldest quarter when `map` is full (insertion order). */
 function keep<K, V>(map: Map<K, V>, max: number, key: K, value: V): V {
@@ -76,8 +78,16 @@ export function cachedTicks(sim: MarketSimulation, lastTick?: () => number): Pri
         const j = minute - hour * 60;
         const take = Math.min(60 - j, count - i);
         if ((hour + 1) * 60 * TICKS_PER_MINUTE - 1 <= base.lastTick()) {
+          // Copied value by value: no view allocated per field and call (the exit scan asks an hour at a time).
           const h = hourOf(coinId, hour);
-          for (const f of fields) out[f].set(h[f].subarray(j, j + take), i);
+          for (let k = 0; k < take; k++) {
+            out.time[i + k] = h.time[j + k]!;
+            out.open[i + k] = h.open[j + k]!;
+            out.high[i + k] = h.high[j + k]!;
+            out.low[i + k] = h.low[j + k]!;
+            out.close[i + k] = h.close[j + k]!;
+            out.volume[i + k] = h.volume[j + k]!;
+          }
         } else {
           // An hour not over yet (a bounded source): read only what has happened.
           const part = base.minuteCandles(coinId, minute, take, candleArrays(take));
@@ -96,16 +106,39 @@ export function cachedTicks(sim: MarketSimulation, lastTick?: () => number): Pri
   };
 }
 
-/** botMarketAt over `charts`, kept per coin and fill time (many parameter sets fill at the same closes). */
+/** Where a chart of `days` days ending at `endMs` lies: its candles' width and the indices (since the epoch) of its first candle and of the one after its last complete one. */
+function chartSpan(days: number, endMs: number): { width: number; first: number; end: number } {
+  const width = candleIntervalForDays(days).minutes * MINUTE_MS;
+  const fromMs = endMs - Math.round(days * 1440) * MINUTE_MS + MINUTE_MS;
+  const first = Math.floor((Math.max(fromMs, SIMULATION_EPOCH_MS) - SIMULATION_EPOCH_MS) / width);
+  const end = Math.floor((endMs - SIMULATION_EPOCH_MS) / width); // after the last candle complete at endMs
+  return { width, first, end };
+}
+
+/**
+ * botMarketAt over `charts`, kept per coin and fill time (many parameter sets fill at the same closes).
+ * A miss composes the market as botMarketAt does (botMarketOf over columnsAt of the day and month
+ * charts) with each coin's month columns kept per chart: a month chart of 4-hour candles is the same
+ * for every fill time of those four hours, so its columns are built once, not at each fill time and
+ * for each of the ten coins (a spec checks the markets equal botMarketAt's).
+ */
 export function cachedMarketAt(charts: ChartAt): (coinId: CoinId, atMs: number) => BotMarket {
   const perCoin = new Map<CoinId, Map<number, BotMarket>>();
+  const months = new Map<string, CandleColumns>();
   return (coinId, atMs) => {
     let markets = perCoin.get(coinId);
     if (!markets) {
       markets = new Map();
       perCoin.set(coinId, markets);
     }
-    return markets.get(atMs) ?? keep(markets, MAX_MARKETS, atMs, botMarketAt(charts, coinId, atMs));
+    const hit = markets.get(atMs);
+    if (hit) return hit;
+    const { first, end } = chartSpan(MONTH_DAYS, atMs);
+    const month = (id: CoinId): CandleColumns => {
+      const key = `${id}:${first}:${end}`;
+      return months.get(key) ?? keep(months, MAX_MONTHS, key, columnsAt(charts(id, MONTH_DAYS, atMs), atMs));
+    };
+    return keep(markets, MAX_MARKETS, atMs, botMarketOf(coinId, columnsAt(charts(coinId, DAY_DAYS, atMs), atMs), month));
   };
 }
 
@@ -117,10 +150,7 @@ export function cachedCharts(sim: MarketSimulation): ChartAt {
   const recent = new Map<string, CandleSeries>();
   return (coinId: CoinId, days: number, endMs: number): CandleSeries => {
     const interval = candleIntervalForDays(days);
-    const width = interval.minutes * MINUTE_MS;
-    const fromMs = endMs - Math.round(days * 1440) * MINUTE_MS + MINUTE_MS;
-    const first = Math.floor((Math.max(fromMs, SIMULATION_EPOCH_MS) - SIMULATION_EPOCH_MS) / width);
-    const end = Math.floor((endMs - SIMULATION_EPOCH_MS) / width); // after the last candle complete at endMs
+    const { width, first, end } = chartSpan(days, endMs);
     const chartKey = `${coinId}:${days}:${first}:${end}`;
     const hit = recent.get(chartKey);
     if (hit) return hit;

@@ -61,6 +61,15 @@ export interface BacktestOptions {
   candles?: Candles;
   /** Scratch for the decisions (reused by the walk-forward). */
   decisions?: Int8Array;
+  /**
+   * Only the figures (the walk-forward's in-sample runs, which keep a set's figures and nothing else):
+   * the result's curves, the trade list, the decisions and the engine's outcomes are left empty, the
+   * closed trades' P&L taken from the events directly (the same values in the same order as the
+   * trades'). Every figure is unchanged.
+   */
+  figuresOnly?: boolean;
+  /** Quote every coin at each signal, as the live bot does (default: the signal's coin and those held, the same outcome; the plain path a spec compares with). */
+  quoteEveryCoin?: boolean;
 }
 
 /** What a run leaves besides the result: the engine (its events, outcomes, refusals) and the equity samples. */
@@ -110,7 +119,7 @@ export function runBacktestDetail(config: BacktestConfig, market: BacktestMarket
 
   const endTick = tickAt(config.endMs); // exclusive
   const lastTick = endTick - 1;
-  const engine = new PaperEngine({ ticks: market.ticks, charts: market.charts, userId, rules: options.rules, portfolio: openedWith(userId, config.initialCapital, config.startMs), ...(market.marketAt ? { marketAt: market.marketAt } : {}), ...(options.peaks ? { peaks: options.peaks } : {}) });
+  const engine = new PaperEngine({ ticks: market.ticks, charts: market.charts, userId, rules: options.rules, portfolio: openedWith(userId, config.initialCapital, config.startMs), quoteHeldOnly: !options.quoteEveryCoin, keepOutcomes: !options.figuresOnly, ...(market.marketAt ? { marketAt: market.marketAt } : {}), ...(options.peaks ? { peaks: options.peaks } : {}) });
   const equity = new EquitySeries(Math.max(16, Math.ceil((config.endMs - config.startMs) / CANDLE_MS) + 2));
   const given: Array<{ timeMs: number; decision: number }> = [];
   const signalIdOf = market.signalIdOf ?? ((symbol: string, candleTime: string) => `${config.strategyId}:${symbol}@${candleTime}`);
@@ -128,7 +137,7 @@ export function runBacktestDetail(config: BacktestConfig, market: BacktestMarket
     equity.push(closeMs, equityOf(engine.state, coin.symbol, candles.close[i]!));
     const d = decisions[i]!;
     if (d !== NO_SIGNAL) {
-      given.push({ timeMs: closeMs, decision: d });
+      if (!options.figuresOnly) given.push({ timeMs: closeMs, decision: d });
       const fillTick = tickAt(intendedFillMs(closeMs));
       if (fillTick < endTick) {
         const candleTime = new Date(candles.time[i]!).toISOString();
@@ -170,21 +179,39 @@ export function runBacktestDetail(config: BacktestConfig, market: BacktestMarket
   const finalBalance = equityOf(state, coin.symbol, market.ticks.price(coinId, lastTick));
   equity.push(config.endMs, finalBalance);
 
-  const trades = tradesOfEvents(events, options.rules.profile.stopLossType === 'trailing');
-  const closedPnl = trades.filter((t) => t.pnl !== null).map((t) => t.pnl as number);
+  const trades = options.figuresOnly ? [] : tradesOfEvents(events, options.rules.profile.stopLossType === 'trailing');
+  const closedPnl = options.figuresOnly ? closedPnlOfEvents(events) : trades.filter((t) => t.pnl !== null).map((t) => t.pnl as number);
   const figures = figuresOf(equity, closedPnl, config.initialCapital, finalBalance);
   const result: BacktestResult = {
     ...figures,
-    fills: trades.length,
+    fills: options.figuresOnly ? fillsOfEvents(events) : trades.length,
     signals,
     refusedSignals: notFollowed,
-    ...curvesOf(equity, config.initialCapital),
+    ...(options.figuresOnly ? { equityCurve: [], drawdownCurve: [] } : curvesOf(equity, config.initialCapital)),
   };
   options.onProgress?.(1);
   return { result, trades, events, engine, equity, closedPnl, decisions: given };
 }
 
 const usd = (micros: number) => micros / MICROS_PER_USD;
+
+/** The P&L of the closed trades of `events`, USD, in order: tradesOfEvents' non-null `pnl`s without the trades. */
+function closedPnlOfEvents(events: readonly PortfolioEvent[]): number[] {
+  const pnl: number[] = [];
+  for (const e of events) {
+    if (e.type === 'SimulatedTradePlaced') {
+      if (e.data.side === 'SELL') pnl.push(usd(e.data.realisedPnlMicros));
+    } else if (e.type === 'PositionClosed') pnl.push(usd(e.data.realisedPnlMicros));
+  }
+  return pnl;
+}
+
+/** How many trades tradesOfEvents makes of `events`. */
+function fillsOfEvents(events: readonly PortfolioEvent[]): number {
+  let n = 0;
+  for (const e of events) if (e.type === 'SimulatedTradePlaced' || e.type === 'PositionClosed') n++;
+  return n;
+}
 
 /**
  * The fills of portfolio events as trades (the backtest's, and the paper bot's for the comparison).

@@ -137,7 +137,7 @@ export function evaluateWindow(job: WindowJob, market: BacktestMarket, onSet?: (
   let bestValue: number | null = null;
   let bestFigures: BacktestFigures | null = null;
   job.sets.forEach((parameters, i) => {
-    const run = runBacktestDetail({ ...base, parameters, startMs: w.inSampleStartMs, endMs: w.inSampleEndMs }, market, { rules, candles: isCandles, decisions, ...(job.userId ? { userId: job.userId } : {}) });
+    const run = runBacktestDetail({ ...base, parameters, startMs: w.inSampleStartMs, endMs: w.inSampleEndMs }, market, { rules, candles: isCandles, decisions, figuresOnly: true, ...(job.userId ? { userId: job.userId } : {}) });
     const { equityCurve: _e, drawdownCurve: _d, fills: _f, signals: _s, refusedSignals: _r, ...figures } = run.result;
     const value = objectiveOf(figures, job.objective);
     if (bestFigures === null || (value !== null && (bestValue === null || value > bestValue))) {

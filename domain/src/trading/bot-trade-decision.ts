@@ -64,8 +64,23 @@ export const BOT_TRADE_ID_NAMESPACE = 'c1d0f3a2-7b4e-4c55-9e61-2f8a9b3d6e17';
 
 /** The trade the bot places for `userId` on signal `signalId`: the same pair always yields the same id. */
 export function tradeIdFor(signalId: string, userId: string): string {
-  return uuidv5(`${signalId}\n${userId}`, BOT_TRADE_ID_NAMESPACE);
+  const name = `${signalId}\n${userId}`;
+  let id = tradeIds.get(name);
+  if (id === undefined) {
+    if (tradeIds.size >= MAX_TRADE_IDS) tradeIds.clear();
+    id = uuidv5(name, BOT_TRADE_ID_NAMESPACE);
+    tradeIds.set(name, id);
+  }
+  return id;
 }
+
+/**
+ * The ids computed last (a function of their name, so kept ones are the same ids): a walk-forward
+ * decides the same signals of a period for each of its parameter sets, and the SHA-1 of UUIDv5 was a
+ * tenth of its time. Bounded: emptied when full.
+ */
+const tradeIds = new Map<string, string>();
+const MAX_TRADE_IDS = 100_000;
 
 /** The SignalGenerated the bot follows, with its stored event id. */
 export interface BotSignal {

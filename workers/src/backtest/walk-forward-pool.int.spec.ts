@@ -24,6 +24,11 @@ describe('walk-forward on worker threads', function () {
     await pool?.close();
   });
 
+  it('is ready once both threads have loaded', async function () {
+    await pool.ready();
+    await pool.ready(); // and stays so
+  });
+
   it('gives the one-thread report, window for window, with progress to 1', async function () {
     const request = validateWalkForwardRequest({ strategyId: 'ma-crossover', symbol: 'ETH', startDate: '2025-03-01', endDate: '2025-03-21', windows: 3, parameterSets: 6, objective: 'totalReturn' }, NOW);
     const rules = { profile: DEFAULT_RISK_PROFILE };

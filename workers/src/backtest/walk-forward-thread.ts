@@ -16,6 +16,7 @@ export interface ThreadRequest {
   job: WindowJob;
 }
 export type ThreadReply =
+  | { id: 0; type: 'ready' }
   | { id: number; type: 'progress'; done: number }
   | { id: number; type: 'done'; outcome: ReturnType<typeof evaluateWindow> }
   | { id: number; type: 'error'; message: string };
@@ -38,3 +39,6 @@ parentPort?.on('message', (request: ThreadRequest) => {
     port.postMessage({ id: request.id, type: 'error', message: error instanceof Error ? error.message : String(error) } satisfies ThreadReply);
   }
 });
+
+// Loaded (its modules compiled and evaluated): the pool's ready() waits for this.
+parentPort?.postMessage({ id: 0, type: 'ready' } satisfies ThreadReply);

@@ -80,6 +80,15 @@ export interface PaperEngineOptions {
    * the same figures, computed once.
    */
   marketAt?: (coinId: CoinId, atMs: number) => BotMarket;
+  /**
+   * Quote only the signal's coin and the coins held (default: every coin, as the live bot quotes).
+   * Those prices are all a decision reads (the order its coin's, the portfolio's value the held
+   * coins'), so the outcome is the same; a backtest, whose portfolio holds one coin, asks for one
+   * coin's ticks per signal instead of ten.
+   */
+  quoteHeldOnly?: boolean;
+  /** Keep every signal's outcome in `outcomes` (default true); a run that reads only the events and the state (a walk-forward's in-sample sets) passes false and keeps no garbage. */
+  keepOutcomes?: boolean;
 }
 
 /** What became of one signal. */
@@ -118,7 +127,18 @@ export class PaperEngine {
 
   constructor(private readonly options: PaperEngineOptions) {
     this.state = options.portfolio ?? initialPortfolioState();
-    this.exitSpec = options.exitSpec ?? ((position) => exitSpecOf(position, options.rules.profile));
+    // The default plan's levels are a function of the position (an immutable state's object) and the
+    // profile: kept per position object, as advanceTo asks at every candle.
+    const specs = new WeakMap<Position, ExitSpec | null>();
+    const specOf = (position: Position) => {
+      let spec = specs.get(position);
+      if (spec === undefined) {
+        spec = exitSpecOf(position, options.rules.profile);
+        specs.set(position, spec);
+      }
+      return spec;
+    };
+    this.exitSpec = options.exitSpec ?? specOf;
     this.scanned = -1;
     this.peaks = options.peaks ? [...options.peaks].sort((a, b) => a.atMs - b.atMs) : null;
   }
@@ -129,12 +149,13 @@ export class PaperEngine {
     const fillMs = signal.handledAtMs === undefined ? intendedMs : fillTimeMs(intendedMs, signal.handledAtMs);
     const fillTick = tickAt(fillMs);
     this.advanceTo(fillTick - 1);
-    const quotes: BotOrderQuote[] = coins.map((c) => {
+    const coin = findCoinBySymbol(signal.symbol);
+    const quoted = this.options.quoteHeldOnly ? coins.filter((c) => c === coin || (this.state.status === 'open' && this.state.positions[c.symbol] !== undefined)) : coins;
+    const quotes: BotOrderQuote[] = quoted.map((c) => {
       const q = quoteAt(this.options.ticks, c.id, fillTick);
       return { coinId: c.id, symbol: c.symbol, price: q.mid, filledAt: new Date(q.timeMs).toISOString(), minuteVolumeUsd: q.minuteVolumeUsd };
     });
     if (!this.peaks) this.recordPeak(quotes, fillMs);
-    const coin = findCoinBySymbol(signal.symbol);
     // The live bot reads the market for BUY signals only (the rules that read it are entry rules).
     const market = signal.type === 'BUY' && coin ? (this.options.marketAt ? this.options.marketAt(coin.id, fillMs) : botMarketAt(this.options.charts, coin.id, fillMs)) : null;
     const decision = decideBotOrder({ ...this.options.rules, userId: this.options.userId, signal, portfolio: this.state, market, quotes, intendedMs, fillMs });
@@ -153,7 +174,7 @@ export class PaperEngine {
         this.refusals.push({ userId: this.options.userId, signalId, signalEventId, symbol, signalType, candleTime, decision: decision.decision, refusedAt: new Date(fillMs).toISOString() });
       }
     }
-    this.outcomes.push(outcome);
+    if (this.options.keepOutcomes !== false) this.outcomes.push(outcome);
     return outcome;
   }
 
@@ -163,8 +184,11 @@ export class PaperEngine {
    */
   advanceTo(tick: number): void {
     if (tick <= this.scanned) return;
-    const hits: Array<{ position: Position; hit: ExitHit }> = [];
-    for (const position of this.openPositions()) {
+    let hits: Array<{ position: Position; hit: ExitHit }> | null = null; // allocated at the first hit
+    const positions = this.state.status === 'open' ? this.state.positions : {};
+    for (const symbol in positions) {
+      const position = positions[symbol as keyof typeof positions];
+      if (position === undefined) continue;
       const spec = this.exitSpec(position);
       if (!spec) continue;
       const coinId = findCoinBySymbol(position.symbol)!.id as CoinId;
@@ -173,10 +197,10 @@ export class PaperEngine {
         cursor = cursorAtOpening(position);
         this.cursors.set(position.positionId, cursor);
       }
-      if (scanExits(this.options.ticks, coinId, spec, cursor, tick, this.hit)) hits.push({ position, hit: { ...this.hit } });
+      if (scanExits(this.options.ticks, coinId, spec, cursor, tick, this.hit)) (hits ??= []).push({ position, hit: { ...this.hit } });
     }
-    hits.sort((a, b) => a.hit.tick - b.hit.tick);
-    for (const { position, hit } of hits) {
+    hits?.sort((a, b) => a.hit.tick - b.hit.tick);
+    for (const { position, hit } of hits ?? []) {
       this.replayPeaks(hit.tick - 1);
       const coinId = findCoinBySymbol(position.symbol)!.id as CoinId;
       const command = closeCommandFor(this.options.userId, position, hit, quoteAt(this.options.ticks, coinId, hit.tick).minuteVolumeUsd);

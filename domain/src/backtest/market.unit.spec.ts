@@ -1,0 +1,30 @@
+/**
+ * The backtest market's caches change no number: the entry rules' market kept per fill time (each
+ * coin's month columns kept per chart) equals botMarketAt over the simulation's own charts, at fill
+ * times within one 4-hour month candle, across its boundary, repeated (hits) and out of order.
+ */
+import { expect } from 'chai';
+import { coins, type CoinId } from '../market/coins';
+import { MarketSimulation } from '../market/simulation';
+import { botMarketAt } from '../trading/engine/market-at';
+import { cachedCharts, cachedMarketAt } from './market';
+
+describe('backtest market caches', function () {
+  this.timeout(120_000);
+
+  it('gives botMarketAt\'s market at every fill time, hit or miss', function () {
+    const sim = new MarketSimulation(Uint32Array.from([18, 9, 2, 3, 4, 5, 6, 7]));
+    const marketAt = cachedMarketAt(cachedCharts(sim));
+    const plain = (coinId: CoinId, atMs: number) => botMarketAt((id, days, endMs) => sim.chart(id, days, endMs), coinId, atMs);
+    const base = Date.UTC(2025, 2, 10, 3, 55, 2); // five minutes before a 4-hour boundary, 2 s after a close
+    const times = [0, 5, 10, 15, 240, 5, 0, 245, 480, -1440].map((minutes) => base + minutes * 60_000);
+    const checked = new Set<string>();
+    for (const coin of [coins[0]!, coins[1]!, coins[0]!]) {
+      for (const atMs of times) {
+        expect(marketAt(coin.id, atMs), `${coin.id} at ${new Date(atMs).toISOString()}`).to.deep.equal(plain(coin.id, atMs));
+        checked.add(`${coin.id}:${atMs}`);
+      }
+    }
+    expect(checked.size).to.equal(2 * new Set(times).size);
+  });
+});
