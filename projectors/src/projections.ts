@@ -12,6 +12,7 @@ import { subscriptionsProjection } from './subscriptions/subscriptions.projectio
 import { botDecisionsProjection } from './bot-decisions/bot-decisions.projection';
 import { jobsProjection } from './jobs/jobs.projection';
 import { mlModelTypesProjection, mlStatusProjection } from './ml/ml.projection';
+import { strategiesProjection, strategySignalsProjection } from './strategies/strategies.projection';
 import { accountSettingsProjection, exchangeConnectionsProjection, mirrorOrdersProjection } from './exchanges/exchanges.projection';
 
 export const projections = [
@@ -33,4 +34,6 @@ export const projections = [
   exchangeConnectionsProjection,
   mirrorOrdersProjection,
   accountSettingsProjection,
+  strategiesProjection,
+  strategySignalsProjection,
 ] as unknown as ProjectionDefinition<Document>[];

@@ -25,10 +25,11 @@ import { subscriptionRoutes } from './subscription/subscription-routes';
 import { openApiRoutes } from './openapi/openapi-routes';
 import { exchangeRoutes } from './exchanges/exchange-routes';
 import { chatRoutes } from './assistant/chat-routes';
+import { strategyRoutes } from './strategies/strategy-routes';
 
 /** Every router of query-api (the OpenAPI spec lists their routes against the contracts). */
 export function queryApiRouters(deps: QueryApiDeps): Router[] {
-  return [meRoutes(deps), adminRoutes(deps), plansRoutes(), publicStatsRoutes(deps), marketRoutes(deps), signalsRoutes(deps), tradingRoutes(deps), mlRoutes(deps), subscriptionRoutes(deps), auditRoutes(deps), exchangeRoutes(deps), openApiRoutes(), chatRoutes(deps)];
+  return [meRoutes(deps), adminRoutes(deps), plansRoutes(), publicStatsRoutes(deps), marketRoutes(deps), signalsRoutes(deps), tradingRoutes(deps), mlRoutes(deps), subscriptionRoutes(deps), auditRoutes(deps), exchangeRoutes(deps), openApiRoutes(), chatRoutes(deps), strategyRoutes(deps)];
 }
 
 export function queryApiRoutes(deps: QueryApiDeps): Middleware {
