@@ -128,12 +128,12 @@ export function decideNeural(inputs: Extract<StrategyInputs, { strategyType: 'ne
   const up = probabilityUp * 100;
   const down = 100 - up;
   if (!state.position && up >= c.confidenceThreshold) {
-    return { type: 'BUY', confidence: round(up, 1), price: close, reasons: [`Model ${model} gives an up candle ${fmt(up, 1)}% (threshold ${fmt(c.confidenceThreshold, 1)}%)`], trade: null, arbitrage: null };
+    return { type: 'BUY', confidence: round(up, 1), price: close, reasons: [`${model} gives an up candle ${fmt(up, 1)}% (threshold ${fmt(c.confidenceThreshold, 1)}%)`], trade: null, arbitrage: null };
   }
   if (state.position && down >= c.confidenceThreshold) {
     return {
       type: 'SELL', confidence: round(down, 1), price: close,
-      reasons: [`Model ${model} gives a down candle ${fmt(down, 1)}% (threshold ${fmt(c.confidenceThreshold, 1)}%)`],
+      reasons: [`${model} gives a down candle ${fmt(down, 1)}% (threshold ${fmt(c.confidenceThreshold, 1)}%)`],
       trade: paperRoundTrip(state.position, close, candleTime), arbitrage: null,
     };
   }

@@ -54,14 +54,14 @@ describe('strategy signals', function () {
   });
 
   it('neural: buys when P(up) reaches the threshold, sells when long and P(down) does', function () {
-    const inputs = (p: number): StrategyInputs => ({ strategyType: 'neural', configuration: neural, probabilityUp: p, close: 2000, model: 'house neural_network' });
+    const inputs = (p: number): StrategyInputs => ({ strategyType: 'neural', configuration: neural, probabilityUp: p, close: 2000, model: 'House model 1a2b3c4d' });
     expect(eventsOf(evaluate(inputs(0.6)))[0]!.data.type).to.equal('BUY');
     spec.given([]).when(evaluate(inputs(0.59))).then([]);
     spec.given([]).when(evaluate(inputs(0.2))).then([]);
     const [sell] = eventsOf(evaluate(inputs(0.35), T2), [bought(1900)]);
     expect(sell!.data.type).to.equal('SELL');
     expect(sell!.data.confidence).to.equal(65);
-    expect(sell!.data.reasons[0]).to.equal('Model house neural_network gives a down candle 65.0% (threshold 60.0%)');
+    expect(sell!.data.reasons[0]).to.equal('House model 1a2b3c4d gives a down candle 65.0% (threshold 60.0%)');
   });
 
   it('arbitrage: trades only when the spread net of both exchanges\' fees exceeds minSpread', function () {
