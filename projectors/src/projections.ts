@@ -12,7 +12,7 @@ import { subscriptionsProjection } from './subscriptions/subscriptions.projectio
 import { botDecisionsProjection } from './bot-decisions/bot-decisions.projection';
 import { jobsProjection } from './jobs/jobs.projection';
 import { mlModelTypesProjection, mlStatusProjection } from './ml/ml.projection';
-import { strategiesProjection, strategySignalsProjection } from './strategies/strategies.projection';
+import { strategiesProjection, strategyEvaluationsProjection, strategySignalsProjection } from './strategies/strategies.projection';
 import { accountSettingsProjection, exchangeConnectionsProjection, mirrorOrdersProjection } from './exchanges/exchanges.projection';
 
 export const projections = [
@@ -36,4 +36,5 @@ export const projections = [
   accountSettingsProjection,
   strategiesProjection,
   strategySignalsProjection,
+  strategyEvaluationsProjection,
 ] as unknown as ProjectionDefinition<Document>[];

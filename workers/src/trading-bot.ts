@@ -72,7 +72,7 @@ import { MarketHistory } from '@papertrade/platform/market/market-history';
 import type { ReadModels } from '@papertrade/platform/projections/read-models';
 import { forEachLimited } from './concurrency';
 import { EventFollower, type EventFollowerDeps, type EventFollowerStatus } from './event-follower';
-import { activeStrategies, followers } from './strategies/strategy-followers';
+import { activeStrategies, followersOf } from './strategies/strategy-followers';
 
 export const TRADING_BOT_ACTOR = 'trading-bot';
 /** A signal older than this when the bot reaches it trades nothing (three 5-minute candles). */
@@ -235,10 +235,10 @@ export class TradingBot {
     if (now.getTime() - signalAt > MAX_SIGNAL_AGE_MS) return void this.skip('STALE_SIGNAL');
     const [bots, follow] = await Promise.all([
       (await this.deps.readModels.collection<TradingBotView>(TRADING_BOTS_PROJECTION)).find({ where: { status: 'ACTIVE', premium: true } }),
-      followers(this.deps.readModels),
+      followersOf(this.deps.readModels, data.configKey),
     ]);
     const withBot = new Set(bots.map((b) => b.userId));
-    const users = new Set(follow.filter((f) => f.evaluation.key === data.configKey && withBot.has(f.userId)).map((f) => f.userId));
+    const users = new Set(follow.filter((u) => withBot.has(u)));
     await this.tradeSignal(event, signal, users);
   }
 

@@ -77,3 +77,47 @@ export function evolveStrategySignalView(doc: StrategySignalView | null, event: 
   const data = (event as StrategySignalGenerated).data;
   return { ...data, strategyKey: strategyKeyOf(data.configKey), candleTimeMs: Date.parse(data.candleTime), hasTrade: data.trade !== null };
 }
+
+// ---------------------------------------------------------------------------------------------
+// strategy-evaluations: the distinct configurations of the active strategies, with how many users
+// have each. One document (ACTIVE_EVALUATIONS_ID), whose size grows with the distinct
+// configurations, never with the users: the strategy engine reads it once per candle, so 10,000 users
+// on the defaults cost it what one does.
+
+export const STRATEGY_EVALUATIONS_PROJECTION = 'strategy-evaluations';
+export const ACTIVE_EVALUATIONS_ID = 'active';
+
+export type ActiveEvaluationsView = {
+  configs: Record<string, { strategyType: StrategyType; configuration: StrategyConfiguration; users: number }>;
+};
+
+export function activeEvaluationsIds(event: DomainEvent): string[] {
+  return isStrategyEvent(event) ? [ACTIVE_EVALUATIONS_ID] : [];
+}
+
+export function evolveActiveEvaluations(doc: ActiveEvaluationsView | null, event: DomainEvent): ActiveEvaluationsView | null {
+  if (!isStrategyEvent(event)) return doc;
+  const configs = { ...(doc?.configs ?? {}) };
+  const type = event.data.strategyType;
+  const add = (configuration: StrategyConfiguration, delta: number) => {
+    const key = configKey(type, configuration);
+    const users = (configs[key]?.users ?? 0) + delta;
+    if (users > 0) configs[key] = { strategyType: type, configuration, users };
+    else delete configs[key];
+  };
+  switch (event.type) {
+    case 'StrategyActivated':
+      add(event.data.configuration, 1);
+      break;
+    case 'StrategyDeactivated':
+      add(event.data.configuration, -1);
+      break;
+    case 'StrategyConfigured':
+      if (event.data.active) {
+        add(event.data.previous, -1);
+        add(event.data.configuration, 1);
+      }
+      break;
+  }
+  return { configs };
+}

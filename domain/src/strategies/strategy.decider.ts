@@ -23,7 +23,7 @@ export function toggleStrategy(command: ToggleStrategy, state: StrategyState): S
   const strategyType = strategyInfo(strategyId).type;
   if (active === (state.status === 'active')) return [];
   if (active) return [{ type: 'StrategyActivated', data: { userId, strategyId, strategyType, configuration: configurationOf(state, strategyId), activatedAt: command.metadata.now } }];
-  return [{ type: 'StrategyDeactivated', data: { userId, strategyId, strategyType, deactivatedAt: command.metadata.now } }];
+  return [{ type: 'StrategyDeactivated', data: { userId, strategyId, strategyType, configuration: configurationOf(state, strategyId), deactivatedAt: command.metadata.now } }];
 }
 
 export function configureStrategy(command: ConfigureStrategy, state: StrategyState): StrategyEvent[] {
@@ -31,8 +31,9 @@ export function configureStrategy(command: ConfigureStrategy, state: StrategySta
   const strategyType = strategyInfo(strategyId).type;
   const parsed = configurationSchemas[strategyType].safeParse(configuration);
   if (!parsed.success) throw new ValidationError(`Not a ${strategyType} configuration: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
-  if (configKey(strategyType, parsed.data) === configKey(strategyType, configurationOf(state, strategyId))) return [];
-  return [{ type: 'StrategyConfigured', data: { userId, strategyId, strategyType, configuration: parsed.data, configuredAt: command.metadata.now } }];
+  const previous = configurationOf(state, strategyId);
+  if (configKey(strategyType, parsed.data) === configKey(strategyType, previous)) return [];
+  return [{ type: 'StrategyConfigured', data: { userId, strategyId, strategyType, configuration: parsed.data, previous, active: state.status === 'active', configuredAt: command.metadata.now } }];
 }
 
 export const strategyDecider: Decider<StrategyState, StrategyCommand, StrategyEvent> = {

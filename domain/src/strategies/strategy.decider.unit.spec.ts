@@ -21,10 +21,10 @@ const activated = (configuration: StrategyConfiguration, at = NOW): StrategyEven
   type: 'StrategyActivated',
   data: { userId: 'u1', strategyId: 'rsi-technical', strategyType: 'technical', configuration, activatedAt: at },
 });
-const deactivated = (at = LATER): StrategyEvent => ({ type: 'StrategyDeactivated', data: { userId: 'u1', strategyId: 'rsi-technical', strategyType: 'technical', deactivatedAt: at } });
-const configured = (configuration: StrategyConfiguration): StrategyEvent => ({
+const deactivated = (at = LATER, configuration: StrategyConfiguration = tech): StrategyEvent => ({ type: 'StrategyDeactivated', data: { userId: 'u1', strategyId: 'rsi-technical', strategyType: 'technical', configuration, deactivatedAt: at } });
+const configured = (configuration: StrategyConfiguration, previous: StrategyConfiguration = tech, active = false): StrategyEvent => ({
   type: 'StrategyConfigured',
-  data: { userId: 'u1', strategyId: 'rsi-technical', strategyType: 'technical', configuration, configuredAt: NOW },
+  data: { userId: 'u1', strategyId: 'rsi-technical', strategyType: 'technical', configuration, previous, active, configuredAt: NOW },
 });
 
 describe('strategy decider', function () {
@@ -49,6 +49,9 @@ describe('strategy decider', function () {
   it('a new configuration is recorded; the same one again appends nothing; the defaults on a fresh stream append nothing', function () {
     spec.given([]).when(configure(tuned)).then([configured(tuned)]);
     spec.given([configured(tuned)]).when(configure({ ...tuned })).then([]);
+    // While active, the event says so and names the configuration it replaces (the shared evaluations' counts move).
+    spec.given([configured(tuned), activated(tuned)]).when(configure(tech)).then([configured(tech, tuned, true)]);
+    spec.given([configured(tuned), activated(tuned)]).when(toggle(false, LATER)).then([deactivated(LATER, tuned)]);
     spec.given([]).when(configure(tech)).then([]);
   });
 

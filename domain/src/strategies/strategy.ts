@@ -11,9 +11,10 @@ import { defaultConfiguration, strategyInfo, type StrategyConfiguration, type St
 
 type Base = { userId: string; strategyId: StrategyId; strategyType: StrategyType };
 
-export type StrategyConfigured = DomainEvent<'StrategyConfigured', Base & { configuration: StrategyConfiguration; configuredAt: string }>;
+/** `previous` is the configuration in force before, and `active` whether the strategy was running: the shared evaluations' counts (strategy-view.ts) move from one to the other. */
+export type StrategyConfigured = DomainEvent<'StrategyConfigured', Base & { configuration: StrategyConfiguration; previous: StrategyConfiguration; active: boolean; configuredAt: string }>;
 export type StrategyActivated = DomainEvent<'StrategyActivated', Base & { configuration: StrategyConfiguration; activatedAt: string }>;
-export type StrategyDeactivated = DomainEvent<'StrategyDeactivated', Base & { deactivatedAt: string }>;
+export type StrategyDeactivated = DomainEvent<'StrategyDeactivated', Base & { configuration: StrategyConfiguration; deactivatedAt: string }>;
 
 export type StrategyEvent = StrategyConfigured | StrategyActivated | StrategyDeactivated;
 export const STRATEGY_EVENT_TYPES: ReadonlySet<string> = new Set(['StrategyConfigured', 'StrategyActivated', 'StrategyDeactivated']);

@@ -4,6 +4,11 @@
  * configuration's signals by `strategyKey` over a `candleTimeMs` range.
  */
 import {
+
+  STRATEGY_EVALUATIONS_PROJECTION,
+  activeEvaluationsIds,
+  evolveActiveEvaluations,
+  type ActiveEvaluationsView,
   STRATEGIES_PROJECTION,
   STRATEGY_SIGNALS_PROJECTION,
   evolveStrategySignalView,
@@ -25,4 +30,11 @@ export const strategySignalsProjection: ProjectionDefinition<StrategySignalView>
   name: STRATEGY_SIGNALS_PROJECTION,
   documentIds: strategySignalViewIds,
   evolve: (doc, event) => evolveStrategySignalView(doc, event),
+};
+
+/** The distinct active configurations, one document (ACTIVE_EVALUATIONS_ID): what the strategy engine reads each candle. */
+export const strategyEvaluationsProjection: ProjectionDefinition<ActiveEvaluationsView> = {
+  name: STRATEGY_EVALUATIONS_PROJECTION,
+  documentIds: activeEvaluationsIds,
+  evolve: (doc, event) => evolveActiveEvaluations(doc, event),
 };

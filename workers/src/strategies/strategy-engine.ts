@@ -29,7 +29,7 @@ import type { DocumentStore } from '@papertrade/platform/document-store/document
 import type { ReadModels } from '@papertrade/platform/projections/read-models';
 import { loadModel } from '../ml/trainers';
 import { ML_MODELS_COLLECTION, type StoredModelDocument } from '../ml/model-training-job';
-import { followers, type Evaluation } from './strategy-followers';
+import { distinctEvaluations, type Evaluation } from './strategy-followers';
 
 export const STRATEGY_ENGINE_ACTOR = 'strategy-engine';
 
@@ -119,22 +119,15 @@ export class StrategyEngine {
   async evaluateCoin(coin: Coin, closed: readonly Candle[]): Promise<void> {
     if (closed.length < 2) return;
     this.rounds += 1;
-    const all = await followers(this.deps.readModels);
-    const distinct = new Map<string, { evaluation: Evaluation; users: number }>();
-    for (const f of all) {
-      if (f.evaluation.strategyType === 'neural' && coin.symbol !== MODEL_SYMBOL) continue;
-      const entry = distinct.get(f.evaluation.key);
-      if (entry) entry.users += 1;
-      else distinct.set(f.evaluation.key, { evaluation: f.evaluation, users: 1 });
-    }
-    if (distinct.size === 0) return;
+    const distinct = (await distinctEvaluations(this.deps.readModels)).filter(({ evaluation }) => evaluation.strategyType !== 'neural' || coin.symbol === MODEL_SYMBOL);
+    if (distinct.length === 0) return;
     const last = closed[closed.length - 1]!;
     const candleTime = new Date(last.time).toISOString();
     const closes = Float64Array.from(closed, (c) => c.close);
     const rsiByPeriod = new Map<number, Float64Array>();
     let quotes: ExchangeQuote[] | undefined;
     const probabilities = new Map<string, Promise<number>>();
-    for (const { evaluation, users } of distinct.values()) {
+    for (const { evaluation, users } of distinct) {
       try {
         const inputs = await this.inputsOf(evaluation, closed, closes, rsiByPeriod, () => (quotes ??= exchangeQuotes(closes)), probabilities);
         if (!inputs) continue;

@@ -8,7 +8,7 @@
 import { HOUSE_MODEL_USER_ID } from '@papertrade/domain/ml/model';
 import { ML_STATUS_PROJECTION, type MlStatusView } from '@papertrade/domain/ml/ml-status-view';
 import { configIdOf, configKey, defaultConfiguration, type StrategyConfiguration, type StrategyType } from '@papertrade/domain/strategies/strategy-catalogue';
-import { MODEL_KEY_SEPARATOR, STRATEGIES_PROJECTION, type StrategyView } from '@papertrade/domain/strategies/strategy-view';
+import { ACTIVE_EVALUATIONS_ID, MODEL_KEY_SEPARATOR, STRATEGIES_PROJECTION, STRATEGY_EVALUATIONS_PROJECTION, strategyKeyOf, type ActiveEvaluationsView, type StrategyView } from '@papertrade/domain/strategies/strategy-view';
 import type { ReadModels } from '@papertrade/platform/projections/read-models';
 
 export interface Evaluation {
@@ -19,12 +19,6 @@ export interface Evaluation {
   configuration: StrategyConfiguration;
   /** Neural: the model's digest and whose it is. */
   model: { digest: string; owner: 'own' | 'house' } | null;
-}
-
-export interface Follower {
-  userId: string;
-  strategyId: string;
-  evaluation: Evaluation;
 }
 
 export async function activeStrategies(readModels: ReadModels): Promise<StrategyView[]> {
@@ -56,12 +50,37 @@ export function evaluationOf(view: Pick<StrategyView, 'strategyType' | 'configur
   return { key, configId: configIdOf(key), strategyType: view.strategyType, configuration, model: view.strategyType === 'neural' ? model : null };
 }
 
-/** Every active strategy with its evaluation (neural ones without any model left out). */
-export async function followers(readModels: ReadModels): Promise<Follower[]> {
-  const views = await activeStrategies(readModels);
-  const models = await modelsOf(readModels, views.filter((v) => v.strategyType === 'neural').map((v) => v.userId));
-  return views.flatMap((v) => {
-    const evaluation = evaluationOf(v, models.get(v.userId) ?? null);
-    return evaluation ? [{ userId: v.userId, strategyId: v.strategyId, evaluation }] : [];
-  });
+/** Every distinct evaluation of the active strategies, with how many strategies it serves: one document read (the counts per configuration), plus, only when neural strategies are active, their users' models. */
+export async function distinctEvaluations(readModels: ReadModels): Promise<Array<{ evaluation: Evaluation; users: number }>> {
+  const doc = await (await readModels.collection<ActiveEvaluationsView>(STRATEGY_EVALUATIONS_PROJECTION)).get(ACTIVE_EVALUATIONS_ID);
+  const out = new Map<string, { evaluation: Evaluation; users: number }>();
+  let neural = false;
+  for (const c of Object.values(doc?.configs ?? {})) {
+    if (c.strategyType === 'neural') {
+      neural = true;
+      continue;
+    }
+    const evaluation = evaluationOf({ strategyType: c.strategyType, configuration: c.configuration }, null)!;
+    out.set(evaluation.key, { evaluation, users: c.users });
+  }
+  if (neural) {
+    const views = await (await readModels.collection<StrategyView>(STRATEGIES_PROJECTION)).find({ where: { active: true, strategyType: 'neural' } });
+    const models = await modelsOf(readModels, views.map((v) => v.userId));
+    for (const v of views) {
+      const evaluation = evaluationOf(v, models.get(v.userId) ?? null);
+      if (!evaluation) continue;
+      const entry = out.get(evaluation.key);
+      if (entry) entry.users += 1;
+      else out.set(evaluation.key, { evaluation, users: 1 });
+    }
+  }
+  return [...out.values()];
+}
+
+/** The users whose active strategy follows the signals of evaluation `key` (a signal's configKey). */
+export async function followersOf(readModels: ReadModels, key: string): Promise<string[]> {
+  const views = await (await readModels.collection<StrategyView>(STRATEGIES_PROJECTION)).find({ where: { active: true, configKey: strategyKeyOf(key) } });
+  if (!key.includes(MODEL_KEY_SEPARATOR)) return views.map((v) => v.userId);
+  const models = await modelsOf(readModels, views.map((v) => v.userId));
+  return views.filter((v) => evaluationOf(v, models.get(v.userId) ?? null)?.key === key).map((v) => v.userId);
 }
