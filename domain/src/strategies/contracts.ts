@@ -113,3 +113,14 @@ export type StrategyBacktestRequest = z.infer<typeof strategyBacktestRequestSche
 
 /** The spec's dialog defaults (section 9). */
 export const BACKTEST_DIALOG_DEFAULTS: StrategyBacktestRequest = { startDate: '2024-01-01', endDate: '2024-12-31', initialCapital: 10000 };
+
+/** POST /api/strategies/{id}/backtest's answer (202): the backtest job queued (its result: GET /api/backtest/{backtestId}). */
+export const strategyBacktestResponseSchema = z.object({
+  strategyId: z.enum(strategyIds),
+  backtestId: z.string(),
+  jobId: z.string(),
+  status: z.literal('QUEUED'),
+  queuePosition: z.number(),
+  position: commandPositionSchema,
+});
+export type StrategyBacktestResponse = z.infer<typeof strategyBacktestResponseSchema>;

@@ -22,10 +22,10 @@ const apiDocs = lazyRoute(() => import('./routes/api-docs'));
 const settings = lazyRoute(() => import('./routes/settings'));
 const apiIntegration = lazyRoute(() => import('./routes/api-integration'));
 const notFound = lazyRoute(() => import('./routes/not-found'));
+const aiSignals = lazyRoute(() => import('./routes/ai-signals'));
 
 /** Titles as the premium spec names the screens (premium-and-account.md section 2). */
 export const plannedScreens = [
-  { path: '/ai-signals', title: 'AI Trading Strategies' },
   { path: '/backtesting', title: 'Strategy Backtesting' },
 ] as const;
 
@@ -56,6 +56,7 @@ export const routes: RouteObject[] = [
           { path: '/api-docs', element: <apiDocs.Component />, ...screen(apiDocs) },
           { path: '/settings', element: <settings.Component />, ...screen(settings) },
           { path: '/api-integration', element: <apiIntegration.Component />, ...screen(apiIntegration) },
+          { path: '/ai-signals', element: <aiSignals.Component />, ...screen(aiSignals) },
           ...plannedScreens.map(({ path, title }) => ({ path, element: <placeholder.Component title={title} />, ...screen(placeholder) })),
           { path: '*', element: <notFound.Component />, ...screen(notFound) },
         ],
