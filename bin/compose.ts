@@ -43,6 +43,8 @@ import { RiskMonitor } from '@papertrade/workers/risk-monitor';
 import { SubscriptionExpiry } from '@papertrade/workers/subscription-expiry';
 import { JobRunner } from '@papertrade/workers/jobs/job-runner';
 import { modelTrainingJob } from '@papertrade/workers/ml/model-training-job';
+import { backtestJobs } from '@papertrade/workers/jobs/backtest-jobs';
+import { inProcessBacktestEngine } from '@papertrade/workers/jobs/backtest-engine';
 import { intervalSourceOf } from '@papertrade/workers/ml/training-candles';
 import { ensureHouseModel } from '@papertrade/workers/ml/house-model';
 import { AutoRetrainer } from '@papertrade/workers/ml/auto-retrain';
@@ -269,7 +271,13 @@ export function createWorkers(rt: Runtime): Workers {
   // Long jobs (model training now, backtests next): every workers process runs one runner; the jobs spread over them.
   const jobRunner = new JobRunner(
     { handler, readModels, bus, clock: rt.clock, logger: rt.logger },
-    { kinds: [modelTrainingJob({ handler, documents, candles: intervalSourceOf(rt.marketData), clock: rt.clock, logger: rt.logger })], leaseMs: rt.config.JOB_LEASE_MS },
+    {
+      kinds: [
+        modelTrainingJob({ handler, documents, candles: intervalSourceOf(rt.marketData), clock: rt.clock, logger: rt.logger }),
+        ...backtestJobs({ handler, events: eventStore, engine: inProcessBacktestEngine(rt.marketData), logger: rt.logger }),
+      ],
+      leaseMs: rt.config.JOB_LEASE_MS,
+    },
   );
   // Settings' autoRetrain: each user's own model trained again once a day, through the same trainer.
   const autoRetrain = new AutoRetrainer({ readModels, handler, clock: rt.clock, logger: rt.logger });

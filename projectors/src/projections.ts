@@ -11,6 +11,7 @@ import { openPositionsProjection } from './open-positions/open-positions.project
 import { subscriptionsProjection } from './subscriptions/subscriptions.projection';
 import { botDecisionsProjection } from './bot-decisions/bot-decisions.projection';
 import { jobsProjection } from './jobs/jobs.projection';
+import { backtestComparisonsProjection, backtestResultsProjection, backtestsProjection, backtestTradesProjection } from './backtests/backtests.projection';
 import { mlModelTypesProjection, mlStatusProjection } from './ml/ml.projection';
 import { strategiesProjection, strategyEvaluationsProjection, strategySignalsProjection } from './strategies/strategies.projection';
 import { accountSettingsProjection, exchangeConnectionsProjection, mirrorOrdersProjection } from './exchanges/exchanges.projection';
@@ -34,6 +35,10 @@ export const projections = [
   exchangeConnectionsProjection,
   mirrorOrdersProjection,
   accountSettingsProjection,
+  backtestsProjection,
+  backtestResultsProjection,
+  backtestTradesProjection,
+  backtestComparisonsProjection,
   strategiesProjection,
   strategySignalsProjection,
   strategyEvaluationsProjection,

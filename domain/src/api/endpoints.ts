@@ -6,10 +6,12 @@
  * missing here, when an endpoint listed here is not registered, or when a GET answers CSV and its
  * contract does not say so (or the reverse).
  */
-import { strategiesResponseSchema, strategyCommandResponseSchema, strategyIdSchema, strategyPerformanceResponseSchema, strategySignalsResponseSchema, toggleStrategyRequestSchema } from '../strategies/contracts';
+import { strategiesResponseSchema as aiStrategiesResponseSchema, strategyCommandResponseSchema, strategyIdSchema, strategyPerformanceResponseSchema, strategySignalsResponseSchema, toggleStrategyRequestSchema } from '../strategies/contracts';
 import { arbitrageConfigurationSchema, neuralConfigurationSchema, technicalConfigurationSchema } from '../strategies/strategy-catalogue';
 import { z } from 'zod';
 import { CHAT_HISTORY_MAX, CHAT_MESSAGE_MAX_CHARS, chatRequestSchema, chatResponseSchema } from '../assistant/contracts';
+import { MAX_BACKTEST_DAYS, backtestHistoryResponseSchema, backtestRequestSchema, comparePaperReportSchema, strategiesResponseSchema, walkForwardRequestSchema } from '../backtest/contracts';
+import { backtestDetailSchema, backtestIdSchema, backtestJobResponseSchema, backtestTradesPageSchema, backtestTradesQuerySchema } from '../backtest/service-contracts';
 import { createModelRequestSchema, mlStatusResponseSchema, modelTypesResponseSchema, trainingJobResponseSchema } from '../ml/contracts';
 import { adminSetAuditorRequestSchema, adminSetAuditorResponseSchema, adminStatsSchema, adminUpdateUserRequestSchema, adminUpdateUserResponseSchema, adminUsersQuerySchema, adminUsersResponseSchema } from '../admin/contracts';
 import {
@@ -931,7 +933,7 @@ export const strategiesList = endpoint({
   access: 'premium',
   query: noQuerySchema,
   minPosition: true,
-  success: { status: 200, description: 'The strategies', schema: strategiesResponseSchema },
+  success: { status: 200, description: 'The strategies', schema: aiStrategiesResponseSchema },
 });
 
 export const strategySignals = endpoint({
@@ -1003,6 +1005,115 @@ export const aiChat = endpoint({
   errors: [429, 502, 504],
 } as const);
 
+// ---------------------------------------------------------------------------------------------
+// Strategy backtesting (issue 18)
+
+const BACKTEST_CONVENTIONS =
+  'Conventions: totalReturn, winRate and maxDrawdown are fractions (0.12 is 12 %); maxDrawdown is positive, the largest fall from a peak of the equity marked at every candle close and fill; sharpeRatio is the mean of the daily returns over their sample standard deviation times sqrt(365) (daily returns annualised with 365 days, as backtesting.py and vectorbt do for crypto; risk-free rate 0; null with fewer than two varying daily returns); volatility is the daily returns\' standard deviation times sqrt(365); profitFactor = gross profit / gross loss of the closed trades (null without a losing trade); averageLoss is negative. totalTrades, winningTrades and losingTrades count closed trades (a BUY opens; a SELL, stop, target or end-of-test close closes). Money in USD.';
+const BACKTEST_LIMITS = `One backtest or walk-forward per user queued or running at a time: a second request is a 409 naming the one under way (it is not queued behind it). Across users runs queue in the order asked; queuePosition is the place among every user's queued runs (1 = next). The longest period is ${MAX_BACKTEST_DAYS} days, from the simulated history's start to now (no future dates).`;
+
+export const backtestStrategiesList = endpoint({
+  ...query,
+  path: '/api/backtest/strategies',
+  tag: 'Backtesting',
+  summary: 'The strategies a backtest can run, each parameter with its min, max and default',
+  description: 'Public: free users and visitors see the list and the form too.',
+  access: 'public',
+  query: noQuerySchema,
+  success: { status: 200, description: 'The strategy catalogue', schema: strategiesResponseSchema },
+});
+
+export const runBacktest = endpoint({
+  ...command,
+  method: 'post',
+  path: '/api/backtest/run',
+  tag: 'Backtesting',
+  summary: 'Backtest a strategy over the price history (a long job)',
+  description:
+    "Answers at once (202) with the backtest's id, its job and its place in the queue; a workers process replays the market path through the strategy and the paper bot's engine (the same fills, spreads, stops and risk rules), with progress as JOB_PROGRESS on the socket and BACKTEST_UPDATE when it ends; then GET /api/backtest/{id}. symbol: a supported coin (default ETH); dates YYYY-MM-DD or ISO-8601, within the history and not in the future (a date-only end means the end of that day); initialCapital 100 to 10,000,000 (default 10000); parameters within the strategy's bounds (the defaults for those left out). A missing strategy: 'Strategy Required: Please select a trading strategy'. " +
+    BACKTEST_LIMITS,
+  access: 'premium',
+  body: { schema: backtestRequestSchema, required: true },
+  success: { status: 202, description: 'The backtest, queued', schema: backtestJobResponseSchema },
+  errors: [409],
+} as const);
+
+export const runWalkForward = endpoint({
+  ...command,
+  method: 'post',
+  path: '/api/backtest/walk-forward',
+  tag: 'Backtesting',
+  summary: 'Walk-forward analysis: optimise in-sample, test out of sample, window by window (a long job)',
+  description:
+    "Rolling windows over the period: in each, up to parameterSets parameter sets (the defaults first, then a deterministic low-discrepancy sequence within the bounds) are backtested in-sample and the best by the objective is backtested on the following out-of-sample part; the report lists each window's choice with its in-sample and out-of-sample figures, the stitched out-of-sample equity curve and both summaries, so overfitting shows. Answers at once (202) like POST /api/backtest/run; the report is GET /api/backtest/{id}'s `report`. " +
+    BACKTEST_LIMITS,
+  access: 'premium',
+  body: { schema: walkForwardRequestSchema, required: true },
+  success: { status: 202, description: 'The walk-forward run, queued', schema: backtestJobResponseSchema },
+  errors: [409],
+} as const);
+
+export const backtestHistory = endpoint({
+  ...query,
+  path: '/api/backtest/history',
+  tag: 'Backtesting',
+  summary: 'Your backtests and walk-forward runs, newest first (the last 100)',
+  description: "totalTrades, winRate and totalReturn are null until the run completes (a walk-forward's are its stitched out-of-sample run's); configId is equal for equal settings. " + BACKTEST_CONVENTIONS,
+  access: 'premium',
+  query: noQuerySchema,
+  minPosition: true,
+  success: { status: 200, description: 'The history', schema: backtestHistoryResponseSchema },
+});
+
+export const backtestById = endpoint({
+  ...query,
+  path: '/api/backtest/{id}',
+  tag: 'Backtesting',
+  summary: 'One of your runs: its status, then its result (or walk-forward report)',
+  description:
+    "status QUEUED (with queuePosition), RUNNING, COMPLETED (result with the equity and drawdown curves, at most 1000 points each, or report) or FAILED (error). Another user's id answers 404, as an unknown one. " + BACKTEST_CONVENTIONS,
+  access: 'premium',
+  params: { id: backtestIdSchema },
+  query: noQuerySchema,
+  minPosition: true,
+  success: { status: 200, description: 'The run', schema: backtestDetailSchema },
+  errors: [404],
+});
+
+export const backtestTrades = endpoint({
+  ...query,
+  path: '/api/backtest/{id}/trades',
+  tag: 'Backtesting',
+  summary: "A page of a backtest's fills, in time order, with each fill's execution details",
+  description: 'page from 1; pageSize 1 to 500 (default 50). Each fill has its tick, mid, half spread and impact paid, the level a stop crossed, and for a signal order its intended time and delay.',
+  access: 'premium',
+  params: { id: backtestIdSchema },
+  query: backtestTradesQuerySchema,
+  minPosition: true,
+  success: { status: 200, description: 'The page', schema: backtestTradesPageSchema },
+  errors: [404],
+});
+
+export const backtestComparePaper = endpoint({
+  ...query,
+  path: '/api/backtest/{id}/compare-paper',
+  tag: 'Backtesting',
+  summary: "The backtest's trades lined up with your paper trades of the same period, each difference explained",
+  description:
+    'For a period in which your bot paper-traded: matched trades (same side, signal or exit, tick, amount and price to the cent) and each difference with its cause: a signal the bot did not act on and why, a fill at another tick (a late bot), a risk rule that refused, a trade the backtest did not make.',
+  access: 'premium',
+  params: { id: backtestIdSchema },
+  query: noQuerySchema,
+  minPosition: true,
+  success: {
+    status: 200,
+    description: 'The comparison (worked out when the backtest completed: its period lies in the past). 409 while the backtest has not completed, when it failed, and for a walk-forward run.',
+    schema: comparePaperReportSchema,
+    headers: { 'X-Differences-Total': 'How many differences there are; `differences` lists at most the first 250 (by time)' },
+  },
+  errors: [404, 409],
+});
+
 export const endpoints: readonly EndpointContract[] = [
   signup,
   login,
@@ -1071,6 +1182,13 @@ export const endpoints: readonly EndpointContract[] = [
   toggleStrategy,
   configureStrategy,
   aiChat,
+  backtestStrategiesList,
+  runBacktest,
+  runWalkForward,
+  backtestHistory,
+  backtestById,
+  backtestTrades,
+  backtestComparePaper,
   health,
   openApiDocument,
 ];
