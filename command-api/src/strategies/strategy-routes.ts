@@ -12,13 +12,16 @@
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { configureStrategyRequestSchema, strategyIdSchema, toggleStrategyRequestSchema, type StrategyCommandResponse } from '@papertrade/domain/strategies/contracts';
+import { backtestConfigKey, validateBacktestRequest } from '@papertrade/domain/backtest/contracts';
+import { configureStrategyRequestSchema, strategyBacktestRequestSchema, strategyIdSchema, toggleStrategyRequestSchema, type StrategyBacktestResponse, type StrategyCommandResponse } from '@papertrade/domain/strategies/contracts';
+import { engineBacktestRequest } from '@papertrade/domain/strategies/strategy-backtest';
 import { strategyInfo, type StrategyId } from '@papertrade/domain/strategies/strategy-catalogue';
-import { strategyStreamId } from '@papertrade/domain/strategies/strategy';
+import { configurationOf, strategyStreamId } from '@papertrade/domain/strategies/strategy';
 import { strategyDecider } from '@papertrade/domain/strategies/strategy.decider';
 import { NotFoundError } from '@papertrade/domain/shared/errors';
 import { currentUser, requirePremium } from '@papertrade/platform/auth/guards';
 import { jsonBody, parseBody } from '@papertrade/platform/http/body';
+import { backtestRequester } from '../backtest/backtest-routes';
 import type { CommandApiDeps } from '../deps';
 import { commandMeta } from '../request-meta';
 
@@ -55,6 +58,35 @@ export function strategyRoutes(deps: CommandApiDeps): Router {
     const loaded = await deps.handler.load(strategyDecider, stream, meta);
     const result = await deps.handler.handle(strategyDecider, stream, { type: 'ConfigureStrategy', data: { userId: user.id, strategyId, configuration }, metadata: { now: now() } }, meta, loaded);
     const answer: StrategyCommandResponse = { strategyId, active: loaded.state.status === 'active', position: result.position ?? null };
+    ctx.body = answer;
+  });
+
+  /**
+   * POST /api/strategies/{id}/backtest {startDate, endDate, initialCapital}: the strategy's rule as a
+   * backtest of the engine (strategy-backtest.ts), through the backtest service's slot, stream and job
+   * (one run per user at a time: 409 naming the one under way), then recorded on the strategy's stream
+   * as its latest backtest. 202 with the job; the result is GET /api/backtest/{backtestId}, and the
+   * strategy's card measures its trades when its paper sample is smaller.
+   */
+  const requestBacktest = backtestRequester(deps);
+  router.post('/api/strategies/:id/backtest', requirePremium, jsonBody, async (ctx) => {
+    const strategyId = strategyIdOf(ctx);
+    const body = parseBody(ctx, strategyBacktestRequestSchema);
+    const user = currentUser(ctx);
+    const stream = strategyStreamId(user.id, strategyId);
+    const loaded = await deps.handler.load(strategyDecider, stream, {});
+    const engine = engineBacktestRequest(strategyInfo(strategyId).type, configurationOf(loaded.state, strategyId), body);
+    const v = validateBacktestRequest(engine, Date.parse(now()));
+    const job = await requestBacktest(ctx, body, 'backtest', { strategyId: v.strategyId, symbol: v.symbol, startDate: v.startDate, endDate: v.endDate, initialCapital: v.initialCapital, parameters: v.parameters }, backtestConfigKey(v));
+    const recorded = await deps.handler.handle(
+      strategyDecider,
+      stream,
+      { type: 'RecordStrategyBacktest', data: { userId: user.id, strategyId, backtestId: job.id, startDate: body.startDate, endDate: body.endDate, initialCapital: body.initialCapital }, metadata: { now: now() } },
+      { actor: user.id, correlationId: job.jobId },
+    );
+    deps.logger.info('strategy backtest requested', { userId: user.id, strategyId, backtestId: job.id });
+    const answer: StrategyBacktestResponse = { strategyId, backtestId: job.id, jobId: job.jobId, status: 'QUEUED', queuePosition: job.queuePosition, position: recorded.position ?? job.position ?? null };
+    ctx.status = 202;
     ctx.body = answer;
   });
 

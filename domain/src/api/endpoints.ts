@@ -6,7 +6,7 @@
  * missing here, when an endpoint listed here is not registered, or when a GET answers CSV and its
  * contract does not say so (or the reverse).
  */
-import { strategiesResponseSchema as aiStrategiesResponseSchema, strategyCommandResponseSchema, strategyIdSchema, strategyPerformanceResponseSchema, strategySignalsResponseSchema, toggleStrategyRequestSchema } from '../strategies/contracts';
+import { strategiesResponseSchema as aiStrategiesResponseSchema, strategyCommandResponseSchema, strategyIdSchema, strategyPerformanceResponseSchema, strategySignalsResponseSchema, strategyBacktestRequestSchema, strategyBacktestResponseSchema, toggleStrategyRequestSchema } from '../strategies/contracts';
 import { arbitrageConfigurationSchema, neuralConfigurationSchema, technicalConfigurationSchema } from '../strategies/strategy-catalogue';
 import { z } from 'zod';
 import { CHAT_HISTORY_MAX, CHAT_MESSAGE_MAX_CHARS, chatRequestSchema, chatResponseSchema } from '../assistant/contracts';
@@ -986,6 +986,21 @@ export const configureStrategy = endpoint({
   errors: [404],
 });
 
+export const strategyBacktest = endpoint({
+  ...command,
+  method: 'post',
+  path: '/api/strategies/{id}/backtest',
+  tag: 'AI strategies',
+  summary: "Backtest a strategy's rule through the backtesting engine (a long job)",
+  description:
+    "startDate and endDate as YYYY-MM-DD (the dialog's defaults: 2024-01-01 to 2024-12-31), initialCapital 100 to 10,000,000 (10000). The technical strategy runs as the engine's RSI strategy on ETH with its period and levels (exits by your risk profile); the neural and arbitrage strategies cannot be backtested by the engine yet (400). 202 with the job; the result is GET /api/backtest/{backtestId}; one run per user at a time (409).",
+  access: 'premium',
+  params: strategyParams,
+  body: { schema: strategyBacktestRequestSchema, required: true },
+  success: { status: 202, description: 'The backtest, queued', schema: strategyBacktestResponseSchema },
+  errors: [404, 409],
+});
+
 // ---------------------------------------------------------------------------------------------
 // AI assistant (issue 20)
 
@@ -1181,6 +1196,7 @@ export const endpoints: readonly EndpointContract[] = [
   strategyPerformance,
   toggleStrategy,
   configureStrategy,
+  strategyBacktest,
   aiChat,
   backtestStrategiesList,
   runBacktest,

@@ -28,6 +28,8 @@ export type StrategyView = {
   configKey: string | null;
   activatedAt: string | null;
   periods: StrategyPeriod[];
+  /** The latest backtest asked for from the strategy's card (its result: the backtest read models). */
+  lastBacktestId?: string | null;
   updatedAt: string;
 };
 
@@ -65,6 +67,8 @@ export function evolveStrategyView(doc: StrategyView | null, event: DomainEvent)
     }
     case 'StrategyDeactivated':
       return { ...base, active: false, periods: close(base.periods, Date.parse(event.data.deactivatedAt)), updatedAt: event.data.deactivatedAt };
+    case 'StrategyBacktestRequested':
+      return { ...base, lastBacktestId: event.data.backtestId, updatedAt: event.data.requestedAt };
   }
 }
 

@@ -16,7 +16,11 @@ import { configurationOf, evolveStrategy, initialStrategyState, type StrategyEve
 type Meta = { metadata: { now: string } };
 export type ToggleStrategy = { type: 'ToggleStrategy'; data: { userId: string; strategyId: StrategyId; active: boolean } } & Meta;
 export type ConfigureStrategy = { type: 'ConfigureStrategy'; data: { userId: string; strategyId: StrategyId; configuration: StrategyConfiguration } } & Meta;
-export type StrategyCommand = ToggleStrategy | ConfigureStrategy;
+export type RecordStrategyBacktest = {
+  type: 'RecordStrategyBacktest';
+  data: { userId: string; strategyId: StrategyId; backtestId: string; startDate: string; endDate: string; initialCapital: number };
+} & Meta;
+export type StrategyCommand = ToggleStrategy | ConfigureStrategy | RecordStrategyBacktest;
 
 export function toggleStrategy(command: ToggleStrategy, state: StrategyState): StrategyEvent[] {
   const { userId, strategyId, active } = command.data;
@@ -36,6 +40,18 @@ export function configureStrategy(command: ConfigureStrategy, state: StrategySta
   return [{ type: 'StrategyConfigured', data: { userId, strategyId, strategyType, configuration: parsed.data, previous, active: state.status === 'active', configuredAt: command.metadata.now } }];
 }
 
+/** Records the backtest asked for, with the configuration it tests (the one in force); the same backtest twice appends nothing. */
+export function recordStrategyBacktest(command: RecordStrategyBacktest, state: StrategyState): StrategyEvent[] {
+  const { userId, strategyId, backtestId, startDate, endDate, initialCapital } = command.data;
+  if (state.lastBacktestId === backtestId) return [];
+  return [
+    {
+      type: 'StrategyBacktestRequested',
+      data: { userId, strategyId, strategyType: strategyInfo(strategyId).type, backtestId, configuration: configurationOf(state, strategyId), startDate, endDate, initialCapital, requestedAt: command.metadata.now },
+    },
+  ];
+}
+
 export const strategyDecider: Decider<StrategyState, StrategyCommand, StrategyEvent> = {
   name: 'strategy',
   schemaVersion: 1,
@@ -47,6 +63,8 @@ export const strategyDecider: Decider<StrategyState, StrategyCommand, StrategyEv
         return toggleStrategy(command, state);
       case 'ConfigureStrategy':
         return configureStrategy(command, state);
+      case 'RecordStrategyBacktest':
+        return recordStrategyBacktest(command, state);
       default:
         return assertNever(command);
     }

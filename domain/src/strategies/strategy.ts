@@ -16,24 +16,29 @@ export type StrategyConfigured = DomainEvent<'StrategyConfigured', Base & { conf
 export type StrategyActivated = DomainEvent<'StrategyActivated', Base & { configuration: StrategyConfiguration; activatedAt: string }>;
 export type StrategyDeactivated = DomainEvent<'StrategyDeactivated', Base & { configuration: StrategyConfiguration; deactivatedAt: string }>;
 
-export type StrategyEvent = StrategyConfigured | StrategyActivated | StrategyDeactivated;
-export const STRATEGY_EVENT_TYPES: ReadonlySet<string> = new Set(['StrategyConfigured', 'StrategyActivated', 'StrategyDeactivated']);
+/** A backtest of the strategy was asked for (the backtest's own stream, `backtest-{id}`, holds its run and result): its latest is the figures' fallback. */
+export type StrategyBacktestRequested = DomainEvent<'StrategyBacktestRequested', Base & { backtestId: string; configuration: StrategyConfiguration; startDate: string; endDate: string; initialCapital: number; requestedAt: string }>;
+
+export type StrategyEvent = StrategyConfigured | StrategyActivated | StrategyDeactivated | StrategyBacktestRequested;
+export const STRATEGY_EVENT_TYPES: ReadonlySet<string> = new Set(['StrategyConfigured', 'StrategyActivated', 'StrategyDeactivated', 'StrategyBacktestRequested']);
 export const isStrategyEvent = (event: { type: string }): event is StrategyEvent => STRATEGY_EVENT_TYPES.has(event.type);
 
 export type StrategyState =
-  | { status: 'inactive'; configuration: StrategyConfiguration | null }
-  | { status: 'active'; configuration: StrategyConfiguration | null; activatedAt: string };
+  | { status: 'inactive'; configuration: StrategyConfiguration | null; lastBacktestId: string | null }
+  | { status: 'active'; configuration: StrategyConfiguration | null; activatedAt: string; lastBacktestId: string | null };
 
-export const initialStrategyState = (): StrategyState => ({ status: 'inactive', configuration: null });
+export const initialStrategyState = (): StrategyState => ({ status: 'inactive', configuration: null, lastBacktestId: null });
 
 export function evolveStrategy(state: StrategyState, event: StrategyEvent): StrategyState {
   switch (event.type) {
     case 'StrategyConfigured':
       return { ...state, configuration: event.data.configuration };
     case 'StrategyActivated':
-      return { status: 'active', configuration: event.data.configuration, activatedAt: event.data.activatedAt };
+      return { status: 'active', configuration: event.data.configuration, activatedAt: event.data.activatedAt, lastBacktestId: state.lastBacktestId };
     case 'StrategyDeactivated':
-      return { status: 'inactive', configuration: state.configuration };
+      return { status: 'inactive', configuration: state.configuration, lastBacktestId: state.lastBacktestId };
+    case 'StrategyBacktestRequested':
+      return { ...state, lastBacktestId: event.data.backtestId };
   }
 }
 

@@ -21,6 +21,8 @@ import { currentUser, requirePremium } from '@papertrade/platform/auth/guards';
 import { parseQuery } from '@papertrade/platform/http/body';
 import { readsOwnWrites } from '@papertrade/platform/http/own-writes';
 import type { ReadModels } from '@papertrade/platform/projections/read-models';
+import { BACKTESTS_PROJECTION, BACKTEST_TRADES_PROJECTION, type BacktestTradesView, type BacktestView } from '@papertrade/domain/backtest/backtest-views';
+import { backtestRoundTrips } from '@papertrade/domain/strategies/strategy-backtest';
 import type { QueryApiDeps } from '../deps';
 
 /** How many live signals the list shows. */
@@ -53,6 +55,16 @@ export async function paperRoundTrips(readModels: ReadModels, view: StrategyView
   return roundTripsIn(view.periods, await signalsIn(readModels, view.periods, true));
 }
 
+/** The round trips of the strategy's latest backtest, once it has completed (null: none, or not completed). */
+export async function backtestTripsOf(readModels: ReadModels, view: StrategyView | undefined): Promise<StrategyRoundTrip[] | null> {
+  const id = view?.lastBacktestId;
+  if (!view || !id) return null;
+  const backtest = await (await readModels.collection<BacktestView>(BACKTESTS_PROJECTION)).get(id);
+  if (!backtest || backtest.userId !== view.userId || backtest.status !== 'COMPLETED') return null;
+  const pages = await (await readModels.collection<BacktestTradesView>(BACKTEST_TRADES_PROJECTION)).find({ where: { backtestId: id } });
+  return backtestRoundTrips(pages.sort((a, b) => a.page - b.page).flatMap((p) => p.trades));
+}
+
 export function strategyRoutes(deps: QueryApiDeps): Router {
   const router = new Router();
   const reads = readsOwnWrites(deps.ownWrites);
@@ -66,13 +78,14 @@ export function strategyRoutes(deps: QueryApiDeps): Router {
     return parsed.data;
   };
 
-  router.get('/api/strategies', requirePremium, noQuery, reads(STRATEGIES_PROJECTION, STRATEGY_SIGNALS_PROJECTION), async (ctx) => {
+  router.get('/api/strategies', requirePremium, noQuery, reads(STRATEGIES_PROJECTION, STRATEGY_SIGNALS_PROJECTION, BACKTESTS_PROJECTION), async (ctx) => {
     const user = currentUser(ctx);
     const views = await strategyViewsOf(deps.readModels, user.id);
     const strategies = await Promise.all(
       STRATEGIES.map(async (info) => {
         const view = views.get(info.id);
-        return strategyCard(info, view ?? null, await paperRoundTrips(deps.readModels, view), null);
+        const [paper, backtest] = await Promise.all([paperRoundTrips(deps.readModels, view), backtestTripsOf(deps.readModels, view)]);
+        return strategyCard(info, view ?? null, paper, backtest);
       }),
     );
     const body: StrategiesResponse = { strategies };
@@ -100,7 +113,8 @@ export function strategyRoutes(deps: QueryApiDeps): Router {
     strategyInfo(strategyId);
     const user = currentUser(ctx);
     const view = (await strategyViewsOf(deps.readModels, user.id)).get(strategyId);
-    ctx.body = strategyPerformance(await paperRoundTrips(deps.readModels, view), null);
+    const [paper, backtest] = await Promise.all([paperRoundTrips(deps.readModels, view), backtestTripsOf(deps.readModels, view)]);
+    ctx.body = strategyPerformance(paper, backtest);
   });
 
   return router;
