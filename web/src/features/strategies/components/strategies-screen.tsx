@@ -4,7 +4,7 @@
  * and Analytics. GET /api/strategies is polled every 30 s, the live signals every 10 s. The open tab is
  * in the address (`?tab=signals`), so a link or a reload opens it.
  */
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import type { Strategy } from '@papertrade/domain/strategies/contracts';
 import { FetchError } from '../../../components/ui/fetch-error';
@@ -18,6 +18,7 @@ import { useToggleStrategy } from '../api/toggle-strategy';
 import { headerCounts, modelRetrainedToast, retrainFailedToast, strategyUpdatedToast, toggleFailedToast } from '../strategy-texts';
 import { Analytics } from './analytics';
 import { BacktestDialog } from './backtest-dialog';
+import { BacktestWatcher } from './backtest-watcher';
 import { ConfigureDialog } from './configure-dialog';
 import { LiveSignals } from './live-signals';
 import { PerformanceDialog } from './performance-dialog';
@@ -31,7 +32,7 @@ const tabs: ReadonlyArray<TabDef<StrategiesTab>> = [
   { value: 'analytics', label: 'Analytics' },
 ];
 
-export function StrategiesScreen({ onBacktestStarted }: { onBacktestStarted?: (backtestId: string) => void }) {
+export function StrategiesScreen() {
   const toast = useToast();
   const strategies = useStrategies({ enabled: true });
   const signals = useStrategySignals({ enabled: true });
@@ -43,6 +44,8 @@ export function StrategiesScreen({ onBacktestStarted }: { onBacktestStarted?: (b
   const [configuring, setConfiguring] = useState<Strategy | null>(null);
   const [performanceOf, setPerformanceOf] = useState<Strategy | null>(null);
   const [backtesting, setBacktesting] = useState<Strategy | null>(null);
+  const [watching, setWatching] = useState<string | null>(null);
+  const stopWatching = useCallback(() => setWatching(null), []);
 
   if (strategies.isPending) return <Spinner size={28} label="Loading strategies" />;
   if (strategies.isError) return <FetchError text="Failed to load strategies" error={strategies.error} />;
@@ -94,7 +97,8 @@ export function StrategiesScreen({ onBacktestStarted }: { onBacktestStarted?: (b
       </div>
       <ConfigureDialog strategy={configuring} onClose={() => setConfiguring(null)} />
       <PerformanceDialog strategy={performanceOf} onClose={() => setPerformanceOf(null)} />
-      <BacktestDialog strategy={backtesting} onClose={() => setBacktesting(null)} onStarted={(id) => onBacktestStarted?.(id)} />
+      <BacktestDialog strategy={backtesting} onClose={() => setBacktesting(null)} onStarted={setWatching} />
+      {watching && <BacktestWatcher key={watching} backtestId={watching} onEnded={stopWatching} />}
     </>
   );
 }
