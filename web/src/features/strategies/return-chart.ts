@@ -7,7 +7,7 @@
  *   of every series; a single instant is widened by an hour each side so it is not a zero-width domain.
  * - y: cumulative return in percent, always including 0 (the line that means "no gain"), padded by 10 %
  *   of the range; a curve starts at 0 at its first round trip's time (before any trade nothing was won).
- * - ticks: d3's nice ticks, 4 on y, 5 on x.
+ * - ticks: d3's nice ticks, 4 on y, 5 on x (days for spans of two days or more, else times, UTC).
  */
 import { extent, line, scaleLinear, scaleUtc } from 'd3';
 
@@ -27,14 +27,22 @@ export interface ReturnChart {
   paths: string[];
   /** The y of the 0 % line. */
   zeroY: number;
-  xTicks: Array<{ x: number; label: string }>;
+  /** `anchor`: how the label sits on its tick ('end' near the right edge, so it is not cut off). */
+  xTicks: Array<{ x: number; label: string; anchor: 'middle' | 'end' }>;
   yTicks: Array<{ y: number; label: string }>;
   /** The last point of each series (for its end label), or null. */
   ends: Array<{ x: number; y: number; value: number } | null>;
 }
 
 const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
 const month = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+const clock = new Intl.DateTimeFormat('en-US', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone: 'UTC' });
+
+/** Tick labels: the day for spans of two days or more, else the time of day (UTC). */
+export function tickLabel(time: Date, spanMs: number): string {
+  return spanMs >= 2 * DAY_MS ? month.format(time) : clock.format(time);
+}
 
 /** The points of a series with the 0 % start at its first point's time. */
 export function withOrigin(points: readonly ReturnPoint[]): Array<{ t: number; v: number }> {
@@ -66,7 +74,7 @@ export function buildReturnChart(series: ReadonlyArray<readonly ReturnPoint[]>, 
   return {
     paths: all.map((points) => (points.length > 0 ? (path(points) ?? '') : '')),
     zeroY: y(0),
-    xTicks: x.ticks(5).map((d) => ({ x: x(d), label: month.format(d) })),
+    xTicks: x.ticks(5).map((d) => ({ x: x(d), label: tickLabel(d, x.domain()[1]!.getTime() - x.domain()[0]!.getTime()), anchor: x(d) > width - margin.right - 24 ? 'end' : 'middle' })),
     yTicks: y.ticks(4).map((v) => ({ y: y(v), label: `${v}%` })),
     ends: all.map((points) => {
       const last = points[points.length - 1];

@@ -1,6 +1,6 @@
 /** The return charts' geometry: shared scales, 0 % always on the axis, curves from 0 at their first trade. */
 import { expect } from 'chai';
-import { buildReturnChart, withOrigin } from './return-chart';
+import { buildReturnChart, tickLabel, withOrigin } from './return-chart';
 
 const box = { width: 400, height: 200, margin: { top: 10, right: 10, bottom: 20, left: 40 } };
 const day = (d: number) => new Date(Date.UTC(2026, 0, d)).toISOString();
@@ -38,5 +38,13 @@ describe('return chart', function () {
     const chart = buildReturnChart([[{ date: day(1), cumulativeReturn: 2 }]], box);
     expect(chart.paths[0]).to.not.match(/NaN/);
     expect(chart.ends[0]!.x).to.equal(215);
+  });
+
+  it('x labels: days over two days or more, times of day within a day; the last one anchored not to be cut off', function () {
+    expect(tickLabel(new Date(Date.UTC(2026, 0, 5, 14, 30)), 3 * 86_400_000)).to.equal('Jan 5');
+    expect(tickLabel(new Date(Date.UTC(2026, 0, 5, 14, 30)), 3_600_000)).to.equal('14:30');
+    const chart = buildReturnChart([[{ date: day(1), cumulativeReturn: 1 }, { date: day(11), cumulativeReturn: 2 }]], box);
+    expect(chart.xTicks.at(-1)!.anchor).to.equal(chart.xTicks.at(-1)!.x > 366 ? 'end' : 'middle');
+    expect(chart.xTicks[0]!.label).to.match(/^Jan \d+$/);
   });
 });

@@ -21,34 +21,36 @@ export function Analytics({ strategies }: { strategies: readonly Strategy[] }) {
           No strategy has a closed round trip yet: the curves start with each strategy&apos;s first closed trade.
         </p>
       )}
-      <table className="data-table strategy-compare">
-        <thead>
-          <tr>
-            <th scope="col">Strategy</th>
-            <th scope="col">Return</th>
-            <th scope="col">Trades</th>
-            <th scope="col">Win rate</th>
-            <th scope="col">Sharpe</th>
-            <th scope="col">Max drawdown</th>
-            <th scope="col">Measured on</th>
-          </tr>
-        </thead>
-        <tbody>
-          {strategies.map((s, i) => (
-            <tr key={s.id} data-testid={`compare-${s.id}`}>
-              <th scope="row">
-                <span className="strategy-compare__swatch" style={{ background: SERIES_COLOURS[i % SERIES_COLOURS.length] }} aria-hidden="true" /> {s.name}
-              </th>
-              <td className="num">{`${s.totalReturn.toFixed(2)}%`}</td>
-              <td className="num">{s.sampleSize}</td>
-              <td className="num">{figureText(s.winRate, 'percent')}</td>
-              <td className="num">{figureText(s.sharpeRatio, 'ratio')}</td>
-              <td className="num">{figureText(s.maxDrawdown, 'percent')}</td>
-              <td>{figuresSourceText(s)}</td>
+      <div className="strategy-compare__scroll">
+        <table className="data-table strategy-compare">
+          <thead>
+            <tr>
+              <th scope="col">Strategy</th>
+              <th scope="col">Return</th>
+              <th scope="col">Trades</th>
+              <th scope="col">Win rate</th>
+              <th scope="col">Sharpe</th>
+              <th scope="col">Max drawdown</th>
+              <th scope="col">Measured on</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {strategies.map((s, i) => (
+              <tr key={s.id} data-testid={`compare-${s.id}`}>
+                <th scope="row">
+                  <span className="strategy-compare__swatch" style={{ background: SERIES_COLOURS[i % SERIES_COLOURS.length] }} aria-hidden="true" /> {s.name}
+                </th>
+                <td className="num">{`${s.totalReturn.toFixed(2)}%`}</td>
+                <td className="num">{s.sampleSize}</td>
+                <td className="num">{figureText(s.winRate, 'percent')}</td>
+                <td className="num">{figureText(s.sharpeRatio, 'ratio')}</td>
+                <td className="num">{figureText(s.maxDrawdown, 'percent')}</td>
+                <td>{figuresSourceText(s)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </Panel>
   );
 }

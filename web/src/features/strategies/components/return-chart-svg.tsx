@@ -16,7 +16,7 @@ export function ReturnChartSvg({ series, labels, testId, width = 560, height = 2
         </g>
       ))}
       {chart.xTicks.map((t) => (
-        <text key={`x${t.x}`} x={t.x} y={height - 6} textAnchor="middle" className="return-chart__tick">
+        <text key={`x${t.x}`} x={t.x} y={height - 6} textAnchor={t.anchor} className="return-chart__tick">
           {t.label}
         </text>
       ))}

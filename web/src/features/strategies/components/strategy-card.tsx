@@ -60,8 +60,8 @@ export function StrategyCard({ strategy: s, actions }: { strategy: Strategy; act
         {s.figuresNote === NOT_ENOUGH_TRADES && <span className="strategy-card__note"> · {NOT_ENOUGH_TRADES}</span>}
       </p>
       <p className="strategy-card__config" data-testid="strategy-config">
-        {Object.entries(s.configuration)
-          .map(([k, v]) => `${FIELD_LABELS[k] ?? k}: ${v}`)
+        {Object.keys(s.bounds)
+          .map((k) => `${FIELD_LABELS[k] ?? k}: ${s.configuration[k] ?? s.defaults[k]}`)
           .join(' · ')}
       </p>
       <div className="button-row">
