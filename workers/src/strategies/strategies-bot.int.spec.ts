@@ -31,7 +31,13 @@ import type { OrderQuote } from '@papertrade/platform/market/market-data';
 import { startHarness, type Harness } from '../../../test/api-harness';
 import { syntheticCandles } from '../../../test/synthetic-candles';
 import { TradingBot } from '../trading-bot';
-import { StrategyEngine } from './strategy-engine';
+import { StrategyEngine, storedModelScorer } from './strategy-engine';
+import { distinctEvaluations, followersOf } from './strategy-followers';
+import { FEATURE_COUNT, computeFeatures } from '@papertrade/domain/ml/features';
+import { parametersOf } from '@papertrade/domain/ml/model-types';
+import { syntheticCandleColumns } from '@papertrade/domain/ml/synthetic-candles.fixtures';
+import { loadModel, trainModel } from '../ml/trainers';
+import { ML_MODELS_COLLECTION } from '../ml/model-training-job';
 
 const CANDLE_MS = 300_000;
 
@@ -192,5 +198,36 @@ describe('AI strategies drive the bot (PGlite)', function () {
     // Not ETH: the models learned ETH, nothing is scored for another coin.
     await engine.evaluateCoin(coinById('bitcoin'), oversoldCandles());
     expect(scored).to.have.length(1);
+  });
+
+  it('the stored-model scorer: a trained model read back by digest scores the newest candle as the training standardised it; the user\'s own model then replaces the house one in the key', async function () {
+    const columns = syntheticCandleColumns({ candles: 3000, seed: 5, rho: -0.3 });
+    const run = await trainModel(columns, 'logistic_regression', parametersOf('logistic_regression', {}));
+    const documents = harness.rt.infra.documents;
+    await documents.collection(ML_MODELS_COLLECTION).put(run.digest, { digest: run.digest, modelType: 'logistic_regression', bytes: run.bytes.length, content: run.bytes.toString('utf8'), storedAt: now() });
+    const candles: Candle[] = Array.from({ length: 300 }, (_, i) => ({ time: Number(columns.time[i]), open: columns.open[i]!, high: Number(columns.high[i]), low: Number(columns.low[i]), close: Number(columns.close[i]), volume: Number(columns.volume[i]) }));
+    const p = await storedModelScorer(documents)(run.digest, candles);
+    // The same number by hand: the features of the last candle, standardised with the stored means and deviations, through the loaded model.
+    const { stored, predict } = await loadModel(run.bytes);
+    const features = computeFeatures({ time: candles.map((c) => c.time), high: candles.map((c) => c.high), low: candles.map((c) => c.low), close: candles.map((c) => c.close), volume: candles.map((c) => c.volume) });
+    const row = (features.rows - 1) * FEATURE_COUNT;
+    const x = Float32Array.from({ length: FEATURE_COUNT }, (_, f) => (features.values[row + f]! - stored.standardisation.mean[f]!) / stored.standardisation.std[f]!);
+    expect(p).to.be.within(0, 1);
+    expect(p).to.equal((await predict(x, 1))[0]);
+    await storedModelScorer(documents)('0'.repeat(64), candles).then(
+      () => expect.fail('an unknown model must not score'),
+      (error: Error) => expect(error.message).to.match(/is not stored/),
+    );
+
+    // A user with a model of their own: their neural strategy's key names it, no longer the house's.
+    const user = randomUUID();
+    await premiumWithBot(user);
+    await activate(user, 'neural-network');
+    await handler.handle(modelDecider, `model-${user}`, { type: 'RecordModelTrained', data: { userId: user, model: { modelType: 'logistic_regression', trainingDays: 30, parameters: { l2: 1 } as never, jobId: randomUUID(), symbol: 'ETH', candleMinutes: 5, asOf: now(), trainSamples: 1, testSamples: 1, correct: 1, majority: 1, accuracy: 50, baseline: 50, low: 40, high: 60, verdict: 'no edge', trainingTimeMs: 1, digest: run.digest, trainedAt: now() } }, metadata: { now: now() } }, meta('model-trainer'));
+    await harness.projector.caughtUp();
+    const keys = (await distinctEvaluations(harness.rt.infra.readModels)).map((e) => e.evaluation.key).filter((k) => k.includes('|model='));
+    expect(keys.some((k) => k.endsWith(`|model=${run.digest}`)), 'the user\'s own model').to.equal(true);
+    expect(keys.some((k) => k.endsWith(`|model=${'f'.repeat(64)}`)), 'the house model, for the user without one').to.equal(true);
+    expect(await followersOf(harness.rt.infra.readModels, keys.find((k) => k.endsWith(run.digest))!)).to.deep.equal([user]);
   });
 });
