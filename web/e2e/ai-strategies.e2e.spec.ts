@@ -6,7 +6,7 @@
  *   enough trades', 0 active strategies and 0 live signals; toggles one ('Strategy Updated', the count
  *   moves), configures it (the dialog closes on save, 'Configuration Saved', the card shows the new
  *   settings), a refused toggle reads 'Error: Failed to update strategy status'; Retrain (neural only)
- *   reads 'Model Retrained'; Backtest opens with 2024-01-01, 2024-12-31 and 10000, runs through the
+ *   trains a neural network with the card's settings and reads 'Model Retrained' when its job ends; Backtest opens with 2024-01-01, 2024-12-31 and 10000, runs through the
  *   engine ('Backtest Completed' with its trades and win rate) and the card then says its figures
  *   come from the latest backtest;
  * - a premium user whose active strategy has traded (its signals appended while the app was stopped,
@@ -204,9 +204,14 @@ describe('web: AI Trading Strategies (e2e)', function () {
     await page.unroute('**/api/strategies/*/toggle');
     await card('cross-exchange-arbitrage').getByTestId('strategy-status').filter({ hasText: 'Inactive' }).waitFor();
 
+    // Retrain trains a neural network with the card's learning rate and epochs (a long job): the toast when it has ended.
+    const requests: unknown[] = [];
+    page.on('request', (r) => void (r.url().endsWith('/api/ml/create-model') && requests.push(r.postDataJSON())));
     await card('neural-network').getByRole('button', { name: 'Retrain' }).click();
-    const retrained = await expectToast(page, 'Model Retrained');
-    expect(retrained.description).to.match(/learning rate 0\.001, 100 epochs/);
+    const retrained = page.getByTestId('toast').filter({ hasText: 'Model Retrained' });
+    await retrained.waitFor({ timeout: 180_000 });
+    expect(await retrained.getByTestId('toast-description').textContent()).to.match(/^New accuracy: \d{1,3}\.\d% \(baseline \d{1,3}\.\d%\)$/);
+    expect(requests).to.deep.equal([{ modelType: 'neural_network', trainingDays: 30, parameters: { learningRate: 0.001, epochs: 100 } }]);
   });
 
   it('Backtest: the dialog\'s defaults, a run through the engine, Backtest Completed, the card measured from it', async () => {

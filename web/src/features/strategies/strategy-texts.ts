@@ -3,6 +3,7 @@
  * strings are checked without a browser: the toasts, the figures ('—' when not measured), where the
  * figures come from and how many round trips they measure.
  */
+import type { MlStatusResponse } from '@papertrade/domain/ml/contracts';
 import type { Strategy } from '@papertrade/domain/strategies/contracts';
 import type { ToastInput } from '../../components/ui/toast/toast-slice';
 import { ApiError } from '../../lib/api-client';
@@ -16,11 +17,21 @@ export const strategyUpdatedToast = (name: string, active: boolean): ToastInput 
 export const toggleFailedToast = (): ToastInput => ({ title: 'Error', description: 'Failed to update strategy status', variant: 'destructive' });
 export const configurationSavedToast = (name: string): ToastInput => ({ title: 'Configuration Saved', description: `${name} uses the new settings from the next candle`, variant: 'success' });
 export const configurationFailedToast = (error: unknown): ToastInput => ({ title: 'Error', description: serverMessage(error) ?? 'Failed to save configuration', variant: 'destructive' });
-export const modelRetrainedToast = (learningRate: number, epochs: number): ToastInput => ({
-  title: 'Model Retrained',
-  description: `A neural network is training (learning rate ${learningRate}, ${epochs} epochs); its held-out accuracy shows in ML Model Status when it ends, and the strategy uses it from then`,
-  variant: 'success',
+export const retrainStartedToast = (learningRate: number, epochs: number): ToastInput => ({
+  title: 'Retraining',
+  description: `A neural network is training with learning rate ${learningRate} and ${epochs} epochs; the strategy uses it once it is trained`,
 });
+
+/** When the training job the card asked for has ended (ml-status names it as the last job): 'Model Retrained' with the held-out accuracy beside the baseline, or 'Training Failed'. */
+export function retrainEndedToast(status: Pick<MlStatusResponse, 'lastJobId' | 'lastFailure' | 'accuracy' | 'baseline'>, jobId: string): ToastInput | null {
+  if (status.lastJobId !== jobId) return null;
+  if (status.lastFailure?.jobId === jobId || status.accuracy === null) return { title: 'Training Failed', description: 'Failed to retrain the neural network model', variant: 'destructive' };
+  return {
+    title: 'Model Retrained',
+    description: `New accuracy: ${status.accuracy.toFixed(1)}%${status.baseline === null ? '' : ` (baseline ${status.baseline.toFixed(1)}%)`}`,
+    variant: 'success',
+  };
+}
 export const retrainFailedToast = (error: unknown): ToastInput => ({ title: 'Training Failed', description: serverMessage(error) ? `Failed to retrain the neural network model: ${serverMessage(error)}` : 'Failed to retrain the neural network model', variant: 'destructive' });
 export const backtestStartedToast = (): ToastInput => ({ title: 'Backtest Started', description: 'The backtest runs in the background; its trades and win rate show when it completes' });
 export const backtestCompletedToast = (totalTrades: number, winRate: number | null): ToastInput => ({

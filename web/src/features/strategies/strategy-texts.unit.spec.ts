@@ -1,14 +1,18 @@
 /** The strategies page's exact texts (spec section 8) and figure formatting. */
 import { expect } from 'chai';
 import { ApiError } from '../../lib/api-client';
-import { configurationFailedToast, configurationSavedToast, figureText, figuresSourceText, headerCounts, modelRetrainedToast, retrainFailedToast, strategyUpdatedToast, toggleFailedToast } from './strategy-texts';
+import { configurationFailedToast, configurationSavedToast, figureText, figuresSourceText, headerCounts, retrainEndedToast, retrainStartedToast, retrainFailedToast, strategyUpdatedToast, toggleFailedToast } from './strategy-texts';
 
 describe('strategy texts', function () {
   it('the spec\'s toasts', function () {
     expect(strategyUpdatedToast('RSI Mean Reversion', true)).to.include({ title: 'Strategy Updated', description: 'RSI Mean Reversion is now active' });
     expect(toggleFailedToast()).to.deep.equal({ title: 'Error', description: 'Failed to update strategy status', variant: 'destructive' });
     expect(configurationSavedToast('X').title).to.equal('Configuration Saved');
-    expect(modelRetrainedToast(0.001, 100).title).to.equal('Model Retrained');
+    expect(retrainStartedToast(0.001, 100).description).to.equal('A neural network is training with learning rate 0.001 and 100 epochs; the strategy uses it once it is trained');
+    const status = { lastJobId: 'j1', lastFailure: null, accuracy: 51.23, baseline: 50.4 };
+    expect(retrainEndedToast(status, 'j0')).to.equal(null);
+    expect(retrainEndedToast(status, 'j1')).to.deep.equal({ title: 'Model Retrained', description: 'New accuracy: 51.2% (baseline 50.4%)', variant: 'success' });
+    expect(retrainEndedToast({ ...status, lastFailure: { jobId: 'j1', reason: 'x', at: 'now' } }, 'j1')).to.include({ title: 'Training Failed', description: 'Failed to retrain the neural network model' });
     expect(retrainFailedToast(new Error('offline'))).to.include({ title: 'Training Failed', description: 'Failed to retrain the neural network model' });
   });
 

@@ -15,10 +15,11 @@ import { useStrategies } from '../api/get-strategies';
 import { useStrategySignals } from '../api/get-strategy-signals';
 import { useRetrainNeural } from '../api/retrain-neural';
 import { useToggleStrategy } from '../api/toggle-strategy';
-import { headerCounts, modelRetrainedToast, retrainFailedToast, strategyUpdatedToast, toggleFailedToast } from '../strategy-texts';
+import { headerCounts, retrainStartedToast, retrainFailedToast, strategyUpdatedToast, toggleFailedToast } from '../strategy-texts';
 import { Analytics } from './analytics';
 import { BacktestDialog } from './backtest-dialog';
 import { BacktestWatcher } from './backtest-watcher';
+import { RetrainWatcher } from './retrain-watcher';
 import { ConfigureDialog } from './configure-dialog';
 import { LiveSignals } from './live-signals';
 import { PerformanceDialog } from './performance-dialog';
@@ -46,6 +47,8 @@ export function StrategiesScreen() {
   const [backtesting, setBacktesting] = useState<Strategy | null>(null);
   const [watching, setWatching] = useState<string | null>(null);
   const stopWatching = useCallback(() => setWatching(null), []);
+  const [retraining, setRetraining] = useState<string | null>(null);
+  const stopRetraining = useCallback(() => setRetraining(null), []);
 
   if (strategies.isPending) return <Spinner size={28} label="Loading strategies" />;
   if (strategies.isError) return <FetchError text="Failed to load strategies" error={strategies.error} />;
@@ -73,7 +76,7 @@ export function StrategiesScreen() {
                 strategy={s}
                 actions={{
                   toggling: toggle.isPending && toggle.variables?.id === s.id,
-                  retraining: retrain.isPending,
+                  retraining: retrain.isPending || retraining !== null,
                   onToggle: (active) =>
                     toggle.mutate(
                       { id: s.id, active },
@@ -85,7 +88,16 @@ export function StrategiesScreen() {
                   onRetrain: () => {
                     const learningRate = s.configuration['learningRate'] ?? s.defaults['learningRate']!;
                     const epochs = s.configuration['epochs'] ?? s.defaults['epochs']!;
-                    retrain.mutate({ learningRate, epochs }, { onSuccess: () => toast(modelRetrainedToast(learningRate, epochs)), onError: (error) => toast(retrainFailedToast(error)) });
+                    retrain.mutate(
+                      { learningRate, epochs },
+                      {
+                        onSuccess: (job) => {
+                          toast(retrainStartedToast(learningRate, epochs));
+                          setRetraining(job.jobId);
+                        },
+                        onError: (error) => toast(retrainFailedToast(error)),
+                      },
+                    );
                   },
                 }}
               />
@@ -99,6 +111,7 @@ export function StrategiesScreen() {
       <PerformanceDialog strategy={performanceOf} onClose={() => setPerformanceOf(null)} />
       <BacktestDialog strategy={backtesting} onClose={() => setBacktesting(null)} onStarted={setWatching} />
       {watching && <BacktestWatcher key={watching} backtestId={watching} onEnded={stopWatching} />}
+      {retraining && <RetrainWatcher key={retraining} jobId={retraining} onEnded={stopRetraining} />}
     </>
   );
 }
