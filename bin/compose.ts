@@ -45,6 +45,8 @@ import { JobRunner } from '@papertrade/workers/jobs/job-runner';
 import { modelTrainingJob } from '@papertrade/workers/ml/model-training-job';
 import { backtestJobs } from '@papertrade/workers/jobs/backtest-jobs';
 import { inProcessBacktestEngine } from '@papertrade/workers/jobs/backtest-engine';
+import { BacktestRunnerThread } from '@papertrade/workers/jobs/backtest-runner-thread';
+import { WalkForwardPool } from '@papertrade/workers/backtest/walk-forward-pool';
 import { intervalSourceOf } from '@papertrade/workers/ml/training-candles';
 import { ensureHouseModel } from '@papertrade/workers/ml/house-model';
 import { AutoRetrainer } from '@papertrade/workers/ml/auto-retrain';
@@ -268,13 +270,17 @@ export function createWorkers(rt: Runtime): Workers {
   const tradingBot = new TradingBot({ eventStore, documents, leases, readModels, handler, marketData: rt.marketData, clock: rt.clock, logger: rt.logger, concurrency });
   const riskMonitor = new RiskMonitor({ bus, readModels, leases, handler, marketData: rt.marketData, clock: rt.clock, logger: rt.logger });
   const subscriptionExpiry = new SubscriptionExpiry({ readModels, handler, clock: rt.clock, logger: rt.logger });
-  // Long jobs (model training now, backtests next): every workers process runs one runner; the jobs spread over them.
+  // Long jobs (model training, backtests, walk-forwards): every workers process runs one runner; the jobs spread over them.
+  const backtestThread = new BacktestRunnerThread();
+  // The walk-forward's threads start with the first walk-forward, not with every workers process.
+  let pool: WalkForwardPool | undefined;
+  const walkForwardPool = { run: (...args: Parameters<WalkForwardPool['run']>) => (pool ??= new WalkForwardPool()).run(...args) };
   const jobRunner = new JobRunner(
     { handler, readModels, bus, clock: rt.clock, logger: rt.logger },
     {
       kinds: [
         modelTrainingJob({ handler, documents, candles: intervalSourceOf(rt.marketData), clock: rt.clock, logger: rt.logger }),
-        ...backtestJobs({ handler, events: eventStore, engine: inProcessBacktestEngine(rt.marketData), logger: rt.logger }),
+        ...backtestJobs({ handler, events: eventStore, engine: inProcessBacktestEngine(rt.marketData, { thread: backtestThread, walkForwardPool }), logger: rt.logger }),
       ],
       leaseMs: rt.config.JOB_LEASE_MS,
     },
@@ -312,6 +318,8 @@ export function createWorkers(rt: Runtime): Workers {
       await subscriptionExpiry.stop();
       await jobRunner.stop();
       await autoRetrain.stop();
+      await backtestThread.close();
+      await pool?.close();
     },
     statuses: () => [feed.status(), signals.status(), tradingBot.status(), riskMonitor.status(), subscriptionExpiry.status(), jobRunner.status(), testnetMirror.status(), autoRetrain.status()],
   };

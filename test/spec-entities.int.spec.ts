@@ -18,6 +18,8 @@
  *   (a closed BUY's P&L is on the SELL that closed it), a risk alert's `symbol` (the spec's "optional"),
  *   a usage `limit` (no limit), `endsAt` and `daysRemaining` (not cancelled), a name never given.
  *
+ * - Backtest figures are fractions (winRate 0.5 is half); sharpeRatio and profitFactor are null where undefined.
+ *
  * Entities whose endpoints do not exist yet are listed as pending, each naming the issue that builds it.
  */
 import http from 'node:http';
@@ -39,6 +41,10 @@ import { accountLookup } from '@papertrade/platform/auth/guards';
 import { RealtimeRelay } from '@papertrade/query-api/realtime/relay';
 import { RecordingClient } from '@papertrade/query-api/realtime/relay-test-client';
 import { botStatusGreeting } from '@papertrade/query-api/trading/bot-status-greeting';
+import { silentLogger } from '@papertrade/platform/config/logger';
+import { JobRunner } from '@papertrade/workers/jobs/job-runner';
+import { backtestJobs } from '@papertrade/workers/jobs/backtest-jobs';
+import { inProcessBacktestEngine } from '@papertrade/workers/jobs/backtest-engine';
 import { createMarketFeed } from '../bin/compose';
 import { signalIdFor } from '../workers/src/signal-engine';
 import { useHarness } from './api-harness';
@@ -192,6 +198,24 @@ const premium = {
   }),
   /** Admin stats response: totalUsers. */
   adminStats: z.object({ totalUsers: z.number().int() }),
+  /** Backtest strategy definition: id, name, description, parameters (each with min, max, default). */
+  backtestStrategy: z.object({ id: z.string(), name: z.string(), description: z.string(), parameters: z.record(z.string(), z.object({ min: num, max: num, default: num })) }),
+  /**
+   * Backtest result: totalReturn, winRate and maxDrawdown (fractions), totalTrades, finalBalance, sharpeRatio, performanceMetrics (winningTrades,
+   * losingTrades, averageWin, averageLoss, profitFactor, volatility). Decision: sharpeRatio and profitFactor are null where they are undefined
+   * (fewer than two varying daily returns; no losing trade), as JSON has no Infinity.
+   */
+  backtestResult: z.object({
+    totalReturn: num.min(-1),
+    winRate: num.min(0).max(1),
+    maxDrawdown: num.min(0).max(1),
+    totalTrades: z.number().int().nonnegative(),
+    finalBalance: num,
+    sharpeRatio: num.nullable(),
+    performanceMetrics: z.object({ winningTrades: z.number().int(), losingTrades: z.number().int(), averageWin: num, averageLoss: num, profitFactor: num.nullable(), volatility: num }),
+  }),
+  /** Backtest history item: id, configId, totalTrades, winRate, totalReturn (null until the run completes). */
+  backtestHistoryItem: z.object({ id: z.string(), configId: z.string(), totalTrades: z.number().int().nullable(), winRate: num.nullable(), totalReturn: num.nullable() }),
 };
 
 /** Parses `value` with `schema`, failing with the field the spec names and what the API sent. */
@@ -450,7 +474,34 @@ describe('API entities of spec section 3 (both documents) against real answers',
 
     it.skip('Strategy (id, name, description, type, active, accuracy, profitFactor, sharpeRatio, winRate, maxDrawdown, configuration) and Strategy configuration: pending, GET /api/strategies comes with the AI strategies issue (after issue 16)');
     it.skip('Strategy performance (summary, performance series): pending, GET /api/strategies/{id}/performance comes with the AI strategies issue (after issue 16)');
-    it.skip('Backtest request, result, history item and strategy definition: pending, /api/backtest/* comes with the backtesting issue (after issue 16)');
+    it('Backtest request (strategyId, symbol, startDate, endDate, initialCapital, parameters), result, history item and strategy definition', async function () {
+      const h = harness();
+      const strategies = expectEntity('Backtest strategy definitions', z.array(premium.backtestStrategy).min(4), await get('/api/backtest/strategies'));
+      const rsi = strategies.find((s) => s.id === 'rsi-mean-reversion')!;
+      const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+      const request = { strategyId: rsi.id, symbol: 'ETH', startDate: day(Date.now() - 9 * 86_400_000), endDate: day(Date.now() - 2 * 86_400_000), initialCapital: 10000, parameters: { rsiPeriod: rsi.parameters.rsiPeriod!.default } };
+      const res = await h.request('POST', '/api/backtest/run', { token: buyer.token, body: request });
+      expect(res.status, JSON.stringify(res.body)).to.equal(202);
+      position = String(res.body.position);
+      // A job runner with the backtest kinds, as the workers run it.
+      const runner = new JobRunner({ handler: handler(), readModels: h.rt.infra.readModels, bus: h.rt.infra.bus, clock: () => new Date(), logger: silentLogger }, {
+        kinds: backtestJobs({ handler: handler(), events: h.rt.infra.eventStore, engine: inProcessBacktestEngine(h.rt.marketData), logger: silentLogger }),
+        pollMs: 100,
+      });
+      await runner.start();
+      try {
+        const done = await waitUntil(async () => {
+          const run = (await get(`/api/backtest/${String(res.body.id)}`, buyer.token)) as { status: string; result: unknown };
+          return run.status === 'COMPLETED' || run.status === 'FAILED' ? run : null;
+        }, { timeoutMs: 120_000, intervalMs: 200, message: 'the backtest to end' });
+        expect(done.status).to.equal('COMPLETED');
+        expectEntity('Backtest result', premium.backtestResult, done.result);
+        const history = expectEntity('Backtest history', z.array(premium.backtestHistoryItem).min(1), await get('/api/backtest/history', buyer.token));
+        expect(history[0]!.id).to.equal(res.body.id);
+      } finally {
+        await runner.stop();
+      }
+    });
     it('API settings (binanceKey, binanceSecret, coinbaseKey, coinbaseSecret, enablePaperTrading, enableRealTrading): the spec\'s payload is taken as it is', async function () {
       const body = { binanceKey: 'entity-binance-key-0001', binanceSecret: 'entity-binance-secret-0001', coinbaseKey: 'entity-coinbase-key-0001', coinbaseSecret: 'entity-coinbase-secret-01', enablePaperTrading: true, enableRealTrading: false };
       const res = await harness().request('POST', '/api/settings/api', { token: buyer.token, body });

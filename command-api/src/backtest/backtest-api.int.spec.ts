@@ -19,14 +19,22 @@ import { silentLogger } from '@papertrade/platform/config/logger';
 import { JobRunner } from '@papertrade/workers/jobs/job-runner';
 import { backtestJobs } from '@papertrade/workers/jobs/backtest-jobs';
 import { inProcessBacktestEngine } from '@papertrade/workers/jobs/backtest-engine';
+import { BacktestRunnerThread } from '@papertrade/workers/jobs/backtest-runner-thread';
+import { WalkForwardPool } from '@papertrade/workers/backtest/walk-forward-pool';
 import { startHarness, type Harness } from '../../../test/api-harness';
 import { waitUntil } from '../../../test/wait';
 
 const unique = () => randomUUID().slice(0, 8);
+/**
+ * One turn of the event loop's I/O: after a long synchronous engine run here, the server may have
+ * closed the client's idle keep-alive socket meanwhile; its close must be read before the next fetch,
+ * or the fetch reuses the dead socket (ECONNRESET). Not a sleep: it waits for no time, only for the turn.
+ */
+const ioTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const DAY = 86_400_000;
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-/** A short period well in the past: two weeks ending a week ago. */
-const START = day(Date.now() - 21 * DAY);
+/** A period well in the past: seven weeks ending a week ago. */
+const START = day(Date.now() - 56 * DAY);
 const END = day(Date.now() - 8 * DAY);
 const RUN = { strategyId: 'rsi-mean-reversion', symbol: 'ETH', startDate: START, endDate: END, initialCapital: 10_000, parameters: { rsiPeriod: 10, oversold: 35, overbought: 65 } };
 
@@ -34,6 +42,8 @@ describe('Backtest API (HTTP, embedded)', function () {
   this.timeout(180_000);
   let h: Harness;
   let runner: JobRunner;
+  const thread = new BacktestRunnerThread();
+  let pool: WalkForwardPool;
   let premium: { token: string; userId: string };
   let other: { token: string; userId: string };
   let free: { token: string; userId: string };
@@ -55,8 +65,10 @@ describe('Backtest API (HTTP, embedded)', function () {
     h = await startHarness();
     const handler = new CommandHandler(h.rt.infra.eventStore, () => new Date());
     const { readModels, bus } = h.rt.infra;
+    pool = new WalkForwardPool(2);
     runner = new JobRunner({ handler, readModels, bus, clock: () => new Date(), logger: silentLogger }, {
-      kinds: backtestJobs({ handler, events: h.rt.infra.eventStore, engine: inProcessBacktestEngine(h.rt.marketData), logger: silentLogger }),
+      // As the workers service runs them: each backtest on a worker thread, a walk-forward's windows on the pool's.
+      kinds: backtestJobs({ handler, events: h.rt.infra.eventStore, engine: inProcessBacktestEngine(h.rt.marketData, { thread, walkForwardPool: pool }), logger: silentLogger }),
       pollMs: 100,
     });
     premium = await newUser(true);
@@ -65,6 +77,8 @@ describe('Backtest API (HTTP, embedded)', function () {
   });
   after(async function () {
     await runner?.stop();
+    await thread.close();
+    await pool?.close();
     await h?.stop();
   });
 
@@ -94,6 +108,8 @@ describe('Backtest API (HTTP, embedded)', function () {
   it('run answers 202 at once; the same client reads it QUEUED with its place; a second run is a 409; the job completes and the result and every trade page are readable', async function () {
     const updates: Array<{ status: string }> = [];
     const unsubscribe = await h.rt.infra.bus.subscribe(userRealtimeSubject(premium.userId, 'BACKTEST_UPDATE'), (_s, p) => updates.push(p as { status: string }));
+    const progress: Array<{ jobId: string; status: string; progress: number }> = [];
+    const unsubscribeProgress = await h.rt.infra.bus.subscribe(userRealtimeSubject(premium.userId, 'JOB_PROGRESS'), (_s, p) => progress.push(p as { jobId: string; status: string; progress: number }));
     let id = '';
     let jobId = '';
     const events = await h.appendedBy(async () => {
@@ -135,15 +151,23 @@ describe('Backtest API (HTTP, embedded)', function () {
     await waitUntil(async () => (await h.request('GET', `/api/backtest/${id}`, { token: premium.token })).body.status === 'COMPLETED', { timeoutMs: 120_000, intervalMs: 200, message: 'the backtest to complete' });
     await waitUntil(() => updates.some((u) => u.status === 'COMPLETED'), { message: 'BACKTEST_UPDATE COMPLETED' });
     unsubscribe();
+    // Progress while it ran (from the thread, while the job's process stayed responsive), then the end.
+    await waitUntil(() => progress.some((m) => m.status === 'COMPLETED'), { message: 'JOB_PROGRESS COMPLETED' });
+    unsubscribeProgress();
+    expect(progress.every((m) => m.jobId === jobId)).to.equal(true);
+    const running = progress.filter((m) => m.status === 'RUNNING').map((m) => m.progress);
+    expect(running.some((f) => f > 0 && f < 1), JSON.stringify(progress)).to.equal(true);
+    expect(running).to.deep.equal([...running].sort((x, y) => x - y));
     const done = backtestDetailSchema.parse((await h.request('GET', `/api/backtest/${id}`, { token: premium.token })).body);
     expect(done).to.include({ status: 'COMPLETED', queuePosition: null, error: null, report: null });
     const result = done.result!;
     expect(result.totalReturn).to.be.closeTo(result.finalBalance / 10_000 - 1, 1e-4);
     expect(result.equityCurve.length).to.be.within(2, 1000);
 
-    // The same settings through the engine directly: the very trades, every one on some page.
+    // The same settings through the engine directly, in this thread: the very trades, every one on some page.
     const engine = inProcessBacktestEngine(h.rt.marketData);
     const direct = await engine.backtest({ userId: premium.userId, config: events[1]!.data.config as never, profile: DEFAULT_RISK_PROFILE }, () => {}, new AbortController().signal);
+    await ioTurn();
     expect(done.tradeCount).to.equal(direct.trades.length);
     expect(result).to.deep.equal(JSON.parse(JSON.stringify(direct.result)));
     const pageSize = 7;
@@ -188,7 +212,7 @@ describe('Backtest API (HTTP, embedded)', function () {
       expect(res.status, path).to.equal(404);
       expect(res.body.detail).to.equal('No such backtest');
     }
-    for (const path of [`/api/backtest/${randomUUID()}`, '/api/backtest/not-an-id', '/api/backtest/..%2Fhistory/trades']) expect((await h.request('GET', path, { token: premium.token })).status, path).to.equal(404);
+    for (const path of [`/api/backtest/${randomUUID()}`, '/api/backtest/not-an-id', '/api/backtest/..%2Fhistory/trades', `/api/backtest/${mine.id}%00`, '/api/backtest/%00/trades']) expect((await h.request('GET', path, { token: premium.token })).status, path).to.equal(404);
     expect((await h.request('GET', '/api/backtest/history', { token: other.token })).body).to.deep.equal([]);
   });
 
@@ -212,6 +236,11 @@ describe('Backtest API (HTTP, embedded)', function () {
       expect(Date.parse(w.inSample.end)).to.be.at.most(Date.parse(w.outOfSample.start));
     }
     expect(report.stitchedEquity.length).to.be.greaterThan(1);
+    // The windows ran on the pool's threads: the same report as one run in this thread.
+    const requested = (await h.rt.infra.eventStore.readStream(`backtest-${id}`))[0]!.data;
+    const direct = await inProcessBacktestEngine(h.rt.marketData).walkForward({ userId: other.userId, config: requested.config as never, profile: DEFAULT_RISK_PROFILE }, () => {}, new AbortController().signal);
+    await ioTurn();
+    expect(report).to.deep.equal(JSON.parse(JSON.stringify(direct)));
     const row = (await h.request('GET', '/api/backtest/history', { token: other.token })).body.find((r: { id: string }) => r.id === id);
     expect(row).to.include({ status: 'COMPLETED', totalTrades: report.outOfSampleSummary.totalTrades, totalReturn: report.outOfSampleSummary.totalReturn });
     const compare = await h.request('GET', `/api/backtest/${id}/compare-paper`, { token: other.token });
@@ -251,6 +280,27 @@ describe('Backtest API (HTTP, embedded)', function () {
       await failing.stop();
       await runner.start();
     }
+  });
+
+  it('an Idempotency-Key retry names the same backtest and appends nothing; the same key with another body is a 422', async function () {
+    const third = await newUser(true);
+    const headers = { 'idempotency-key': `bt-${unique()}` };
+    const first = await h.request('POST', '/api/backtest/run', { token: third.token, body: RUN, headers });
+    expect(first.status, JSON.stringify(first.body)).to.equal(202);
+    const again = await h.appendedBy(async () => {
+      const res = await h.request('POST', '/api/backtest/run', { token: third.token, body: RUN, headers });
+      expect(res.status, JSON.stringify(res.body)).to.equal(202);
+      expect(res.body).to.include({ id: first.body.id, jobId: first.body.jobId });
+    });
+    // The job runner may claim the job meanwhile: what the caller appended is what counts.
+    const byCaller = (events: Array<{ metadata: Record<string, unknown> }>) => events.filter((e) => e.metadata.userId === third.userId);
+    expect(byCaller(again)).to.deep.equal([]);
+    const other422 = await h.appendedBy(async () => {
+      const res = await h.request('POST', '/api/backtest/run', { token: third.token, body: { ...RUN, symbol: 'BTC' }, headers });
+      expect(res.status).to.equal(422);
+    });
+    expect(byCaller(other422)).to.deep.equal([]);
+    await waitUntil(async () => (await h.request('GET', `/api/backtest/${String(first.body.id)}`, { token: third.token })).body.status === 'COMPLETED', { timeoutMs: 120_000, intervalMs: 200, message: 'the run to complete' });
   });
 
   describe('bad input answers 4xx with a problem naming the field, and appends nothing', function () {
@@ -300,7 +350,7 @@ describe('Backtest API (HTTP, embedded)', function () {
       ['walk-forward malformed JSON', '/api/backtest/walk-forward', '[', /JSON|Unexpected|invalid/i, 400],
       ['walk-forward without strategy', '/api/backtest/walk-forward', JSON.stringify({ startDate: START, endDate: END }), new RegExp(STRATEGY_REQUIRED_MESSAGE), 400],
       ['walk-forward windows out of range', '/api/backtest/walk-forward', JSON.stringify({ strategyId: 'ma-crossover', startDate: START, endDate: END, windows: 100 }), /windows must be from 2 to 24/, 400],
-      ['walk-forward too many windows for the period', '/api/backtest/walk-forward', JSON.stringify({ strategyId: 'ma-crossover', startDate: START, endDate: END, windows: 20 }), /too many windows/, 400],
+      ['walk-forward too many windows for the period', '/api/backtest/walk-forward', JSON.stringify({ strategyId: 'ma-crossover', startDate: day(Date.now() - 18 * DAY), endDate: END, windows: 20 }), /too many windows/, 400],
       ['walk-forward parameterSets a fraction', '/api/backtest/walk-forward', JSON.stringify({ strategyId: 'ma-crossover', startDate: START, endDate: END, parameterSets: 2.5 }), /parameterSets must be a whole number/, 400],
       ['walk-forward unknown objective', '/api/backtest/walk-forward', JSON.stringify({ strategyId: 'ma-crossover', startDate: START, endDate: END, objective: 'luck' }), /objective must be one of/, 400],
       ['walk-forward future end', '/api/backtest/walk-forward', JSON.stringify({ strategyId: 'ma-crossover', startDate: START, endDate: future }), /endDate must not be in the future/, 400],
@@ -339,6 +389,9 @@ describe('Backtest API (HTTP, embedded)', function () {
         [`/api/backtest/${mine.id}?x=1`, /x/],
         ['/api/backtest/history?limit=5', /limit/],
         ['/api/backtest/strategies?id=1', /id/],
+        [`/api/backtest/${mine.id}/trades?page=1%00`, /page must be a whole number/],
+        [`/api/backtest/${mine.id}/trades?pageSize=-5`, /pageSize must be a whole number/],
+        [`/api/backtest/${mine.id}/trades?page=99999999999`, /page must be a whole number/],
       ];
       for (const [path, detail] of cases) {
         const res = await h.request('GET', path, { token: premium.token });

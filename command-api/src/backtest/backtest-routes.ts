@@ -14,7 +14,8 @@
  *
  * The request is three appends: BacktestSlotTaken on `backtester-{userId}` (where one-at-a-time is
  * decided, under the stream's optimistic check, so two requests at once cannot both pass),
- * BacktestRequested on `backtest-{id}` and JobRequested on `job-{jobId}`. If a later append fails
+ * BacktestRequested on `backtest-{id}` (with the owner's risk profile of this moment: the rules the
+ * run trades under) and JobRequested on `job-{jobId}`. If a later append fails
  * the slot is released again; if even that fails, the slot stops blocking after SLOT_EXPIRY_MS. With
  * an Idempotency-Key the ids follow from the key, so a retry names the same backtest and appends what
  * is missing.
@@ -30,6 +31,8 @@ import type { BacktestJobResponse } from '@papertrade/domain/backtest/service-co
 import { jobStreamId } from '@papertrade/domain/jobs/job';
 import { jobDecider } from '@papertrade/domain/jobs/job.decider';
 import { JOBS_PROJECTION, type JobView } from '@papertrade/domain/jobs/job-queue-view';
+import { riskStreamId } from '@papertrade/domain/trading/risk';
+import { riskDecider } from '@papertrade/domain/trading/risk.decider';
 import { idempotentId } from '@papertrade/platform/commands/command-handler';
 import { currentUser, requirePremium } from '@papertrade/platform/auth/guards';
 import { jsonBody, parseBody } from '@papertrade/platform/http/body';
@@ -74,12 +77,14 @@ export function backtestRequester(deps: CommandApiDeps) {
     let last = slot.position;
     try {
       const configId = configIdOf(configKey);
+      // The rules the run trades under: the owner's risk profile now (the paper bot's).
+      const profile = (await deps.handler.load(riskDecider, riskStreamId(user.id))).state.profile;
       const requested = await deps.handler.handle(
         backtestDecider,
         backtestStreamId(backtestId),
         {
           type: 'RequestBacktest',
-          data: mode === 'backtest' ? { backtestId, userId: user.id, jobId, configId, mode, config: config as BacktestConfig } : { backtestId, userId: user.id, jobId, configId, mode, config: config as WalkForwardConfig },
+          data: mode === 'backtest' ? { backtestId, userId: user.id, jobId, configId, profile, mode, config: config as BacktestConfig } : { backtestId, userId: user.id, jobId, configId, profile, mode, config: config as WalkForwardConfig },
           metadata: { now: deps.handler.now() },
         },
         plain,

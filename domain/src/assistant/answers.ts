@@ -5,9 +5,9 @@
  * facts it returns (answers.unit.spec.ts and the 200-answer grounding spec check it), and a text a
  * user controls (a name) is quoted as data, never read as an instruction.
  *
- * What-ifs and the user's backtests are answered by two tools the backtester will bring
- * (`what_if_backtest`, `my_backtests`, tools.ts): until they are registered the answer says plainly
- * that the runner is not available yet, with no figure.
+ * The user's backtests come from `my_backtests` (their backtest history). What-ifs are answered by a
+ * tool the backtester will bring (`what_if_backtest`, tools.ts): until it is registered the answer says
+ * plainly that the runner is not available yet, with no figure.
  */
 import type { CoinSymbol } from '../market/coins';
 import type { Fact } from './contracts';
@@ -15,6 +15,7 @@ import { collectFacts } from './facts';
 import type { Recognised } from './intents';
 import type {
   AlertResult,
+  BacktestItemResult,
   PositionResult,
   RiskProfileResult,
   ToolInput,
@@ -75,9 +76,10 @@ export function planFor(r: Recognised): ToolCall[] {
       return [call('get_model_status', {})];
     case 'explain':
       return r.term ? [call('explain_term', { term: r.term })] : [];
+    case 'my_backtests':
+      return [call('my_backtests', {})];
     case 'help':
     case 'what_if':
-    case 'my_backtests':
     case 'action':
     case 'unknown':
       return [];
@@ -94,7 +96,7 @@ export interface RenderedAnswer {
 }
 
 const CAPABILITIES =
-  'your portfolio and your P&L today or overall; your open positions with their stops and targets; your recent trades and why each happened; the BUY signals the bot refused; your win rate; whether your bot is running; the latest signal or indicators of any coin and its price; your risk profile, your risk today and your alerts; your subscription; the AI model\u2019s measured accuracy; and what a term means (RSI, MACD, moving averages, each stop-loss type, Kelly sizing, drawdown, Sharpe, profit factor, walk-forward and more)';
+  'your portfolio and your P&L today or overall; your open positions with their stops and targets; your recent trades and why each happened; the BUY signals the bot refused; your win rate; whether your bot is running; the latest signal or indicators of any coin and its price; your risk profile, your risk today and your alerts; your subscription; the AI model\u2019s measured accuracy; your latest backtests; and what a term means (RSI, MACD, moving averages, each stop-loss type, Kelly sizing, drawdown, Sharpe, profit factor, walk-forward and more)';
 
 const plural = (count: Fact, one: string, many: string) => (count.value === 1 ? one : many);
 const list = (lines: string[]) => lines.map((l) => `\u2022 ${l}`).join('\n');
@@ -237,13 +239,25 @@ function write(r: Recognised, x: PlanResults): string {
     }
     case 'what_if':
       return "I can't run what-ifs yet: the what-if runner needs the backtester, which is being built next, and I won't guess a figure in its place. Meanwhile I can show your risk profile as it is, or explain how each stop-loss type works.";
-    case 'my_backtests':
-      return "I can't show backtests yet: the backtester is being built next, so there are no backtest results of yours I could read. I can explain what a backtest, the Sharpe ratio, profit factor or walk-forward analysis is.";
+    case 'my_backtests': {
+      const b = x.my_backtests;
+      if (!b || b.backtests.length === 0) {
+        return "You have no backtests yet. Run one on the Backtesting screen: choose a strategy, a coin and a period, and it replays the market through the same engine your paper bot trades with. I can also explain what a backtest, the Sharpe ratio, profit factor or walk-forward analysis is.";
+      }
+      const head = b.count.value === 1 ? 'Your latest backtest' : `Your ${b.count.text} latest backtests, newest first`;
+      return `${head}:\n${list(b.backtests.map(backtestLine))}`;
+    }
     case 'action':
       return "I can't act on your account: I only answer questions, so I place no trade and change no setting. The dashboard's Quick Actions start, pause and reset the bot and place trades; Risk Management changes your risk profile.";
     case 'unknown':
       return `That is outside what I know, and I won't make up an answer: I answer from your own paper-trading data and this product's engines. You can ask me about ${CAPABILITIES}.`;
   }
+}
+
+function backtestLine(b: BacktestItemResult): string {
+  const run = `${b.strategy.text} on ${b.symbol}, ${b.start.text} to ${b.end.text}`;
+  if (b.totalTrades && b.winRate && b.totalReturn) return `${run}: ${b.totalTrades.text} closed ${plural(b.totalTrades, 'trade', 'trades')}, win rate ${b.winRate.text}, total return ${b.totalReturn.text}.`;
+  return `${run}: ${b.status.text}.`;
 }
 
 function positionLine(p: PositionResult): string {

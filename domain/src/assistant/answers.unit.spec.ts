@@ -4,6 +4,7 @@
  * written as data.
  */
 import { expect } from 'chai';
+import type { BacktestHistoryItem } from '../backtest/contracts';
 import type { SubscriptionResponse } from '../subscription/contracts';
 import type { ActiveRiskTrade, PortfolioResponse, RiskResponse, Trade } from '../trading/read-contracts';
 import { planFor, render, type PlanResults, type ToolCall } from './answers';
@@ -11,6 +12,7 @@ import { numbersIn } from './facts';
 import { intents, recognise, type Recognised } from './intents';
 import {
   alertsResult,
+  backtestsResult,
   botStatusResult,
   explainTerm,
   indicatorsResult,
@@ -66,6 +68,11 @@ const subscription: SubscriptionResponse = {
   plan: { id: 'premium', tier: 'PREMIUM', name: 'Premium Pro', priceUsdPerMonth: 29, mostPopular: true, features: [], limits: { tradingStrategies: null, exchanges: null, apiCalls: null } } as unknown as SubscriptionResponse['plan'],
 };
 
+const backtests: BacktestHistoryItem[] = [
+  { id: 'bt2', configId: 'c2', totalTrades: null, winRate: null, totalReturn: null, status: 'RUNNING', strategyId: 'ma-crossover', symbol: 'BTC', startDate: '2026-02-01T00:00:00.000Z', endDate: '2026-03-01T00:00:00.000Z', initialCapital: 10_000, createdAt: NOW },
+  { id: 'bt1', configId: 'c1', totalTrades: 14, winRate: 0.5714, totalReturn: -0.0123, status: 'COMPLETED', strategyId: 'rsi-mean-reversion', symbol: 'ETH', startDate: '2025-09-01T00:00:00.000Z', endDate: '2026-03-01T00:00:00.000Z', initialCapital: 10_000, createdAt: NOW },
+];
+
 function resultsFor(calls: ToolCall[], name = 'Ann'): PlanResults {
   const out: PlanResults = {};
   for (const c of calls) {
@@ -86,6 +93,7 @@ function resultsFor(calls: ToolCall[], name = 'Ann'): PlanResults {
       case 'get_subscription': out.get_subscription = subscriptionResult(subscription); break;
       case 'get_model_status': out.get_model_status = modelResult({ modelType: 'neural_network', modelName: 'Neural Network', trainingDataDays: 30, accuracy: 50.8, baseline: 50.4, interval: { low: 48.9, high: 52.7 }, verdict: 'no edge', testSamples: 2500, lastTraining: NOW, owner: 'house', status: 'READY', training: null, lastFailure: null, lastJobId: 'j1', symbol: 'ETH', candleMinutes: 5, dataAsOf: NOW }); break;
       case 'explain_term': out.explain_term = explainTerm(c.input.term); break;
+      case 'my_backtests': out.my_backtests = backtestsResult(backtests.slice(0, c.input.limit ?? 3), (id) => (id === 'rsi-mean-reversion' ? 'RSI Mean Reversion' : 'Moving Average Crossover')); break;
     }
   }
   return out;
@@ -132,13 +140,26 @@ describe('assistant: grounded answers from tool results', () => {
     expect(bot).to.contain("The bot's rule: bought 5% of the portfolio ($511.73) at $3,100.00: stop $3,038.00, target $3,255.00.");
   });
 
-  it('what-ifs and backtests say plainly the runner is not there yet, with no figure', () => {
-    for (const q of ['What if my stop loss were 3% over the last 30 days?', 'show my backtests']) {
-      const { text, facts } = answer(q);
-      expect(numbersIn(text), q).to.deep.equal([]);
-      expect(facts).to.deep.equal([]);
-      expect(text).to.match(/backtester, which is being built next|backtester is being built next/);
-    }
+  it('what-ifs say plainly the runner is not there yet, with no figure', () => {
+    const { text, facts } = answer('What if my stop loss were 3% over the last 30 days?');
+    expect(numbersIn(text)).to.deep.equal([]);
+    expect(facts).to.deep.equal([]);
+    expect(text).to.match(/backtester, which is being built next/);
+  });
+
+  it('my backtests: the latest runs, newest first, with the figures of those completed (fractions as percents); none yet says so', () => {
+    const { r, text, facts } = answer('show my backtests');
+    expect(r.intent).to.equal('my_backtests');
+    expect(text).to.equal(
+      'Your 2 latest backtests, newest first:\n' +
+        '\u2022 Moving Average Crossover on BTC, 2026-02-01 00:00 UTC to 2026-03-01 00:00 UTC: running.\n' +
+        '\u2022 RSI Mean Reversion on ETH, 2025-09-01 00:00 UTC to 2026-03-01 00:00 UTC: 14 closed trades, win rate 57.1%, total return -1.23%.',
+    );
+    expectGrounded(text, facts);
+    expect(facts.find((f) => f.id === 'backtests.bt1.winRate')).to.include({ source: '/backtesting', api: 'GET /api/backtest/history' });
+    const none = render(r, { my_backtests: backtestsResult([], (id) => id) });
+    expect(none.text).to.match(/^You have no backtests yet/);
+    expect(numbersIn(none.text)).to.deep.equal([]);
   });
 
   it('outside what it knows: says so, invents nothing', () => {

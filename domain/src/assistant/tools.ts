@@ -8,14 +8,14 @@
  * The builders below turn a read's response (the same objects GET /api/portfolio, /api/trades, ...
  * answer) into a tool's result, so a figure in an answer is the figure on the screen it links to.
  *
- * Not here yet: `what_if_backtest` and `my_backtests`. They come with the backtester (issue 18): a
- * spec here (name, input, result), an implementation in assistant-tools.ts, an entry in the registry;
- * the grounded assistant already routes what-if and backtest questions to those names and says the
- * runner is not available while the registry lacks them (answers.ts).
+ * `my_backtests` (issue 18) reads the caller's backtest history (GET /api/backtest/history's rows). Not
+ * here yet: `what_if_backtest` (a spec here, an implementation in assistant-tools.ts, an entry in the
+ * registry); the grounded assistant says the what-if runner is not available until then (answers.ts).
  */
 import { z } from 'zod';
 import { coinSymbols, type CoinSymbol } from '../market/coins';
 import type { CoinPriceResponse } from '../market/contracts';
+import type { BacktestHistoryItem } from '../backtest/contracts';
 import type { MlStatusResponse } from '../ml/contracts';
 import type { IndicatorsResponse, Signal, SignalCounts } from '../signals/contracts';
 import { RSI_OVERBOUGHT, RSI_OVERSOLD } from '../signals/signal-rules';
@@ -60,6 +60,7 @@ export const toolInputs = {
   get_subscription: none,
   get_model_status: none,
   explain_term: z.strictObject({ term: z.enum(glossaryTerms).meta({ description: 'The term to explain' }) }),
+  my_backtests: z.strictObject({ limit: limitInput(10, 3) }),
 } as const;
 
 export type ToolName = keyof typeof toolInputs;
@@ -84,6 +85,7 @@ export const toolDescriptions: Readonly<Record<ToolName, string>> = {
   get_alerts: "The user's risk alerts not yet cleared, with severity, message and whether acknowledged.",
   get_subscription: "The user's subscription: plan, status, price, and the end date if cancelled.",
   get_model_status: "The AI model the user's signals are measured with: held-out accuracy beside the majority baseline, the 95% interval and the verdict.",
+  my_backtests: "The user's most recent backtests and walk-forward runs (newest first): strategy, coin, period, status, and once completed the closed trades, win rate and total return.",
   explain_term: "This product's definition of a trading term (RSI, MACD, moving averages, each stop-loss type, Kelly sizing, drawdown, Sharpe, profit factor, walk-forward, and more), with the constants it uses.",
 };
 
@@ -295,6 +297,25 @@ export interface ModelResult {
   training: { queuePosition: Fact; running: boolean } | null;
 }
 
+export interface BacktestItemResult {
+  id: string;
+  strategy: Fact;
+  symbol: CoinSymbol;
+  status: Fact;
+  start: Fact;
+  end: Fact;
+  /** Null until the run completed. */
+  totalTrades: Fact | null;
+  winRate: Fact | null;
+  totalReturn: Fact | null;
+}
+
+export interface BacktestsResult {
+  /** How many are listed. */
+  count: Fact;
+  backtests: BacktestItemResult[];
+}
+
 export interface ToolResults {
   get_profile: ProfileResult;
   get_portfolio: PortfolioResult;
@@ -312,6 +333,7 @@ export interface ToolResults {
   get_subscription: SubscriptionResult;
   get_model_status: ModelResult;
   explain_term: TermFacts;
+  my_backtests: BacktestsResult;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -602,6 +624,29 @@ export function modelResult(m: MlStatusResponse): ModelResult {
     testSamples: m.testSamples === null ? null : facts.count('ml.testSamples', 'Held-out candles', m.testSamples, ML),
     lastTraining: m.lastTraining ? facts.time('ml.lastTraining', 'Last training', m.lastTraining, ML) : null,
     training: m.training ? { queuePosition: facts.count('ml.training.queuePosition', 'Place in the queue', m.training.queuePosition, ML), running: m.training.status === 'RUNNING' } : null,
+  };
+}
+
+const BACKTESTS = at(screens.backtesting, 'GET /api/backtest/history');
+
+/** The backtest history's rows (newest first) as facts; `strategyName` names a strategy id (the catalogue's). Fractions become percents. */
+export function backtestsResult(items: readonly BacktestHistoryItem[], strategyName: (id: string) => string): BacktestsResult {
+  return {
+    count: facts.count('backtests.count', 'Backtests listed', items.length, BACKTESTS),
+    backtests: items.map((b) => {
+      const id = `backtests.${b.id}`;
+      return {
+        id: b.id,
+        strategy: facts.text(`${id}.strategy`, 'Strategy', strategyName(b.strategyId), BACKTESTS),
+        symbol: b.symbol,
+        status: facts.text(`${id}.status`, 'Status', b.status.toLowerCase(), BACKTESTS),
+        start: facts.time(`${id}.start`, 'Period start', b.startDate, BACKTESTS),
+        end: facts.time(`${id}.end`, 'Period end', b.endDate, BACKTESTS),
+        totalTrades: b.totalTrades === null ? null : facts.count(`${id}.totalTrades`, 'Closed trades', b.totalTrades, BACKTESTS),
+        winRate: b.winRate === null ? null : facts.percent(`${id}.winRate`, 'Win rate', b.winRate * 100, BACKTESTS, 1),
+        totalReturn: b.totalReturn === null ? null : facts.signedPercent(`${id}.totalReturn`, 'Total return', b.totalReturn * 100, BACKTESTS),
+      };
+    }),
   };
 }
 

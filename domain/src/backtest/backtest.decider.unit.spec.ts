@@ -4,6 +4,7 @@ import { specFor } from '../shared/decider-specification';
 import { IllegalStateError, NotFoundError, ValidationError } from '../shared/errors';
 import { MAX_STORED_DIFFERENCES, SLOT_EXPIRY_MS, TRADE_PAGE_SIZE, type BacktestConfig, type BacktestEvent, type BacktestSlotEvent, type WalkForwardConfig } from './backtest';
 import { backtestDecider, backtestSlotDecider, tradePagesOf } from './backtest.decider';
+import { DEFAULT_RISK_PROFILE } from '../trading/contracts';
 import type { BacktestResult, BacktestTrade, ComparePaperReport, WalkForwardReport } from './contracts';
 
 const spec = specFor(backtestDecider);
@@ -12,7 +13,7 @@ const NOW = '2026-03-04T10:00:00.000Z';
 const later = (ms: number) => new Date(Date.parse(NOW) + ms).toISOString();
 const config: BacktestConfig = { strategyId: 'rsi-mean-reversion', symbol: 'ETH', startDate: '2025-09-01T00:00:00.000Z', endDate: '2026-03-01T00:00:00.000Z', initialCapital: 10_000, parameters: { rsiPeriod: 14, oversold: 30, overbought: 70 } };
 const wfConfig: WalkForwardConfig = { strategyId: 'ma-crossover', symbol: 'BTC', startDate: config.startDate, endDate: config.endDate, initialCapital: 10_000, windows: 4, inSampleFraction: 0.75, objective: 'sharpeRatio', parameterSets: 10 };
-const base = { backtestId: 'b1', userId: 'u1', jobId: 'j1', configId: 'c1' };
+const base = { backtestId: 'b1', userId: 'u1', jobId: 'j1', configId: 'c1', profile: DEFAULT_RISK_PROFILE };
 const request = { type: 'RequestBacktest' as const, data: { ...base, mode: 'backtest' as const, config }, metadata: { now: NOW } };
 const requested: BacktestEvent = { type: 'BacktestRequested', data: { ...base, mode: 'backtest', config, requestedAt: NOW } };
 const wfRequested: BacktestEvent = { type: 'BacktestRequested', data: { ...base, mode: 'walk-forward', config: wfConfig, requestedAt: NOW } };

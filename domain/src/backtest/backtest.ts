@@ -24,6 +24,7 @@
 import type { DomainEvent } from '../shared/decider';
 import type { BacktestResult, BacktestTrade, ComparePaperReport, StrategyId, WalkForwardObjective, WalkForwardReport } from './contracts';
 import type { CoinSymbol } from '../market/coins';
+import type { RiskProfile } from '../trading/contracts';
 
 export type BacktestMode = 'backtest' | 'walk-forward';
 
@@ -60,7 +61,11 @@ export type WalkForwardConfig = Omit<BacktestConfig, 'parameters'> & {
   parameterSets: number;
 };
 
-export type BacktestRequestedData = { backtestId: string; userId: string; jobId: string; configId: string; requestedAt: string } & (
+/**
+ * `profile`: the owner's one risk profile when the run was asked (the rules the paper bot trades under),
+ * kept with the request so the run (and a run again after a takeover) uses the rules of that moment.
+ */
+export type BacktestRequestedData = { backtestId: string; userId: string; jobId: string; configId: string; profile: RiskProfile; requestedAt: string } & (
   | { mode: 'backtest'; config: BacktestConfig }
   | { mode: 'walk-forward'; config: WalkForwardConfig }
 );

@@ -21,8 +21,9 @@
  *   Daily returns are of the equity at each UTC day's last tick, the first against initialCapital.
  *   null when there are fewer than 2 daily returns or they do not vary.
  * - volatility: the daily returns' sample standard deviation times sqrt(365) (a fraction a year).
- * - maxDrawdown: the largest (peak - equity) / peak over the equity curve, equity marked at the mid at
- *   every candle close and at every fill, before downsampling.
+ * - maxDrawdown: the largest (peak - equity) / peak over the equity samples (cash plus the position at
+ *   the mid, at every 5-minute candle close after the exits up to it, and at the end), from
+ *   initialCapital, before downsampling.
  * - profitFactor: gross profit / gross loss of the closed trades (both as positive sums); null when
  *   there is no losing trade (it would be infinite or undefined; JSON has no Infinity); 0 when there
  *   are losses and no wins.
@@ -167,10 +168,20 @@ const strategyIdSchema = z
   .max(100, 'strategyId is too long');
 
 const parameterValue = z.number('each parameter must be a number').finite('each parameter must be a finite number');
-const parametersSchema = z
+/** Own keys a record schema would drop silently (assigning them sets the prototype): refused by name. */
+const UNSAFE_KEYS = ['__proto__', 'constructor', 'prototype'];
+const parametersSchema = z.preprocess(
+  (value, ctx) => {
+    if (value && typeof value === 'object') {
+      for (const key of UNSAFE_KEYS) if (Object.prototype.hasOwnProperty.call(value, key)) ctx.issues.push({ code: 'custom', message: `unknown parameter ${JSON.stringify(key)}`, path: [key], input: value });
+    }
+    return value;
+  },
+  z
   .record(z.string().max(64, 'parameter names are at most 64 characters'), parameterValue, 'parameters must be an object of names to numbers')
   .refine((p) => Object.keys(p).length <= 20, 'at most 20 parameters')
-  .default({});
+  .default({}),
+);
 
 export const initialCapitalSchema = z
   .number('initialCapital must be a number')

@@ -88,23 +88,31 @@ function evidence(r: Readings, p: HouseParameters, verdict: { type: number; conf
   const vSma20 = cmp(r.price, r.sma20);
   const vSma50 = cmp(r.price, r.sma50);
   const vEma = cmp(r.ema20, r.ema20Previous);
+  // The weights saying BUY, SELL and HOLD (no closure, no object: this runs per candle).
   let buy = 0;
   let sell = 0;
   let hold = 0;
-  const add = (v: number, w: number) => {
-    if (v === V_BUY) buy += w;
-    else if (v === V_SELL) sell += w;
-    else if (v === V_HOLD) hold += w;
-  };
-  add(vRsi, W_RSI);
-  add(vMacd, W_MACD);
-  add(vSma20, W_SMA20);
-  add(vSma50, W_SMA50);
-  add(vEma, W_EMA20);
+  if (vRsi === V_BUY) buy += W_RSI;
+  else if (vRsi === V_SELL) sell += W_RSI;
+  else if (vRsi === V_HOLD) hold += W_RSI;
+  if (vMacd === V_BUY) buy += W_MACD;
+  else if (vMacd === V_SELL) sell += W_MACD;
+  else if (vMacd === V_HOLD) hold += W_MACD;
+  if (vSma20 === V_BUY) buy += W_SMA20;
+  else if (vSma20 === V_SELL) sell += W_SMA20;
+  else if (vSma20 === V_HOLD) hold += W_SMA20;
+  if (vSma50 === V_BUY) buy += W_SMA50;
+  else if (vSma50 === V_SELL) sell += W_SMA50;
+  else if (vSma50 === V_HOLD) hold += W_SMA50;
+  if (vEma === V_BUY) buy += W_EMA20;
+  else if (vEma === V_SELL) sell += W_EMA20;
+  else if (vEma === V_HOLD) hold += W_EMA20;
   const lean = Math.sign(buy - sell);
   const ratio = r.volumeRatio;
   const vVolume = Number.isNaN(ratio) ? NONE : ratio > HIGH_VOLUME_RATIO ? (lean > 0 ? V_BUY : lean < 0 ? V_SELL : V_HOLD) : V_HOLD;
-  add(vVolume, W_VOLUME);
+  if (vVolume === V_BUY) buy += W_VOLUME;
+  else if (vVolume === V_SELL) sell += W_VOLUME;
+  else if (vVolume === V_HOLD) hold += W_VOLUME;
   const total = buy + sell + hold;
   const score = total === 0 ? 0 : (buy - sell) / total;
   const type = score >= p.scoreThreshold ? 1 : score <= -p.scoreThreshold ? -1 : 2;
@@ -143,7 +151,7 @@ function windowReadings(c: Candles, from: number, k: number, out: Readings): voi
   out.volumeRatio = ratio.length === 0 ? Number.NaN : ratio[ratio.length - 1]!;
 }
 
-/** How many candles were recomputed over their window in the last call (for the bench and the spec). */
+/** How many candles were recomputed over their window in the last call (for the bench). */
 export const houseStats = { recomputed: 0 };
 
 /**

@@ -6,60 +6,76 @@
  * - a tick's price is the path's (a minute's twelve kept per coin and minute);
  * - a minute's volume is the path's minute candle's (read an hour at a time and kept per coin and hour);
  * - a chart is the candles that are complete at its end (the entry rules read only those: columnsAt
- *   drops the forming one), kept per coin, range and first and last candle, so the month's 4-hour
- *   candles are built once per 4 hours, not once per signal.
- * The caches are bounded (they are dropped whole when full).
+ *   drops the forming one), each candle the path's summary of its ticks (as simulation.ts `candles`)
+ *   kept per coin, width and start, so a month's 4-hour candles are built once, not once per signal.
+ * - the market a BUY's entry rules read (market-at.ts botMarketAt, from those charts) is kept per coin
+ *   and fill time, for the walk-forward's many runs over one period.
+ * The caches are bounded (the oldest quarter is dropped when one is full).
  */
 import { candleIntervalForDays } from '../market/candle-interval';
-import type { CoinId } from '../market/coins';
-import { candleArrays, MINUTE_MS, SIMULATION_EPOCH_MS, TICK_MS, TICKS_PER_MINUTE, type CandleArrays } from '../market/market-path';
+import type { Candle, CoinId } from '../market/coins';
+import { candleArrays, MINUTE_MS, SIMULATION_EPOCH_MS, TICKS_PER_MINUTE, type CandleArrays } from '../market/market-path';
 import type { CandleSeries, MarketSimulation } from '../market/simulation';
-import type { ChartAt } from '../trading/engine/market-at';
+import type { BotMarket } from '../trading/bot-trade-decision';
+import { botMarketAt, type ChartAt } from '../trading/engine/market-at';
 import { pathTicks, type PriceTicks } from '../trading/engine/price-ticks';
 import type { BacktestMarket } from './run-backtest';
 
-const MAX_HOURS = 8_000;
-const MAX_CHARTS = 4_000;
-const MAX_MINUTES = 200_000;
+const MAX_HOURS = 30_000;
+const MAX_CANDLES = 300_000;
+const MAX_CHARTS = 64;
+const MAX_MARKETS = 50_000;
+const MAX_MINUTES = 400_000;
+
+/** Keeps `value` under `key`, dropping the oldest quarter when `map` is full (insertion order). */
+function keep<K, V>(map: Map<K, V>, max: number, key: K, value: V): V {
+  if (map.size >= max) {
+    let drop = max >> 2;
+    for (const k of map.keys()) {
+      if (drop-- <= 0) break;
+      map.delete(k);
+    }
+  }
+  map.set(key, value);
+  return value;
+}
 
 /** The path's ticks with each minute's tick prices and each hour's minute candles kept. */
 export function cachedTicks(sim: MarketSimulation, lastTick?: () => number): PriceTicks {
   const base = pathTicks(sim.path, lastTick);
-  const hours = new Map<string, CandleArrays>();
-  const minutes = new Map<string, Float64Array>();
-  const hourOf = (coinId: CoinId, hour: number): CandleArrays => {
-    const key = `${coinId}:${hour}`;
-    let candles = hours.get(key);
-    if (!candles) {
-      candles = base.minuteCandles(coinId, hour * 60, 60, candleArrays(60));
-      if (hours.size >= MAX_HOURS) hours.clear();
-      hours.set(key, candles);
+  const perCoin = new Map<CoinId, { hours: Map<number, CandleArrays>; minutes: Map<number, Float64Array> }>();
+  const cacheOf = (coinId: CoinId) => {
+    let c = perCoin.get(coinId);
+    if (!c) {
+      c = { hours: new Map(), minutes: new Map() };
+      perCoin.set(coinId, c);
     }
-    return candles;
+    return c;
+  };
+  const hourOf = (coinId: CoinId, hour: number): CandleArrays => {
+    const hours = cacheOf(coinId).hours;
+    return hours.get(hour) ?? keep(hours, MAX_HOURS, hour, base.minuteCandles(coinId, hour * 60, 60, candleArrays(60)));
   };
   const fields = ['time', 'open', 'high', 'low', 'close', 'volume'] as const;
   return {
     lastTick: base.lastTick,
     price(coinId, tick) {
       const minute = Math.floor(tick / TICKS_PER_MINUTE);
-      const key = `${coinId}:${minute}`;
-      let prices = minutes.get(key);
+      const minutes = cacheOf(coinId).minutes;
+      let prices = minutes.get(minute);
       if (!prices) {
         base.price(coinId, tick); // the bound
-        prices = sim.path.ticks(coinId, minute * TICKS_PER_MINUTE, new Float64Array(TICKS_PER_MINUTE));
-        if (minutes.size >= MAX_MINUTES) minutes.clear();
-        minutes.set(key, prices);
+        prices = keep(minutes, MAX_MINUTES, minute, sim.path.ticks(coinId, minute * TICKS_PER_MINUTE, new Float64Array(TICKS_PER_MINUTE)));
       }
       return prices[tick - minute * TICKS_PER_MINUTE]!;
     },
     minuteCandles(coinId, from, count, out) {
-      base.lastTick();
       for (let i = 0; i < count; ) {
         const minute = from + i;
         const hour = Math.floor(minute / 60);
         const j = minute - hour * 60;
         const take = Math.min(60 - j, count - i);
-        if (take === 60 || hours.has(`${coinId}:${hour}`) || (hour + 1) * 60 * TICKS_PER_MINUTE - 1 <= base.lastTick()) {
+        if ((hour + 1) * 60 * TICKS_PER_MINUTE - 1 <= base.lastTick()) {
           const h = hourOf(coinId, hour);
           for (const f of fields) out[f].set(h[f].subarray(j, j + take), i);
         } else {
@@ -80,29 +96,63 @@ export function cachedTicks(sim: MarketSimulation, lastTick?: () => number): Pri
   };
 }
 
-/** Charts of the candles complete at their end (see the module comment), kept. */
+/** botMarketAt over `charts`, kept per coin and fill time (many parameter sets fill at the same closes). */
+export function cachedMarketAt(charts: ChartAt): (coinId: CoinId, atMs: number) => BotMarket {
+  const perCoin = new Map<CoinId, Map<number, BotMarket>>();
+  return (coinId, atMs) => {
+    let markets = perCoin.get(coinId);
+    if (!markets) {
+      markets = new Map();
+      perCoin.set(coinId, markets);
+    }
+    return markets.get(atMs) ?? keep(markets, MAX_MARKETS, atMs, botMarketAt(charts, coinId, atMs));
+  };
+}
+
+/** Charts of the candles complete at their end (see the module comment), each candle kept, and the last charts. */
 export function cachedCharts(sim: MarketSimulation): ChartAt {
-  const charts = new Map<string, CandleSeries>();
+  // Per coin and width: candles by their index since the epoch.
+  const byWidth = new Map<string, Map<number, Candle>>();
+  let kept = 0;
+  const recent = new Map<string, CandleSeries>();
   return (coinId: CoinId, days: number, endMs: number): CandleSeries => {
     const interval = candleIntervalForDays(days);
     const width = interval.minutes * MINUTE_MS;
     const fromMs = endMs - Math.round(days * 1440) * MINUTE_MS + MINUTE_MS;
-    const first = SIMULATION_EPOCH_MS + Math.floor((Math.max(fromMs, SIMULATION_EPOCH_MS) - SIMULATION_EPOCH_MS) / width) * width;
-    const end = SIMULATION_EPOCH_MS + Math.floor((endMs - SIMULATION_EPOCH_MS) / width) * width; // the end of the last candle complete at endMs
-    const key = `${coinId}:${days}:${first}:${end}`;
-    let series = charts.get(key);
-    if (!series) {
-      series = { coinId, interval, candles: end > first ? sim.candles(coinId, first, end - TICK_MS, interval.minutes) : [] };
-      if (charts.size >= MAX_CHARTS) charts.clear();
-      charts.set(key, series);
+    const first = Math.floor((Math.max(fromMs, SIMULATION_EPOCH_MS) - SIMULATION_EPOCH_MS) / width);
+    const end = Math.floor((endMs - SIMULATION_EPOCH_MS) / width); // after the last candle complete at endMs
+    const chartKey = `${coinId}:${days}:${first}:${end}`;
+    const hit = recent.get(chartKey);
+    if (hit) return hit;
+    const seriesKey = `${coinId}:${width}`;
+    let candles = byWidth.get(seriesKey);
+    if (!candles || kept >= MAX_CANDLES) {
+      if (kept >= MAX_CANDLES) {
+        byWidth.clear();
+        kept = 0;
+      }
+      candles = new Map();
+      byWidth.set(seriesKey, candles);
     }
-    return series;
+    const out: Candle[] = [];
+    for (let i = first; i < end; i++) {
+      let candle = candles.get(i);
+      if (!candle) {
+        const t = SIMULATION_EPOCH_MS + i * width;
+        candle = sim.candle(coinId, t, t + width);
+        candles.set(i, candle);
+        kept++;
+      }
+      out.push(candle);
+    }
+    return keep(recent, MAX_CHARTS, chartKey, { coinId, interval, candles: out });
   };
 }
 
 /** A backtest's market over `sim`. */
-export function simulationMarket(sim: MarketSimulation, signalIdOf?: BacktestMarket['signalIdOf']): BacktestMarket {
-  return { ticks: cachedTicks(sim), charts: cachedCharts(sim), ...(signalIdOf ? { signalIdOf } : {}) };
+export function simulationMarket(sim: MarketSimulation, signalIdOf?: BacktestMarket['signalIdOf'], signalEventIdOf?: BacktestMarket['signalEventIdOf']): BacktestMarket {
+  const charts = cachedCharts(sim);
+  return { ticks: cachedTicks(sim), charts, marketAt: cachedMarketAt(charts), ...(signalIdOf ? { signalIdOf } : {}), ...(signalEventIdOf ? { signalEventIdOf } : {}) };
 }
 
 

@@ -18,6 +18,7 @@
  */
 import { findCoinBySymbol, type CoinId } from '../market/coins';
 import { SIMULATION_EPOCH_MS, tickAt, tickTime } from '../market/market-path';
+import type { BotMarket } from '../trading/bot-trade-decision';
 import { intendedFillMs } from '../trading/engine/bot-timing';
 import type { Execution } from '../trading/engine/fills';
 import type { ChartAt } from '../trading/engine/market-at';
@@ -40,8 +41,12 @@ export type BacktestConfig = Pick<ValidatedBacktestRequest, 'strategyId' | 'symb
 export interface BacktestMarket {
   ticks: PriceTicks;
   charts: ChartAt;
+  /** The market the entry rules read at a fill time (default: the paper engine's botMarketAt over `charts`); simulationMarket keeps it per fill time. */
+  marketAt?: (coinId: CoinId, atMs: number) => BotMarket;
   /** The id a strategy's signal gets (default `{strategy}:{SYMBOL}@{candleTime}`); the live engine's signalIdFor makes house signals the live ones. */
   signalIdOf?: (symbol: string, candleTime: string) => string;
+  /** The id of the SignalGenerated event that carries it (default: the signal's id); the live one is the command handler's idempotent id. */
+  signalEventIdOf?: (symbol: string, candleTime: string) => string;
 }
 
 export interface BacktestOptions {
@@ -105,7 +110,7 @@ export function runBacktestDetail(config: BacktestConfig, market: BacktestMarket
 
   const endTick = tickAt(config.endMs); // exclusive
   const lastTick = endTick - 1;
-  const engine = new PaperEngine({ ticks: market.ticks, charts: market.charts, userId, rules: options.rules, portfolio: openedWith(userId, config.initialCapital, config.startMs), ...(options.peaks ? { peaks: options.peaks } : {}) });
+  const engine = new PaperEngine({ ticks: market.ticks, charts: market.charts, userId, rules: options.rules, portfolio: openedWith(userId, config.initialCapital, config.startMs), ...(market.marketAt ? { marketAt: market.marketAt } : {}), ...(options.peaks ? { peaks: options.peaks } : {}) });
   const equity = new EquitySeries(Math.max(16, Math.ceil((config.endMs - config.startMs) / CANDLE_MS) + 2));
   const given: Array<{ timeMs: number; decision: number }> = [];
   const signalIdOf = market.signalIdOf ?? ((symbol: string, candleTime: string) => `${config.strategyId}:${symbol}@${candleTime}`);
@@ -128,7 +133,7 @@ export function runBacktestDetail(config: BacktestConfig, market: BacktestMarket
       if (fillTick < endTick) {
         const candleTime = new Date(candles.time[i]!).toISOString();
         const id = signalIdOf(coin.symbol, candleTime);
-        const signal: EngineSignal = { eventId: id, signalId: id, type: d === BUY ? 'BUY' : d === SELL ? 'SELL' : 'HOLD', symbol: coin.symbol, price: candles.close[i]!, confidence: confidence ? confidence[i]! : 100, candleTime };
+        const signal: EngineSignal = { eventId: market.signalEventIdOf ? market.signalEventIdOf(coin.symbol, candleTime) : id, signalId: id, type: d === BUY ? 'BUY' : d === SELL ? 'SELL' : 'HOLD', symbol: coin.symbol, price: candles.close[i]!, confidence: confidence ? confidence[i]! : 100, candleTime };
         const outcome = engine.onSignal(signal);
         if (d !== HOLD) {
           signals++;

@@ -26,13 +26,19 @@ export class SimulatedMarketData implements MarketData {
    */
   readonly resolutionMs = TICK_MS;
   readonly simulation: MarketSimulation;
+  /**
+   * The simulation's key (the seed's digest), for worker threads that build their own copy of the same
+   * path (the backtester's). As secret as the seed: never logged, never sent anywhere but a thread.
+   */
+  readonly key: Uint32Array;
   readonly ticks: PriceTicks;
 
   constructor(
     seed: string,
     private readonly clock: () => Date = () => new Date(),
   ) {
-    this.simulation = new MarketSimulation(marketKeyFromSeed(seed));
+    this.key = marketKeyFromSeed(seed);
+    this.simulation = new MarketSimulation(this.key);
     this.ticks = pathTicks(this.simulation.path, () => tickAt(this.now()));
   }
 

@@ -10,15 +10,18 @@
  * portfolio, the trade summary and the risk status all need it), through the process's read cache with
  * the request's freshness (X-Min-Position and the caller's own last write, read-freshness.ts).
  *
- * Where the backtester's two tools plug in (issue 18): `chatTool('what_if_backtest', ...)` and
- * `chatTool('my_backtests', ...)` appended to the list `assistantToolbox` returns, once their specs are
- * in domain/src/assistant/tools.ts (toolInputs, toolDescriptions, ToolResults) and answers.ts plans
- * and renders them.
+ * `my_backtests` (issue 18) reads the caller's backtest history as GET /api/backtest/history does
+ * (backtestHistoryOf). Where the what-if runner will plug in: `chatTool('what_if_backtest', ...)`
+ * appended to the list below, once its spec is in domain/src/assistant/tools.ts (toolInputs,
+ * toolDescriptions, ToolResults) and answers.ts plans and renders it.
  */
 import type { UserView } from '@papertrade/domain/auth/user-view';
 import { explainTerm } from '@papertrade/domain/assistant/glossary';
+import { findStrategy } from '@papertrade/domain/backtest/contracts';
+import { BACKTESTS_PROJECTION } from '@papertrade/domain/backtest/backtest-views';
 import {
   alertsResult,
+  backtestsResult,
   botStatusResult,
   indicatorsResult,
   modelResult,
@@ -64,11 +67,12 @@ import { MarketHistory } from '@papertrade/platform/market/market-history';
 import { ANY_CHANGE, type ReadFreshness } from '@papertrade/platform/projections/read-model-cache';
 import type { QueryApiDeps } from '../deps';
 import { trainingPlace } from '../ml/ml-routes';
+import { backtestHistoryOf } from '../backtest/backtest-routes';
 import { indicatorsOf } from '../signals/signals-routes';
 import { coinContextsOf, livePrices, pricesAt } from '../trading/trading-routes';
 
 /** The projections the look-ups read that the caller's own commands write (waited for like the screens' reads). */
-export const ASSISTANT_OWN_PROJECTIONS = [PORTFOLIOS_PROJECTION, TRADES_PROJECTION, RISK_PROJECTION, BOT_DECISIONS_PROJECTION, TRADING_BOTS_PROJECTION, SUBSCRIPTIONS_PROJECTION, ML_STATUS_PROJECTION] as const;
+export const ASSISTANT_OWN_PROJECTIONS = [PORTFOLIOS_PROJECTION, TRADES_PROJECTION, RISK_PROJECTION, BOT_DECISIONS_PROJECTION, TRADING_BOTS_PROJECTION, SUBSCRIPTIONS_PROJECTION, ML_STATUS_PROJECTION, BACKTESTS_PROJECTION] as const;
 
 export type AssistantDeps = Pick<QueryApiDeps, 'readModels' | 'readCache' | 'marketData' | 'clock' | 'apiCalls'>;
 
@@ -234,6 +238,11 @@ export function assistantTools(deps: AssistantDeps): (caller: UserView, freshnes
       }),
 
       chatTool('explain_term', async ({ term }) => explainTerm(term)),
+
+      chatTool('my_backtests', async ({ limit }) =>
+        // GET /api/backtest/history's rows (its newest `limit`), named by the strategy catalogue.
+        backtestsResult(await backtestHistoryOf(readModels, userId, limit), (id) => findStrategy(id)?.name ?? id),
+      ),
     ]);
   };
 }

@@ -174,6 +174,21 @@ describe('AI chat API (grounded assistant, embedded)', function () {
       grounded(rsi);
     });
 
+    it('my backtests: none yet says so; after a request, the run is listed as the history lists it', async function () {
+      const none = await ask(trader, 'Show my backtests');
+      expect(none.intent).to.equal('my_backtests');
+      expect(none.response).to.match(/^You have no backtests yet/);
+      const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+      const run = await harness().request('POST', '/api/backtest/run', { token: trader.token, body: { strategyId: 'macd-momentum', symbol: 'BNB', startDate: day(Date.now() - 10 * 86_400_000), endDate: day(Date.now() - 3 * 86_400_000) } });
+      expect(run.status, JSON.stringify(run.body)).to.equal(202);
+      // No header: the chat reads the caller's own write, as the screens do.
+      const listed = await ask(trader, 'what were my last backtest results');
+      expect(listed.intent).to.equal('my_backtests');
+      expect(listed.response).to.match(/^Your latest backtest:\n\u2022 MACD Momentum on BNB, .* UTC to .* UTC: queued\.$/);
+      expect(listed.facts.map((f) => f.id)).to.include(`backtests.${String(run.body.id)}.status`);
+      grounded(listed);
+    });
+
     it('a follow-up naming another coin keeps the question (the history the window sends)', async function () {
       const answer = await ask(trader, 'and BTC?', [
         { role: 'user', content: 'What is the signal for ETH?', id: 'm1', timestamp: new Date().toISOString() },

@@ -5,62 +5,78 @@
  *
  * So that a backtest of a period the bot traded gives the bot's very trades (compare-paper.ts):
  * - it trades as the owner (trade ids derive from the user and the signal, as the bot's);
- * - the house-signals strategy names its signals as the live signal engine does (signalIdFor), so a
- *   backtest trade and the bot's trade on the same signal share an id;
+ * - the house-signals strategy names its signals, and their events, as the live signal engine does
+ *   (workers/src/backtest/live-ids.ts), so a backtest trade and the bot's trade on the same signal share an id;
  * - the drawdown rule's peaks are the live risk monitor's (PortfolioPeakRecorded in the period) when
- *   the owner's portfolio recorded any, as the paper replay does; otherwise the engine's own.
+ *   the backtest replays the paper account (backtest-jobs.ts paperHistory); otherwise the engine's own.
  *
- * A backtest is one synchronous pass (seconds for six months): the job runner's lease renewals and the
- * progress messages wait for it, so the job's lease (JOB_LEASE_MS, 30 s) must outlast the longest run
- * (a year of 5-minute candles takes well under that here). A walk-forward runs window by window on
- * the worker-thread pool when one is given, else here, yielding to the event loop between windows.
+ * A backtest is one synchronous pass (seconds for six months). With a thread (backtest-runner-thread.ts,
+ * what the workers service uses) it runs there, so the job's lease renewals and JOB_PROGRESS messages
+ * go out meanwhile; without one (tests that call the engine directly) it runs here. A walk-forward
+ * runs its windows on the worker-thread pool when one is given, else here, yielding to the event loop
+ * between windows.
  */
 import { validateWalkForwardRequest, type BacktestRun, type WalkForwardReport } from '@papertrade/domain/backtest/contracts';
-import { cachedCharts, cachedTicks } from '@papertrade/domain/backtest/market';
+import { cachedTicks, simulationMarket } from '@papertrade/domain/backtest/market';
 import { runBacktest, type BacktestMarket } from '@papertrade/domain/backtest/run-backtest';
 import { evaluateWindow, walkForwardReport, windowJobs } from '@papertrade/domain/backtest/walk-forward';
 import type { WalkForwardConfig } from '@papertrade/domain/backtest/backtest';
 import type { RecordedPeak } from '@papertrade/domain/trading/engine/paper-engine';
 import type { MarketData } from '@papertrade/platform/market/market-data';
 import { SimulatedMarketData } from '@papertrade/platform/market/simulated-market-data';
-import { signalIdFor } from '../signal-engine';
+import { liveSignalEventIdOf, liveSignalIdOf } from '../backtest/live-ids';
 import type { BacktestEngine } from './backtest-jobs';
+import type { BacktestRunnerThread } from './backtest-runner-thread';
+import type { WalkForwardPool } from '../backtest/walk-forward-pool';
 
 export const SIMULATED_MARKET_REQUIRED = "Backtests replay the simulated market's price path; this deployment reads another market (MARKET_DATA=simulated is needed)";
 
 /** Yields to the event loop (a lease renewal or a progress message due goes out). */
 const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Runs the walk-forward's windows (on worker threads, in parallel): what backtest-engine.ts uses when given. */
-export type WindowRunner = (jobs: ReturnType<typeof windowJobs>, progress: (fraction: number) => void, signal: AbortSignal) => Promise<ReturnType<typeof evaluateWindow>[]>;
+/** Where a walk-forward's windows run in parallel (workers/src/backtest/walk-forward-pool.ts). */
+export type WindowPool = Pick<WalkForwardPool, 'run'>;
 
-export function inProcessBacktestEngine(marketData: MarketData, windowRunner?: WindowRunner): BacktestEngine {
+export interface BacktestEngineOptions {
+  /** Where single backtests run (off the event loop); absent: in this thread. */
+  thread?: BacktestRunnerThread;
+  /** Where a walk-forward's windows run (in parallel, on worker threads); absent: in this thread, window by window. */
+  walkForwardPool?: WindowPool;
+}
+
+export function inProcessBacktestEngine(marketData: MarketData, options: BacktestEngineOptions = {}): BacktestEngine {
+  const { thread, walkForwardPool } = options;
   const simulated = marketData instanceof SimulatedMarketData ? marketData : null;
   const marketFor = (strategyId: string): BacktestMarket => {
     if (!simulated) throw new Error(SIMULATED_MARKET_REQUIRED);
     const sim = simulated.simulation;
-    return {
-      ticks: cachedTicks(sim, () => simulated.ticks.lastTick()),
-      charts: cachedCharts(sim),
-      ...(strategyId === 'house-signals' ? { signalIdOf: signalIdFor } : {}),
-    };
+    const live = strategyId === 'house-signals';
+    // The backtester's caches over the path, its ticks bounded by this process's clock (never after now).
+    return { ...(live ? simulationMarket(sim, liveSignalIdOf, liveSignalEventIdOf) : simulationMarket(sim)), ticks: cachedTicks(sim, () => simulated.ticks.lastTick()) };
   };
   return {
     async backtest({ userId, config, profile, peaks }, progress, signal): Promise<BacktestRun> {
       const market = marketFor(config.strategyId);
+      const run = { ...config, startMs: Date.parse(config.startDate), endMs: Date.parse(config.endDate) };
+      const recorded = peaks && peaks.length > 0 ? { peaks: [...peaks] } : {};
+      if (thread && simulated) {
+        const request = { key: Array.from(simulated.key), lastTick: simulated.ticks.lastTick(), config: run, rules: { profile }, userId, liveSignalIds: config.strategyId === 'house-signals', ...recorded };
+        return thread.run(request, progress, signal);
+      }
       await breathe();
       if (signal.aborted) throw signal.reason as Error;
-      return runBacktest(
-        { ...config, startMs: Date.parse(config.startDate), endMs: Date.parse(config.endDate) },
-        market,
-        { rules: { profile }, userId, onProgress: progress, ...(peaks && peaks.length > 0 ? { peaks } : {}) },
-      );
+      return runBacktest(run, market, { rules: { profile }, userId, onProgress: progress, ...recorded });
     },
     async walkForward({ userId, config, profile }, progress, signal): Promise<WalkForwardReport> {
       const market = marketFor(config.strategyId);
       const request = walkForwardRequestOf(config);
+      if (walkForwardPool && simulated) {
+        // The pool cannot stop a window under way: a run whose claim was lost finishes and is thrown away.
+        const report = await walkForwardPool.run(request, { profile }, simulated.key, progress, userId);
+        if (signal.aborted) throw signal.reason as Error;
+        return report;
+      }
       const jobs = windowJobs(request, { profile }, userId);
-      if (windowRunner) return walkForwardReport(request, await windowRunner(jobs, progress, signal));
       const total = jobs.reduce((a, j) => a + j.sets.length, 0);
       let done = 0;
       const outcomes = [];

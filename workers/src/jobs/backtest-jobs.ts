@@ -3,8 +3,8 @@
  * whichever workers process claims them.
  *
  * A run reads its settings from `backtest-{id}` (the request's event, not the job's params, is the
- * source of truth) and the owner's one risk profile from `risk-{userId}` (the rules the paper bot
- * trades under), runs the engine (domain/src/backtest, through `BacktestEngine`: in this process or
+ * source of truth), with the owner's one risk profile as it was when the run was asked (the rules the
+ * paper bot trades under), runs the engine (domain/src/backtest, through `BacktestEngine`: in this process or
  * on the worker-thread pool), then records the result on `backtest-{id}`: the trades in pages
  * (BacktestTradesRecorded, TRADE_PAGES_PER_APPEND pages an append), the trades beside the owner's
  * paper trades of the period (compare-paper.ts: the portfolio and risk streams read here, a process
@@ -15,8 +15,8 @@
  * Safe to run again (a takeover after a worker died): the engine is deterministic (the same path,
  * settings and profile give the same trades), pages already recorded are skipped and a run ends once
  * (backtest.decider.ts). A run whose claim was lost records nothing: the new holder does. The profile
- * is the one at the run's time, so a takeover after the user changed it reads the new one; the result
- * still ends once.
+ * is the request's, so a run again after a takeover trades under the same rules even if the user
+ * changed them meanwhile.
  */
 import { z } from 'zod';
 import { backtestStreamId, backtesterStreamId, BACKTEST_JOB_KIND, TRADE_PAGE_SIZE, TRADE_PAGES_PER_APPEND, WALK_FORWARD_JOB_KIND, type BacktestConfig, type WalkForwardConfig } from '@papertrade/domain/backtest/backtest';
@@ -28,8 +28,8 @@ import type { RiskProfile } from '@papertrade/domain/trading/contracts';
 import type { RecordedPeak } from '@papertrade/domain/trading/engine/paper-engine';
 import { portfolioStreamId, upcastPortfolioEvent, type PortfolioEvent } from '@papertrade/domain/trading/portfolio';
 import { riskStreamId, upcastRiskEvent, type BotSignalRefused } from '@papertrade/domain/trading/risk';
-import { riskDecider } from '@papertrade/domain/trading/risk.decider';
 import { isPortfolioEvent } from '@papertrade/domain/trading/trading-view';
+import { MICROS_PER_USD } from '@papertrade/domain/trading/money';
 import type { CommandHandler } from '@papertrade/platform/commands/command-handler';
 import type { EventStore } from '@papertrade/platform/event-store/event-store';
 import type { Logger } from '@papertrade/platform/config/logger';
@@ -60,8 +60,13 @@ export function tradePages(trades: readonly BacktestTrade[]): Array<{ page: numb
   return pages;
 }
 
-/** The owner's paper side of a period: portfolio events, the bot's refusals and the risk monitor's peaks in [startMs, endMs). */
-export async function paperHistory(events: BacktestJobDeps['events'], userId: string, startMs: number, endMs: number) {
+/**
+ * The owner's paper side of a period: portfolio events, the bot's refusals in [startMs, endMs), and the
+ * risk monitor's peaks in it for the drawdown rule to replay. The peaks are the paper account's values,
+ * so they are handed to the backtest only when it replays that account: its capital is the portfolio's
+ * starting cash (its last opening or reset); otherwise the engine marks its own peaks.
+ */
+export async function paperHistory(events: BacktestJobDeps['events'], userId: string, startMs: number, endMs: number, initialCapital: number) {
   const within = (iso: string) => {
     const ms = Date.parse(iso);
     return ms >= startMs && ms < endMs;
@@ -75,7 +80,10 @@ export async function paperHistory(events: BacktestJobDeps['events'], userId: st
     .map((e) => upcastRiskEvent({ type: e.type, data: e.data, schemaVersion: Number(e.metadata?.schemaVersion ?? 1) }) as BotSignalRefused)
     .filter((e) => within(e.data.refusedAt))
     .map(({ data: { signalId, symbol, signalType, candleTime, decision, refusedAt } }) => ({ signalId, symbol, signalType, candleTime, decision, refusedAt }));
-  const peaks: RecordedPeak[] = portfolio.flatMap((e) => (e.type === 'PortfolioPeakRecorded' && within(e.data.recordedAt) ? [{ atMs: Date.parse(e.data.recordedAt), valueMicros: e.data.valueMicros }] : []));
+  const start = portfolio.filter((e) => e.type === 'PortfolioOpened' || e.type === 'PortfolioReset').at(-1);
+  const startingCashMicros = start ? (start.data as { startingCashMicros: number }).startingCashMicros : null;
+  const sameAccount = startingCashMicros !== null && startingCashMicros === Math.round(initialCapital * MICROS_PER_USD);
+  const peaks: RecordedPeak[] = sameAccount ? portfolio.flatMap((e) => (e.type === 'PortfolioPeakRecorded' && within(e.data.recordedAt) ? [{ atMs: Date.parse(e.data.recordedAt), valueMicros: e.data.valueMicros }] : [])) : [];
   return { portfolio, refusals, peaks };
 }
 
@@ -104,13 +112,13 @@ export function backtestJobs(deps: BacktestJobDeps): JobKind[] {
     }
     const request = loaded.request;
     try {
-      const profile = (await handler.load(riskDecider, riskStreamId(p.userId))).state.profile;
+      const profile = request.profile;
       const progress = (f: number) => context.progress(f, request.mode === 'backtest' ? 'Replaying the market' : 'Optimising window by window');
       context.progress(0, 'Started');
       if (request.mode === 'backtest') {
         const startMs = Date.parse(request.config.startDate);
         const endMs = Date.parse(request.config.endDate);
-        const paper = await paperHistory(deps.events, p.userId, startMs, endMs);
+        const paper = await paperHistory(deps.events, p.userId, startMs, endMs, request.config.initialCapital);
         const { result, trades } = await deps.engine.backtest({ userId: p.userId, config: request.config, profile, peaks: paper.peaks }, progress, context.signal);
         if (context.signal.aborted) throw context.signal.reason as Error;
         const pages = tradePages(trades);

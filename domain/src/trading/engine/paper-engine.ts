@@ -33,7 +33,7 @@
 import { coins, findCoinBySymbol, type CoinId } from '../../market/coins';
 import { tickAt } from '../../market/market-path';
 import { DomainError } from '../../shared/errors';
-import type { BotSignal, BotTradeDecision, BotTradeInput } from '../bot-trade-decision';
+import type { BotMarket, BotSignal, BotTradeDecision, BotTradeInput } from '../bot-trade-decision';
 import type { BotDecision } from '../contracts';
 import { usdToMicros } from '../money';
 import { evolvePortfolio, initialPortfolioState, type PortfolioEvent, type PortfolioState, type Position } from '../portfolio';
@@ -74,6 +74,12 @@ export interface PaperEngineOptions {
   peaks?: readonly RecordedPeak[];
   /** The portfolio to start from (default: none yet, opened by the first trade); its positions are scanned from their opening fills. */
   portfolio?: PortfolioState;
+  /**
+   * The market the entry rules read at a fill time (default: botMarketAt over `charts`). A backtest
+   * trying many parameter sets over one period passes botMarketAt memoised per coin and fill time:
+   * the same figures, computed once.
+   */
+  marketAt?: (coinId: CoinId, atMs: number) => BotMarket;
 }
 
 /** What became of one signal. */
@@ -130,7 +136,7 @@ export class PaperEngine {
     if (!this.peaks) this.recordPeak(quotes, fillMs);
     const coin = findCoinBySymbol(signal.symbol);
     // The live bot reads the market for BUY signals only (the rules that read it are entry rules).
-    const market = signal.type === 'BUY' && coin ? botMarketAt(this.options.charts, coin.id, fillMs) : null;
+    const market = signal.type === 'BUY' && coin ? (this.options.marketAt ? this.options.marketAt(coin.id, fillMs) : botMarketAt(this.options.charts, coin.id, fillMs)) : null;
     const decision = decideBotOrder({ ...this.options.rules, userId: this.options.userId, signal, portfolio: this.state, market, quotes, intendedMs, fillMs });
     let outcome: SignalOutcome;
     if (decision.action === 'TRADE') {

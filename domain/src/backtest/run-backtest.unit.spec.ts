@@ -1,0 +1,203 @@
+/**
+ * runBacktest through the paper engine, checked by hand against the path: a signal's BUY fills at the
+ * first tick 2 s after its candle's close at mid x (1 + half spread + impact), the impact the
+ * square-root law on the minute before; the fee is 0.1 % of the notional; a fixed stop closes at the
+ * first tick at or below entry x (1 - 0.5 %) after the opening tick, at that tick's mid less the
+ * costs; the P&L is the sale less its fee less what the lot cost, fee included; the figures follow.
+ * No look-ahead at the engine's level: a run bounded at t reads nothing after t (its market throws)
+ * and trades as a longer run did before t; a run whose market is replaced after t trades the same
+ * before t.
+ */
+import { expect } from 'chai';
+import { halfSpreadOf, type CoinId } from '../market/coins';
+import { tickAt, tickTime, TICKS_PER_MINUTE } from '../market/market-path';
+import { MarketSimulation } from '../market/simulation';
+import { DEFAULT_RISK_PROFILE, type RiskProfile } from '../trading/contracts';
+import { sigmaPerMinute } from '../trading/engine/fills';
+import type { ChartAt } from '../trading/engine/market-at';
+import { pathTicks, type PriceTicks } from '../trading/engine/price-ticks';
+import { backtestResultSchema, backtestTradeSchema, findStrategy, type StrategyId } from './contracts';
+import { cachedCharts, cachedTicks, simulationMarket } from './market';
+import { curvesOf, dailyReturns, EquitySeries, figuresOf, maxDrawdownOf } from './metrics';
+import { runBacktestDetail, type BacktestConfig, type BacktestMarket } from './run-backtest';
+
+const KEY = Uint32Array.from([18, 2, 2, 3, 4, 5, 6, 7]);
+const sim = new MarketSimulation(KEY);
+const DAY = 86_400_000;
+const START = Date.UTC(2025, 5, 2);
+// A fixed 0.5 % stop and a 1 % target; the entry rules open (any reward/risk, no correlation limit).
+const PROFILE: RiskProfile = { ...DEFAULT_RISK_PROFILE, stopLossType: 'fixed', stopLossValue: 0.5, takeProfitRatio: 2, riskRewardRatio: 0.5, correlationLimit: 1, maxPositionSize: 20 };
+const defaults = (id: StrategyId) => Object.fromEntries(Object.entries(findStrategy(id)!.parameters).map(([k, v]) => [k, v.default]));
+const config = (id: StrategyId, days: number, extra: Partial<BacktestConfig> = {}): BacktestConfig => ({ strategyId: id, symbol: 'ETH', startMs: START, endMs: START + days * DAY, initialCapital: 10_000, parameters: defaults(id), ...extra });
+
+describe('backtest engine: runBacktest through the paper engine', function () {
+  this.timeout(300_000);
+  const market = simulationMarket(sim);
+  const run = runBacktestDetail(config('macd-momentum', 4), market, { rules: { profile: PROFILE } });
+
+  it('answers the contract: the result and every trade parse', function () {
+    backtestResultSchema.parse(run.result);
+    for (const t of run.trades) backtestTradeSchema.parse(t);
+    expect(run.result.equityCurve.length).to.be.within(2, 1000);
+    expect(run.result.drawdownCurve.length).to.equal(run.result.equityCurve.length);
+    expect(run.trades.filter((t) => t.side === 'BUY').length, 'BUYs').to.be.greaterThan(5);
+    expect(run.trades.filter((t) => t.reason === 'STOP_LOSS').length, 'stops').to.be.greaterThan(0);
+  });
+
+  it('fills a BUY at the first tick 2 s after its candle close: mid x (1 + half spread + impact), fee 0.1 %', function () {
+    const ticks = pathTicks(sim.path);
+    const buys = run.trades.filter((t) => t.side === 'BUY');
+    for (const buy of buys) {
+      const close = run.decisions.find((d) => d.timeMs + 2000 <= Date.parse(buy.time) && Date.parse(buy.time) - d.timeMs < 7000)!;
+      expect(close, `the decision of ${buy.time}`).to.not.equal(undefined);
+      const tick = Math.ceil((close.timeMs + 2000 - tickTime(0)) / 5000);
+      expect(buy.time).to.equal(new Date(tickTime(tick)).toISOString());
+      const mid = ticks.price('ethereum', tick);
+      const minuteVolume = ticks.minuteVolume('ethereum', Math.floor(tick / TICKS_PER_MINUTE) - 1);
+      const impact = sigmaPerMinute('ethereum') * Math.sqrt((buy.amount * mid) / minuteVolume);
+      expect(buy.execution.mid).to.equal(mid);
+      expect(buy.execution.halfSpread).to.equal(halfSpreadOf('ethereum'));
+      expect(buy.execution.impact).to.be.closeTo(impact, 1e-15);
+      expect(buy.price).to.be.closeTo(mid * (1 + halfSpreadOf('ethereum') + impact), 1e-9);
+      expect(buy.fee).to.be.closeTo(buy.amount * buy.price * 0.001, 0.000_001 + 1e-9);
+    }
+  });
+
+  it('closes a fixed stop at the first tick at or below entry x (1 - 0.5 %) after its opening tick, and books the P&L by hand', function () {
+    const ticks = pathTicks(sim.path);
+    const stops = run.trades.filter((t) => t.reason === 'STOP_LOSS');
+    for (const stop of stops) {
+      const positionId = stop.tradeId.slice('close:'.length);
+      const buy = run.trades.find((t) => t.tradeId === positionId)!;
+      const level = buy.price * (1 - 0.005);
+      expect(stop.execution.level).to.be.closeTo(level, 1e-9);
+      let tick = tickAt(Date.parse(buy.time)) + 1;
+      while (ticks.price('ethereum', tick) > level) tick++;
+      expect(stop.time, 'the first crossing tick').to.equal(new Date(tickTime(tick)).toISOString());
+      const mid = ticks.price('ethereum', tick);
+      expect(stop.price).to.be.closeTo(mid * (1 - halfSpreadOf('ethereum') - stop.execution.impact), 1e-9);
+      expect(stop.amount).to.equal(buy.amount);
+      const hand = stop.amount * stop.price - stop.amount * stop.price * 0.001 - (buy.amount * buy.price + buy.fee);
+      expect(stop.pnl!).to.be.closeTo(hand, 0.01);
+    }
+  });
+
+  it('states its figures from its trades: totalTrades the closes, winRate, profit factor, final balance = capital + closed P&L', function () {
+    const closes = run.trades.filter((t) => t.pnl !== null);
+    const r = run.result;
+    expect(r.totalTrades).to.equal(closes.length);
+    const wins = closes.filter((t) => t.pnl! > 0);
+    expect(r.performanceMetrics.winningTrades).to.equal(wins.length);
+    expect(r.winRate).to.be.closeTo(wins.length / closes.length, 1e-8);
+    const gp = wins.reduce((a, t) => a + t.pnl!, 0);
+    const gl = -closes.filter((t) => t.pnl! <= 0).reduce((a, t) => a + t.pnl!, 0);
+    expect(r.performanceMetrics.profitFactor).to.be.closeTo(gp / gl, 1e-7);
+    expect(r.finalBalance).to.be.closeTo(10_000 + closes.reduce((a, t) => a + t.pnl!, 0), 0.01);
+    expect(r.totalReturn).to.be.closeTo(r.finalBalance / 10_000 - 1, 1e-6);
+    expect(r.maxDrawdown).to.be.at.least(0);
+    expect(run.trades.at(-1)!.time <= new Date(START + 4 * DAY).toISOString()).to.equal(true);
+  });
+
+  it('starts with the capital asked: ten times the capital buys ten times the coins', function () {
+    const big = runBacktestDetail(config('macd-momentum', 1, { initialCapital: 100_000 }), market, { rules: { profile: PROFILE } });
+    const small = runBacktestDetail(config('macd-momentum', 1), market, { rules: { profile: PROFILE } });
+    const b = big.trades.find((t) => t.side === 'BUY')!;
+    const s = small.trades.find((t) => t.side === 'BUY')!;
+    expect(b.time).to.equal(s.time);
+    expect(b.amount / s.amount).to.be.closeTo(10, 0.01);
+  });
+
+  it('the cached market changes no number: the same run over the plain path and charts', function () {
+    const plain: BacktestMarket = { ticks: pathTicks(sim.path), charts: (c, d, t) => sim.chart(c, d, t) };
+    const again = runBacktestDetail(config('macd-momentum', 4), plain, { rules: { profile: PROFILE } });
+    expect(again.events).to.deep.equal(run.events);
+  });
+
+  it('no look-ahead: a run ending at t reads nothing after t and trades as a longer run did before t', function () {
+    const t = START + 2 * DAY + 3_600_000;
+    const bound = tickAt(t) - 1;
+    const bounded: BacktestMarket = {
+      ticks: cachedTicks(sim, () => bound),
+      charts: ((coinId: CoinId, days: number, endMs: number) => {
+        if (endMs > t) throw new RangeError(`a chart ending at ${new Date(endMs).toISOString()} is after t`);
+        return sim.chart(coinId, days, endMs);
+      }) as ChartAt,
+    };
+    const short = runBacktestDetail(config('macd-momentum', 4, { endMs: t }), bounded, { rules: { profile: PROFILE } });
+    const before = (trades: typeof run.trades) => trades.filter((x) => x.reason !== 'END_OF_TEST' && Date.parse(x.time) < t);
+    expect(before(short.trades)).to.deep.equal(before(run.trades));
+    expect(before(short.trades).length).to.be.greaterThan(3);
+  });
+
+  it('no look-ahead: with the market after t replaced by another one, every trade before t is the same', function () {
+    const t = START + 2 * DAY + 3_600_000;
+    const tick = tickAt(t);
+    const other = new MarketSimulation(Uint32Array.from([99, 9, 9, 9, 9, 9, 9, 9]));
+    const a = cachedTicks(sim);
+    const b = cachedTicks(other);
+    const spliced: PriceTicks = {
+      lastTick: () => Number.MAX_SAFE_INTEGER,
+      price: (c, k) => (k < tick ? a.price(c, k) : b.price(c, k)),
+      minuteCandles: (c, from, count, out) => {
+        a.minuteCandles(c, from, count, out);
+        const tmp = b.minuteCandles(c, from, count, { time: new Float64Array(count), open: new Float64Array(count), high: new Float64Array(count), low: new Float64Array(count), close: new Float64Array(count), volume: new Float64Array(count) });
+        for (let i = 0; i < count; i++) if ((from + i + 1) * TICKS_PER_MINUTE > tick) for (const f of ['open', 'high', 'low', 'close', 'volume'] as const) out[f][i] = tmp[f][i]!;
+        return out;
+      },
+      minuteVolume: (c, m) => ((m + 1) * TICKS_PER_MINUTE <= tick ? a.minuteVolume(c, m) : b.minuteVolume(c, m)),
+      range: (c, from, to) => {
+        let high = -Infinity;
+        let low = Infinity;
+        for (let k = from; k < to; k++) {
+          const p = k < tick ? a.price(c, k) : b.price(c, k);
+          high = Math.max(high, p);
+          low = Math.min(low, p);
+        }
+        return { high, low };
+      },
+    };
+    const charts = cachedCharts(sim);
+    const otherCharts = cachedCharts(other);
+    const market: BacktestMarket = { ticks: spliced, charts: (c, d, e) => (e <= t ? charts(c, d, e) : otherCharts(c, d, e)) };
+    const changed = runBacktestDetail(config('macd-momentum', 4), market, { rules: { profile: PROFILE } });
+    const before = (trades: typeof run.trades) => trades.filter((x) => Date.parse(x.time) < t);
+    expect(before(changed.trades)).to.deep.equal(before(run.trades));
+    expect(changed.trades.filter((x) => Date.parse(x.time) >= t), 'the future did change').to.not.deep.equal(run.trades.filter((x) => Date.parse(x.time) >= t));
+  });
+});
+
+describe('backtest metrics, by hand', function () {
+  it('Sharpe from daily returns x sqrt(365), volatility, drawdown from the peak, profit factor, win rate', function () {
+    const s = new EquitySeries(2);
+    // Three days' closing equity 110, 99, 108.9 from 100: returns +10 %, -10 %, +10 %.
+    for (const [t, e] of [[0.5, 105], [1, 110], [1.5, 100], [2, 99], [2.5, 104], [3, 108.9]] as const) s.push(Date.UTC(2025, 0, 1) + t * DAY - 1, e);
+    const r = dailyReturns(s, 100);
+    expect(r.map((x) => Number(x.toFixed(10)))).to.deep.equal([0.1, -0.1, 0.1]);
+    const mean = 0.1 / 3;
+    const sd = Math.sqrt(((0.1 - mean) ** 2 * 2 + (-0.1 - mean) ** 2) / 2);
+    const f = figuresOf(s, [30, -10, -5, 0], 100, 108.9);
+    expect(f.sharpeRatio).to.be.closeTo((mean / sd) * Math.sqrt(365), 1e-6);
+    expect(f.performanceMetrics.volatility).to.be.closeTo(sd * Math.sqrt(365), 1e-6);
+    expect(f.maxDrawdown).to.be.closeTo(0.1, 1e-8); // 110 -> 99
+    expect(maxDrawdownOf(s, 100)).to.be.closeTo(0.1, 1e-12);
+    expect(f.totalTrades).to.equal(4);
+    expect(f.winRate).to.equal(0.25);
+    expect(f.performanceMetrics).to.deep.include({ winningTrades: 1, losingTrades: 3, averageWin: 30, averageLoss: -5, profitFactor: 2 });
+    expect(f.totalReturn).to.be.closeTo(0.089, 1e-8);
+    expect(figuresOf(s, [5, 6], 100, 111).performanceMetrics.profitFactor, 'no loss: null').to.equal(null);
+    expect(figuresOf(s, [-5], 100, 95).performanceMetrics.profitFactor, 'no win: 0').to.equal(0);
+    const one = new EquitySeries();
+    one.push(0, 100);
+    expect(figuresOf(one, [], 100, 100).sharpeRatio, 'one day: no Sharpe').to.equal(null);
+  });
+
+  it('downsamples the curves to at most 1,000 points, keeping the deepest drawdown', function () {
+    const s = new EquitySeries();
+    for (let i = 0; i < 10_000; i++) s.push(i * 60_000, i === 5_003 ? 50 : 100 + Math.sin(i / 100));
+    const { equityCurve, drawdownCurve } = curvesOf(s, 100);
+    expect(equityCurve.length).to.be.at.most(1000);
+    expect(drawdownCurve.length).to.equal(equityCurve.length);
+    expect(Math.max(...drawdownCurve.map((p) => p.drawdown))).to.be.closeTo(maxDrawdownOf(s, 100), 1e-8);
+    expect(equityCurve.at(-1)!.equity).to.equal(Math.round(s.equity[9_999]! * 100) / 100);
+  });
+});
