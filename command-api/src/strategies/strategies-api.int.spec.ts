@@ -127,6 +127,11 @@ describe('strategies API (HTTP, embedded)', function () {
     expect(events).to.have.length(0);
     expect((await h.request('GET', '/api/strategies/nope/performance', { token: premium.token })).status).to.equal(404);
     expect((await h.request('GET', '/api/strategies?x=1', { token: premium.token })).status).to.equal(400);
+    expect((await h.request('GET', '/api/strategies/signals?limit=5', { token: premium.token })).status).to.equal(400);
+    expect((await h.request('GET', '/api/strategies/rsi-technical/performance?from=2024', { token: premium.token })).status).to.equal(400);
+    expect((await h.request('GET', '/api/strategies/rsi%00technical/performance', { token: premium.token })).status).to.equal(404);
+    expect((await h.request('POST', '/api/strategies/rsi%00technical/toggle', { token: premium.token, body: { active: true } })).status).to.equal(404);
+    expect((await h.request('GET', `/api/strategies/${'x'.repeat(5000)}/performance`, { token: premium.token })).status).to.be.oneOf([404, 414, 431]);
   });
 
   it('the paper round trips of the active configuration give the performance series and, from 20 on, the card figures', async function () {
