@@ -12,15 +12,16 @@ import type { Strategy, StrategyPerformanceResponse, StrategySignalResponse } fr
 import { CONFIGURATION_FIELDS, STRATEGIES, defaultConfiguration, strategyInfo, type StrategyId, type StrategyInfo } from './strategy-catalogue';
 import { cumulativeReturns, MIN_TRADES_FOR_FIGURES, strategyFigures } from './strategy-figures';
 import type { StrategyRoundTrip } from './strategy-signals';
-import type { StrategyPeriod, StrategySignalView, StrategyView } from './strategy-view';
+import { STRATEGY_CANDLE_MS, type StrategyPeriod, type StrategySignalView, type StrategyView } from './strategy-view';
 
 export const NOT_ENOUGH_TRADES = 'not enough trades';
 
 /** The round trips of `signals` (any order) that fall inside one of the periods, oldest exit first. */
 export function roundTripsIn(periods: readonly StrategyPeriod[], signals: readonly StrategySignalView[]): StrategyRoundTrip[] {
+  // Decided at their candles' closes: the entry's candle and the exit's both closed inside the period.
   const inside = (p: StrategyPeriod, s: StrategySignalView) => {
-    const entry = Date.parse(s.trade!.entryTime);
-    return s.strategyKey === p.configKey && entry >= p.fromMs && s.candleTimeMs >= p.fromMs && (p.toMs === null || s.candleTimeMs < p.toMs);
+    const entryClosed = Date.parse(s.trade!.entryTime) + STRATEGY_CANDLE_MS;
+    return s.strategyKey === p.configKey && entryClosed >= p.fromMs && s.closedAtMs >= p.fromMs && (p.toMs === null || s.closedAtMs < p.toMs);
   };
   return signals
     .filter((s) => s.trade && periods.some((p) => inside(p, s)))

@@ -8,15 +8,16 @@ const key = configKey('technical', defaultConfiguration('technical'));
 const at = (minutes: number) => new Date(Date.UTC(2026, 0, 1) + minutes * 60_000).toISOString();
 const sell = (entryMin: number, exitMin: number, netReturn: number, strategyKey = key): StrategySignalView => ({
   signalId: `s${exitMin}`, configId: 'c', configKey: strategyKey, strategyKey, strategyType: 'technical', symbol: 'ETH', type: 'SELL', price: 1, confidence: 60,
-  candleTime: at(exitMin), candleTimeMs: Date.parse(at(exitMin)), reasons: ['why'], hasTrade: true, arbitrage: null,
+  candleTime: at(exitMin), candleTimeMs: Date.parse(at(exitMin)), closedAtMs: Date.parse(at(exitMin + 5)), reasons: ['why'], hasTrade: true, arbitrage: null,
   trade: { entryPrice: 1, entryTime: at(entryMin), exitPrice: 1, exitTime: at(exitMin), grossReturn: netReturn + 0.2, netReturn },
 });
 
 describe('strategy read', function () {
-  it('paper round trips count only inside an activation period with that configuration, entry included', function () {
+  it('paper round trips count only inside an activation period with that configuration, by their candles\' closes (entry included)', function () {
     const periods = [{ configKey: key, fromMs: Date.parse(at(100)), toMs: Date.parse(at(200)) }];
-    const signals = [sell(90, 110, 1), sell(105, 120, 2), sell(150, 210, 3), sell(130, 140, 4, 'other'), sell(160, 170, -1)];
-    expect(roundTripsIn(periods, signals).map((t) => t.netReturn)).to.deep.equal([2, -1]);
+    // Candles open at the minutes given and close 5 minutes later: the one opened at 96 closed after the activation at 100.
+    const signals = [sell(90, 110, 1), sell(105, 120, 2), sell(150, 196, 3), sell(130, 140, 4, 'other'), sell(160, 170, -1), sell(96, 150, 5)];
+    expect(roundTripsIn(periods, signals).map((t) => t.netReturn)).to.deep.equal([2, 5, -1]);
   });
 
   it('a never-configured strategy reads its defaults, inactive, figures null with "not enough trades"', function () {

@@ -9,6 +9,7 @@
  * A never-configured strategy has no document: it reads the defaults, inactive.
  */
 import type { DomainEvent } from '../shared/decider';
+import { SIGNAL_CANDLE_MINUTES } from '../signals/contracts';
 import { configKey, type StrategyConfiguration, type StrategyId, type StrategyType } from './strategy-catalogue';
 import { isStrategyEvent } from './strategy';
 import type { StrategySignalGenerated } from './strategy-signals';
@@ -33,7 +34,15 @@ export type StrategyView = {
   updatedAt: string;
 };
 
-export type StrategySignalView = StrategySignalGenerated['data'] & { strategyKey: string; candleTimeMs: number; hasTrade: boolean };
+/**
+ * `closedAtMs`: when the signal was decided, its candle's close (candleTime is the candle's open, as
+ * for the house signals): a signal belongs to an activation period when its candle closed inside it, so
+ * the first candle to close after a user activates counts for them.
+ */
+export type StrategySignalView = StrategySignalGenerated['data'] & { strategyKey: string; candleTimeMs: number; closedAtMs: number; hasTrade: boolean };
+
+/** The strategies' candle width: the signal engine's (they are evaluated on its closed candles). */
+export const STRATEGY_CANDLE_MS = SIGNAL_CANDLE_MINUTES * 60_000;
 
 /** How many activation periods a document keeps (older ones drop out of the paper figures). */
 export const PERIODS_KEPT = 50;
@@ -79,7 +88,8 @@ export function strategySignalViewIds(event: DomainEvent): string[] {
 export function evolveStrategySignalView(doc: StrategySignalView | null, event: DomainEvent): StrategySignalView | null {
   if (event.type !== 'StrategySignalGenerated') return doc;
   const data = (event as StrategySignalGenerated).data;
-  return { ...data, strategyKey: strategyKeyOf(data.configKey), candleTimeMs: Date.parse(data.candleTime), hasTrade: data.trade !== null };
+  const candleTimeMs = Date.parse(data.candleTime);
+  return { ...data, strategyKey: strategyKeyOf(data.configKey), candleTimeMs, closedAtMs: candleTimeMs + STRATEGY_CANDLE_MS, hasTrade: data.trade !== null };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -34,8 +34,8 @@ async function signalsIn(readModels: ReadModels, periods: readonly StrategyPerio
     periods.map((p) =>
       signals.find({
         where: withTrade ? { strategyKey: p.configKey, hasTrade: true } : { strategyKey: p.configKey },
-        range: { field: 'candleTimeMs', gte: p.fromMs, ...(p.toMs === null ? {} : { lt: p.toMs }) },
-        sort: [{ field: 'candleTimeMs', direction: 'desc' }],
+        range: { field: 'closedAtMs', gte: p.fromMs, ...(p.toMs === null ? {} : { lt: p.toMs }) },
+        sort: [{ field: 'closedAtMs', direction: 'desc' }],
         ...(limit ? { limit } : {}),
       }),
     ),
