@@ -4,6 +4,11 @@
  * under that user's risk rules (domain decideBotTrade) and issues PlaceSimulatedTrade on
  * `portfolio-{userId}` through the command handler.
  *
+ * AI strategies (issue 19): it follows StrategySignalGenerated too. A user with an active strategy
+ * trades the signals of that strategy's evaluation (onStrategySignal: the followers by configuration
+ * key, workers/src/strategies/strategy-followers.ts) and no longer the house signals; a user with none
+ * trades the house signals as before. Both go through the same batches, rules and fills below.
+ *
  * Which bots: one indexed query per signal on the `trading-bots` read model (`status: 'ACTIVE',
  * premium: true`), plus the house demo bot (HOUSE_DEMO_USER_ID), which is active by definition: it
  * is the system's own account with no user or subscription stream to seed, so it is simply always in

@@ -23,8 +23,7 @@
  * HOLD appends nothing; a candle at or before the last one evaluated appends nothing (a replay, two
  * engines racing: the signal id also derives from configId, symbol and candle time).
  */
-import type { DomainEvent } from '../shared/decider';
-import { assertNever, type Decider } from '../shared/decider';
+import { assertNever, type Decider, type DomainEvent } from '../shared/decider';
 import { TRADE_FEE_RATE } from '../trading/money';
 import { bestArbitrage, type ArbitrageLeg, type ExchangeQuote } from './exchange-quotes';
 import type { ArbitrageConfiguration, NeuralConfiguration, StrategyType, TechnicalConfiguration } from './strategy-catalogue';
