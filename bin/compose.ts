@@ -37,6 +37,7 @@ import { OpenAiCompatibleChatModel } from '@papertrade/platform/assistant/openai
 import { projections } from '@papertrade/projectors/projections';
 import type { RegistrationDeps } from '@papertrade/command-api/auth/register-account';
 import { MarketFeed, marketTickSource } from '@papertrade/workers/market-feed';
+import { StrategyEngine } from '@papertrade/workers/strategies/strategy-engine';
 import { SignalEngine } from '@papertrade/workers/signal-engine';
 import { DEFAULT_BOT_CONCURRENCY, TradingBot } from '@papertrade/workers/trading-bot';
 import { RiskMonitor } from '@papertrade/workers/risk-monitor';
@@ -278,7 +279,9 @@ export function createWorkers(rt: Runtime): Workers {
   const { eventStore, documents, leases, bus, readModels } = rt.infra;
   const handler = new CommandHandler(eventStore, rt.clock);
   const feed = createMarketFeed(rt);
-  const signals = new SignalEngine({ marketData: rt.marketData, handler, clock: rt.clock, logger: rt.logger });
+  // The users' AI strategies, evaluated once per distinct configuration after each coin's house signal.
+  const strategies = new StrategyEngine({ readModels, handler, documents, logger: rt.logger });
+  const signals = new SignalEngine({ marketData: rt.marketData, handler, clock: rt.clock, logger: rt.logger, strategies });
   // PGlite runs one query at a time: more batches of bots in flight only queue ahead of the projector
   // and the APIs sharing it; a server pool gains from a few.
   const concurrency = rt.config.EVENT_STORE === 'pglite' ? 2 : DEFAULT_BOT_CONCURRENCY;

@@ -198,6 +198,32 @@ const premium = {
   }),
   /** Admin stats response: totalUsers. */
   adminStats: z.object({ totalUsers: z.number().int() }),
+  /**
+   * Strategy: id, name, description, type (neural, technical, arbitrage), active, accuracy, profitFactor, sharpeRatio, winRate, maxDrawdown,
+   * configuration; Strategy configuration per type (section 5's fields). Decision: the figures are null below 20 round trips ("not enough trades").
+   */
+  strategy: z.object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    type: z.enum(['neural', 'technical', 'arbitrage']),
+    active: z.boolean(),
+    accuracy: num.nullable(),
+    profitFactor: num.nullable(),
+    sharpeRatio: num.nullable(),
+    winRate: num.nullable(),
+    maxDrawdown: num.nullable(),
+    configuration: z.union([
+      z.object({ learningRate: num, epochs: num, confidenceThreshold: num }),
+      z.object({ rsiPeriod: num, rsiOverbought: num, stopLoss: num, takeProfit: num }),
+      z.object({ minSpread: num, maxPositionSize: num }),
+    ]),
+  }),
+  /** Strategy performance: summary (totalReturn, totalTrades, winRate, sharpeRatio) and performance (date, cumulativeReturn). */
+  strategyPerformance: z.object({
+    summary: z.object({ totalReturn: num, totalTrades: z.number().int().nonnegative(), winRate: num.nullable(), sharpeRatio: num.nullable() }),
+    performance: z.array(z.object({ date: z.string(), cumulativeReturn: num })),
+  }),
   /** Backtest strategy definition: id, name, description, parameters (each with min, max, default). */
   backtestStrategy: z.object({ id: z.string(), name: z.string(), description: z.string(), parameters: z.record(z.string(), z.object({ min: num, max: num, default: num })) }),
   /**
@@ -472,8 +498,17 @@ describe('API entities of spec section 3 (both documents) against real answers',
       expect(expectEntity('Admin stats', premium.adminStats, await get('/api/admin/stats', admin.token)).totalUsers).to.be.at.least(3);
     });
 
-    it.skip('Strategy (id, name, description, type, active, accuracy, profitFactor, sharpeRatio, winRate, maxDrawdown, configuration) and Strategy configuration: pending, GET /api/strategies comes with the AI strategies issue (after issue 16)');
-    it.skip('Strategy performance (summary, performance series): pending, GET /api/strategies/{id}/performance comes with the AI strategies issue (after issue 16)');
+    it('Strategy (id, name, description, type, active, accuracy, profitFactor, sharpeRatio, winRate, maxDrawdown, configuration) and Strategy configuration', async function () {
+      const toggled = await harness().request('POST', '/api/strategies/rsi-technical/toggle', { token: buyer.token, body: { active: true } });
+      expect(toggled.status, JSON.stringify(toggled.body)).to.equal(200);
+      if (toggled.body.position) position = String(toggled.body.position);
+      const { strategies } = expectEntity('Strategies', z.object({ strategies: z.array(premium.strategy).length(3) }), await get('/api/strategies', buyer.token));
+      expect(strategies.map((s) => s.type)).to.deep.equal(['neural', 'technical', 'arbitrage']);
+      expect(strategies[1]).to.deep.include({ active: true, configuration: { rsiPeriod: 14, rsiOverbought: 70, stopLoss: 2, takeProfit: 4 } });
+    });
+    it('Strategy performance (summary, performance series)', async function () {
+      expectEntity('Strategy performance', premium.strategyPerformance, await get('/api/strategies/rsi-technical/performance', buyer.token));
+    });
     it('Backtest request (strategyId, symbol, startDate, endDate, initialCapital, parameters), result, history item and strategy definition', async function () {
       const h = harness();
       const strategies = expectEntity('Backtest strategy definitions', z.array(premium.backtestStrategy).min(4), await get('/api/backtest/strategies'));

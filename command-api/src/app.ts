@@ -21,11 +21,12 @@ import { testCheckoutRoutes } from './subscription/test-checkout-routes';
 import { apiCallLimit } from './usage/api-call-limit';
 import { exchangeRoutes } from './exchanges/exchange-routes';
 import { settingsRoutes } from './settings/settings-routes';
+import { strategyRoutes } from './strategies/strategy-routes';
 import { backtestRoutes } from './backtest/backtest-routes';
 
 /** Every router of command-api (the OpenAPI spec lists their routes against the contracts). */
 export function commandApiRouters(deps: CommandApiDeps): Router[] {
-  return [authRoutes(deps), adminRoutes(deps), tradingRoutes(deps), mlRoutes(deps), subscriptionRoutes(deps), stripeWebhookRoutes(deps), testCheckoutRoutes(deps), exchangeRoutes(deps), settingsRoutes(deps), backtestRoutes(deps)];
+  return [authRoutes(deps), adminRoutes(deps), tradingRoutes(deps), mlRoutes(deps), subscriptionRoutes(deps), stripeWebhookRoutes(deps), testCheckoutRoutes(deps), exchangeRoutes(deps), settingsRoutes(deps), backtestRoutes(deps), strategyRoutes(deps)];
 }
 
 /** The routes alone, for composing into the embedded single-process app. */

@@ -13,6 +13,7 @@ import { botDecisionsProjection } from './bot-decisions/bot-decisions.projection
 import { jobsProjection } from './jobs/jobs.projection';
 import { backtestComparisonsProjection, backtestResultsProjection, backtestsProjection, backtestTradesProjection } from './backtests/backtests.projection';
 import { mlModelTypesProjection, mlStatusProjection } from './ml/ml.projection';
+import { strategiesProjection, strategyEvaluationsProjection, strategySignalsProjection } from './strategies/strategies.projection';
 import { accountSettingsProjection, exchangeConnectionsProjection, mirrorOrdersProjection } from './exchanges/exchanges.projection';
 
 export const projections = [
@@ -38,4 +39,7 @@ export const projections = [
   backtestResultsProjection,
   backtestTradesProjection,
   backtestComparisonsProjection,
+  strategiesProjection,
+  strategySignalsProjection,
+  strategyEvaluationsProjection,
 ] as unknown as ProjectionDefinition<Document>[];

@@ -25,11 +25,12 @@ import { subscriptionRoutes } from './subscription/subscription-routes';
 import { openApiRoutes } from './openapi/openapi-routes';
 import { exchangeRoutes } from './exchanges/exchange-routes';
 import { chatRoutes } from './assistant/chat-routes';
+import { strategyRoutes } from './strategies/strategy-routes';
 import { backtestRoutes } from './backtest/backtest-routes';
 
 /** Every router of query-api (the OpenAPI spec lists their routes against the contracts). */
 export function queryApiRouters(deps: QueryApiDeps): Router[] {
-  return [meRoutes(deps), adminRoutes(deps), plansRoutes(), publicStatsRoutes(deps), marketRoutes(deps), signalsRoutes(deps), tradingRoutes(deps), mlRoutes(deps), subscriptionRoutes(deps), auditRoutes(deps), exchangeRoutes(deps), openApiRoutes(), chatRoutes(deps), backtestRoutes(deps)];
+  return [meRoutes(deps), adminRoutes(deps), plansRoutes(), publicStatsRoutes(deps), marketRoutes(deps), signalsRoutes(deps), tradingRoutes(deps), mlRoutes(deps), subscriptionRoutes(deps), auditRoutes(deps), exchangeRoutes(deps), openApiRoutes(), chatRoutes(deps), backtestRoutes(deps), strategyRoutes(deps)];
 }
 
 export function queryApiRoutes(deps: QueryApiDeps): Middleware {

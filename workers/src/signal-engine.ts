@@ -15,7 +15,7 @@
  * A coin whose round fails (the source unavailable, a conflict) is logged and counted; the others
  * go on, and the next candle tries again. Rounds never overlap.
  */
-import { coins, type Coin } from '@papertrade/domain/market/coins';
+import { coins, type Candle, type Coin } from '@papertrade/domain/market/coins';
 import { SIGNAL_CANDLE_MINUTES, SIGNAL_HISTORY_DAYS } from '@papertrade/domain/signals/contracts';
 import { closedCandles, readingsOfLastCandle } from '@papertrade/domain/signals/readings';
 import { signalsStreamId } from '@papertrade/domain/signals/signal';
@@ -56,6 +56,11 @@ export interface SignalEngineDeps {
   timer?: Timer;
   /** The coins evaluated (all supported coins by default). */
   coins?: readonly Coin[];
+  /**
+   * The users' AI strategies (issue 19, workers/src/strategies/strategy-engine.ts): after a coin's house
+   * signal, each distinct active strategy configuration is evaluated once on the same closed candles.
+   */
+  strategies?: { evaluateCoin(coin: Coin, closed: readonly Candle[]): Promise<void>; status(): unknown };
 }
 
 export interface SignalEngineStatus {
@@ -69,6 +74,8 @@ export interface SignalEngineStatus {
   /** Open time of the newest candle evaluated (ISO), if any. */
   lastCandleTime: string | null;
   lastError: string | null;
+  /** The strategy engine's figures, when it runs here. */
+  strategies?: unknown;
 }
 
 /** The idempotency of one coin's candle: the same key for every evaluation of it, by any engine. */
@@ -134,6 +141,7 @@ export class SignalEngine {
       failures: this.failures,
       lastCandleTime: this.lastCandleTime,
       lastError: this.lastError,
+      ...(this.deps.strategies ? { strategies: this.deps.strategies.status() } : {}),
     };
   }
 
@@ -176,6 +184,8 @@ export class SignalEngine {
       this.evaluations += 1;
       if (!result.replayed) this.signalsGenerated += result.events.length;
       if (this.lastCandleTime === null || candleTime > this.lastCandleTime) this.lastCandleTime = candleTime;
+      // The strategies' evaluations count their own failures (a house signal written stands).
+      if (this.deps.strategies) await this.deps.strategies.evaluateCoin(coin, closed);
     } catch (error) {
       this.failures += 1;
       this.lastError = error instanceof Error ? error.message : String(error);

@@ -4,6 +4,11 @@
  * under that user's risk rules (domain decideBotTrade) and issues PlaceSimulatedTrade on
  * `portfolio-{userId}` through the command handler.
  *
+ * AI strategies (issue 19): it follows StrategySignalGenerated too. A user with an active strategy
+ * trades the signals of that strategy's evaluation (onStrategySignal: the followers by configuration
+ * key, workers/src/strategies/strategy-followers.ts) and no longer the house signals; a user with none
+ * trades the house signals as before. Both go through the same batches, rules and fills below.
+ *
  * Which bots: one indexed query per signal on the `trading-bots` read model (`status: 'ACTIVE',
  * premium: true`), plus the house demo bot (HOUSE_DEMO_USER_ID), which is active by definition: it
  * is the system's own account with no user or subscription stream to seed, so it is simply always in
@@ -62,6 +67,7 @@ import { portfolioDecider, type PlaceSimulatedTrade } from '@papertrade/domain/t
 import { riskStreamId, type RiskState } from '@papertrade/domain/trading/risk';
 import { riskDecider, type RecordBotRefusal } from '@papertrade/domain/trading/risk.decider';
 import type { SignalGenerated } from '@papertrade/domain/signals/signal';
+import type { StrategySignalGenerated } from '@papertrade/domain/strategies/strategy-signals';
 import { ConcurrencyError, DomainError, ServiceUnavailableError } from '@papertrade/domain/shared/errors';
 import type { CommandHandler, CommandMeta, Idempotency, LoadedState } from '@papertrade/platform/commands/command-handler';
 import type { Logger } from '@papertrade/platform/config/logger';
@@ -71,6 +77,7 @@ import { MarketHistory } from '@papertrade/platform/market/market-history';
 import type { ReadModels } from '@papertrade/platform/projections/read-models';
 import { forEachLimited } from './concurrency';
 import { EventFollower, type EventFollowerDeps, type EventFollowerStatus } from './event-follower';
+import { activeStrategies, followersOf } from './strategies/strategy-followers';
 
 export const TRADING_BOT_ACTOR = 'trading-bot';
 /** A signal older than this when the bot reaches it trades nothing (three 5-minute candles). */
@@ -103,7 +110,9 @@ export interface TradingBotStatus extends EventFollowerStatus {
   tradesPlaced: number;
   /** Trades found already placed (a replayed signal). */
   tradesReplayed: number;
-  skipped: Partial<Record<BotSkipReason | 'STALE_SIGNAL', number>>;
+  skipped: Partial<Record<BotSkipReason | 'STALE_SIGNAL' | 'ARBITRAGE_NOT_IN_PORTFOLIO', number>>;
+  /** Signals of the users' AI strategies handled (issue 19). */
+  strategySignals: number;
   /** BUY signals refused by a rule and recorded (RecordBotRefusal). */
   refusalsRecorded: number;
   /** Commands the domain refused (counted, not retried). */
@@ -144,9 +153,10 @@ export class TradingBot {
   private lastSignalAt: string | null = null;
   private lateFills = 0;
   private maxDelayMs = 0;
+  private strategySignals = 0;
 
   constructor(private readonly deps: TradingBotDeps) {
-    this.follower = new EventFollower('trading-bot', deps, (e) => e.type === 'SignalGenerated', (e) => this.onSignal(e));
+    this.follower = new EventFollower('trading-bot', deps, (e) => e.type === 'SignalGenerated' || e.type === 'StrategySignalGenerated', (e) => (e.type === 'StrategySignalGenerated' ? this.onStrategySignal(e) : this.onSignal(e)));
     this.history = new MarketHistory(deps.marketData, deps.clock);
   }
 
@@ -176,10 +186,11 @@ export class TradingBot {
       lastSignalAt: this.lastSignalAt,
       lateFills: this.lateFills,
       maxDelayMs: this.maxDelayMs,
+      strategySignals: this.strategySignals,
     };
   }
 
-  private skip(reason: BotSkipReason | 'STALE_SIGNAL', count = 1): void {
+  private skip(reason: BotSkipReason | 'STALE_SIGNAL' | 'ARBITRAGE_NOT_IN_PORTFOLIO', count = 1): void {
     this.skipped[reason] = (this.skipped[reason] ?? 0) + count;
   }
 
@@ -203,8 +214,41 @@ export class TradingBot {
     if (now.getTime() - signalAt > MAX_SIGNAL_AGE_MS) return void this.skip('STALE_SIGNAL');
 
     const bots = await (await this.deps.readModels.collection<TradingBotView>(TRADING_BOTS_PROJECTION)).find({ where: { status: 'ACTIVE', premium: true } });
-    const users = new Set(bots.map((b) => b.userId));
+    // A user with an active AI strategy follows its signals instead of the house's (issue 19).
+    const following = new Set((await activeStrategies(this.deps.readModels)).map((v) => v.userId));
+    const users = new Set(bots.map((b) => b.userId).filter((u) => !following.has(u)));
     if (this.deps.houseDemo !== false) users.add(HOUSE_DEMO_USER_ID);
+    await this.tradeSignal(event, signal, users);
+  }
+
+  /**
+   * A signal of an AI strategy (issue 19, domain/src/strategies/strategy-signals.ts): the bots of the
+   * users whose active strategy has that evaluation (the configuration, and for neural the model) trade
+   * it like a house signal, under the same risk rules and fills. ARBITRAGE signals are round trips
+   * between two exchanges that the single-price paper portfolio cannot hold: they count in the
+   * strategy's own figures and Live Signals, and place no portfolio trade (counted as skipped).
+   */
+  async onStrategySignal(event: RecordedEvent): Promise<void> {
+    const data = event.data as StrategySignalGenerated['data'];
+    this.signals += 1;
+    this.strategySignals += 1;
+    if (data.type === 'ARBITRAGE') return void this.skip('ARBITRAGE_NOT_IN_PORTFOLIO');
+    const signal: BotSignal = { eventId: event.id, signalId: data.signalId, type: data.type, symbol: data.symbol, price: data.price, confidence: data.confidence, candleTime: data.candleTime };
+    this.lastSignalAt = signal.candleTime;
+    const now = this.deps.clock();
+    const signalAt = Date.parse(String(event.metadata.at ?? signal.candleTime));
+    if (now.getTime() - signalAt > MAX_SIGNAL_AGE_MS) return void this.skip('STALE_SIGNAL');
+    const [bots, follow] = await Promise.all([
+      (await this.deps.readModels.collection<TradingBotView>(TRADING_BOTS_PROJECTION)).find({ where: { status: 'ACTIVE', premium: true } }),
+      followersOf(this.deps.readModels, data.configKey),
+    ]);
+    const withBot = new Set(bots.map((b) => b.userId));
+    const users = new Set(follow.filter((u) => withBot.has(u)));
+    await this.tradeSignal(event, signal, users);
+  }
+
+  /** Every bot in `users` trades `signal`, each at most once. */
+  private async tradeSignal(event: RecordedEvent, signal: BotSignal, users: Set<string>): Promise<void> {
     this.botsConsidered += users.size;
     if (users.size === 0) return; // no order: nothing to wait for or read
 

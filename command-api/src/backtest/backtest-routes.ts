@@ -56,10 +56,13 @@ export async function queuePlace(readModels: ReadModels, requestedAtMs: number):
   return ahead + 1;
 }
 
-export function backtestRoutes(deps: CommandApiDeps): Router {
-  const router = new Router();
-
-  async function request(ctx: Context, body: unknown, mode: BacktestMode, config: BacktestConfig | WalkForwardConfig, configKey: string): Promise<BacktestJobResponse> {
+/**
+ * The request of one backtest or walk-forward run for the caller (the three appends above), answering
+ * the job. Exported so the AI strategies' Backtest (POST /api/strategies/{id}/backtest, issue 19) runs
+ * through the same slot, stream and job.
+ */
+export function backtestRequester(deps: CommandApiDeps) {
+  return async function request(ctx: Context, body: unknown, mode: BacktestMode, config: BacktestConfig | WalkForwardConfig, configKey: string): Promise<BacktestJobResponse> {
     const user = currentUser(ctx);
     const meta = commandMeta(ctx, user.id, deps.requestHashKey, body);
     const backtestId = meta.idempotency ? idempotentId(meta.idempotency, 'backtest') : randomUUID();
@@ -105,7 +108,12 @@ export function backtestRoutes(deps: CommandApiDeps): Router {
         .catch((release: unknown) => deps.logger.warn('backtest slot not released after a failed request', { userId: user.id, backtestId, error: String(release) }));
       throw error;
     }
-  }
+  };
+}
+
+export function backtestRoutes(deps: CommandApiDeps): Router {
+  const router = new Router();
+  const request = backtestRequester(deps);
 
   router.post('/api/backtest/run', requirePremium, jsonBody, async (ctx) => {
     const body = parseBody(ctx, objectBody);

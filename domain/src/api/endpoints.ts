@@ -6,6 +6,8 @@
  * missing here, when an endpoint listed here is not registered, or when a GET answers CSV and its
  * contract does not say so (or the reverse).
  */
+import { strategiesResponseSchema as aiStrategiesResponseSchema, strategyCommandResponseSchema, strategyIdSchema, strategyPerformanceResponseSchema, strategySignalsResponseSchema, strategyBacktestRequestSchema, strategyBacktestResponseSchema, toggleStrategyRequestSchema } from '../strategies/contracts';
+import { arbitrageConfigurationSchema, neuralConfigurationSchema, technicalConfigurationSchema } from '../strategies/strategy-catalogue';
 import { z } from 'zod';
 import { CHAT_HISTORY_MAX, CHAT_MESSAGE_MAX_CHARS, chatRequestSchema, chatResponseSchema } from '../assistant/contracts';
 import { MAX_BACKTEST_DAYS, backtestHistoryResponseSchema, backtestRequestSchema, comparePaperReportSchema, strategiesResponseSchema, walkForwardRequestSchema } from '../backtest/contracts';
@@ -917,6 +919,89 @@ export const modelTypesList = endpoint({
 });
 
 // ---------------------------------------------------------------------------------------------
+// AI trading strategies (issue 19)
+
+const strategyParams = { id: strategyIdSchema } as const;
+
+export const strategiesList = endpoint({
+  ...query,
+  path: '/api/strategies',
+  tag: 'AI strategies',
+  summary: 'Your three strategies with their configuration and measured figures',
+  description:
+    "neural, technical and arbitrage, each with its configuration (defaults until configured) and the figures of its own round trips: paper since activation, or the latest backtest when it has more (figuresSource, sampleSize). accuracy, profitFactor, sharpeRatio, winRate and maxDrawdown are null below 20 round trips (figuresNote 'not enough trades').",
+  access: 'premium',
+  query: noQuerySchema,
+  minPosition: true,
+  success: { status: 200, description: 'The strategies', schema: aiStrategiesResponseSchema },
+});
+
+export const strategySignals = endpoint({
+  ...query,
+  path: '/api/strategies/signals',
+  tag: 'AI strategies',
+  summary: 'The live signals of your active strategies, newest first, each with the strategy that made it and why',
+  access: 'premium',
+  query: noQuerySchema,
+  minPosition: true,
+  success: { status: 200, description: 'The signals', schema: strategySignalsResponseSchema },
+});
+
+export const strategyPerformance = endpoint({
+  ...query,
+  path: '/api/strategies/{id}/performance',
+  tag: 'AI strategies',
+  summary: "A strategy's summary and cumulative return over its round trips",
+  access: 'premium',
+  params: strategyParams,
+  query: noQuerySchema,
+  minPosition: true,
+  success: { status: 200, description: 'The performance', schema: strategyPerformanceResponseSchema },
+  errors: [404],
+});
+
+export const toggleStrategy = endpoint({
+  ...command,
+  method: 'post',
+  path: '/api/strategies/{id}/toggle',
+  tag: 'AI strategies',
+  summary: 'Activate or deactivate a strategy (your bot follows the active ones from the next candle)',
+  access: 'premium',
+  params: strategyParams,
+  body: { schema: toggleStrategyRequestSchema, required: true },
+  success: { status: 200, description: 'The strategy toggled', schema: strategyCommandResponseSchema },
+  errors: [404],
+});
+
+export const configureStrategy = endpoint({
+  ...command,
+  method: 'post',
+  path: '/api/strategies/{id}/configure',
+  tag: 'AI strategies',
+  summary: "Set a strategy's configuration (the fields of its type, each within its bounds; missing fields take the defaults)",
+  access: 'premium',
+  params: strategyParams,
+  body: { schema: z.union([neuralConfigurationSchema, technicalConfigurationSchema, arbitrageConfigurationSchema]), required: true },
+  success: { status: 200, description: 'The configuration recorded', schema: strategyCommandResponseSchema },
+  errors: [404],
+});
+
+export const strategyBacktest = endpoint({
+  ...command,
+  method: 'post',
+  path: '/api/strategies/{id}/backtest',
+  tag: 'AI strategies',
+  summary: "Backtest a strategy's rule through the backtesting engine (a long job)",
+  description:
+    "startDate and endDate as YYYY-MM-DD (the dialog's defaults: 2024-01-01 to 2024-12-31), initialCapital 100 to 10,000,000 (10000). The technical strategy runs as the engine's RSI strategy on ETH with its period and levels (exits by your risk profile); the neural and arbitrage strategies cannot be backtested by the engine yet (400). 202 with the job; the result is GET /api/backtest/{backtestId}; one run per user at a time (409).",
+  access: 'premium',
+  params: strategyParams,
+  body: { schema: strategyBacktestRequestSchema, required: true },
+  success: { status: 202, description: 'The backtest, queued', schema: strategyBacktestResponseSchema },
+  errors: [404, 409],
+});
+
+// ---------------------------------------------------------------------------------------------
 // AI assistant (issue 20)
 
 export const aiChat = endpoint({
@@ -1106,6 +1191,12 @@ export const endpoints: readonly EndpointContract[] = [
   retrainModel,
   mlStatus,
   modelTypesList,
+  strategiesList,
+  strategySignals,
+  strategyPerformance,
+  toggleStrategy,
+  configureStrategy,
+  strategyBacktest,
   aiChat,
   backtestStrategiesList,
   runBacktest,

@@ -23,11 +23,10 @@ const settings = lazyRoute(() => import('./routes/settings'));
 const apiIntegration = lazyRoute(() => import('./routes/api-integration'));
 const backtesting = lazyRoute(() => import('./routes/backtesting'));
 const notFound = lazyRoute(() => import('./routes/not-found'));
+const aiSignals = lazyRoute(() => import('./routes/ai-signals'));
 
 /** Titles as the premium spec names the screens (premium-and-account.md section 2). */
-export const plannedScreens = [
-  { path: '/ai-signals', title: 'AI Trading Strategies' },
-] as const;
+export const plannedScreens: ReadonlyArray<{ path: string; title: string }> = [];
 
 interface RouteHandle {
   preload?: () => Promise<unknown>;
@@ -57,6 +56,7 @@ export const routes: RouteObject[] = [
           { path: '/settings', element: <settings.Component />, ...screen(settings) },
           { path: '/api-integration', element: <apiIntegration.Component />, ...screen(apiIntegration) },
           { path: '/backtesting', element: <backtesting.Component />, ...screen(backtesting) },
+          { path: '/ai-signals', element: <aiSignals.Component />, ...screen(aiSignals) },
           ...plannedScreens.map(({ path, title }) => ({ path, element: <placeholder.Component title={title} />, ...screen(placeholder) })),
           { path: '*', element: <notFound.Component />, ...screen(notFound) },
         ],
