@@ -102,6 +102,8 @@ interface Target {
   sampleMs?: number;
   /** Resolves once the trade of `signalId` is in the probe user's GET /api/trades (cluster only). */
   probe?(signalId: string): Promise<void>;
+  /** The trading bot's checkpoint: once it has passed a signal, every trade of that signal is in the store. */
+  botCheckpoint(): Promise<Position | undefined>;
 }
 
 type Signal = { symbol: string; type: 'BUY' | 'SELL'; candleTime: string };
@@ -128,6 +130,7 @@ async function round(target: Target, users: Set<string>, label: string, signals:
   const trades: Array<{ position: Position; signalId: string }> = [];
   let botDoneAt = NaN;
   let closedFirst = 0;
+  let lastSignal: Position = before;
   try {
     for (const s of signals) {
       const signalId = randomUUID();
@@ -136,16 +139,26 @@ async function round(target: Target, users: Set<string>, label: string, signals:
       const recordedAt = now();
       appendedAt.set(signalId, at);
       fillAt.set(signalId, at + Math.max(0, intendedFillMs(signalTimeMs(s.candleTime, recordedAt)) - Date.parse(recordedAt)));
-      await eventStore.append(`signals-${s.symbol}`, [{ id: randomUUID(), type: 'SignalGenerated', data, metadata: { userId: 'signal-engine', correlationId: signalId, causationId: signalId, at: recordedAt, schemaVersion: 1 } }], 'any');
+      lastSignal = (await eventStore.append(`signals-${s.symbol}`, [{ id: randomUUID(), type: 'SignalGenerated', data, metadata: { userId: 'signal-engine', correlationId: signalId, causationId: signalId, at: recordedAt, schemaVersion: 1 } }], 'any')).position;
       if (target.probe) probes.push(target.probe(signalId).then(() => performance.now() - at));
     }
     let after: Position = before;
     // A position the risk monitor closed (its stop or target hit while the round ran) leaves its bot
     // nothing to sell: that SELL signal has no trade to wait for.
     const sold = new Set(signals.filter((s) => s.type === 'SELL').map((s) => s.symbol));
-    while (trades.length < expected - closedFirst) {
+    // Fewer trades than that come when the bot skipped some (a workers process's own signal engine
+    // appends signals of its own meanwhile: their BUYs can fill a bot's maximum of open trades, and a
+    // SELL then finds nothing held): the round also ends once the bot has handled its last signal
+    // (its checkpoint passed it, so every trade of the round is in the store) and the store is read
+    // to its head.
+    let botDone = false;
+    for (;;) {
+      if (trades.length >= expected - closedFirst) break;
       if (performance.now() - start > 900_000) throw new Error(`only ${trades.length} of ${expected - closedFirst} trades after 15 minutes`);
+      const passed = comparePositions(await target.botCheckpoint(), lastSignal) >= 0;
       const batch = await eventStore.readAll({ after, limit: 1000 });
+      if (batch.length === 0 && botDone) break;
+      botDone = passed;
       for (const event of batch) {
         after = event.position;
         if (event.type === 'PositionClosed') {
@@ -185,8 +198,10 @@ async function round(target: Target, users: Set<string>, label: string, signals:
   const firstFill = Math.min(...fillAt.values());
   const elapsed = lastVisible - firstFill;
   const sorted = latencies.slice().sort((x, y) => x - y);
+  const skipped = expected - closedFirst - trades.length;
+  const notes = [closedFirst > 0 ? `${fmtCount(closedFirst)} stops first` : null, skipped > 0 ? `${fmtCount(skipped)} skipped by the bot` : null].filter((n) => n !== null);
   return [
-    closedFirst > 0 ? `${label} (${fmtCount(closedFirst)} stops first)` : label,
+    notes.length > 0 ? `${label} (${notes.join(', ')})` : label,
     fmtCount(latencies.length),
     fmtMs(firstFill - start),
     fmtMs(botDoneAt - start),
@@ -249,7 +264,7 @@ async function embedded(): Promise<void> {
   });
   await bot.start();
   await bot.follower.reached(await eventStore.headPosition());
-  const rows = await rounds({ eventStore, checkpoint: () => projector.positions()[TRADES_PROJECTION] }, new Set(users));
+  const rows = await rounds({ eventStore, checkpoint: () => projector.positions()[TRADES_PROJECTION], botCheckpoint: async () => (bot.status().checkpoint ?? undefined) as Position | undefined }, new Set(users));
   const status = bot.status();
   console.log(`\ntrading bench, embedded (PGlite, in-process bus): ${fmtCount(BOTS)} active bots + the house bot, worker ${concurrency} batches of ${batchSize} at once; load ${loadAverage()}`);
   console.log(table(HEADER, rows));
@@ -334,7 +349,12 @@ async function cluster(): Promise<void> {
         waiting.set(signalId, [...(waiting.get(signalId) ?? []), resolve]);
         polling ??= poll();
       });
-    const rows = await rounds({ eventStore: events, checkpoint, probe, sampleMs: 5 }, new Set(users));
+    const botCheckpoint = async (): Promise<Position | undefined> => {
+      const health = (await (await fetch(`${workers.url}/api/health`)).json()) as { workers: Array<Record<string, unknown>> };
+      const checkpoint = health.workers.find((w) => w.name === 'trading-bot')?.checkpoint;
+      return typeof checkpoint === 'string' ? (checkpoint as Position) : undefined;
+    };
+    const rows = await rounds({ eventStore: events, checkpoint, probe, sampleMs: 5, botCheckpoint }, new Set(users));
     const health = (await (await fetch(`${workers.url}/api/health`)).json()) as { workers: Array<Record<string, unknown>> };
     const bot = health.workers.find((w) => w.name === 'trading-bot')!;
     console.log(`\ntrading bench, cluster (PostgreSQL, NATS, 4 service processes): ${fmtCount(BOTS)} active bots + the house bot, worker ${DEFAULT_BOT_CONCURRENCY} batches of ${DEFAULT_BOT_BATCH_SIZE} at once; load ${loadAverage()}`);
