@@ -29,7 +29,7 @@ const BOTS = 2000;
 const SETUP_BATCH = 100;
 
 describe('local cluster: the trading bot killed (SIGKILL) midway through a signal, then restarted (PostgreSQL + NATS)', function () {
-  this.timeout(300_000);
+  this.timeout(480_000);
   let schema: string;
   let env: Record<string, string>;
   let view: SchemaView;
@@ -129,7 +129,7 @@ describe('local cluster: the trading bot killed (SIGKILL) midway through a signa
         const found = await tradersOf(signalId);
         return found.length >= BOTS ? found : undefined;
       },
-      { timeoutMs: 180_000, message: 'the restarted worker to finish the signal' },
+      { timeoutMs: 300_000, message: 'the restarted worker to finish the signal' },
     ).catch(async (error: unknown) => {
       // What the restarted worker says it did (skips, refusals, its follower's last error) and its log.
       const health = await (await fetch(`${second.url}/api/health`)).text().catch((e: unknown) => String(e));
