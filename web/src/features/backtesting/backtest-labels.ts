@@ -4,7 +4,6 @@
  * a status, a trade's reason and what its fill met, a comparison difference's kind, an objective.
  */
 import type { BacktestExecution, BacktestStatus, ComparisonKind, StrategyDefinition, TradeReason, WalkForwardObjective } from '@papertrade/domain/backtest/contracts';
-import type { BotRule } from '@papertrade/domain/trading/contracts';
 import { formatPercent, formatPrice } from '../../lib/number-format';
 
 const DAY_MS = 86_400_000;
@@ -98,24 +97,3 @@ export function parameterLabel(name: string): string {
     .join(' ');
 }
 
-/** The paper bot's rule that sized a fill (`FIXED_SIZE`), in words as Trade History names it; an unknown one as sent. */
-const botRuleWords: Record<BotRule, string> = {
-  SELL_SIGNAL: 'Sell signal',
-  FIXED_SIZE: 'Fixed size',
-  KELLY_SIZE: 'Kelly size',
-  DYNAMIC_SIZE: 'Dynamic size',
-  DAILY_LOSS_LIMIT: 'Daily loss limit',
-  MAX_DRAWDOWN: 'Max drawdown',
-  POSITION_ALREADY_OPEN: 'Position open',
-  MAX_CONCURRENT_TRADES: 'Max concurrent trades',
-  VOLATILITY_THRESHOLD: 'Volatility threshold',
-  CORRELATION_LIMIT: 'Correlation limit',
-  REWARD_RISK: 'Risk/reward',
-  KELLY_NO_EDGE: 'Kelly: no edge',
-  TOO_SMALL: 'Too small',
-  MARKET_DATA_UNAVAILABLE: 'No market data',
-};
-
-export function ruleLabel(rule: string): string {
-  return Object.prototype.hasOwnProperty.call(botRuleWords, rule) ? botRuleWords[rule as BotRule] : rule;
-}

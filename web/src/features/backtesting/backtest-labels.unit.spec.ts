@@ -1,7 +1,8 @@
 /** How the Backtesting screen names periods, statuses, fills and differences. */
 import { expect } from 'chai';
 import { backtestStrategies } from '@papertrade/domain/backtest/contracts';
-import { executionText, formatDelay, parameterLabel, parametersText, ruleLabel, periodText, statusLabel, strategyName } from './backtest-labels';
+import { botRuleLabel } from '../../lib/bot-rules';
+import { executionText, formatDelay, parameterLabel, parametersText, periodText, statusLabel, strategyName } from './backtest-labels';
 
 describe('backtest labels', function () {
   it("names a strategy by the catalogue's name, its id when unknown", function () {
@@ -29,7 +30,7 @@ describe('backtest labels', function () {
   });
 
   it("names the bot's sizing rule as Trade History does, an unknown one as sent", function () {
-    expect(['FIXED_SIZE', 'SELL_SIGNAL', 'KELLY_SIZE', 'SOMETHING_NEW', 'constructor'].map(ruleLabel)).to.deep.equal(['Fixed size', 'Sell signal', 'Kelly size', 'SOMETHING_NEW', 'constructor']);
+    expect(['FIXED_SIZE', 'SELL_SIGNAL', 'KELLY_SIZE', 'SOMETHING_NEW', 'constructor'].map(botRuleLabel)).to.deep.equal(['Fixed size', 'Sell signal', 'Kelly size', 'SOMETHING_NEW', 'constructor']);
   });
 
   it('names statuses and writes a parameter set in the catalogue order', function () {

@@ -1,6 +1,6 @@
 /** How a trade's fields read on screen and in the export. */
-import type { BotRule } from '@papertrade/domain/trading/contracts';
 import type { Trade } from '@papertrade/domain/trading/read-contracts';
+import { botRuleLabels } from '../../lib/bot-rules';
 import { formatPrice } from '../../lib/number-format';
 
 /** The spec: a blank signal reads Manual. */
@@ -27,23 +27,6 @@ export function lotState(trade: Pick<Trade, 'type' | 'status' | 'closeReason' | 
   return `${coins(trade.remainingQuantity ?? 0)} left of ${coins(trade.amount)}`;
 }
 
-/** The rule names as the Decision column and the Bot Decisions list show them. */
-export const botRuleLabels: Record<BotRule, string> = {
-  SELL_SIGNAL: 'Sell signal',
-  FIXED_SIZE: 'Fixed size',
-  KELLY_SIZE: 'Kelly size',
-  DYNAMIC_SIZE: 'Dynamic size',
-  DAILY_LOSS_LIMIT: 'Daily loss limit',
-  MAX_DRAWDOWN: 'Max drawdown',
-  POSITION_ALREADY_OPEN: 'Position open',
-  MAX_CONCURRENT_TRADES: 'Max concurrent trades',
-  VOLATILITY_THRESHOLD: 'Volatility threshold',
-  CORRELATION_LIMIT: 'Correlation limit',
-  REWARD_RISK: 'Risk/reward',
-  KELLY_NO_EDGE: 'Kelly: no edge',
-  TOO_SMALL: 'Too small',
-  MARKET_DATA_UNAVAILABLE: 'No market data',
-};
 
 const money = (value: number) => `$${value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: value < 1 ? 4 : 2 })}`;
 

@@ -8,7 +8,8 @@ import { Panel } from '../../../components/ui/panel';
 import { describeError } from '../../../lib/api-client';
 import { formatCoinAmount, formatCount, formatPrice, formatSignedUsd, formatUsd, MISSING } from '../../../lib/number-format';
 import { useBacktestTrades } from '../api/get-backtest-trades';
-import { executionText, fillTime, reasonLabels, ruleLabel } from '../backtest-labels';
+import { botRuleLabel } from '../../../lib/bot-rules';
+import { executionText, fillTime, reasonLabels } from '../backtest-labels';
 import { ScrollRegion } from './scroll-region';
 
 export function TradesTable({ backtestId }: { backtestId: string }) {
@@ -87,7 +88,7 @@ export function BacktestTradeRows({ trades, testId }: { trades: readonly Backtes
               <td className={`num${t.pnl === null || t.pnl === 0 ? '' : t.pnl > 0 ? ' up' : ' down'}`}>{t.pnl === null ? MISSING : formatSignedUsd(t.pnl)}</td>
               <td>
                 {reasonLabels[t.reason]}
-                {t.rule && <span className="bt-fill-detail">{ruleLabel(t.rule)}</span>}
+                {t.rule && <span className="bt-fill-detail">{botRuleLabel(t.rule)}</span>}
               </td>
             </tr>
           ))}

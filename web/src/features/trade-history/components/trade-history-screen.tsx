@@ -25,7 +25,8 @@ import { downloadCsv } from '../../../lib/download-file';
 import { direction, formatCoinAmount, formatCount, formatPrice, formatSignedUsd, formatUsd, MISSING } from '../../../lib/number-format';
 import { useBotDecisions } from '../api/get-bot-decisions';
 import { getAllTrades, useTrades } from '../api/get-trades';
-import { botRuleLabels, decisionLabel, executionLabel, lotRuleNote, lotState, signalSource } from '../trade-labels';
+import { botRuleLabels } from '../../../lib/bot-rules';
+import { decisionLabel, executionLabel, lotRuleNote, lotState, signalSource } from '../trade-labels';
 import { EMPTY_FILTER, filterError, isFilterActive, TRADE_HISTORY_PAGE_SIZE, type TradeFilter, type TradeTab } from '../trade-query';
 import './trade-history.css';
 
