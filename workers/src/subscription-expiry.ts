@@ -15,7 +15,8 @@ import { SUBSCRIPTIONS_PROJECTION, type SubscriptionView } from '@papertrade/dom
 import type { CommandHandler } from '@papertrade/platform/commands/command-handler';
 import type { Logger } from '@papertrade/platform/config/logger';
 import type { ReadModels } from '@papertrade/platform/projections/read-models';
-import { realTimer, type Timer } from './signal-engine';
+import { PeriodicRounds } from './periodic-rounds';
+import type { Timer } from './signal-engine';
 
 export const SUBSCRIPTION_EXPIRY_ACTOR = 'subscription-expiry';
 /** How often a round runs: access ends at most this late after endsAt. */
@@ -43,10 +44,7 @@ export interface SubscriptionExpiryStatus {
 }
 
 export class SubscriptionExpiry {
-  private running = false;
-  private timerHandle: unknown;
-  private round: Promise<void> | undefined;
-  private readonly timer: Timer;
+  private readonly periodic: PeriodicRounds;
   private rounds = 0;
   private expired = 0;
   private failures = 0;
@@ -54,43 +52,29 @@ export class SubscriptionExpiry {
   private lastError: string | null = null;
 
   constructor(private readonly deps: SubscriptionExpiryDeps) {
-    this.timer = deps.timer ?? realTimer;
+    // Counted and logged in runOnce; the next round tries again.
+    this.periodic = new PeriodicRounds(() => this.runOnce(), deps.intervalMs ?? EXPIRY_INTERVAL_MS, deps.timer);
   }
 
   /** A round now, then one every intervalMs until `stop`. Starting twice is harmless. */
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.schedule(0);
+    this.periodic.start();
   }
 
-  async stop(): Promise<void> {
-    if (!this.running) return;
-    this.running = false;
-    this.timer.clear(this.timerHandle);
-    this.timerHandle = undefined;
-    await this.round;
+  stop(): Promise<void> {
+    return this.periodic.stop();
   }
 
   status(): SubscriptionExpiryStatus {
     return {
       name: 'subscription-expiry',
-      running: this.running,
+      running: this.periodic.isRunning,
       rounds: this.rounds,
       expired: this.expired,
       failures: this.failures,
       lastRoundAt: this.lastRoundAt,
       lastError: this.lastError,
     };
-  }
-
-  private schedule(delayMs: number): void {
-    if (!this.running) return;
-    this.timerHandle = this.timer.set(() => {
-      this.round = this.runOnce()
-        .then(() => {}, () => {}) // counted and logged in runOnce; the next round tries again
-        .finally(() => this.schedule(this.deps.intervalMs ?? EXPIRY_INTERVAL_MS));
-    }, delayMs);
   }
 
   /** One round: expires every cancelled subscription whose end has passed. Returns how many it expired. */

@@ -24,7 +24,8 @@ import type { CommandHandler } from '@papertrade/platform/commands/command-handl
 import type { Logger } from '@papertrade/platform/config/logger';
 import type { ReadModels } from '@papertrade/platform/projections/read-models';
 import { jobIdFor, requestJob } from '../jobs/job-runner';
-import { realTimer, type Timer } from '../signal-engine';
+import { PeriodicRounds } from '../periodic-rounds';
+import type { Timer } from '../signal-engine';
 
 export const AUTO_RETRAIN_ACTOR = 'auto-retrain';
 /** How often a round runs: a model is retrained at most this late after it turned a day old. */
@@ -52,10 +53,7 @@ export interface AutoRetrainStatus {
 }
 
 export class AutoRetrainer {
-  private running = false;
-  private timerHandle: unknown;
-  private round: Promise<void> | undefined;
-  private readonly timer: Timer;
+  private readonly periodic: PeriodicRounds;
   private rounds = 0;
   private requested = 0;
   private failures = 0;
@@ -63,36 +61,22 @@ export class AutoRetrainer {
   private lastError: string | null = null;
 
   constructor(private readonly deps: AutoRetrainDeps) {
-    this.timer = deps.timer ?? realTimer;
+    // Counted and logged in runOnce; the next round tries again.
+    this.periodic = new PeriodicRounds(() => this.runOnce(), deps.intervalMs ?? AUTO_RETRAIN_INTERVAL_MS, deps.timer);
   }
 
   /** A round now, then one every intervalMs until `stop`. Starting twice is harmless. */
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.schedule(0);
+    this.periodic.start();
   }
 
-  async stop(): Promise<void> {
-    if (!this.running) return;
-    this.running = false;
-    this.timer.clear(this.timerHandle);
-    this.timerHandle = undefined;
-    await this.round;
+  stop(): Promise<void> {
+    return this.periodic.stop();
   }
 
   status(): AutoRetrainStatus {
-    const { running, rounds, requested, failures, lastRoundAt, lastError } = this;
-    return { name: 'auto-retrain', running, rounds, requested, failures, lastRoundAt, lastError };
-  }
-
-  private schedule(delayMs: number): void {
-    if (!this.running) return;
-    this.timerHandle = this.timer.set(() => {
-      this.round = this.runOnce()
-        .then(() => {}, () => {}) // counted and logged in runOnce; the next round tries again
-        .finally(() => this.schedule(this.deps.intervalMs ?? AUTO_RETRAIN_INTERVAL_MS));
-    }, delayMs);
+    const { rounds, requested, failures, lastRoundAt, lastError } = this;
+    return { name: 'auto-retrain', running: this.periodic.isRunning, rounds, requested, failures, lastRoundAt, lastError };
   }
 
   /** One round: requests the retraining of every model due (up to a batch). Returns the user ids it requested. */
