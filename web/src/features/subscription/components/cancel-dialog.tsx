@@ -1,18 +1,12 @@
-import { useEffect, useRef } from 'react';
+import { useControlledDialog } from '../../../components/ui/controlled-dialog';
 import { keepTabInside } from '../../../components/ui/dialog-focus';
 import { CANCEL_DIALOG_TEXT, CANCEL_DIALOG_TITLE } from '../cancel-text';
 
 /** A modal <dialog> (Tab wraps inside, Escape closes, focus returns to the button that opened it): Keep Subscription, or confirm the cancellation. */
 export function CancelDialog({ open, pending, onConfirm, onClose }: { open: boolean; pending: boolean; onConfirm: () => void; onClose: () => void }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
+  const { ref, onCancel } = useControlledDialog(open, onClose);
   return (
-    <dialog ref={ref} className="sub-dialog card" aria-labelledby="cancel-dialog-title" aria-describedby="cancel-dialog-text" data-testid="cancel-dialog" onClose={onClose} onKeyDown={keepTabInside}>
+    <dialog ref={ref} className="sub-dialog card" aria-labelledby="cancel-dialog-title" aria-describedby="cancel-dialog-text" data-testid="cancel-dialog" onCancel={onCancel} onClose={onClose} onKeyDown={keepTabInside}>
       <h2 id="cancel-dialog-title" className="sub-dialog__title">
         {CANCEL_DIALOG_TITLE}
       </h2>
