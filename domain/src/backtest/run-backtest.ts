@@ -119,7 +119,7 @@ export function runBacktestDetail(config: BacktestConfig, market: BacktestMarket
 
   const endTick = tickAt(config.endMs); // exclusive
   const lastTick = endTick - 1;
-  const engine = new PaperEngine({ ticks: market.ticks, charts: market.charts, userId, rules: options.rules, portfolio: openedWith(userId, config.initialCapital, config.startMs), quoteHeldOnly: !options.quoteEveryCoin, keepOutcomes: !options.figuresOnly, ...(market.marketAt ? { marketAt: market.marketAt } : {}), ...(options.peaks ? { peaks: options.peaks } : {}) });
+  const engine = new PaperEngine({ ticks: market.ticks, charts: market.charts, userId, rules: options.rules, portfolio: openedWith(userId, config.initialCapital, config.startMs), quoteHeldOnly: !options.quoteEveryCoin, keepOutcomes: !options.figuresOnly, explain: !options.figuresOnly, ...(market.marketAt ? { marketAt: market.marketAt } : {}), ...(options.peaks ? { peaks: options.peaks } : {}) });
   const equity = new EquitySeries(Math.max(16, Math.ceil((config.endMs - config.startMs) / CANDLE_MS) + 2));
   const given: Array<{ timeMs: number; decision: number }> = [];
   const signalIdOf = market.signalIdOf ?? ((symbol: string, candleTime: string) => `${config.strategyId}:${symbol}@${candleTime}`);
@@ -140,9 +140,10 @@ export function runBacktestDetail(config: BacktestConfig, market: BacktestMarket
       if (!options.figuresOnly) given.push({ timeMs: closeMs, decision: d });
       const fillTick = tickAt(intendedFillMs(closeMs));
       if (fillTick < endTick) {
-        const candleTime = new Date(candles.time[i]!).toISOString();
-        const id = signalIdOf(coin.symbol, candleTime);
-        const signal: EngineSignal = { eventId: market.signalEventIdOf ? market.signalEventIdOf(coin.symbol, candleTime) : id, signalId: id, type: d === BUY ? 'BUY' : d === SELL ? 'SELL' : 'HOLD', symbol: coin.symbol, price: candles.close[i]!, confidence: confidence ? confidence[i]! : 100, candleTime };
+        const texts = textsOf(candles, market, config.strategyId, coin.symbol, i, signalIdOf);
+        const candleTime = texts.candleTime;
+        const id = texts.signalId;
+        const signal: EngineSignal = { eventId: texts.eventId, signalId: id, type: d === BUY ? 'BUY' : d === SELL ? 'SELL' : 'HOLD', symbol: coin.symbol, price: candles.close[i]!, confidence: confidence ? confidence[i]! : 100, candleTime };
         const outcome = engine.onSignal(signal);
         if (d !== HOLD) {
           signals++;
@@ -194,6 +195,47 @@ export function runBacktestDetail(config: BacktestConfig, market: BacktestMarket
 }
 
 const usd = (micros: number) => micros / MICROS_PER_USD;
+
+/** A candle's signal texts: its ISO time, its signal's id and event id. */
+interface CandleTexts {
+  candleTime: string;
+  signalId: string;
+  eventId: string;
+}
+
+/**
+ * The texts of candle `i`'s signal, kept per candles, market and strategy: the walk-forward's sets
+ * decide over one window's candles again and again, and the same texts (the same strings) come back
+ * (formatting them and hashing new strings for the trade-id and time lookups was a tenth of a set).
+ */
+const candleTexts = new WeakMap<BacktestMarket, WeakMap<Candles, Map<string, Array<CandleTexts | undefined>>>>();
+function textsOf(candles: Candles, market: BacktestMarket, strategyId: string, symbol: string, i: number, signalIdOf: (symbol: string, candleTime: string) => string): CandleTexts {
+  // Per market: its own id functions name the signals (a compare-paper market names them as the live engine did).
+  let ofMarket = candleTexts.get(market);
+  if (!ofMarket) {
+    ofMarket = new WeakMap();
+    candleTexts.set(market, ofMarket);
+  }
+  let byKey = ofMarket.get(candles);
+  if (!byKey) {
+    byKey = new Map();
+    ofMarket.set(candles, byKey);
+  }
+  const key = `${strategyId}:${symbol}`;
+  let texts = byKey.get(key);
+  if (!texts) {
+    texts = new Array<CandleTexts | undefined>(candles.length);
+    byKey.set(key, texts);
+  }
+  let t = texts[i];
+  if (!t) {
+    const candleTime = new Date(candles.time[i]!).toISOString();
+    const signalId = signalIdOf(symbol, candleTime);
+    t = { candleTime, signalId, eventId: market.signalEventIdOf ? market.signalEventIdOf(symbol, candleTime) : signalId };
+    texts[i] = t;
+  }
+  return t;
+}
 
 /** The P&L of the closed trades of `events`, USD, in order: tradesOfEvents' non-null `pnl`s without the trades. */
 function closedPnlOfEvents(events: readonly PortfolioEvent[]): number[] {

@@ -20,7 +20,7 @@
  */
 import { BACKTEST_CANDLE_MINUTES, findStrategy, parameterOrder, type BacktestFigures, type StrategyId, type ValidatedWalkForwardRequest, type WalkForwardObjective, type WalkForwardReport, type WalkForwardWindow } from './contracts';
 import { curvesOf, EquitySeries, figuresOf } from './metrics';
-import { candlesFor, runBacktestDetail, type BacktestMarket } from './run-backtest';
+import { candlesFor, runBacktestDetail, type BacktestMarket, type BacktestOptions } from './run-backtest';
 import type { EngineRules } from '../trading/engine/paper-engine';
 import { warmUpCandles } from './strategies';
 
@@ -137,7 +137,9 @@ export function evaluateWindow(job: WindowJob, market: BacktestMarket, onSet?: (
   let bestValue: number | null = null;
   let bestFigures: BacktestFigures | null = null;
   job.sets.forEach((parameters, i) => {
-    const run = runBacktestDetail({ ...base, parameters, startMs: w.inSampleStartMs, endMs: w.inSampleEndMs }, market, { rules, candles: isCandles, decisions, figuresOnly: true, ...(job.userId ? { userId: job.userId } : {}) });
+    const options: BacktestOptions = { rules, candles: isCandles, decisions, figuresOnly: true };
+    if (job.userId) options.userId = job.userId;
+    const run = runBacktestDetail({ strategyId: job.strategyId, symbol: job.symbol, initialCapital: job.initialCapital, parameters, startMs: w.inSampleStartMs, endMs: w.inSampleEndMs }, market, options);
     const { equityCurve: _e, drawdownCurve: _d, fills: _f, signals: _s, refusedSignals: _r, ...figures } = run.result;
     const value = objectiveOf(figures, job.objective);
     if (bestFigures === null || (value !== null && (bestValue === null || value > bestValue))) {

@@ -87,7 +87,8 @@ export function findCoinById(id: string): Coin | undefined {
 
 /** The coin with this symbol in any case ("eth", "ETH"), or undefined. */
 export function findCoinBySymbol(symbol: string): Coin | undefined {
-  return bySymbol.get(symbol.trim().toUpperCase());
+  // A symbol already in its catalogue form (every internal caller's) is found without a new string.
+  return bySymbol.get(symbol) ?? bySymbol.get(symbol.trim().toUpperCase());
 }
 
 export function coinById(id: CoinId): Coin {

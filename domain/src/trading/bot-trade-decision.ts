@@ -64,23 +64,33 @@ export const BOT_TRADE_ID_NAMESPACE = 'c1d0f3a2-7b4e-4c55-9e61-2f8a9b3d6e17';
 
 /** The trade the bot places for `userId` on signal `signalId`: the same pair always yields the same id. */
 export function tradeIdFor(signalId: string, userId: string): string {
-  const name = `${signalId}\n${userId}`;
-  let id = tradeIds.get(name);
+  let ofUser = tradeIds.get(userId);
+  let id = ofUser?.get(signalId);
   if (id === undefined) {
-    if (tradeIds.size >= MAX_TRADE_IDS) tradeIds.clear();
-    id = uuidv5(name, BOT_TRADE_ID_NAMESPACE);
-    tradeIds.set(name, id);
+    if (keptTradeIds >= MAX_TRADE_IDS) {
+      tradeIds.clear();
+      keptTradeIds = 0;
+      ofUser = undefined;
+    }
+    if (ofUser === undefined) {
+      ofUser = new Map();
+      tradeIds.set(userId, ofUser);
+    }
+    id = uuidv5(`${signalId}\n${userId}`, BOT_TRADE_ID_NAMESPACE);
+    ofUser.set(signalId, id);
+    keptTradeIds++;
   }
   return id;
 }
 
 /**
- * The ids computed last (a function of their name, so kept ones are the same ids): a walk-forward
- * decides the same signals of a period for each of its parameter sets, and the SHA-1 of UUIDv5 was a
- * tenth of its time. Bounded: emptied when full.
+ * The ids computed last, by user and signal (a function of the two, so kept ones are the same ids):
+ * a walk-forward decides the same signals of a period for each of its parameter sets, and the SHA-1
+ * of UUIDv5 was a tenth of its time. Bounded: emptied when full.
  */
-const tradeIds = new Map<string, string>();
+const tradeIds = new Map<string, Map<string, string>>();
 const MAX_TRADE_IDS = 100_000;
+let keptTradeIds = 0;
 
 /** The SignalGenerated the bot follows, with its stored event id. */
 export interface BotSignal {
@@ -110,6 +120,12 @@ export interface BotTradeInput {
   /** Null when the market history could not be read (every BUY is then refused: its rules cannot be measured). */
   market: BotMarket | null;
   now: string;
+  /**
+   * Word the decision (default true). False: the decision keeps its rule but no text or figures, and
+   * the trade's command carries no decision; every trade and refusal is the same. For runs that read
+   * only figures (a walk-forward's in-sample sets), where the texts were a large part of the time.
+   */
+  explain?: boolean;
 }
 
 export type BotSkipReason = 'HOLD_SIGNAL' | 'UNSUPPORTED_COIN' | 'NOTHING_TO_SELL' | Exclude<BotRule, 'SELL_SIGNAL' | 'FIXED_SIZE' | 'KELLY_SIZE' | 'DYNAMIC_SIZE'>;
@@ -128,138 +144,150 @@ export function dailyRealisedLossUsd(portfolio: PortfolioState, now: string): nu
 const round = (value: number, places = 2) => Math.round(value * 10 ** places) / 10 ** places;
 const pct = (value: number) => `${round(value).toFixed(2)}%`;
 
+/** A skip with no decision to record (the signal asked nothing of this bot). */
+function quiet(reason: BotSkipReason, detail: string): BotTradeDecision {
+  return { action: 'SKIP', reason, detail, decision: null };
+}
+
+/** A refusal to record: its rule, text and figures (without `explain`, the rule alone). */
+function refusal(rule: BotSkipReason & BotRule, text: string, figures: Record<string, number>): BotTradeDecision {
+  return { action: 'SKIP', reason: rule, detail: text, decision: { rule, text: text === '' ? '' : `refused: ${text}`, figures: finiteFigures(figures) } };
+}
+
+const NO_FIGURES: Record<string, number> = Object.freeze({}) as Record<string, number>;
+
+function unknownRefusal(explain: boolean, symbol: string, what: string): BotTradeDecision {
+  return refusal('MARKET_DATA_UNAVAILABLE', explain ? `${symbol}'s ${what} could not be measured (its recent candles are unavailable)` : '', NO_FIGURES);
+}
+
+/** The order to place: the command with its decision (without `explain`, the command carries none: see BotTradeInput.explain). */
+function order(input: BotTradeInput, symbol: CoinSymbol, side: 'BUY' | 'SELL', units: number, record: BotDecision, figures: CoinFigures | null): BotTradeDecision {
+  const { signal, userId } = input;
+  const decision = input.explain === false ? record : { ...record, figures: finiteFigures(record.figures) };
+  const data: PlaceSimulatedTrade['data'] = {
+    userId,
+    tradeId: tradeIdFor(signal.signalId, userId),
+    symbol,
+    side,
+    amount: unitsToQuantity(units),
+    price: signal.price,
+    source: { kind: 'SIGNAL', eventId: signal.eventId, signalId: signal.signalId, signalType: signal.type, candleTime: signal.candleTime },
+  };
+  if (side === 'BUY') data.exits = { kind: 'PROFILE', atr: finiteOrNull(figures?.atr14), sigma: finiteOrNull(figures?.sigma20) };
+  if (input.explain !== false) data.decision = decision;
+  return { action: 'TRADE', decision, command: { type: 'PlaceSimulatedTrade', data, metadata: { now: input.now } } };
+}
+
 export function decideBotTrade(input: BotTradeInput): BotTradeDecision {
-  const { userId, signal, profile, portfolio, now, market } = input;
-  const quiet = (reason: BotSkipReason, detail: string): BotTradeDecision => ({ action: 'SKIP', reason, detail, decision: null });
-  const refuse = (rule: BotSkipReason & BotRule, text: string, figures: Record<string, number>): BotTradeDecision => ({
-    action: 'SKIP',
-    reason: rule,
-    detail: text,
-    decision: { rule, text: `refused: ${text}`, figures: finiteFigures(figures) },
-  });
+  const { signal, profile, portfolio, now, market } = input;
+  const explain = input.explain !== false;
   const coin = findCoinBySymbol(signal.symbol);
   if (!coin) return quiet('UNSUPPORTED_COIN', `${signal.symbol} is not a supported coin`);
   if (signal.type === 'HOLD') return quiet('HOLD_SIGNAL', 'a HOLD signal places no trade');
-
-  const command = (side: 'BUY' | 'SELL', units: number, record: BotDecision, figures?: CoinFigures): BotTradeDecision => {
-    const decision = { ...record, figures: finiteFigures(record.figures) };
-    const exits = side === 'BUY' ? { exits: { kind: 'PROFILE' as const, atr: finiteOrNull(figures?.atr14), sigma: finiteOrNull(figures?.sigma20) } } : {};
-    return {
-      action: 'TRADE',
-      decision,
-      command: {
-        type: 'PlaceSimulatedTrade',
-        data: {
-          userId,
-          tradeId: tradeIdFor(signal.signalId, userId),
-          symbol: coin.symbol,
-          side,
-          amount: unitsToQuantity(units),
-          price: signal.price,
-          source: { kind: 'SIGNAL', eventId: signal.eventId, signalId: signal.signalId, signalType: signal.type, candleTime: signal.candleTime },
-          ...exits,
-          decision,
-        },
-        metadata: { now },
-      },
-    };
-  };
 
   const open = portfolio.status === 'open' ? portfolio : null;
   const held = open?.positions[coin.symbol];
   if (signal.type === 'SELL') {
     if (!held) return quiet('NOTHING_TO_SELL', `no ${coin.symbol} held`);
     const quantity = unitsToQuantity(held.units);
-    return command('SELL', held.units, { rule: 'SELL_SIGNAL', text: `sold the whole ${coin.symbol} position (${quantity} ${coin.symbol}) on a SELL signal`, figures: { quantity } });
+    return order(input, coin.symbol, 'SELL', held.units, { rule: 'SELL_SIGNAL', text: explain ? `sold the whole ${coin.symbol} position (${quantity} ${coin.symbol}) on a SELL signal` : '', figures: explain ? { quantity } : NO_FIGURES }, null);
   }
 
   const loss = dailyRealisedLossUsd(portfolio, now);
   if (loss >= profile.maxDailyLoss) {
-    return refuse('DAILY_LOSS_LIMIT', `realised loss today ${usdText(loss)} has reached the daily loss limit ${usdText(profile.maxDailyLoss)}`, { lossToday: round(loss), maxDailyLoss: profile.maxDailyLoss });
+    return refusal('DAILY_LOSS_LIMIT', explain ? `realised loss today ${usdText(loss)} has reached the daily loss limit ${usdText(profile.maxDailyLoss)}` : '', explain ? { lossToday: round(loss), maxDailyLoss: profile.maxDailyLoss } : NO_FIGURES);
   }
   const valuation = valuePortfolio(portfolio, { ...input.prices, [coin.symbol]: signal.price });
   const peak = open ? peakOf(open) / MICROS_PER_USD : STARTING_CASH_MICROS / MICROS_PER_USD;
   const drawdown = drawdownPercent(peak, valuation.totalValue);
   if (drawdownStopsEntries(drawdown, profile.maxDrawdown)) {
-    return refuse('MAX_DRAWDOWN', `drawdown ${pct(drawdown)} from the peak ${usdText(Math.max(peak, valuation.totalValue))} is above the maximum ${profile.maxDrawdown}%`, {
-      drawdownPercent: round(drawdown),
-      peak: round(Math.max(peak, valuation.totalValue)),
-      value: valuation.totalValue,
-      maxDrawdown: profile.maxDrawdown,
-    });
+    return refusal(
+      'MAX_DRAWDOWN',
+      explain ? `drawdown ${pct(drawdown)} from the peak ${usdText(Math.max(peak, valuation.totalValue))} is above the maximum ${profile.maxDrawdown}%` : '',
+      explain ? { drawdownPercent: round(drawdown), peak: round(Math.max(peak, valuation.totalValue)), value: valuation.totalValue, maxDrawdown: profile.maxDrawdown } : NO_FIGURES,
+    );
   }
-  if (held) return refuse('POSITION_ALREADY_OPEN', `a position in ${coin.symbol} is already open`, {});
-  const heldSymbols = open ? (Object.keys(open.positions) as CoinSymbol[]).filter((s) => open.positions[s] !== undefined) : [];
-  if (heldSymbols.length >= profile.maxConcurrentTrades) {
-    return refuse('MAX_CONCURRENT_TRADES', `${heldSymbols.length} positions open, the maximum is ${profile.maxConcurrentTrades}`, { open: heldSymbols.length, maxConcurrentTrades: profile.maxConcurrentTrades });
+  if (held) return refusal('POSITION_ALREADY_OPEN', explain ? `a position in ${coin.symbol} is already open` : '', NO_FIGURES);
+  let heldCount = 0;
+  if (open) for (const s in open.positions) if (open.positions[s as CoinSymbol] !== undefined) heldCount++;
+  if (heldCount >= profile.maxConcurrentTrades) {
+    return refusal('MAX_CONCURRENT_TRADES', explain ? `${heldCount} positions open, the maximum is ${profile.maxConcurrentTrades}` : '', explain ? { open: heldCount, maxConcurrentTrades: profile.maxConcurrentTrades } : NO_FIGURES);
   }
 
-  const unknown = (what: string) => refuse('MARKET_DATA_UNAVAILABLE', `${coin.symbol}'s ${what} could not be measured (its recent candles are unavailable)`, {});
-  if (!market) return unknown('market history');
+  if (!market) return unknownRefusal(explain, coin.symbol, 'market history');
   const f = market.figures;
-  if (!Number.isFinite(f.range24hPercent)) return unknown('24-hour range');
+  if (!Number.isFinite(f.range24hPercent)) return unknownRefusal(explain, coin.symbol, '24-hour range');
   if (volatilityPauses(f.range24hPercent, profile.volatilityThreshold)) {
-    return refuse('VOLATILITY_THRESHOLD', `${coin.symbol}'s 24-hour range ${pct(f.range24hPercent)} is above the volatility threshold ${profile.volatilityThreshold}%`, {
-      range24hPercent: round(f.range24hPercent),
-      volatilityThreshold: profile.volatilityThreshold,
-    });
+    return refusal(
+      'VOLATILITY_THRESHOLD',
+      explain ? `${coin.symbol}'s 24-hour range ${pct(f.range24hPercent)} is above the volatility threshold ${profile.volatilityThreshold}%` : '',
+      explain ? { range24hPercent: round(f.range24hPercent), volatilityThreshold: profile.volatilityThreshold } : NO_FIGURES,
+    );
   }
-  let highest: { symbol: CoinSymbol; correlation: number } | null = null;
-  for (const symbol of heldSymbols) {
-    const correlation = market.correlations[symbol];
-    if (correlation === undefined || !Number.isFinite(correlation)) return unknown(`30-day correlation with ${symbol}`);
-    if (!highest || correlation > highest.correlation) highest = { symbol, correlation };
+  let highestSymbol: CoinSymbol | null = null;
+  let highestCorrelation = 0;
+  if (open) {
+    for (const s in open.positions) {
+      const symbol = s as CoinSymbol;
+      if (open.positions[symbol] === undefined) continue;
+      const correlation = market.correlations[symbol];
+      if (correlation === undefined || !Number.isFinite(correlation)) return unknownRefusal(explain, coin.symbol, `30-day correlation with ${symbol}`);
+      if (highestSymbol === null || correlation > highestCorrelation) {
+        highestSymbol = symbol;
+        highestCorrelation = correlation;
+      }
+    }
   }
-  if (highest && correlationRefuses(highest.correlation, profile.correlationLimit)) {
-    return refuse('CORRELATION_LIMIT', `correlation ${highest.correlation.toFixed(2)} with ${highest.symbol} above ${profile.correlationLimit.toFixed(2)}`, {
-      correlation: round(highest.correlation, 4),
-      correlationLimit: profile.correlationLimit,
-    });
+  if (highestSymbol !== null && correlationRefuses(highestCorrelation, profile.correlationLimit)) {
+    return refusal(
+      'CORRELATION_LIMIT',
+      explain ? `correlation ${highestCorrelation.toFixed(2)} with ${highestSymbol} above ${profile.correlationLimit.toFixed(2)}` : '',
+      explain ? { correlation: round(highestCorrelation, 4), correlationLimit: profile.correlationLimit } : NO_FIGURES,
+    );
   }
 
   const entry = signal.price;
   const distance = stopDistance(profile.stopLossType, profile.stopLossValue, entry, f.atr14, f.sigma20);
-  if (!(distance > 0)) return unknown(profile.stopLossType === 'atr' ? 'ATR14' : 'volatility (sigma)');
+  if (!(distance > 0)) return unknownRefusal(explain, coin.symbol, profile.stopLossType === 'atr' ? 'ATR14' : 'volatility (sigma)');
   const stopLoss = entry - distance;
   const takeProfit = takeProfitLevel(entry, distance, profile.takeProfitRatio);
   const rr = rewardToRisk(entry, stopLoss, takeProfit, TRADE_FEE_RATE);
-  const exitFigures = { stopLoss: round(stopLoss, 6), takeProfit: round(takeProfit, 6), rewardRisk: round(rr, 4) };
   if (stopLoss <= 0 || rewardRiskRefuses(rr, profile.riskRewardRatio)) {
-    return refuse(
+    return refusal(
       'REWARD_RISK',
-      `reward/risk ${Number.isFinite(rr) ? rr.toFixed(2) : 'unknown'} below ${profile.riskRewardRatio.toFixed(2)} (stop ${usdText(stopLoss)}, target ${usdText(takeProfit)}, fees included)`,
-      { ...exitFigures, riskRewardRatio: profile.riskRewardRatio },
+      explain ? `reward/risk ${Number.isFinite(rr) ? rr.toFixed(2) : 'unknown'} below ${profile.riskRewardRatio.toFixed(2)} (stop ${usdText(stopLoss)}, target ${usdText(takeProfit)}, fees included)` : '',
+      explain ? { ...exitFiguresOf(stopLoss, takeProfit, rr), riskRewardRatio: profile.riskRewardRatio } : NO_FIGURES,
     );
   }
 
   // Sizing: percent of the portfolio's value.
   let rule: BotRule = 'FIXED_SIZE';
   let sizePercent = profile.maxPositionSize;
-  let sizing = `fixed size ${profile.maxPositionSize}%`;
+  let sizing = explain ? `fixed size ${profile.maxPositionSize}%` : '';
   const sizeFigures: Record<string, number> = {};
   if (profile.kellyCriterionEnabled) {
     const stats = closedTradesOf(open ?? {});
     const kelly = halfKelly(stats);
     if (Number.isNaN(kelly)) {
-      sizing = `fixed size ${profile.maxPositionSize}% (Kelly needs ${KELLY_MIN_CLOSES} closed trades, ${stats.closes} so far)`;
+      if (explain) sizing = `fixed size ${profile.maxPositionSize}% (Kelly needs ${KELLY_MIN_CLOSES} closed trades, ${stats.closes} so far)`;
       sizeFigures.closedTrades = stats.closes;
     } else {
       const winRate = (stats.wins / stats.closes) * 100;
       const payoff = payoffRatio(stats);
       Object.assign(sizeFigures, { halfKellyPercent: round(kelly * 100), winRatePercent: round(winRate), payoff: round(payoff, 4), closedTrades: stats.closes });
-      const about = `win rate ${winRate.toFixed(1)}%, payoff ${Number.isFinite(payoff) ? payoff.toFixed(2) : 'no loss yet'} over ${stats.closes} closed trades`;
-      if (kelly <= 0) return refuse('KELLY_NO_EDGE', `half Kelly ${pct(kelly * 100)} (${about}): no edge`, sizeFigures);
+      const about = explain ? `win rate ${winRate.toFixed(1)}%, payoff ${Number.isFinite(payoff) ? payoff.toFixed(2) : 'no loss yet'} over ${stats.closes} closed trades` : '';
+      if (kelly <= 0) return refusal('KELLY_NO_EDGE', explain ? `half Kelly ${pct(kelly * 100)} (${about}): no edge` : '', explain ? sizeFigures : NO_FIGURES);
       rule = 'KELLY_SIZE';
       sizePercent = Math.min(kelly * 100, profile.maxPositionSize);
-      sizing = `half Kelly ${pct(kelly * 100)}${kelly * 100 > profile.maxPositionSize ? ` capped at ${profile.maxPositionSize}%` : ''} (${about})`;
+      if (explain) sizing = `half Kelly ${pct(kelly * 100)}${kelly * 100 > profile.maxPositionSize ? ` capped at ${profile.maxPositionSize}%` : ''} (${about})`;
     }
   }
   if (profile.dynamicPositionSizing) {
     const scale = dynamicScale(f.averageVolatility, f.recentVolatility);
-    if (Number.isNaN(scale)) return unknown('volatility');
+    if (Number.isNaN(scale)) return unknownRefusal(explain, coin.symbol, 'volatility');
     const scaled = Math.min(sizePercent * scale, profile.maxPositionSize);
     Object.assign(sizeFigures, { basePercent: round(sizePercent, 4), volatilityScale: round(scale, 4), averageVolatility: f.averageVolatility, recentVolatility: f.recentVolatility });
-    sizing = `${sizing} x volatility scale ${scale.toFixed(2)} (average ${pct(f.averageVolatility * 100)} / recent ${pct(f.recentVolatility * 100)} per 5 minutes)${sizePercent * scale > profile.maxPositionSize ? `, capped at ${profile.maxPositionSize}%` : ''}`;
+    if (explain) sizing = `${sizing} x volatility scale ${scale.toFixed(2)} (average ${pct(f.averageVolatility * 100)} / recent ${pct(f.recentVolatility * 100)} per 5 minutes)${sizePercent * scale > profile.maxPositionSize ? `, capped at ${profile.maxPositionSize}%` : ''}`;
     rule = 'DYNAMIC_SIZE';
     sizePercent = scaled;
   }
@@ -267,19 +295,26 @@ export function decideBotTrade(input: BotTradeInput): BotTradeDecision {
   const budgetMicros = Math.min(usdToMicros((valuation.totalValue * sizePercent) / 100), spendableMicros(portfolio));
   const units = unitsWithin(budgetMicros, entry);
   if (units < 1 || notionalMicros(units, entry) < MIN_TRADE_VALUE_MICROS) {
-    return refuse('TOO_SMALL', `${pct(sizePercent)} of the portfolio within the cash left buys less than the smallest trade`, { sizePercent: round(sizePercent, 4) });
+    return refusal('TOO_SMALL', explain ? `${pct(sizePercent)} of the portfolio within the cash left buys less than the smallest trade` : '', explain ? { sizePercent: round(sizePercent, 4) } : NO_FIGURES);
   }
+  if (!explain) return order(input, coin.symbol, 'BUY', units, { rule, text: '', figures: NO_FIGURES }, f);
   const cost = (notionalMicros(units, entry) + feeMicros(notionalMicros(units, entry))) / MICROS_PER_USD;
   const text =
     `bought ${pct(sizePercent)} of ${usdText(valuation.totalValue)} (${usdText(cost)} with the fee): ${sizing}; ` +
     `stop ${usdText(stopLoss)} (${profile.stopLossType} ${profile.stopLossValue}${profile.stopLossType === 'atr' ? ' x ATR14' : profile.stopLossType === 'volatility' ? ' x sigma' : '%'}), ` +
     `target ${usdText(takeProfit)} (ratio ${profile.takeProfitRatio}), reward/risk ${rr.toFixed(2)}`;
-  return command(
+  return order(
+    input,
+    coin.symbol,
     'BUY',
     units,
-    { rule, text, figures: { sizePercent: round(sizePercent, 4), portfolioValue: valuation.totalValue, cost: round(cost), ...sizeFigures, ...exitFigures } },
+    { rule, text, figures: { sizePercent: round(sizePercent, 4), portfolioValue: valuation.totalValue, cost: round(cost), ...sizeFigures, ...exitFiguresOf(stopLoss, takeProfit, rr) } },
     f,
   );
+}
+
+function exitFiguresOf(stopLoss: number, takeProfit: number, rr: number): Record<string, number> {
+  return { stopLoss: round(stopLoss, 6), takeProfit: round(takeProfit, 6), rewardRisk: round(rr, 4) };
 }
 
 /** A decision's figures are numbers a person can read: an unknown (NaN) or unbounded one is left out. */

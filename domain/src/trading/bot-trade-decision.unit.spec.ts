@@ -66,9 +66,28 @@ function refused(decision: ReturnType<typeof decideBotTrade>) {
   return decision.decision;
 }
 
+/**
+ * decideBotTrade, checked against its unworded form at every call of this spec (so at every rule):
+ * with `explain: false` the same action, rule and trade, the command without a decision and the
+ * decision without text or figures (the walk-forward's in-sample runs decide so).
+ */
+function decide(i: BotTradeInput): ReturnType<typeof decideBotTrade> {
+  const worded = decideBotTrade(i);
+  const bare = decideBotTrade({ ...i, explain: false });
+  expect(bare.action, 'explain: false, action').to.equal(worded.action);
+  expect(bare.decision?.rule, 'explain: false, rule').to.equal(worded.decision?.rule);
+  if (bare.decision) expect({ text: bare.decision.text, figures: bare.decision.figures }).to.deep.equal({ text: '', figures: {} });
+  if (worded.action === 'TRADE' && bare.action === 'TRADE') {
+    const { decision: _decision, ...data } = worded.command.data;
+    expect(bare.command).to.deep.equal({ ...worded.command, data });
+  }
+  if (worded.action === 'SKIP' && bare.action === 'SKIP') expect(bare.reason).to.equal(worded.reason);
+  return worded;
+}
+
 describe('bot trade decision', function () {
   it('buys maxPositionSize percent of a new portfolio (5% of 10,000 = 500 USD with the fee) on a BUY signal, recording the signal', function () {
-    const command = traded(decideBotTrade(input({})));
+    const command = traded(decide(input({})));
     expect(command.data).to.deep.include({ userId: 'u1', symbol: 'ETH', side: 'BUY', price: 3000, tradeId: tradeIdFor('sig-1', 'u1') });
     expect(command.data.source).to.deep.equal({ kind: 'SIGNAL', eventId: 'evt-sig-1', signalId: 'sig-1', signalType: 'BUY', candleTime: '2026-03-04T05:00:00.000Z' });
     // 500 / 1.001 / 3000 = 0.16650016... coins: notional + fee at most 500, one more unit over it
@@ -82,7 +101,7 @@ describe('bot trade decision', function () {
   it('sizes from the portfolio value at market, positions included', function () {
     const portfolio = portfolioAfter(['BTC-1', 'BUY', 0.1, 50000]);
     // cash 10,000 - 5,005 = 4,995; BTC worth 0.1 x 60,000 = 6,000; total 10,995; 10% = 1,099.50
-    const command = traded(decideBotTrade(input({ portfolio, prices: { BTC: 60000 }, profile: profile({ maxPositionSize: 10, correlationLimit: 1 }) })));
+    const command = traded(decide(input({ portfolio, prices: { BTC: 60000 }, profile: profile({ maxPositionSize: 10, correlationLimit: 1 }) })));
     expect(valuePortfolio(portfolio, { BTC: 60000, ETH: 3000 }).totalValue).to.equal(10995);
     expect(command.data.amount).to.equal(Math.floor(((1099.5 / 1.001 / 3000) * 1e8)) / 1e8);
   });
@@ -90,7 +109,7 @@ describe('bot trade decision', function () {
   it('is capped by the cash left after the fee', function () {
     const portfolio = portfolioAfter(['BTC-1', 'BUY', 0.15, 66000]);
     // cash 10,000 - 9,909.90 = 90.10; 50% of ~9,990 would be ~4,995
-    const command = traded(decideBotTrade(input({ portfolio, prices: { BTC: 66000 }, profile: profile({ maxPositionSize: 50, correlationLimit: 1 }) })));
+    const command = traded(decide(input({ portfolio, prices: { BTC: 66000 }, profile: profile({ maxPositionSize: 50, correlationLimit: 1 }) })));
     expect(() => portfolioDecider.decide(command, portfolio)).not.to.throw();
     expect(command.data.amount * 3000 * 1.001).to.be.at.most(90.1).and.above(90.09);
   });
@@ -102,20 +121,20 @@ describe('bot trade decision', function () {
   });
 
   it('a replayed signal decides the same trade, which the portfolio then appends nothing for', function () {
-    const first = traded(decideBotTrade(input({})));
+    const first = traded(decide(input({})));
     const state = portfolioDecider.decide(first, portfolioDecider.initialState()).reduce(portfolioDecider.evolve, portfolioDecider.initialState());
     // the position is open now, so the bot itself would skip; the portfolio's idempotency is the backstop
     expect(portfolioDecider.decide(first, state)).to.deep.equal([]);
   });
 
   it('HOLD, unknown coins and a SELL of nothing trade nothing and record no decision (the signal asked nothing of this bot)', function () {
-    expect(decideBotTrade(input({ signal: signal('HOLD') }))).to.deep.include({ action: 'SKIP', reason: 'HOLD_SIGNAL', decision: null });
-    expect(decideBotTrade(input({ signal: signal('BUY', 'DOGE') }))).to.deep.include({ action: 'SKIP', reason: 'UNSUPPORTED_COIN', decision: null });
-    expect(decideBotTrade(input({ signal: signal('SELL') }))).to.deep.include({ action: 'SKIP', reason: 'NOTHING_TO_SELL', decision: null });
+    expect(decide(input({ signal: signal('HOLD') }))).to.deep.include({ action: 'SKIP', reason: 'HOLD_SIGNAL', decision: null });
+    expect(decide(input({ signal: signal('BUY', 'DOGE') }))).to.deep.include({ action: 'SKIP', reason: 'UNSUPPORTED_COIN', decision: null });
+    expect(decide(input({ signal: signal('SELL') }))).to.deep.include({ action: 'SKIP', reason: 'NOTHING_TO_SELL', decision: null });
   });
 
   it('a BUY records its decision (fixed size, stop, target, reward/risk) and its position\'s exit plan with the entry figures', function () {
-    const decision = decideBotTrade(input({}));
+    const decision = decide(input({}));
     if (decision.action !== 'TRADE') throw new Error('expected a trade');
     expect(decision.decision.rule).to.equal('FIXED_SIZE');
     expect(decision.decision.text).to.equal(
@@ -128,33 +147,33 @@ describe('bot trade decision', function () {
 
   it('one open position per coin (a recorded refusal)', function () {
     const portfolio = portfolioAfter(['ETH-1', 'BUY', 0.1, 2900]);
-    expect(refused(decideBotTrade(input({ portfolio })))).to.deep.equal({ rule: 'POSITION_ALREADY_OPEN', text: 'refused: a position in ETH is already open', figures: {} });
-    expect(traded(decideBotTrade(input({ portfolio, signal: signal('BUY', 'SOL', 150), market: market({}, { ETH: 0.5 }) }))).data.symbol).to.equal('SOL');
+    expect(refused(decide(input({ portfolio })))).to.deep.equal({ rule: 'POSITION_ALREADY_OPEN', text: 'refused: a position in ETH is already open', figures: {} });
+    expect(traded(decide(input({ portfolio, signal: signal('BUY', 'SOL', 150), market: market({}, { ETH: 0.5 }) }))).data.symbol).to.equal('SOL');
   });
 
   it('no more than maxConcurrentTrades positions open', function () {
     const portfolio = portfolioAfter(['BNB-1', 'BUY', 0.01, 600], ['SOL-1', 'BUY', 1, 150]);
     const p = profile({ maxConcurrentTrades: 2 });
-    expect(refused(decideBotTrade(input({ portfolio, profile: p })))).to.deep.equal({ rule: 'MAX_CONCURRENT_TRADES', text: 'refused: 2 positions open, the maximum is 2', figures: { open: 2, maxConcurrentTrades: 2 } });
-    expect(decideBotTrade(input({ portfolio, profile: { ...p, maxConcurrentTrades: 3 } })).action).to.equal('TRADE');
+    expect(refused(decide(input({ portfolio, profile: p })))).to.deep.equal({ rule: 'MAX_CONCURRENT_TRADES', text: 'refused: 2 positions open, the maximum is 2', figures: { open: 2, maxConcurrentTrades: 2 } });
+    expect(decide(input({ portfolio, profile: { ...p, maxConcurrentTrades: 3 } })).action).to.equal('TRADE');
   });
 
   it('refuses to buy once the realised loss of the UTC day reaches maxDailyLoss (the bot\'s dailyLossLimit), and buys again the next day', function () {
     // 1 BTC bought at 9,000 and sold at 8,400: loss 600 + 9 + 8.40 fees = 617.40 on 2026-03-04
     const portfolio = portfolioAfter(['BTC-1', 'BUY', 1, 9000, '2026-03-04T01:00:00.000Z'], ['BTC-2', 'SELL', 1, 8400, '2026-03-04T02:00:00.000Z']);
-    expect(refused(decideBotTrade(input({ portfolio })))).to.deep.equal({
+    expect(refused(decide(input({ portfolio })))).to.deep.equal({
       rule: 'DAILY_LOSS_LIMIT',
       text: 'refused: realised loss today $617.40 has reached the daily loss limit $500.00',
       figures: { lossToday: 617.4, maxDailyLoss: 500 },
     });
-    expect(decideBotTrade(input({ portfolio, profile: profile({ maxDailyLoss: 650 }) })).action).to.equal('TRADE');
-    expect(decideBotTrade(input({ portfolio, profile: profile({ maxDailyLoss: 617.4 }) })).action, 'reached exactly: refused').to.equal('SKIP');
-    expect(decideBotTrade(input({ portfolio, now: '2026-03-05T00:00:00.000Z' })).action).to.equal('TRADE');
+    expect(decide(input({ portfolio, profile: profile({ maxDailyLoss: 650 }) })).action).to.equal('TRADE');
+    expect(decide(input({ portfolio, profile: profile({ maxDailyLoss: 617.4 }) })).action, 'reached exactly: refused').to.equal('SKIP');
+    expect(decide(input({ portfolio, now: '2026-03-05T00:00:00.000Z' })).action).to.equal('TRADE');
   });
 
   it('SELL sells the whole position held, even past every entry rule, and records SELL_SIGNAL', function () {
     const portfolio = portfolioAfter(['ETH-1', 'BUY', 0.3, 3000], ['ETH-2', 'BUY', 0.2, 3100]);
-    const decision = decideBotTrade(input({ portfolio, signal: signal('SELL', 'ETH', 2800), profile: profile({ maxDailyLoss: 50, maxDrawdown: 5 }), market: null }));
+    const decision = decide(input({ portfolio, signal: signal('SELL', 'ETH', 2800), profile: profile({ maxDailyLoss: 50, maxDrawdown: 5 }), market: null }));
     expect(traded(decision).data).to.deep.include({ side: 'SELL', amount: 0.5, price: 2800 });
     expect(traded(decision).data.exits).to.equal(undefined);
     expect(decision).to.deep.include({ decision: { rule: 'SELL_SIGNAL', text: 'sold the whole ETH position (0.5 ETH) on a SELL signal', figures: { quantity: 0.5 } } });
@@ -163,7 +182,7 @@ describe('bot trade decision', function () {
   it('refuses a trade too small to place', function () {
     // cash left 10,000 - 9,990 - 9.99 fee = 0.01: less than a cent's trade plus its fee
     const portfolio = portfolioAfter(['BTC-1', 'BUY', 9.99, 1000]);
-    expect(decideBotTrade(input({ portfolio, prices: { BTC: 1000 }, profile: profile({ correlationLimit: 1 }) }))).to.deep.include({ action: 'SKIP', reason: 'TOO_SMALL' });
+    expect(decide(input({ portfolio, prices: { BTC: 1000 }, profile: profile({ correlationLimit: 1 }) }))).to.deep.include({ action: 'SKIP', reason: 'TOO_SMALL' });
   });
 
   describe('maxDrawdown: no new entry while the portfolio is more than that far below its peak', function () {
@@ -176,7 +195,7 @@ describe('bot trade decision', function () {
 
     it('refuses at more than maxDrawdown below the recorded peak, naming drawdown, peak and maximum', function () {
       // BTC at 520: 4,995 cash + 2,600 = 7,595, 36.71 % below 12,000
-      expect(refused(decideBotTrade(input({ portfolio: peaked(), prices: { BTC: 520 }, profile: free })))).to.deep.equal({
+      expect(refused(decide(input({ portfolio: peaked(), prices: { BTC: 520 }, profile: free })))).to.deep.equal({
         rule: 'MAX_DRAWDOWN',
         text: 'refused: drawdown 36.71% from the peak $12,000.00 is above the maximum 15%',
         figures: { drawdownPercent: 36.71, peak: 12000, value: 7595, maxDrawdown: 15 },
@@ -185,78 +204,78 @@ describe('bot trade decision', function () {
 
     it('allows an entry at the maximum itself, and below it', function () {
       // 15 % below 12,000 = 10,200: BTC at 1,041 gives 4,995 + 5,205 = 10,200
-      expect(decideBotTrade(input({ portfolio: peaked(), prices: { BTC: 1041 }, profile: free })).action).to.equal('TRADE');
-      expect(decideBotTrade(input({ portfolio: peaked(), prices: { BTC: 1040.8 }, profile: free })).action).to.equal('SKIP');
-      expect(decideBotTrade(input({ portfolio: peaked(), prices: { BTC: 1040.8 }, profile: { ...free, maxDrawdown: 16 } })).action).to.equal('TRADE');
+      expect(decide(input({ portfolio: peaked(), prices: { BTC: 1041 }, profile: free })).action).to.equal('TRADE');
+      expect(decide(input({ portfolio: peaked(), prices: { BTC: 1040.8 }, profile: free })).action).to.equal('SKIP');
+      expect(decide(input({ portfolio: peaked(), prices: { BTC: 1040.8 }, profile: { ...free, maxDrawdown: 16 } })).action).to.equal('TRADE');
     });
 
     it('without a recorded peak the starting cash is the peak', function () {
       const bought = portfolioAfter(['BTC-1', 'BUY', 5, 1000]);
       // 4,995 + 5 x 600 = 7,995: 20.05 % below 10,000
-      expect(refused(decideBotTrade(input({ portfolio: bought, prices: { BTC: 600 }, profile: free }))).figures).to.include({ drawdownPercent: 20.05, peak: 10000 });
+      expect(refused(decide(input({ portfolio: bought, prices: { BTC: 600 }, profile: free }))).figures).to.include({ drawdownPercent: 20.05, peak: 10000 });
     });
   });
 
   describe('the market rules', function () {
     it('volatilityThreshold: refuses while the coin\'s 24-hour range is above it; at the threshold it buys', function () {
-      expect(refused(decideBotTrade(input({ market: market({ range24hPercent: 34.2 }) })))).to.deep.equal({
+      expect(refused(decide(input({ market: market({ range24hPercent: 34.2 }) })))).to.deep.equal({
         rule: 'VOLATILITY_THRESHOLD',
         text: "refused: ETH's 24-hour range 34.20% is above the volatility threshold 30%",
         figures: { range24hPercent: 34.2, volatilityThreshold: 30 },
       });
-      expect(decideBotTrade(input({ market: market({ range24hPercent: 30 }) })).action).to.equal('TRADE');
+      expect(decide(input({ market: market({ range24hPercent: 30 }) })).action).to.equal('TRADE');
     });
 
     it('correlationLimit: refuses an entry whose 30-day correlation with an open position is above it, naming the highest', function () {
       const portfolio = portfolioAfter(['BTC-1', 'BUY', 0.01, 60000], ['SOL-1', 'BUY', 1, 150]);
-      expect(refused(decideBotTrade(input({ portfolio, prices: { BTC: 60000, SOL: 150 } })))).to.deep.equal({
+      expect(refused(decide(input({ portfolio, prices: { BTC: 60000, SOL: 150 } })))).to.deep.equal({
         rule: 'CORRELATION_LIMIT',
         text: 'refused: correlation 0.83 with BTC above 0.70',
         figures: { correlation: 0.83, correlationLimit: 0.7 },
       });
-      expect(decideBotTrade(input({ portfolio, profile: profile({ correlationLimit: 0.83 }) })).action, 'at the limit').to.equal('TRADE');
+      expect(decide(input({ portfolio, profile: profile({ correlationLimit: 0.83 }) })).action, 'at the limit').to.equal('TRADE');
       const onlySol = portfolioAfter(['SOL-1', 'BUY', 1, 150]);
-      expect(decideBotTrade(input({ portfolio: onlySol })).action).to.equal('TRADE');
+      expect(decide(input({ portfolio: onlySol })).action).to.equal('TRADE');
     });
 
     it('refuses what it cannot measure: no market history, an unknown range, correlation or figure the stop needs', function () {
-      expect(refused(decideBotTrade(input({ market: null })))).to.deep.include({ rule: 'MARKET_DATA_UNAVAILABLE' });
-      expect(refused(decideBotTrade(input({ market: market({ range24hPercent: Number.NaN }) }))).rule).to.equal('MARKET_DATA_UNAVAILABLE');
+      expect(refused(decide(input({ market: null })))).to.deep.include({ rule: 'MARKET_DATA_UNAVAILABLE' });
+      expect(refused(decide(input({ market: market({ range24hPercent: Number.NaN }) }))).rule).to.equal('MARKET_DATA_UNAVAILABLE');
       const portfolio = portfolioAfter(['ADA-1', 'BUY', 100, 0.45]);
-      expect(refused(decideBotTrade(input({ portfolio }))).text).to.equal("refused: ETH's 30-day correlation with ADA could not be measured (its recent candles are unavailable)");
-      expect(refused(decideBotTrade(input({ profile: profile({ stopLossType: 'atr' }), market: market({ atr14: Number.NaN }) }))).text).to.match(/ATR14 could not be measured/);
+      expect(refused(decide(input({ portfolio }))).text).to.equal("refused: ETH's 30-day correlation with ADA could not be measured (its recent candles are unavailable)");
+      expect(refused(decide(input({ profile: profile({ stopLossType: 'atr' }), market: market({ atr14: Number.NaN }) }))).text).to.match(/ATR14 could not be measured/);
     });
   });
 
   describe('riskRewardRatio: refuses an entry whose reward/risk net of fees falls below it, for each stop-loss type', function () {
     it('fixed: a 2 % stop with a target of 2 stops (4 %) is 1.73 net of the fees, below 2', function () {
-      expect(refused(decideBotTrade(input({ profile: profile({ takeProfitRatio: 2 }) })))).to.deep.equal({
+      expect(refused(decide(input({ profile: profile({ takeProfitRatio: 2 }) })))).to.deep.equal({
         rule: 'REWARD_RISK',
         text: 'refused: reward/risk 1.73 below 2.00 (stop $2,940.00, target $3,120.00, fees included)',
         figures: { stopLoss: 2940, takeProfit: 3120, rewardRisk: 1.727, riskRewardRatio: 2 },
       });
-      expect(decideBotTrade(input({ profile: profile({ takeProfitRatio: 2, riskRewardRatio: 1.7 }) })).action).to.equal('TRADE');
+      expect(decide(input({ profile: profile({ takeProfitRatio: 2, riskRewardRatio: 1.7 }) })).action).to.equal('TRADE');
     });
 
     it('atr: k x ATR14 sets the stop (5 x $12 = $60 below 3,000), the target 2.5 stops up: 2.18 net of fees; a tight k refused', function () {
-      const decision = decideBotTrade(input({ profile: profile({ stopLossType: 'atr', stopLossValue: 5 }) }));
+      const decision = decide(input({ profile: profile({ stopLossType: 'atr', stopLossValue: 5 }) }));
       expect(decision.action).to.equal('TRADE');
       if (decision.action !== 'TRADE') return;
       expect(decision.decision.figures).to.include({ stopLoss: 2940, takeProfit: 3150 });
       expect(decision.decision.text).to.contain('stop $2,940.00 (atr 5 x ATR14), target $3,150.00 (ratio 2.5), reward/risk 2.18');
       // 2 x ATR = $24 below, target $60 up: (3,060 x 0.999 - 3,003) / (3,003 - 2,976 x 0.999) = 1.80: the fees eat a tight stop.
-      expect(refused(decideBotTrade(input({ profile: profile({ stopLossType: 'atr', stopLossValue: 2 }) })))).to.deep.include({
+      expect(refused(decide(input({ profile: profile({ stopLossType: 'atr', stopLossValue: 2 }) })))).to.deep.include({
         rule: 'REWARD_RISK',
         text: 'refused: reward/risk 1.80 below 2.00 (stop $2,976.00, target $3,060.00, fees included)',
       });
     });
 
     it('volatility: k x sigma20 x the entry (3 x 0.2 % x 3,000 = $18); trailing: the fixed distance at entry', function () {
-      const vol = decideBotTrade(input({ profile: profile({ stopLossType: 'volatility', stopLossValue: 3 }), market: market({ sigma20: 0.002 }) }));
+      const vol = decide(input({ profile: profile({ stopLossType: 'volatility', stopLossValue: 3 }), market: market({ sigma20: 0.002 }) }));
       expect(vol.action === 'SKIP' ? vol.decision : null).to.deep.include({ rule: 'REWARD_RISK' });
-      const wide = traded(decideBotTrade(input({ profile: profile({ stopLossType: 'volatility', stopLossValue: 10 }) })));
+      const wide = traded(decide(input({ profile: profile({ stopLossType: 'volatility', stopLossValue: 10 }) })));
       expect(wide.data.decision!.figures).to.include({ stopLoss: 2940, takeProfit: 3150 });
-      expect(traded(decideBotTrade(input({ profile: profile({ stopLossType: 'trailing' }) }))).data.decision!.figures).to.include({ stopLoss: 2940, takeProfit: 3150 });
+      expect(traded(decide(input({ profile: profile({ stopLossType: 'trailing' }) }))).data.decision!.figures).to.include({ stopLoss: 2940, takeProfit: 3150 });
     });
   });
 
@@ -277,18 +296,18 @@ describe('bot trade decision', function () {
     };
 
     it('Kelly enabled with fewer than 20 closed trades: the fixed size, saying so', function () {
-      const decision = traded(decideBotTrade(input({ portfolio: withRecord(10, 9), profile: profile({ kellyCriterionEnabled: true }) }))).data.decision!;
+      const decision = traded(decide(input({ portfolio: withRecord(10, 9), profile: profile({ kellyCriterionEnabled: true }) }))).data.decision!;
       expect(decision.rule).to.equal('FIXED_SIZE');
       expect(decision.text).to.contain('fixed size 5% (Kelly needs 20 closed trades, 19 so far)');
     });
 
     it('half Kelly from the user\'s own win rate and payoff, below the cap: W 0.6, R 1.25 -> 0.5 x (0.6 - 0.4 / 1.25) = 14%, capped at maxPositionSize', function () {
       const portfolio = withRecord(12, 8);
-      const capped = traded(decideBotTrade(input({ portfolio, profile: profile({ kellyCriterionEnabled: true }) }))).data.decision!;
+      const capped = traded(decide(input({ portfolio, profile: profile({ kellyCriterionEnabled: true }) }))).data.decision!;
       expect(capped.rule).to.equal('KELLY_SIZE');
       expect(capped.figures).to.include({ sizePercent: 5, halfKellyPercent: 14, winRatePercent: 60, payoff: 1.25, closedTrades: 20 });
       expect(capped.text).to.contain('half Kelly 14.00% capped at 5% (win rate 60.0%, payoff 1.25 over 20 closed trades)');
-      const under = traded(decideBotTrade(input({ portfolio, profile: profile({ kellyCriterionEnabled: true, maxPositionSize: 20 }) })));
+      const under = traded(decide(input({ portfolio, profile: profile({ kellyCriterionEnabled: true, maxPositionSize: 20 }) })));
       expect(under.data.decision!.figures.sizePercent).to.equal(14);
       const value = valuePortfolio(portfolio, {}).totalValue;
       expect(under.data.amount * 3000 * 1.001).to.be.closeTo((value * 14) / 100, 0.01);
@@ -296,17 +315,17 @@ describe('bot trade decision', function () {
 
     it('half Kelly at or below zero: refused, no edge', function () {
       // W 0.4, R 1.25: 0.5 x (0.4 - 0.6 / 1.25) = -4 %
-      expect(refused(decideBotTrade(input({ portfolio: withRecord(8, 12), profile: profile({ kellyCriterionEnabled: true }) })))).to.deep.include({
+      expect(refused(decide(input({ portfolio: withRecord(8, 12), profile: profile({ kellyCriterionEnabled: true }) })))).to.deep.include({
         rule: 'KELLY_NO_EDGE',
         text: 'refused: half Kelly -4.00% (win rate 40.0%, payoff 1.25 over 20 closed trades): no edge',
       });
     });
 
     it('dynamic sizing: the size times average / recent volatility, capped at maxPositionSize', function () {
-      const calmer = traded(decideBotTrade(input({ profile: profile({ dynamicPositionSizing: true }), market: market({ recentVolatility: 0.004, averageVolatility: 0.002 }) }))).data.decision!;
+      const calmer = traded(decide(input({ profile: profile({ dynamicPositionSizing: true }), market: market({ recentVolatility: 0.004, averageVolatility: 0.002 }) }))).data.decision!;
       expect(calmer.rule).to.equal('DYNAMIC_SIZE');
       expect(calmer.figures).to.include({ sizePercent: 2.5, basePercent: 5, volatilityScale: 0.5 });
-      const quieter = traded(decideBotTrade(input({ profile: profile({ dynamicPositionSizing: true }), market: market({ recentVolatility: 0.001, averageVolatility: 0.002 }) }))).data.decision!;
+      const quieter = traded(decide(input({ profile: profile({ dynamicPositionSizing: true }), market: market({ recentVolatility: 0.001, averageVolatility: 0.002 }) }))).data.decision!;
       expect(quieter.figures, 'doubled, then capped at 5%').to.include({ sizePercent: 5, volatilityScale: 2 });
       expect(quieter.text).to.contain(', capped at 5%');
     });
@@ -331,7 +350,7 @@ describe('bot trade decision: given(risk and portfolio events).when(signal).then
     }
     return {
       when(s: BotSignal, m: BotMarket | null = MARKET, prices: Record<string, number> = {}) {
-        const decision = decideBotTrade({ userId: 'u1', signal: s, profile: risk.profile, portfolio, prices, market: m, now: NOW });
+        const decision = decide({ userId: 'u1', signal: s, profile: risk.profile, portfolio, prices, market: m, now: NOW });
         return {
           thenTrades(rule: string, figures: Record<string, number> = {}) {
             expect(decision.action, JSON.stringify(decision)).to.equal('TRADE');

@@ -18,6 +18,7 @@
  *   that is at least PEAK_STEP above the recorded peak, so a rising market writes an event per quarter
  *   percent of value, not one per tick (the drawdown may read up to that much low).
  */
+import { parseTime } from '../shared/time-memo';
 import { findCoinBySymbol } from '../market/coins';
 import { botDecisionSchema, manualExitBounds, type BotDecision } from './contracts';
 import { NO_EXITS, type ExitPlan } from './stop-levels';
@@ -42,11 +43,13 @@ import {
   lotsOf,
   peakOf,
   PORTFOLIO_SCHEMA_VERSION,
+  remembersTradeId,
   upcastPortfolioEvent,
   type CloseReason,
   type PortfolioEvent,
   type PortfolioState,
   type Position,
+  type SimulatedTradePlaced,
   type SoldLot,
   type TradeSide,
   type TradeSource,
@@ -132,7 +135,7 @@ function requirePrice(price: number): number {
 }
 
 function requireTime(field: string, value: unknown): string {
-  if (typeof value !== 'string' || Number.isNaN(Date.parse(value))) throw new ValidationError(`${field} must be an ISO-8601 time`, { field });
+  if (typeof value !== 'string' || Number.isNaN(parseTime(value))) throw new ValidationError(`${field} must be an ISO-8601 time`, { field });
   return value;
 }
 
@@ -160,7 +163,7 @@ function requireSource(source: TradeSource): TradeSource {
   if (source?.kind === 'SIGNAL') {
     requireText('source.eventId', source.eventId);
     requireText('source.signalId', source.signalId);
-    if (Number.isNaN(Date.parse(source.candleTime))) throw new ValidationError('source.candleTime must be an ISO-8601 time', { field: 'source.candleTime' });
+    if (typeof source.candleTime !== 'string' || Number.isNaN(parseTime(source.candleTime))) throw new ValidationError('source.candleTime must be an ISO-8601 time', { field: 'source.candleTime' });
     return source;
   }
   throw new ValidationError('source must be MANUAL or SIGNAL', { field: 'source' });
@@ -177,11 +180,11 @@ function ensureOpen(state: PortfolioState, userId: string, now: string): { openi
 
 function alreadyPlaced(state: PortfolioState, tradeId: string, symbol: string, source: TradeSource): boolean {
   if (state.status !== 'open') return false;
-  if (state.recentTradeIds.includes(tradeId)) return true;
+  if (remembersTradeId(state.recentTradeIds, tradeId)) return true;
   if (Object.values(state.positions).some((p) => p?.openTradeIds.includes(tradeId))) return true;
   if (source.kind === 'SIGNAL') {
     const last = state.lastSignalTraded[symbol as keyof typeof state.lastSignalTraded];
-    if (last !== undefined && Date.parse(source.candleTime) <= Date.parse(last)) return true;
+    if (last !== undefined && parseTime(source.candleTime) <= parseTime(last)) return true;
   }
   return false;
 }
@@ -281,7 +284,15 @@ export function placeSimulatedTrade(command: PlaceSimulatedTrade, state: Portfol
   const notional = requireTradeValue(notionalMicros(units, price));
   const fee = feeMicros(notional);
   const { opening, open } = ensureOpen(state, userId, now);
-  const base = { userId, tradeId, coinId: coin.id, symbol: coin.symbol, side, quantity, price, notionalMicros: notional, feeMicros: fee, source, ...executionField(execution), placedAt: now };
+  // Built field by field, in the event's order (object spreads here were a tenth of a backtest's time).
+  const placed = (costBasisClosedMicros: number, entryNotionalClosedMicros: number, realisedPnlMicros: number, closedTradeIds: string[], lots: SoldLot[]): SimulatedTradePlaced['data'] => {
+    const data: SimulatedTradePlaced['data'] = execution
+      ? { userId, tradeId, coinId: coin.id, symbol: coin.symbol, side, quantity, price, notionalMicros: notional, feeMicros: fee, source, execution, placedAt: now, costBasisClosedMicros, entryNotionalClosedMicros, realisedPnlMicros, closedTradeIds, lotRule: LOT_RULE, lots }
+      : { userId, tradeId, coinId: coin.id, symbol: coin.symbol, side, quantity, price, notionalMicros: notional, feeMicros: fee, source, placedAt: now, costBasisClosedMicros, entryNotionalClosedMicros, realisedPnlMicros, closedTradeIds, lotRule: LOT_RULE, lots };
+    if (exits) data.exits = exits;
+    if (decision.decision) data.decision = decision.decision;
+    return data;
+  };
 
   if (side === 'BUY') {
     if (notional + fee > open.cashMicros) {
@@ -292,10 +303,7 @@ export function placeSimulatedTrade(command: PlaceSimulatedTrade, state: Portfol
     }
     return [
       ...opening,
-      {
-        type: 'SimulatedTradePlaced',
-        data: { ...base, costBasisClosedMicros: 0, entryNotionalClosedMicros: 0, realisedPnlMicros: 0, closedTradeIds: [], lotRule: LOT_RULE, lots: [], exits: exits!, ...decision },
-      },
+      { type: 'SimulatedTradePlaced', data: placed(0, 0, 0, [], []) },
     ];
   }
 
@@ -306,19 +314,7 @@ export function placeSimulatedTrade(command: PlaceSimulatedTrade, state: Portfol
   const taken = takeLots(held, units);
   return [
     ...opening,
-    {
-      type: 'SimulatedTradePlaced',
-      data: {
-        ...base,
-        costBasisClosedMicros: taken.costBasis,
-        entryNotionalClosedMicros: taken.entryNotional,
-        realisedPnlMicros: notional - fee - taken.costBasis,
-        closedTradeIds: taken.closedTradeIds,
-        lotRule: LOT_RULE,
-        lots: taken.lots,
-        ...decision,
-      },
-    },
+    { type: 'SimulatedTradePlaced', data: placed(taken.costBasis, taken.entryNotional, notional - fee - taken.costBasis, taken.closedTradeIds, taken.lots) },
   ];
 }
 

@@ -42,6 +42,7 @@
  * grows. (The command handler's Idempotency-Key covers the rest: on SQL it recognises a replayed
  * command at any age.)
  */
+import { utcDayOf } from '../shared/time-memo';
 import type { DomainEvent, StoredEventShape } from '../shared/decider';
 import type { CoinId, CoinSymbol } from '../market/coins';
 import type { SignalType } from '../signals/signal-rules';
@@ -296,16 +297,59 @@ export const TRADE_ID_MEMORY = 500;
 
 export const initialPortfolioState = (): PortfolioState => ({ status: 'unopened' });
 
-export const utcDay = (iso: string) => new Date(iso).toISOString().slice(0, 10);
+export const utcDay = (iso: string) => utcDayOf(iso);
 
 function addRealised(daily: DailyRealised | null, at: string, pnl: number): DailyRealised {
   const day = utcDay(at);
   return daily && daily.day === day ? { day, realisedPnlMicros: daily.realisedPnlMicros + pnl } : { day, realisedPnlMicros: pnl };
 }
 
-function remember(ids: string[], id: string): string[] {
-  const next = ids.length >= TRADE_ID_MEMORY ? ids.slice(ids.length - TRADE_ID_MEMORY + 1) : ids.slice();
+/**
+ * The remembered ids of a chain of states counted (a multiset): once alreadyPlaced has asked about a
+ * state's ids and then about the ids of the state `remember` made from it (a run of trades on one
+ * portfolio: the paper engine, a backtest), the ids are counted and the counts handed on from each
+ * array to the next (the state's arrays are never changed), so the question no longer searches 500
+ * ids, which was a tenth of a backtest. One-off questions (a state folded from its stream, many users'
+ * states in turn) search the array as before: counting it would cost more than the search.
+ */
+const idCounts = new WeakMap<readonly string[], Map<string, number>>();
+let lastAsked: readonly string[] | null = null;
+let lastFrom: readonly string[] | null = null;
+let lastMade: readonly string[] | null = null;
+const COUNT_FROM = 32;
+
+/** Whether `ids` (a state's recentTradeIds) holds `id`. */
+export function remembersTradeId(ids: readonly string[], id: string): boolean {
+  let counts = idCounts.get(ids);
+  if (!counts) {
+    const chained = ids === lastMade && lastFrom === lastAsked && ids.length >= COUNT_FROM;
+    lastAsked = ids;
+    if (!chained) return ids.includes(id);
+    counts = new Map();
+    for (const x of ids) counts.set(x, (counts.get(x) ?? 0) + 1);
+    idCounts.set(ids, counts);
+  }
+  return counts.has(id);
+}
+
+export function rememberTradeId(ids: string[], id: string): string[] {
+  const dropped = ids.length >= TRADE_ID_MEMORY ? ids.length - TRADE_ID_MEMORY + 1 : 0;
+  const next = dropped > 0 ? ids.slice(dropped) : ids.slice();
   next.push(id);
+  lastFrom = ids;
+  lastMade = next;
+  const counts = idCounts.get(ids);
+  if (counts) {
+    idCounts.delete(ids);
+    for (let k = 0; k < dropped; k++) {
+      const gone = ids[k]!;
+      const n = counts.get(gone)!;
+      if (n > 1) counts.set(gone, n - 1);
+      else counts.delete(gone);
+    }
+    counts.set(id, (counts.get(id) ?? 0) + 1);
+    idCounts.set(next, counts);
+  }
   return next;
 }
 
@@ -438,7 +482,7 @@ export function evolvePortfolio(state: PortfolioState, event: PortfolioEvent): P
       const units = quantityToUnits(d.quantity);
       const held = state.positions[d.symbol];
       const lastSignalTraded = d.source.kind === 'SIGNAL' ? { ...state.lastSignalTraded, [d.symbol]: d.source.candleTime } : state.lastSignalTraded;
-      const recentTradeIds = remember(state.recentTradeIds, d.tradeId);
+      const recentTradeIds = rememberTradeId(state.recentTradeIds, d.tradeId);
       if (d.side === 'BUY') {
         const lot: Lot = { tradeId: d.tradeId, units, costMicros: d.notionalMicros + d.feeMicros, entryNotionalMicros: d.notionalMicros, price: d.price };
         // A BUY that names a plan sets the position's; one without (a manual add) keeps the position's.

@@ -15,6 +15,7 @@
  * pass dropped (a few parts in a hundred billion).
  */
 import { findCoinBySymbol, halfSpreadOf, type CoinId, type CoinSymbol } from '../../market/coins';
+import { isoOf } from '../../shared/time-memo';
 import { decideBotTrade, type BotTradeDecision, type BotTradeInput } from '../bot-trade-decision';
 import { quantityToUnits, unitsToQuantity } from '../money';
 import { fillPrice, priceImpact } from './fills';
@@ -44,27 +45,30 @@ function buyFillPrice(coinId: CoinId, mid: number, minuteVolumeUsd: number, unit
   return fillPrice(mid, 'BUY', halfSpreadOf(coinId), priceImpact(coinId, unitsToQuantity(units) * mid, minuteVolumeUsd));
 }
 
+/** The rules' decision with the signal priced at `price` (the order's entry). */
+function decideAt(input: BotOrderInput, price: number, prices: Partial<Record<CoinSymbol, number>>, now: string): BotTradeDecision {
+  const { userId, signal, profile, portfolio, market, explain } = input;
+  return decideBotTrade({ userId, signal: price === signal.price ? signal : { ...signal, price }, profile, portfolio, market, prices, now, explain: explain !== false });
+}
+
 export function decideBotOrder(input: BotOrderInput): BotTradeDecision {
-  const { quotes, intendedMs, fillMs, ...rest } = input;
-  const now = new Date(fillMs).toISOString();
+  const { quotes, intendedMs, fillMs } = input;
+  const now = isoOf(fillMs);
   const prices: Partial<Record<CoinSymbol, number>> = {};
   for (const q of quotes) prices[q.symbol] = q.price;
-  const coin = findCoinBySymbol(rest.signal.symbol);
-  if (!coin) return decideBotTrade({ ...rest, prices, now }); // refused there, as any unsupported coin
-  const quote = quotes.find((q) => q.coinId === coin.id);
+  const coin = findCoinBySymbol(input.signal.symbol);
+  if (!coin) return decideAt(input, input.signal.price, prices, now); // refused there, as any unsupported coin
+  let quote: BotOrderQuote | undefined;
+  for (const q of quotes) if (q.coinId === coin.id) quote = quote ?? q;
   if (!quote) throw new Error(`no quote for ${coin.symbol} at ${now}`);
-  const at = (price: number) => decideBotTrade({ ...rest, signal: { ...rest.signal, price }, prices, now });
-  let decision = at(rest.signal.type === 'BUY' ? fillPrice(quote.price, 'BUY', halfSpreadOf(coin.id), 0) : quote.price);
-  if (decision.action === 'TRADE' && rest.signal.type === 'BUY') {
-    decision = at(buyFillPrice(coin.id, quote.price, quote.minuteVolumeUsd, quantityToUnits(decision.command.data.amount)));
+  let decision = decideAt(input, input.signal.type === 'BUY' ? fillPrice(quote.price, 'BUY', halfSpreadOf(coin.id), 0) : quote.price, prices, now);
+  if (decision.action === 'TRADE' && input.signal.type === 'BUY') {
+    decision = decideAt(input, buyFillPrice(coin.id, quote.price, quote.minuteVolumeUsd, quantityToUnits(decision.command.data.amount)), prices, now);
   }
   if (decision.action !== 'TRADE') return decision;
-  const { command } = decision;
-  return {
-    ...decision,
-    command: {
-      ...command,
-      data: { ...command.data, price: quote.price, market: { filledAt: quote.filledAt, minuteVolumeUsd: quote.minuteVolumeUsd, intendedAt: new Date(intendedMs).toISOString() } },
-    },
-  };
+  // The command is this call's own (decideBotTrade made it): it is given the market it meets in place.
+  const data = decision.command.data;
+  data.price = quote.price;
+  data.market = { filledAt: quote.filledAt, minuteVolumeUsd: quote.minuteVolumeUsd, intendedAt: isoOf(intendedMs) };
+  return decision;
 }

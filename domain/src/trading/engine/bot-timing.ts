@@ -16,6 +16,7 @@
  * - A bot that handles the signal before its tick waits for it (the worker does; nothing fills at a
  *   tick that has not happened).
  */
+import { parseTime } from '../../shared/time-memo';
 import { SIGNAL_CANDLE_MINUTES } from '../../signals/contracts';
 import { SIMULATION_EPOCH_MS, TICK_MS, tickAt, tickTime } from '../../market/market-path';
 
@@ -24,7 +25,7 @@ export const BOT_LATENCY_MS = 2000;
 
 /** When a signal on the candle opened at `candleTime` became known; `recordedAt` (its event's time) when earlier. */
 export function signalTimeMs(candleTime: string, recordedAt?: string, candleMinutes = SIGNAL_CANDLE_MINUTES): number {
-  const close = Date.parse(candleTime) + candleMinutes * 60_000;
+  const close = parseTime(candleTime) + candleMinutes * 60_000;
   const recorded = recordedAt === undefined ? Number.NaN : Date.parse(recordedAt);
   return Number.isFinite(recorded) && recorded < close ? recorded : close;
 }

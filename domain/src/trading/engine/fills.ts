@@ -27,6 +27,7 @@
  * The figures are recorded on the trade (`Execution`): the mid, the half spread and the impact as
  * fractions of the mid, when it filled, and for a bot order when it was meant to fill.
  */
+import { parseTime } from '../../shared/time-memo';
 import { coinById, halfSpreadOf, type CoinId } from '../../market/coins';
 
 /** Y of the square-root law (see the module comment). */
@@ -107,7 +108,7 @@ export function executionOf(coinId: CoinId, side: OrderSide, mid: number, quanti
   const execution: Execution = { mid, halfSpread: fill.halfSpread, impact: fill.impact, filledAt: market.filledAt };
   if (market.intendedAt !== undefined) {
     execution.intendedAt = market.intendedAt;
-    execution.delayMs = Date.parse(market.filledAt) - Date.parse(market.intendedAt);
+    execution.delayMs = parseTime(market.filledAt) - parseTime(market.intendedAt);
   }
   if (market.level !== undefined) execution.level = market.level;
   return { price: fill.price, execution };
