@@ -54,7 +54,7 @@ import {
 } from './entry-rules';
 import type { CoinFigures } from './market-figures';
 import { feeMicros, MICROS_PER_USD, notionalMicros, STARTING_CASH_MICROS, TRADE_FEE_RATE, UNITS_PER_COIN, unitsToQuantity, usdToMicros } from './money';
-import { closedTradesOf, peakOf, utcDay, type PortfolioState } from './portfolio';
+import { closedTradesOf, peakOf, utcDay, type PortfolioState, type TradeStrategy } from './portfolio';
 import { MIN_TRADE_VALUE_MICROS, type PlaceSimulatedTrade } from './portfolio.decider';
 import { valuePortfolio, type Prices } from './portfolio-valuation';
 import { stopDistance, takeProfitLevel, usdText } from './stop-levels';
@@ -82,7 +82,7 @@ export function tradeIdFor(signalId: string, userId: string): string {
 const tradeIds = new Map<string, string>();
 const MAX_TRADE_IDS = 100_000;
 
-/** The SignalGenerated the bot follows, with its stored event id. */
+/** The SignalGenerated (or a user strategy's BUY or SELL StrategySignalGenerated) the bot follows, with its stored event id. */
 export interface BotSignal {
   eventId: string;
   signalId: string;
@@ -91,6 +91,8 @@ export interface BotSignal {
   price: number;
   confidence: number;
   candleTime: string;
+  /** A user strategy's signal (issue 19): the trade names the strategy; absent for the house signals. */
+  strategy?: TradeStrategy;
 }
 
 /** The market as the entry rules read it for the signal's coin, computed once per signal for every bot. */
@@ -112,7 +114,7 @@ export interface BotTradeInput {
   now: string;
 }
 
-export type BotSkipReason = 'HOLD_SIGNAL' | 'UNSUPPORTED_COIN' | 'NOTHING_TO_SELL' | Exclude<BotRule, 'SELL_SIGNAL' | 'FIXED_SIZE' | 'KELLY_SIZE' | 'DYNAMIC_SIZE'>;
+export type BotSkipReason = 'HOLD_SIGNAL' | 'UNSUPPORTED_COIN' | 'NOTHING_TO_SELL' | Exclude<BotRule, 'SELL_SIGNAL' | 'FIXED_SIZE' | 'KELLY_SIZE' | 'DYNAMIC_SIZE' | 'ARBITRAGE_PAIR'>;
 
 export type BotTradeDecision =
   | { action: 'TRADE'; command: PlaceSimulatedTrade; decision: BotDecision }
@@ -156,7 +158,7 @@ export function decideBotTrade(input: BotTradeInput): BotTradeDecision {
           side,
           amount: unitsToQuantity(units),
           price: signal.price,
-          source: { kind: 'SIGNAL', eventId: signal.eventId, signalId: signal.signalId, signalType: signal.type, candleTime: signal.candleTime },
+          source: { kind: 'SIGNAL', eventId: signal.eventId, signalId: signal.signalId, signalType: signal.type, candleTime: signal.candleTime, ...(signal.strategy ? { strategy: signal.strategy } : {}) },
           ...exits,
           decision,
         },
@@ -173,21 +175,10 @@ export function decideBotTrade(input: BotTradeInput): BotTradeDecision {
     return command('SELL', held.units, { rule: 'SELL_SIGNAL', text: `sold the whole ${coin.symbol} position (${quantity} ${coin.symbol}) on a SELL signal`, figures: { quantity } });
   }
 
-  const loss = dailyRealisedLossUsd(portfolio, now);
-  if (loss >= profile.maxDailyLoss) {
-    return refuse('DAILY_LOSS_LIMIT', `realised loss today ${usdText(loss)} has reached the daily loss limit ${usdText(profile.maxDailyLoss)}`, { lossToday: round(loss), maxDailyLoss: profile.maxDailyLoss });
-  }
-  const valuation = valuePortfolio(portfolio, { ...input.prices, [coin.symbol]: signal.price });
-  const peak = open ? peakOf(open) / MICROS_PER_USD : STARTING_CASH_MICROS / MICROS_PER_USD;
-  const drawdown = drawdownPercent(peak, valuation.totalValue);
-  if (drawdownStopsEntries(drawdown, profile.maxDrawdown)) {
-    return refuse('MAX_DRAWDOWN', `drawdown ${pct(drawdown)} from the peak ${usdText(Math.max(peak, valuation.totalValue))} is above the maximum ${profile.maxDrawdown}%`, {
-      drawdownPercent: round(drawdown),
-      peak: round(Math.max(peak, valuation.totalValue)),
-      value: valuation.totalValue,
-      maxDrawdown: profile.maxDrawdown,
-    });
-  }
+  const prices = { ...input.prices, [coin.symbol]: signal.price };
+  const stopped = entriesStopped(portfolio, profile, prices, now);
+  if (stopped) return refuse(stopped.rule, stopped.text, stopped.figures);
+  const valuation = valuePortfolio(portfolio, prices);
   if (held) return refuse('POSITION_ALREADY_OPEN', `a position in ${coin.symbol} is already open`, {});
   const heldSymbols = open ? (Object.keys(open.positions) as CoinSymbol[]).filter((s) => open.positions[s] !== undefined) : [];
   if (heldSymbols.length >= profile.maxConcurrentTrades) {
@@ -280,6 +271,29 @@ export function decideBotTrade(input: BotTradeInput): BotTradeDecision {
     { rule, text, figures: { sizePercent: round(sizePercent, 4), portfolioValue: valuation.totalValue, cost: round(cost), ...sizeFigures, ...exitFigures } },
     f,
   );
+}
+
+/**
+ * The rules that stop every entry, whatever the coin (the first two BUY rules, and an arbitrage pair's:
+ * engine/arbitrage-pair.ts): today's realised loss at the daily limit, the drawdown from the recorded
+ * peak (the portfolio valued at `prices`) above the maximum. Null: entries may go on.
+ */
+export function entriesStopped(portfolio: PortfolioState, profile: RiskProfile, prices: Prices, now: string): { rule: 'DAILY_LOSS_LIMIT' | 'MAX_DRAWDOWN'; text: string; figures: Record<string, number> } | null {
+  const loss = dailyRealisedLossUsd(portfolio, now);
+  if (loss >= profile.maxDailyLoss) {
+    return { rule: 'DAILY_LOSS_LIMIT', text: `realised loss today ${usdText(loss)} has reached the daily loss limit ${usdText(profile.maxDailyLoss)}`, figures: { lossToday: round(loss), maxDailyLoss: profile.maxDailyLoss } };
+  }
+  const valuation = valuePortfolio(portfolio, prices);
+  const peak = portfolio.status === 'open' ? peakOf(portfolio) / MICROS_PER_USD : STARTING_CASH_MICROS / MICROS_PER_USD;
+  const drawdown = drawdownPercent(peak, valuation.totalValue);
+  if (drawdownStopsEntries(drawdown, profile.maxDrawdown)) {
+    return {
+      rule: 'MAX_DRAWDOWN',
+      text: `drawdown ${pct(drawdown)} from the peak ${usdText(Math.max(peak, valuation.totalValue))} is above the maximum ${profile.maxDrawdown}%`,
+      figures: { drawdownPercent: round(drawdown), peak: round(Math.max(peak, valuation.totalValue)), value: valuation.totalValue, maxDrawdown: profile.maxDrawdown },
+    };
+  }
+  return null;
 }
 
 /** A decision's figures are numbers a person can read: an unknown (NaN) or unbounded one is left out. */
