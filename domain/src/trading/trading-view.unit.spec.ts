@@ -185,7 +185,7 @@ describe('trading read models', function () {
   });
 
   describe('strategy trades and arbitrage pairs (issue 19)', function () {
-    const strategy = (strategyId: 'neural-network' | 'rsi-technical' | 'cross-exchange-arbitrage', strategyType: 'neural' | 'technical' | 'arbitrage'): TradeSource => ({ ...SIGNAL, strategy: { strategyId, strategyType } });
+    const strategy = (strategyId: 'neural-network' | 'rsi-technical' | 'cross-exchange-arbitrage', strategyType: 'neural' | 'technical' | 'arbitrage'): Extract<TradeSource, { kind: 'SIGNAL' }> => ({ kind: 'SIGNAL', eventId: 'e1', signalId: 'sig-1', signalType: 'BUY', candleTime: '2026-03-04T05:00:00.000Z', strategy: { strategyId, strategyType } });
 
     it('the Signal Source names the user strategy by its name on the AI Strategies screen; a house signal keeps its type, a manual trade stays Manual', function () {
       expect(tradeSourceLabel(strategy('rsi-technical', 'technical'))).to.equal('RSI Mean Reversion strategy');
