@@ -59,7 +59,9 @@ import { NO_EXITS, type ExitPlan } from './stop-levels';
  * state its peak value and closed-trade statistics. Snapshots of older versions are refolded. A fill's
  * `execution` (issue 17's fills: what it met) is optional on events of any version and took no
  * version of its own: it adds a record and changes the meaning of no field, so events of version 2
- * that carry it (written before the exit plans) upcast like any other of version 2.
+ * that carry it (written before the exit plans) upcast like any other of version 2. The same holds for
+ * issue 19's additions: an arbitrage leg's `pair`, a source's `strategy` and signal type ARBITRAGE, and
+ * lotRule PAIR appear only on events written since, and change the meaning of nothing stored before.
  */
 export const PORTFOLIO_SCHEMA_VERSION = 3;
 
