@@ -7,7 +7,12 @@
  * AI strategies (issue 19): it follows StrategySignalGenerated too. A user with an active strategy
  * trades the signals of that strategy's evaluation (onStrategySignal: the followers by configuration
  * key, workers/src/strategies/strategy-followers.ts) and no longer the house signals; a user with none
- * trades the house signals as before. Both go through the same batches, rules and fills below.
+ * trades the house signals as before. Both go through the same batches, rules and fills below, and a
+ * strategy's trades name the strategy (their source, so Trade History's Signal Source says which). An
+ * ARBITRAGE signal is traded as a pair (domain/src/trading/engine/arbitrage-pair.ts decideArbitragePair,
+ * PlaceArbitragePair on the portfolio): a BUY on the cheaper exchange and a SELL of the same amount on
+ * the dearer one at the same fill tick, each at its exchange's fee, realising the net spread; a pair the
+ * profile refuses is recorded like a refused BUY (signal type ARBITRAGE).
  *
  * Which bots: one indexed query per signal on the `trading-bots` read model (`status: 'ACTIVE',
  * premium: true`), plus the house demo bot (HOUSE_DEMO_USER_ID), which is active by definition: it
@@ -61,13 +66,15 @@ import { TRADING_BOTS_PROJECTION, type TradingBotView } from '@papertrade/domain
 import { tradeIdFor, type BotMarket, type BotSignal, type BotSkipReason } from '@papertrade/domain/trading/bot-trade-decision';
 import { findCoinBySymbol } from '@papertrade/domain/market/coins';
 import { decideBotOrder, type BotOrderQuote } from '@papertrade/domain/trading/engine/bot-order';
+import { decideArbitragePair, type ArbitrageSignal } from '@papertrade/domain/trading/engine/arbitrage-pair';
 import { fillTimeMs, intendedFillMs, signalTimeMs } from '@papertrade/domain/trading/engine/bot-timing';
 import { portfolioStreamId, type PortfolioState } from '@papertrade/domain/trading/portfolio';
-import { portfolioDecider, type PlaceSimulatedTrade } from '@papertrade/domain/trading/portfolio.decider';
+import { portfolioDecider, type PortfolioCommand } from '@papertrade/domain/trading/portfolio.decider';
 import { riskStreamId, type RiskState } from '@papertrade/domain/trading/risk';
 import { riskDecider, type RecordBotRefusal } from '@papertrade/domain/trading/risk.decider';
 import type { SignalGenerated } from '@papertrade/domain/signals/signal';
 import type { StrategySignalGenerated } from '@papertrade/domain/strategies/strategy-signals';
+import { strategyIdOfType } from '@papertrade/domain/strategies/strategy-catalogue';
 import { ConcurrencyError, DomainError, ServiceUnavailableError } from '@papertrade/domain/shared/errors';
 import type { CommandHandler, CommandMeta, Idempotency, LoadedState } from '@papertrade/platform/commands/command-handler';
 import type { Logger } from '@papertrade/platform/config/logger';
@@ -110,7 +117,7 @@ export interface TradingBotStatus extends EventFollowerStatus {
   tradesPlaced: number;
   /** Trades found already placed (a replayed signal). */
   tradesReplayed: number;
-  skipped: Partial<Record<BotSkipReason | 'STALE_SIGNAL' | 'ARBITRAGE_NOT_IN_PORTFOLIO', number>>;
+  skipped: Partial<Record<BotSkipReason | 'STALE_SIGNAL', number>>;
   /** Signals of the users' AI strategies handled (issue 19). */
   strategySignals: number;
   /** BUY signals refused by a rule and recorded (RecordBotRefusal). */
@@ -122,6 +129,9 @@ export interface TradingBotStatus extends EventFollowerStatus {
   lateFills: number;
   maxDelayMs: number;
 }
+
+/** What the bot trades on a signal: a BUY or SELL order (house or strategy signal), or an arbitrage strategy's pair. */
+type Order = { kind: 'signal'; signal: BotSignal } | { kind: 'pair'; signal: ArbitrageSignal };
 
 /** The idempotency of one bot trade: keyed by the derived trade id. */
 export function botTradeIdempotency(tradeId: string): Idempotency {
@@ -190,7 +200,7 @@ export class TradingBot {
     };
   }
 
-  private skip(reason: BotSkipReason | 'STALE_SIGNAL' | 'ARBITRAGE_NOT_IN_PORTFOLIO', count = 1): void {
+  private skip(reason: BotSkipReason | 'STALE_SIGNAL', count = 1): void {
     this.skipped[reason] = (this.skipped[reason] ?? 0) + count;
   }
 
@@ -218,22 +228,37 @@ export class TradingBot {
     const following = new Set((await activeStrategies(this.deps.readModels)).map((v) => v.userId));
     const users = new Set(bots.map((b) => b.userId).filter((u) => !following.has(u)));
     if (this.deps.houseDemo !== false) users.add(HOUSE_DEMO_USER_ID);
-    await this.tradeSignal(event, signal, users);
+    await this.tradeSignal(event, { kind: 'signal', signal }, users);
   }
 
   /**
    * A signal of an AI strategy (issue 19, domain/src/strategies/strategy-signals.ts): the bots of the
    * users whose active strategy has that evaluation (the configuration, and for neural the model) trade
-   * it like a house signal, under the same risk rules and fills. ARBITRAGE signals are round trips
-   * between two exchanges that the single-price paper portfolio cannot hold: they count in the
-   * strategy's own figures and Live Signals, and place no portfolio trade (counted as skipped).
+   * it like a house signal, under the same risk rules and fills, the trades naming the strategy. An
+   * ARBITRAGE signal is traded as a pair (see the module comment).
    */
   async onStrategySignal(event: RecordedEvent): Promise<void> {
     const data = event.data as StrategySignalGenerated['data'];
     this.signals += 1;
     this.strategySignals += 1;
-    if (data.type === 'ARBITRAGE') return void this.skip('ARBITRAGE_NOT_IN_PORTFOLIO');
-    const signal: BotSignal = { eventId: event.id, signalId: data.signalId, type: data.type, symbol: data.symbol, price: data.price, confidence: data.confidence, candleTime: data.candleTime };
+    const strategy = { strategyId: strategyIdOfType(data.strategyType), strategyType: data.strategyType };
+    let order: Order;
+    if (data.type === 'ARBITRAGE') {
+      const a = data.arbitrage;
+      if (!a) return void this.skip('HOLD_SIGNAL'); // an ARBITRAGE signal always carries its pair; none asks nothing
+      order = {
+        kind: 'pair',
+        signal: {
+          eventId: event.id, signalId: data.signalId, symbol: data.symbol, candleTime: data.candleTime, strategy,
+          buy: { exchange: a.buyExchange, mid: a.buyPrice }, sell: { exchange: a.sellExchange, mid: a.sellPrice },
+          ...(a.referencePrice !== undefined ? { referencePrice: a.referencePrice } : {}),
+          maxPositionUsd: a.sizeUsd,
+        },
+      };
+    } else {
+      order = { kind: 'signal', signal: { eventId: event.id, signalId: data.signalId, type: data.type, symbol: data.symbol, price: data.price, confidence: data.confidence, candleTime: data.candleTime, strategy } };
+    }
+    const signal = order.signal;
     this.lastSignalAt = signal.candleTime;
     const now = this.deps.clock();
     const signalAt = Date.parse(String(event.metadata.at ?? signal.candleTime));
@@ -244,11 +269,12 @@ export class TradingBot {
     ]);
     const withBot = new Set(bots.map((b) => b.userId));
     const users = new Set(follow.filter((u) => withBot.has(u)));
-    await this.tradeSignal(event, signal, users);
+    await this.tradeSignal(event, order, users);
   }
 
-  /** Every bot in `users` trades `signal`, each at most once. */
-  private async tradeSignal(event: RecordedEvent, signal: BotSignal, users: Set<string>): Promise<void> {
+  /** Every bot in `users` trades `order`'s signal, each at most once. */
+  private async tradeSignal(event: RecordedEvent, order: Order, users: Set<string>): Promise<void> {
+    const { signal } = order;
     this.botsConsidered += users.size;
     if (users.size === 0) return; // no order: nothing to wait for or read
 
@@ -262,14 +288,15 @@ export class TradingBot {
       this.lateFills += 1;
       this.maxDelayMs = Math.max(this.maxDelayMs, fillMs - intendedMs);
     }
-    const [quotes, market] = await Promise.all([this.deps.marketData.quotesAt(fillMs), signal.type === 'BUY' ? this.market(signal.symbol, fillMs) : Promise.resolve(null)]);
+    // The market figures are the entry rules' (a BUY's); a pair reads only the quotes.
+    const [quotes, market] = await Promise.all([this.deps.marketData.quotesAt(fillMs), order.kind === 'signal' && order.signal.type === 'BUY' ? this.market(signal.symbol, fillMs) : Promise.resolve(null)]);
 
     const all = [...users];
     const size = this.deps.batchSize ?? DEFAULT_BOT_BATCH_SIZE;
     const batches = Array.from({ length: Math.ceil(all.length / size) }, (_, i) => all.slice(i * size, (i + 1) * size));
     const failures: unknown[] = [];
     const batchFailures = await forEachLimited(batches, this.deps.concurrency ?? DEFAULT_BOT_CONCURRENCY, async (batch) => {
-      failures.push(...(await this.tradeBatch(batch, signal, quotes, market, intendedMs, fillMs)));
+      failures.push(...(await this.tradeBatch(batch, order, quotes, market, intendedMs, fillMs)));
     });
     failures.push(...batchFailures);
     const transient = failures.filter(isTransient);
@@ -308,7 +335,8 @@ export class TradingBot {
    * manual trade, the risk monitor) is retried alone by the command handler. Errors are returned per
    * bot, for onSignal to sort into refusals and retries.
    */
-  private async tradeBatch(userIds: string[], signal: BotSignal, quotes: readonly BotOrderQuote[], market: BotMarket | null, intendedMs: number, fillMs: number): Promise<unknown[]> {
+  private async tradeBatch(userIds: string[], order: Order, quotes: readonly BotOrderQuote[], market: BotMarket | null, intendedMs: number, fillMs: number): Promise<unknown[]> {
+    const { signal } = order;
     // A refusal is decided at the fill tick, as a trade would have filled: its record carries that time.
     const now = new Date(fillMs).toISOString();
     const { handler } = this.deps;
@@ -320,23 +348,28 @@ export class TradingBot {
       handler.loadMany(riskDecider, asked.map(({ userId, refusal }) => ({ streamId: riskStreamId(userId), idempotency: refusal }))),
       handler.loadMany(portfolioDecider, asked.map(({ streamId, idempotency }) => ({ streamId, idempotency }))),
     ]);
-    const items: Array<{ streamId: string; command: PlaceSimulatedTrade; meta: CommandMeta; loaded: LoadedState<PortfolioState> }> = [];
+    const items: Array<{ streamId: string; command: PortfolioCommand; meta: CommandMeta; loaded: LoadedState<PortfolioState> }> = [];
     const refusals: Array<{ streamId: string; command: RecordBotRefusal; meta: CommandMeta; loaded: LoadedState<RiskState> }> = [];
     asked.forEach(({ userId, streamId, idempotency, refusal }, i) => {
       const risk = risks[i]!;
       const portfolio = portfolios[i]!;
       // Decided before (a replayed signal): traded, or refused and recorded.
       if (portfolio.previous.length > 0 || risk.previous.length > 0) return void (this.tradesReplayed += 1);
-      const decision = decideBotOrder({ userId, signal, profile: risk.state.profile, portfolio: portfolio.state, market, quotes, intendedMs, fillMs });
+      const decision =
+        order.kind === 'pair'
+          ? decideArbitragePair({ userId, signal: order.signal, profile: risk.state.profile, portfolio: portfolio.state, quotes, intendedMs, fillMs })
+          : decideBotOrder({ userId, signal: order.signal, profile: risk.state.profile, portfolio: portfolio.state, market, quotes, intendedMs, fillMs });
+      // What a refusal names: a BUY or SELL signal, or an arbitrage pair.
+      const signalType = order.kind === 'pair' ? 'ARBITRAGE' : order.signal.type;
       const meta = (key: Idempotency): CommandMeta => ({ actor: TRADING_BOT_ACTOR, correlationId: signal.signalId, causationId: signal.eventId, idempotency: key });
       if (decision.action === 'TRADE') return void items.push({ streamId, command: decision.command, meta: meta(idempotency), loaded: portfolio });
       this.skip(decision.reason);
-      if (decision.decision && (signal.type === 'BUY' || signal.type === 'SELL')) {
+      if (decision.decision && signalType !== 'HOLD') {
         refusals.push({
           streamId: riskStreamId(userId),
           command: {
             type: 'RecordBotRefusal',
-            data: { userId, signalId: signal.signalId, signalEventId: signal.eventId, symbol: signal.symbol, signalType: signal.type, candleTime: signal.candleTime, decision: decision.decision },
+            data: { userId, signalId: signal.signalId, signalEventId: signal.eventId, symbol: signal.symbol, signalType, candleTime: signal.candleTime, decision: decision.decision },
             metadata: { now },
           },
           meta: meta(refusal),

@@ -241,7 +241,7 @@ export const trades = endpoint({
   tag: 'Trading',
   summary: 'One page of trades, newest first',
   description:
-    "Filtered by coin (coinId, or symbol in any case), status (OPEN, CLOSED), type (BUY, SELL) and date range (from / to: ISO dates or date-times, inclusive; a bare `to` date includes that day). page from 1; pageSize 1 to 100 (default 20). Signed in: the caller's trades; without an Authorization header: the house demo's. JSON, or CSV with ?format=csv or Accept: text/csv: with page or pageSize that page, otherwise every match (at most 10,000 rows; X-Csv-Truncated: true when cut).",
+    "Filtered by coin (coinId, or symbol in any case), status (OPEN, CLOSED), type (BUY, SELL) and date range (from / to: ISO dates or date-times, inclusive; a bare `to` date includes that day). page from 1; pageSize 1 to 100 (default 20). Signed in: the caller's trades; without an Authorization header: the house demo's. A bot trade on a user strategy's signal names it (source '<strategy name> strategy', strategyId, strategyType); an arbitrage strategy's pair is two trades, a BUY on the cheaper exchange and a SELL of the same amount on the dearer one, sharing pairId, each with its exchange (and that exchange's fee), the SELL carrying the net spread as its pnl. JSON, or CSV with ?format=csv or Accept: text/csv: with page or pageSize that page, otherwise every match (at most 10,000 rows; X-Csv-Truncated: true when cut).",
   access: 'optional',
   query: tradesQuerySchema,
   minPosition: true,
@@ -249,7 +249,7 @@ export const trades = endpoint({
     status: 200,
     description: 'The page and the all-time summary',
     schema: tradesResponseSchema,
-    csv: 'One row per trade (time, id, type, symbol, amount, price, value, fee, pnl, status, source, signalId, closeReason), with a header row; pnl as in JSON (an open BUY at the live price)',
+    csv: 'One row per trade (time, id, type, symbol, amount, price, value, fee, pnl, status, source, signalId, closeReason, entryPrice, remainingQuantity, soldQuantity, lotRule, strategyId, strategyType, pairId, exchange), with a header row; pnl as in JSON (an open BUY at the live price)',
     headers: { 'X-Total-Count': 'The number of trades matching the filters (CSV answers)' },
   },
 });

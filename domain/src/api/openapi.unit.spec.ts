@@ -33,6 +33,17 @@ describe('API contracts and the OpenAPI document', () => {
     expect(jsonSchemaOf(z.string().transform(Number), 'output')).to.deep.equal({});
   });
 
+  it("GET /api/trades documents a trade's strategy and arbitrage pair (issue 19)", () => {
+    const doc = buildOpenApiDocument({ version: 'test' }) as { paths: Record<string, Record<string, any>> };
+    const trade = doc.paths['/api/trades']!.get.responses['200'].content['application/json'].schema.properties.trades.items;
+    expect(trade.required).to.include.members(['strategyId', 'strategyType', 'pairId', 'exchange']);
+    expect(trade.properties.strategyId.anyOf[0].enum).to.deep.equal(['neural-network', 'rsi-technical', 'cross-exchange-arbitrage']);
+    expect(trade.properties.strategyType.anyOf[0].enum).to.deep.equal(['neural', 'technical', 'arbitrage']);
+    expect(trade.properties.exchange.anyOf[0].enum).to.deep.equal(['binance', 'coinbase', 'kraken']);
+    expect(trade.properties.pairId.description).to.match(/arbitrage pair/);
+    expect(trade.properties.lotRule.anyOf[0].enum).to.include('PAIR');
+  });
+
   it('the whole document is valid, with every $ref resolved; two contracts for one route are refused', () => {
     const doc = buildOpenApiDocument({ version: 'test' });
     openApiDocumentSchema.parse(doc);

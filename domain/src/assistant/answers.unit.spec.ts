@@ -48,7 +48,7 @@ const active: ActiveRiskTrade[] = [
 ];
 const trade = (over: Partial<Trade>): Trade => ({
   id: 't1', type: 'BUY', symbol: 'ETH', coinId: 'ethereum', amount: 0.5, quantity: 0.5, price: 3100, value: 1550, entryPrice: 3100, fee: 1.55, pnl: 65.68, pnlRealised: false, status: 'OPEN',
-  source: 'BUY signal', signal: 'BUY signal', signalId: 's1', closeReason: null, closedAt: null, timestamp: NOW, remainingQuantity: 0.5, soldQuantity: 0, lotRule: null, lots: [],
+  source: 'BUY signal', signal: 'BUY signal', signalId: 's1', strategyId: null, strategyType: null, pairId: null, exchange: null, closeReason: null, closedAt: null, timestamp: NOW, remainingQuantity: 0.5, soldQuantity: 0, lotRule: null, lots: [],
   decision: { rule: 'FIXED_SIZE', text: 'bought 5% of the portfolio ($511.73) at $3,100.00: stop $3,038.00, target $3,255.00', figures: { percent: 5 } },
   exits: { kind: 'PROFILE', stopLoss: null, takeProfit: null, stopLossPercent: null, takeProfitPercent: null },
   execution: null,

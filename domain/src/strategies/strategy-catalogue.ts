@@ -55,6 +55,11 @@ export const STRATEGIES: readonly StrategyInfo[] = Object.freeze([
 
 export const strategyIdSchema = z.enum(strategyIds);
 
+/** The strategy of a type: every premium user has one of each, so the type names it. */
+export function strategyIdOfType(type: StrategyType): StrategyId {
+  return STRATEGIES.find((s) => s.type === type)!.id;
+}
+
 export function strategyInfo(id: StrategyId): StrategyInfo {
   return STRATEGIES.find((s) => s.id === id)!;
 }

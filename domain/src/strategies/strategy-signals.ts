@@ -59,7 +59,12 @@ export type StrategySignalGenerated = DomainEvent<
     /** Why, in words: the figures and the rule they passed. */
     reasons: string[];
     trade: StrategyRoundTrip | null;
-    arbitrage: (ArbitrageLeg & { sizeUsd: number; profitUsd: number }) | null;
+    /**
+     * ARBITRAGE: the pair, its size (the strategy's maxPositionSize) and profit at the quotes, and the
+     * candle's close the quotes are a basis over (`referencePrice`: the bot applies each exchange's
+     * basis to the market at its fill tick; absent on signals recorded before it).
+     */
+    arbitrage: (ArbitrageLeg & { sizeUsd: number; profitUsd: number; referencePrice?: number }) | null;
   }
 >;
 export type StrategySignalEvent = StrategySignalGenerated;
@@ -140,7 +145,7 @@ export function decideNeural(inputs: Extract<StrategyInputs, { strategyType: 'ne
 }
 
 export function decideArbitrage(inputs: Extract<StrategyInputs, { strategyType: 'arbitrage' }>, candleTime: string): Decision {
-  const { configuration: c, quotes } = inputs;
+  const { configuration: c, quotes, close } = inputs;
   const best = bestArbitrage(quotes);
   if (!best || best.netSpread <= c.minSpread) return null;
   const profitUsd = round((c.maxPositionSize * best.netSpread) / 100, 2);
@@ -150,7 +155,7 @@ export function decideArbitrage(inputs: Extract<StrategyInputs, { strategyType: 
     price: best.buyPrice,
     reasons: [`Buy on ${best.buyExchange} at ${fmt(best.buyPrice)}, sell on ${best.sellExchange} at ${fmt(best.sellPrice)}: spread ${fmt(best.grossSpread, 3)}%, ${fmt(best.netSpread, 3)}% after both fees (minimum ${fmt(c.minSpread)}%)`],
     trade: { entryPrice: best.buyPrice, entryTime: candleTime, exitPrice: best.sellPrice, exitTime: candleTime, grossReturn: round(best.grossSpread), netReturn: round(best.netSpread) },
-    arbitrage: { ...best, grossSpread: round(best.grossSpread), netSpread: round(best.netSpread), sizeUsd: c.maxPositionSize, profitUsd },
+    arbitrage: { ...best, grossSpread: round(best.grossSpread), netSpread: round(best.netSpread), sizeUsd: c.maxPositionSize, profitUsd, referencePrice: close },
   };
 }
 

@@ -69,7 +69,7 @@ describe('strategy signals', function () {
     // Kraken 1 % above Binance: net of 0.1 % + 0.26 % about 0.63 %.
     const quotes = [{ exchange: 'binance' as const, price: 2000, basis: 0 }, { exchange: 'coinbase' as const, price: 2005, basis: 0 }, { exchange: 'kraken' as const, price: 2020, basis: 0 }];
     const [event] = eventsOf(evaluate({ strategyType: 'arbitrage', configuration: config, quotes, close: 2000 }));
-    expect(event!.data.arbitrage).to.include({ buyExchange: 'binance', sellExchange: 'kraken', sizeUsd: 1000 });
+    expect(event!.data.arbitrage).to.include({ buyExchange: 'binance', sellExchange: 'kraken', sizeUsd: 1000, referencePrice: 2000 });
     expect(event!.data.arbitrage!.netSpread).to.be.closeTo(((2020 * 0.9974) / (2000 * 1.001) - 1) * 100, 1e-3);
     expect(event!.data.trade!.netReturn).to.equal(event!.data.arbitrage!.netSpread);
     spec.given([]).when(evaluate({ strategyType: 'arbitrage', configuration: { ...config, minSpread: 0.7 }, quotes, close: 2000 })).then([]);

@@ -54,7 +54,7 @@ import {
 } from './entry-rules';
 import type { CoinFigures } from './market-figures';
 import { feeMicros, MICROS_PER_USD, notionalMicros, STARTING_CASH_MICROS, TRADE_FEE_RATE, UNITS_PER_COIN, unitsToQuantity, usdToMicros } from './money';
-import { closedTradesOf, peakOf, utcDay, type PortfolioState } from './portfolio';
+import { closedTradesOf, peakOf, utcDay, type PortfolioState, type TradeStrategy } from './portfolio';
 import { MIN_TRADE_VALUE_MICROS, type PlaceSimulatedTrade } from './portfolio.decider';
 import { valuePortfolio, type Prices } from './portfolio-valuation';
 import { stopDistance, takeProfitLevel, usdText } from './stop-levels';
@@ -92,7 +92,7 @@ const tradeIds = new Map<string, Map<string, string>>();
 const MAX_TRADE_IDS = 100_000;
 let keptTradeIds = 0;
 
-/** The SignalGenerated the bot follows, with its stored event id. */
+/** The SignalGenerated (or a user strategy's BUY or SELL StrategySignalGenerated) the bot follows, with its stored event id. */
 export interface BotSignal {
   eventId: string;
   signalId: string;
@@ -101,6 +101,8 @@ export interface BotSignal {
   price: number;
   confidence: number;
   candleTime: string;
+  /** A user strategy's signal (issue 19): the trade names the strategy; absent for the house signals. */
+  strategy?: TradeStrategy;
 }
 
 /** The market as the entry rules read it for the signal's coin, computed once per signal for every bot. */
@@ -128,7 +130,7 @@ export interface BotTradeInput {
   explain?: boolean;
 }
 
-export type BotSkipReason = 'HOLD_SIGNAL' | 'UNSUPPORTED_COIN' | 'NOTHING_TO_SELL' | Exclude<BotRule, 'SELL_SIGNAL' | 'FIXED_SIZE' | 'KELLY_SIZE' | 'DYNAMIC_SIZE'>;
+export type BotSkipReason = 'HOLD_SIGNAL' | 'UNSUPPORTED_COIN' | 'NOTHING_TO_SELL' | Exclude<BotRule, 'SELL_SIGNAL' | 'FIXED_SIZE' | 'KELLY_SIZE' | 'DYNAMIC_SIZE' | 'ARBITRAGE_PAIR'>;
 
 export type BotTradeDecision =
   | { action: 'TRADE'; command: PlaceSimulatedTrade; decision: BotDecision }
@@ -171,7 +173,9 @@ function order(input: BotTradeInput, symbol: CoinSymbol, side: 'BUY' | 'SELL', u
     side,
     amount: unitsToQuantity(units),
     price: signal.price,
-    source: { kind: 'SIGNAL', eventId: signal.eventId, signalId: signal.signalId, signalType: signal.type, candleTime: signal.candleTime },
+    source: signal.strategy
+      ? { kind: 'SIGNAL', eventId: signal.eventId, signalId: signal.signalId, signalType: signal.type, candleTime: signal.candleTime, strategy: signal.strategy }
+      : { kind: 'SIGNAL', eventId: signal.eventId, signalId: signal.signalId, signalType: signal.type, candleTime: signal.candleTime },
   };
   if (side === 'BUY') data.exits = { kind: 'PROFILE', atr: finiteOrNull(figures?.atr14), sigma: finiteOrNull(figures?.sigma20) };
   if (input.explain !== false) data.decision = decision;
@@ -193,20 +197,10 @@ export function decideBotTrade(input: BotTradeInput): BotTradeDecision {
     return order(input, coin.symbol, 'SELL', held.units, { rule: 'SELL_SIGNAL', text: explain ? `sold the whole ${coin.symbol} position (${quantity} ${coin.symbol}) on a SELL signal` : '', figures: explain ? { quantity } : NO_FIGURES }, null);
   }
 
-  const loss = dailyRealisedLossUsd(portfolio, now);
-  if (loss >= profile.maxDailyLoss) {
-    return refusal('DAILY_LOSS_LIMIT', explain ? `realised loss today ${usdText(loss)} has reached the daily loss limit ${usdText(profile.maxDailyLoss)}` : '', explain ? { lossToday: round(loss), maxDailyLoss: profile.maxDailyLoss } : NO_FIGURES);
-  }
-  const valuation = valuePortfolio(portfolio, { ...input.prices, [coin.symbol]: signal.price });
-  const peak = open ? peakOf(open) / MICROS_PER_USD : STARTING_CASH_MICROS / MICROS_PER_USD;
-  const drawdown = drawdownPercent(peak, valuation.totalValue);
-  if (drawdownStopsEntries(drawdown, profile.maxDrawdown)) {
-    return refusal(
-      'MAX_DRAWDOWN',
-      explain ? `drawdown ${pct(drawdown)} from the peak ${usdText(Math.max(peak, valuation.totalValue))} is above the maximum ${profile.maxDrawdown}%` : '',
-      explain ? { drawdownPercent: round(drawdown), peak: round(Math.max(peak, valuation.totalValue)), value: valuation.totalValue, maxDrawdown: profile.maxDrawdown } : NO_FIGURES,
-    );
-  }
+  const prices = { ...input.prices, [coin.symbol]: signal.price };
+  const stopped = entriesStopped(portfolio, profile, prices, now, explain);
+  if (stopped) return refusal(stopped.rule, stopped.text, stopped.figures);
+  const valuation = valuePortfolio(portfolio, prices);
   if (held) return refusal('POSITION_ALREADY_OPEN', explain ? `a position in ${coin.symbol} is already open` : '', NO_FIGURES);
   let heldCount = 0;
   if (open) for (const s in open.positions) if (open.positions[s as CoinSymbol] !== undefined) heldCount++;
@@ -315,6 +309,29 @@ export function decideBotTrade(input: BotTradeInput): BotTradeDecision {
 
 function exitFiguresOf(stopLoss: number, takeProfit: number, rr: number): Record<string, number> {
   return { stopLoss: round(stopLoss, 6), takeProfit: round(takeProfit, 6), rewardRisk: round(rr, 4) };
+}
+
+/**
+ * The rules that stop every entry, whatever the coin (the first two BUY rules, and an arbitrage pair's:
+ * engine/arbitrage-pair.ts): today's realised loss at the daily limit, the drawdown from the recorded
+ * peak (the portfolio valued at `prices`) above the maximum. Null: entries may go on.
+ */
+export function entriesStopped(portfolio: PortfolioState, profile: RiskProfile, prices: Prices, now: string, explain = true): { rule: 'DAILY_LOSS_LIMIT' | 'MAX_DRAWDOWN'; text: string; figures: Record<string, number> } | null {
+  const loss = dailyRealisedLossUsd(portfolio, now);
+  if (loss >= profile.maxDailyLoss) {
+    return { rule: 'DAILY_LOSS_LIMIT', text: explain ? `realised loss today ${usdText(loss)} has reached the daily loss limit ${usdText(profile.maxDailyLoss)}` : '', figures: explain ? { lossToday: round(loss), maxDailyLoss: profile.maxDailyLoss } : NO_FIGURES };
+  }
+  const valuation = valuePortfolio(portfolio, prices);
+  const peak = portfolio.status === 'open' ? peakOf(portfolio) / MICROS_PER_USD : STARTING_CASH_MICROS / MICROS_PER_USD;
+  const drawdown = drawdownPercent(peak, valuation.totalValue);
+  if (drawdownStopsEntries(drawdown, profile.maxDrawdown)) {
+    return {
+      rule: 'MAX_DRAWDOWN',
+      text: explain ? `drawdown ${pct(drawdown)} from the peak ${usdText(Math.max(peak, valuation.totalValue))} is above the maximum ${profile.maxDrawdown}%` : '',
+      figures: explain ? { drawdownPercent: round(drawdown), peak: round(Math.max(peak, valuation.totalValue)), value: valuation.totalValue, maxDrawdown: profile.maxDrawdown } : NO_FIGURES,
+    };
+  }
+  return null;
 }
 
 /** A decision's figures are numbers a person can read: an unknown (NaN) or unbounded one is left out. */

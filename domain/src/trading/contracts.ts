@@ -149,13 +149,15 @@ export const manualExitBounds = {
 
 /**
  * The rules a bot decision names (bot-trade-decision.ts): the one that placed a trade (its sizing rule,
- * or SELL_SIGNAL) or the one that refused it.
+ * SELL_SIGNAL, or ARBITRAGE_PAIR for an arbitrage strategy's pair: engine/arbitrage-pair.ts) or the one
+ * that refused it.
  */
 export const botRules = [
   'SELL_SIGNAL',
   'FIXED_SIZE',
   'KELLY_SIZE',
   'DYNAMIC_SIZE',
+  'ARBITRAGE_PAIR',
   'DAILY_LOSS_LIMIT',
   'MAX_DRAWDOWN',
   'POSITION_ALREADY_OPEN',

@@ -51,7 +51,12 @@ export function notionalMicros(units: number, price: number): number {
 
 /** The fee on a fill of this notional. */
 export function feeMicros(notional: number): number {
-  return roundHalfAway(notional * TRADE_FEE_RATE);
+  return feeMicrosAt(notional, TRADE_FEE_RATE);
+}
+
+/** The fee on a fill of this notional at another rate (an arbitrage leg pays its exchange's: exchanges.ts). */
+export function feeMicrosAt(notional: number, rate: number): number {
+  return roundHalfAway(notional * rate);
 }
 
 /** Micro-dollars to whole cents (half away from zero): every figure shown is a number of cents. */

@@ -13,6 +13,14 @@
  *   `market`, at the crossing tick's mid less the half spread and impact (engine/exit-scan.ts); without
  *   it, at the price given.
  * Sales take FIFO lots (portfolio.ts); each event records the lots it took.
+ * - PlaceArbitragePair: the bot's round trip on an arbitrage strategy's signal (issue 19): `amount`
+ *   coins bought at the cheaper exchange's quote and the same amount sold at the dearer one's, at once,
+ *   as two SimulatedTradePlaced events (BUY leg, then SELL leg) sharing a pair id; each leg pays its
+ *   exchange's fee (engine/pair-fills.ts) and, with `market`, the fill costs of any order. The SELL leg
+ *   takes exactly the BUY leg's lot (lotRule PAIR) and realises the net spread; the position is as it
+ *   was before the pair. Refused (409) when the BUY leg's cost with its fee is more than the cash.
+ *   Replays append nothing (either leg's id remembered); the pair neither reads nor moves the coin's
+ *   signal watermark, as it holds nothing.
  * - ResetPortfolio: back to the starting cash, recording what it closed.
  * - RecordPortfolioPeak: the risk monitor saw the portfolio worth `valueMicros`; appended only when
  *   that is at least PEAK_STEP above the recorded peak, so a rising market writes an event per quarter
@@ -36,6 +44,9 @@ import {
 } from './money';
 import { usdText } from './money-text';
 import { executionOf, type Execution, type FillMarket } from './engine/fills';
+import { pairFills, type PairLegQuote } from './engine/pair-fills';
+import { exchangeIdSchema, exchangeInfo } from '../exchanges/exchanges';
+import { STRATEGIES } from '../strategies/strategy-catalogue';
 import {
   evolvePortfolio,
   initialPortfolioState,
@@ -118,7 +129,29 @@ export type ClosePosition = {
 
 export type ResetPortfolio = { type: 'ResetPortfolio'; data: { userId: string }; metadata: { now: string } };
 
-export type PortfolioCommand = PlaceSimulatedTrade | ClosePosition | ResetPortfolio | RecordPortfolioPeak;
+export type PlaceArbitragePair = {
+  type: 'PlaceArbitragePair';
+  data: {
+    userId: string;
+    /** The pair's id (the bot's trade id for the signal and user), and each leg's trade id. */
+    pairId: string;
+    buyTradeId: string;
+    sellTradeId: string;
+    symbol: string;
+    /** Coins bought and sold (the same amount both legs). */
+    amount: number;
+    /** Each leg's exchange and quote (with `market`: the mid its fill costs are added to). */
+    buy: PairLegQuote;
+    sell: PairLegQuote;
+    source: TradeSource;
+    /** Where both legs met the market: the fill tick, the minute's volume, when they were meant to fill. */
+    market?: FillMarket;
+    decision?: BotDecision;
+  };
+  metadata: { now: string };
+};
+
+export type PortfolioCommand = PlaceSimulatedTrade | ClosePosition | ResetPortfolio | RecordPortfolioPeak | PlaceArbitragePair;
 
 type OpenPortfolio = Extract<PortfolioState, { status: 'open' }>;
 
@@ -164,6 +197,12 @@ function requireSource(source: TradeSource): TradeSource {
     requireText('source.eventId', source.eventId);
     requireText('source.signalId', source.signalId);
     if (typeof source.candleTime !== 'string' || Number.isNaN(parseTime(source.candleTime))) throw new ValidationError('source.candleTime must be an ISO-8601 time', { field: 'source.candleTime' });
+    if (source.strategy !== undefined) {
+      const known = STRATEGIES.find((s) => s.id === source.strategy?.strategyId);
+      if (!known || known.type !== source.strategy.strategyType) {
+        throw new ValidationError(`source.strategy must name a strategy and its type, got ${JSON.stringify(source.strategy)}`, { field: 'source.strategy' });
+      }
+    }
     return source;
   }
   throw new ValidationError('source must be MANUAL or SIGNAL', { field: 'source' });
@@ -270,6 +309,7 @@ export function placeSimulatedTrade(command: PlaceSimulatedTrade, state: Portfol
   const units = requireQuantityUnits('amount', amount);
   const mid = requirePrice(command.data.price);
   const source = requireSource(command.data.source);
+  if (source.kind === 'SIGNAL' && source.signalType === 'ARBITRAGE') throw new ValidationError('an arbitrage signal trades as a pair (PlaceArbitragePair)', { field: 'source.signalType' });
   const market = requireMarket(command.data.market, 'no level');
   const now = command.metadata.now;
   if (side === 'SELL' && command.data.exits !== undefined) throw new ValidationError('a stop loss or take profit applies to a BUY only', { field: 'exits' });
@@ -315,6 +355,70 @@ export function placeSimulatedTrade(command: PlaceSimulatedTrade, state: Portfol
   return [
     ...opening,
     { type: 'SimulatedTradePlaced', data: placed(taken.costBasis, taken.entryNotional, notional - fee - taken.costBasis, taken.closedTradeIds, taken.lots) },
+  ];
+}
+
+function requireLeg(field: 'buy' | 'sell', leg: PairLegQuote): PairLegQuote {
+  if (typeof leg !== 'object' || leg === null) throw new ValidationError(`${field} must be an exchange and its quote`, { field });
+  const exchange = exchangeIdSchema.safeParse(leg.exchange);
+  if (!exchange.success) throw new ValidationError(`${field}.exchange: ${exchange.error.issues[0]?.message ?? 'unknown exchange'}`, { field: `${field}.exchange` });
+  requirePositiveFinite(`${field}.mid`, leg.mid);
+  if (leg.mid > MAX_PRICE_USD) throw new ValidationError(`${field}.mid must be at most ${MAX_PRICE_USD}, got ${leg.mid}`, { field: `${field}.mid` });
+  return { exchange: exchange.data, mid: leg.mid };
+}
+
+export function placeArbitragePair(command: PlaceArbitragePair, state: PortfolioState): PortfolioEvent[] {
+  const { userId, pairId, buyTradeId, sellTradeId, amount } = command.data;
+  requireText('pairId', pairId);
+  requireText('buyTradeId', buyTradeId);
+  requireText('sellTradeId', sellTradeId);
+  if (buyTradeId === sellTradeId) throw new ValidationError('the two legs need two trade ids', { field: 'sellTradeId' });
+  const coin = requireCoin(command.data.symbol);
+  const units = requireQuantityUnits('amount', amount);
+  const buy = requireLeg('buy', command.data.buy);
+  const sell = requireLeg('sell', command.data.sell);
+  if (buy.exchange === sell.exchange) throw new ValidationError('an arbitrage pair buys and sells on two exchanges', { field: 'sell.exchange' });
+  const source = requireSource(command.data.source);
+  if (source.kind !== 'SIGNAL' || source.signalType !== 'ARBITRAGE') throw new ValidationError("an arbitrage pair follows an ARBITRAGE signal", { field: 'source' });
+  const market = requireMarket(command.data.market, 'no level');
+  const decision = decisionOf(command.data.decision);
+  const now = command.metadata.now;
+
+  if (state.status === 'open' && (state.recentTradeIds.includes(buyTradeId) || state.recentTradeIds.includes(sellTradeId))) return [];
+
+  const quantity = unitsToQuantity(units);
+  const fills = pairFills(coin.id, units, buy, sell, market);
+  requireTradeValue(fills.buy.notionalMicros);
+  requireTradeValue(fills.sell.notionalMicros);
+  const { opening, open } = ensureOpen(state, userId, now);
+  if (fills.buyCostMicros > open.cashMicros) {
+    throw new IllegalStateError(
+      `Insufficient paper cash: buying ${quantity} ${coin.symbol} on ${exchangeInfo(buy.exchange).name} at ${usdText(fills.buy.price)} costs ${usd(fills.buyCostMicros)} with its fee, cash is ${usd(open.cashMicros)}`,
+      { field: 'amount' },
+    );
+  }
+  const base = { userId, coinId: coin.id, symbol: coin.symbol, quantity, source, placedAt: now, lotRule: 'PAIR' as const, ...decision };
+  const leg = (f: typeof fills.buy) => ({ price: f.price, notionalMicros: f.notionalMicros, feeMicros: f.feeMicros, ...executionField(f.execution), pair: { pairId, leg: f.side, exchange: f.exchange, feeRate: f.feeRate } });
+  return [
+    ...opening,
+    {
+      type: 'SimulatedTradePlaced',
+      data: { ...base, tradeId: buyTradeId, side: 'BUY', ...leg(fills.buy), costBasisClosedMicros: 0, entryNotionalClosedMicros: 0, realisedPnlMicros: 0, closedTradeIds: [], lots: [], exits: NO_EXITS },
+    },
+    {
+      type: 'SimulatedTradePlaced',
+      data: {
+        ...base,
+        tradeId: sellTradeId,
+        side: 'SELL',
+        ...leg(fills.sell),
+        costBasisClosedMicros: fills.buyCostMicros,
+        entryNotionalClosedMicros: fills.buy.notionalMicros,
+        realisedPnlMicros: fills.realisedPnlMicros,
+        closedTradeIds: [buyTradeId],
+        lots: [{ tradeId: buyTradeId, quantity, entryPrice: fills.buy.price, costMicros: fills.buyCostMicros, entryNotionalMicros: fills.buy.notionalMicros }],
+      },
+    },
   ];
 }
 
@@ -414,6 +518,8 @@ export const portfolioDecider: Decider<PortfolioState, PortfolioCommand, Portfol
         return resetPortfolio(command, state);
       case 'RecordPortfolioPeak':
         return recordPortfolioPeak(command, state);
+      case 'PlaceArbitragePair':
+        return placeArbitragePair(command, state);
       default:
         return assertNever(command);
     }

@@ -50,6 +50,8 @@ import type { BotDecision } from './contracts';
 import type { ClosedTradeStats } from './entry-rules';
 import { microsToCents, quantityToUnits } from './money';
 import type { Execution } from './engine/fills';
+import type { ExchangeId } from '../exchanges/exchanges';
+import { strategyInfo, type StrategyId, type StrategyType } from '../strategies/strategy-catalogue';
 import { NO_EXITS, type ExitPlan } from './stop-levels';
 
 /**
@@ -58,12 +60,18 @@ import { NO_EXITS, type ExitPlan } from './stop-levels';
  * state its peak value and closed-trade statistics. Snapshots of older versions are refolded. A fill's
  * `execution` (issue 17's fills: what it met) is optional on events of any version and took no
  * version of its own: it adds a record and changes the meaning of no field, so events of version 2
- * that carry it (written before the exit plans) upcast like any other of version 2.
+ * that carry it (written before the exit plans) upcast like any other of version 2. The same holds for
+ * issue 19's additions: an arbitrage leg's `pair`, a source's `strategy` and signal type ARBITRAGE, and
+ * lotRule PAIR appear only on events written since, and change the meaning of nothing stored before.
  */
 export const PORTFOLIO_SCHEMA_VERSION = 3;
 
-/** How a sale took its cost basis from the lots held: FIFO since schema version 2, AVERAGE_COST before. */
-export const lotRules = ['FIFO', 'AVERAGE_COST'] as const;
+/**
+ * How a sale took its cost basis from the lots held: FIFO since schema version 2, AVERAGE_COST before;
+ * PAIR for the SELL leg of an arbitrage pair, which takes exactly the lot its own BUY leg bought (the
+ * pair never holds the coin, whatever else the position holds).
+ */
+export const lotRules = ['FIFO', 'AVERAGE_COST', 'PAIR'] as const;
 export type LotRule = (typeof lotRules)[number];
 /** The rule the decider applies. */
 export const LOT_RULE: LotRule = 'FIFO';
@@ -85,23 +93,46 @@ export interface SoldLot {
 export type TradeSide = 'BUY' | 'SELL';
 export type CloseReason = 'STOP_LOSS' | 'TAKE_PROFIT';
 
-/** What a trade followed: a SignalGenerated event, or a person ('Manual'). */
+/** The user's AI strategy whose signal a bot trade followed (issue 19). */
+export interface TradeStrategy {
+  strategyId: StrategyId;
+  strategyType: StrategyType;
+}
+
+/** What a trade followed: a SignalGenerated (or a strategy's StrategySignalGenerated) event, or a person ('Manual'). */
 export type TradeSource =
   | { kind: 'MANUAL' }
   | {
       kind: 'SIGNAL';
-      /** The stored SignalGenerated event's id. */
+      /** The stored SignalGenerated (StrategySignalGenerated) event's id. */
       eventId: string;
       /** SignalGenerated.data.signalId. */
       signalId: string;
-      signalType: SignalType;
+      /** ARBITRAGE: the two legs of an arbitrage strategy's pair. */
+      signalType: SignalType | 'ARBITRAGE';
       /** SignalGenerated.data.candleTime: orders the signals of one coin. */
       candleTime: string;
+      /** A user strategy's signal (issue 19): which strategy; absent for the house signals. */
+      strategy?: TradeStrategy;
     };
 
-/** How a trade's source is shown: 'Manual', or the signal's type (e.g. 'BUY signal'). */
+/**
+ * How a trade's source is shown: 'Manual'; a strategy's trade by the strategy's name as the AI
+ * Strategies screen shows it ('RSI Mean Reversion strategy'); a house signal's by its type ('BUY signal').
+ */
 export function tradeSourceLabel(source: TradeSource): string {
-  return source.kind === 'MANUAL' ? 'Manual' : `${source.signalType} signal`;
+  if (source.kind === 'MANUAL') return 'Manual';
+  if (source.strategy) return `${strategyInfo(source.strategy.strategyId).name} strategy`;
+  return `${source.signalType} signal`;
+}
+
+/** One leg of an arbitrage pair (issue 19): the pair both legs share, the leg, and the exchange it traded on at that exchange's fee. */
+export interface ArbitrageLegRecord {
+  pairId: string;
+  leg: TradeSide;
+  exchange: ExchangeId;
+  /** The exchange's fee rate the leg paid (0.001 = 0.1 %), from the one fee table (exchanges.ts). */
+  feeRate: number;
 }
 
 export type PortfolioOpened = DomainEvent<'PortfolioOpened', { userId: string; startingCashMicros: number; openedAt: string }>;
@@ -140,6 +171,8 @@ export type SimulatedTradePlaced = DomainEvent<
     decision?: BotDecision;
     /** What the order met (issue 17: the mid, spread, impact, when it filled and was meant to); absent on fills before it. */
     execution?: Execution;
+    /** A leg of an arbitrage pair (issue 19): its fee is its exchange's, not TRADE_FEE_RATE; absent on every other trade. */
+    pair?: ArbitrageLegRecord;
     placedAt: string;
   }
 >;
@@ -398,7 +431,7 @@ export function realisedCentsOf(state: { realisedPnlMicros: number; realisedPnlC
   return state.realisedPnlCents ?? microsToCents(state.realisedPnlMicros);
 }
 
-/** The lots after a FIFO sale: what the event says it took from each, emptied lots removed. */
+/** The lots after a FIFO (or an arbitrage pair's) sale: what the event says it took from each, emptied lots removed. */
 function takeFifo(lots: Lot[], sold: SoldLot[]): Lot[] {
   const taken = new Map(sold.map((s) => [s.tradeId, s]));
   return lots
@@ -481,7 +514,9 @@ export function evolvePortfolio(state: PortfolioState, event: PortfolioEvent): P
       const d = event.data;
       const units = quantityToUnits(d.quantity);
       const held = state.positions[d.symbol];
-      const lastSignalTraded = d.source.kind === 'SIGNAL' ? { ...state.lastSignalTraded, [d.symbol]: d.source.candleTime } : state.lastSignalTraded;
+      // An arbitrage pair holds nothing afterwards: it moves no coin's signal watermark, so a strategy's
+      // BUY or SELL on the same candle still trades (the pair's own replays are known by their trade ids).
+      const lastSignalTraded = d.source.kind === 'SIGNAL' && !d.pair ? { ...state.lastSignalTraded, [d.symbol]: d.source.candleTime } : state.lastSignalTraded;
       const recentTradeIds = rememberTradeId(state.recentTradeIds, d.tradeId);
       if (d.side === 'BUY') {
         const lot: Lot = { tradeId: d.tradeId, units, costMicros: d.notionalMicros + d.feeMicros, entryNotionalMicros: d.notionalMicros, price: d.price };
@@ -522,8 +557,9 @@ export function evolvePortfolio(state: PortfolioState, event: PortfolioEvent): P
       const remaining = held ? held.units - units : 0;
       let position: Position | null = null;
       if (held && remaining > 0) {
-        // Events written before FIFO (no lotRule, or the upcaster's AVERAGE_COST) sold at average cost.
-        const lots = d.lotRule === 'FIFO' ? takeFifo(lotsOf(held), d.lots) : takeAverageCost(lotsOf(held), units, d.costBasisClosedMicros, d.entryNotionalClosedMicros);
+        // Events written before FIFO (no lotRule, or the upcaster's AVERAGE_COST) sold at average cost;
+        // FIFO and PAIR sales list the lots they took.
+        const lots = d.lotRule === 'FIFO' || d.lotRule === 'PAIR' ? takeFifo(lotsOf(held), d.lots) : takeAverageCost(lotsOf(held), units, d.costBasisClosedMicros, d.entryNotionalClosedMicros);
         const closed = new Set(d.closedTradeIds);
         position = withLots(
           {

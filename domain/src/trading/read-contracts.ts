@@ -40,7 +40,9 @@ import { signalCountsSchema } from '../signals/contracts';
 import { listFormatParam } from '../shared/list-format';
 import { alertSeverities, botDecisionSchema, botRules, botSettingsViewSchema, riskParametersSchema, stopLossTypes, tradeSides } from './contracts';
 import { lotRules } from './portfolio';
-import { riskAlertKinds, riskAlertResolutions } from './risk';
+import { exchangeIds } from '../exchanges/exchanges';
+import { strategyIds, strategyTypes } from '../strategies/strategy-catalogue';
+import { refusedSignalTypes, riskAlertKinds, riskAlertResolutions } from './risk';
 
 const usd = () => z.number().finite();
 const price = () => z.number().positive().finite();
@@ -159,12 +161,26 @@ export const tradeSchema = z.object({
   pnl: usd().nullable(),
   pnlRealised: z.boolean(),
   status: z.enum(tradeStatuses),
-  /** 'Manual', '<TYPE> signal' (e.g. 'BUY signal'), 'Stop loss' or 'Take profit'. */
+  /**
+   * 'Manual', '<TYPE> signal' (a house signal, e.g. 'BUY signal'), '<strategy name> strategy' (a user
+   * strategy's signal, e.g. 'RSI Mean Reversion strategy', the name the AI Strategies screen shows),
+   * 'Stop loss' or 'Take profit'.
+   */
   source: z.string(),
   /** The spec's name (premium-and-account.md section 3, the Signal Source column): source, null for a manual trade (shown as Manual). */
   signal: z.string().nullable(),
-  /** The signal followed (SignalGenerated.data.signalId), else null. */
+  /** The signal followed (SignalGenerated.data.signalId, or a strategy's StrategySignalGenerated.data.signalId), else null. */
   signalId: z.string().nullable(),
+  /** The user's AI strategy whose signal the bot traded (issue 19), else null (house signals, manual trades, stop and target closes). */
+  strategyId: z.enum(strategyIds).nullable().meta({ description: "The user's AI strategy whose signal the bot traded, else null" }),
+  strategyType: z.enum(strategyTypes).nullable().meta({ description: 'That strategy\'s type (neural, technical, arbitrage), else null' }),
+  /**
+   * An arbitrage pair's leg (issue 19): the id both legs share (the BUY on the cheaper exchange, the
+   * SELL of the same amount on the dearer one, at once), else null.
+   */
+  pairId: z.string().nullable().meta({ description: 'An arbitrage pair: the id its BUY and SELL legs share, else null' }),
+  /** An arbitrage leg: the exchange it traded on (its fee is that exchange's), else null. */
+  exchange: z.enum(exchangeIds).nullable().meta({ description: "An arbitrage leg: the exchange it traded on, at that exchange's fee; else null" }),
   /** Null while OPEN (and for manual or signal SELLs, closed when placed: 'SELL'). */
   closeReason: z.enum(tradeCloseReasons).nullable(),
   closedAt: z.iso.datetime().nullable(),
@@ -174,7 +190,7 @@ export const tradeSchema = z.object({
   remainingQuantity: quantity().nullable(),
   /** BUY: the coins sales took from its lot (a reset discards the rest, it sells nothing); SELL: null. */
   soldQuantity: quantity().nullable(),
-  /** SELL: how its cost was taken from the lots: FIFO, or AVERAGE_COST for sells placed before FIFO; BUY: null. */
+  /** SELL: how its cost was taken from the lots: FIFO, AVERAGE_COST for sells placed before FIFO, PAIR for an arbitrage pair's SELL leg (its own BUY leg's lot); BUY: null. */
   lotRule: z.enum(lotRules).nullable(),
   /** SELL under FIFO: the BUYs it took from, oldest first, with the coins taken and their fill price; else empty. */
   lots: z.array(z.object({ tradeId: z.string(), quantity: quantity(), entryPrice: price() })),
@@ -437,7 +453,8 @@ export const botRefusalSchema = z.object({
   id: z.string(),
   signalId: z.string(),
   symbol: z.enum(coinSymbols),
-  signalType: z.enum(tradeSides),
+  /** BUY or SELL; ARBITRAGE: an arbitrage strategy's pair. */
+  signalType: z.enum(refusedSignalTypes),
   /** The rule that refused the signal, in words, with its figures. */
   rule: z.enum(botRules),
   text: z.string(),

@@ -36,7 +36,9 @@ import {
   RISK_SCHEMA_VERSION,
   riskAlertKinds,
   riskAlertResolutions,
+  refusedSignalTypes,
   upcastRiskEvent,
+  type RefusedSignalType,
   type RiskAlertKind,
   type RiskAlertResolution,
   type RiskEvent,
@@ -69,7 +71,7 @@ export type ResolveRiskAlerts = { type: 'ResolveRiskAlerts'; data: { userId: str
 
 export type RecordBotRefusal = {
   type: 'RecordBotRefusal';
-  data: { userId: string; signalId: string; signalEventId: string; symbol: string; signalType: 'BUY' | 'SELL'; candleTime: string; decision: BotDecision };
+  data: { userId: string; signalId: string; signalEventId: string; symbol: string; signalType: RefusedSignalType; candleTime: string; decision: BotDecision };
   metadata: { now: string };
 };
 
@@ -211,7 +213,7 @@ export function recordBotRefusal(command: RecordBotRefusal, _state: RiskState): 
   const d = command.data;
   const decision = botDecisionSchema.safeParse(d.decision);
   if (!decision.success) throw new ValidationError(`decision is not a bot decision: ${decision.error.issues[0]?.message ?? 'invalid'}`, { field: 'decision' });
-  if (d.signalType !== 'BUY' && d.signalType !== 'SELL') throw new ValidationError('signalType must be BUY or SELL', { field: 'signalType' });
+  if (!refusedSignalTypes.includes(d.signalType)) throw new ValidationError(`signalType must be one of ${refusedSignalTypes.join(', ')}`, { field: 'signalType' });
   return [
     {
       type: 'BotSignalRefused',

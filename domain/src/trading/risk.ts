@@ -67,13 +67,18 @@ export type RiskParametersChanged = DomainEvent<
   'RiskParametersChanged',
   { userId: string; parameters: RiskParameters; previous: RiskParameters; changes: Partial<RiskProfile>; changedAt: string }
 >;
+/** The signals a refusal names: a BUY or SELL, or an arbitrage strategy's pair (issue 19). */
+export const refusedSignalTypes = ['BUY', 'SELL', 'ARBITRAGE'] as const;
+export type RefusedSignalType = (typeof refusedSignalTypes)[number];
+
 /**
- * The trading bot did not trade a BUY signal for this user: the rule that refused it and its figures
- * (one event per signal and user, its id derived from both, so a replayed signal records it once).
+ * The trading bot did not trade a BUY signal (or an arbitrage pair) for this user: the rule that
+ * refused it and its figures (one event per signal and user, its id derived from both, so a replayed
+ * signal records it once).
  */
 export type BotSignalRefused = DomainEvent<
   'BotSignalRefused',
-  { userId: string; signalId: string; signalEventId: string; symbol: string; signalType: 'BUY' | 'SELL'; candleTime: string; decision: BotDecision; refusedAt: string }
+  { userId: string; signalId: string; signalEventId: string; symbol: string; signalType: RefusedSignalType; candleTime: string; decision: BotDecision; refusedAt: string }
 >;
 export type RiskAlertRaised = DomainEvent<
   'RiskAlertRaised',

@@ -28,6 +28,8 @@ import { evolveRisk, initialRiskState, type RiskEvent, type RiskState } from './
 import { profileFromLegacyDocument } from './risk-profile';
 import type { ExitPlan } from './stop-levels';
 import type { Execution } from './engine/fills';
+import type { ExchangeId } from '../exchanges/exchanges';
+import type { StrategyId, StrategyType } from '../strategies/strategy-catalogue';
 import { microsToCents, quantityToUnits } from './money';
 
 export const PORTFOLIOS_PROJECTION = 'portfolios';
@@ -285,6 +287,12 @@ export type TradeView = {
   closeReason: TradeCloseReason | null;
   source: string;
   signalId: string | null;
+  /** A trade on a user strategy's signal (issue 19): which strategy; else null (absent in older documents). */
+  strategyId?: StrategyId | null;
+  strategyType?: StrategyType | null;
+  /** A leg of an arbitrage pair: the pair both legs share and the exchange this leg traded on; else null (absent in older documents). */
+  pairId?: string | null;
+  exchange?: ExchangeId | null;
   placedAt: string;
   /** placedAt in epoch ms: the sort key and the date-range filter. */
   placedAtMs: number;
@@ -346,9 +354,9 @@ function discarded(doc: TradeView, at: string): TradeView {
 /** What a closing fill took, for its document: the rule, the lots and their weighted fill price. */
 function sale(d: { lotRule?: LotRule; lots?: SoldLot[]; entryNotionalClosedMicros?: number }, units: number) {
   const lots = (d.lots ?? []).map((l) => ({ tradeId: l.tradeId, units: quantityToUnits(l.quantity), entryPrice: l.entryPrice }));
-  const lotRule: LotRule = d.lotRule === 'FIFO' ? 'FIFO' : 'AVERAGE_COST';
-  // Under FIFO the exact fill prices of the lots; before it, the entry notional (all that was recorded).
-  const entryPrice = lotRule === 'FIFO' && lots.length > 0 ? averagePrice(lots.map((l) => ({ units: l.units, price: l.entryPrice }))) : undefined;
+  const lotRule: LotRule = d.lotRule === 'FIFO' || d.lotRule === 'PAIR' ? d.lotRule : 'AVERAGE_COST';
+  // Under FIFO (and a pair's own lot) the exact fill prices of the lots; before it, the entry notional (all that was recorded).
+  const entryPrice = lotRule !== 'AVERAGE_COST' && lots.length > 0 ? averagePrice(lots.map((l) => ({ units: l.units, price: l.entryPrice }))) : undefined;
   return { lotRule, lots, entryPrice, units };
 }
 
@@ -394,6 +402,10 @@ export function evolveTradeView(doc: TradeView | null, event: DomainEvent): Trad
         closeReason: buy ? null : 'SELL',
         source: tradeSourceLabel(d.source),
         signalId: d.source.kind === 'SIGNAL' ? d.source.signalId : null,
+        strategyId: d.source.kind === 'SIGNAL' ? (d.source.strategy?.strategyId ?? null) : null,
+        strategyType: d.source.kind === 'SIGNAL' ? (d.source.strategy?.strategyType ?? null) : null,
+        pairId: d.pair?.pairId ?? null,
+        exchange: d.pair?.exchange ?? null,
         placedAt: d.placedAt,
         placedAtMs: Date.parse(d.placedAt),
         closedAt: buy ? null : d.placedAt,

@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import type { DomainEvent } from '../shared/decider';
 import { DEFAULT_RISK_PARAMETERS, DEFAULT_RISK_PROFILE } from './contracts';
-import type { PortfolioEvent, TradeSource } from './portfolio';
+import { tradeSourceLabel, type PortfolioEvent, type TradeSource } from './portfolio';
 import type { Prices } from './portfolio-valuation';
 import { portfolioDecider, type ExitRequest, type PortfolioCommand } from './portfolio.decider';
 import type { RiskEvent } from './risk';
@@ -181,6 +181,46 @@ describe('trading read models', function () {
       // No trade has closed: no win rate (the screen shows a dash), not 0 %.
       expect(tradeSummary(undefined)).to.deep.equal({ totalTrades: 0, buys: 0, sells: 0, winRate: null, totalPnl: 0, avgTradeSize: 0 });
       expect(tradeSummary(portfolioOf(run(place('t1', 'BUY', 0.5, 3000, DAY1)))!.summary).winRate).to.equal(null);
+    });
+  });
+
+  describe('strategy trades and arbitrage pairs (issue 19)', function () {
+    const strategy = (strategyId: 'neural-network' | 'rsi-technical' | 'cross-exchange-arbitrage', strategyType: 'neural' | 'technical' | 'arbitrage'): Extract<TradeSource, { kind: 'SIGNAL' }> => ({ kind: 'SIGNAL', eventId: 'e1', signalId: 'sig-1', signalType: 'BUY', candleTime: '2026-03-04T05:00:00.000Z', strategy: { strategyId, strategyType } });
+
+    it('the Signal Source names the user strategy by its name on the AI Strategies screen; a house signal keeps its type, a manual trade stays Manual', function () {
+      expect(tradeSourceLabel(strategy('rsi-technical', 'technical'))).to.equal('RSI Mean Reversion strategy');
+      expect(tradeSourceLabel(strategy('neural-network', 'neural'))).to.equal('Neural Network Predictor strategy');
+      expect(tradeSourceLabel({ ...strategy('cross-exchange-arbitrage', 'arbitrage'), signalType: 'ARBITRAGE' })).to.equal('Cross-Exchange Arbitrage strategy');
+      expect(tradeSourceLabel(SIGNAL)).to.equal('BUY signal');
+      expect(tradeSourceLabel(MANUAL)).to.equal('Manual');
+    });
+
+    it('a strategy\'s trade carries its strategyId and strategyType to the API; others carry null', function () {
+      const docs = tradesOf(run(place('t1', 'BUY', 0.5, 3000, DAY1, 'ETH', strategy('rsi-technical', 'technical')), place('t2', 'BUY', 0.01, 60_000, DAY1, 'BTC', SIGNAL), place('t3', 'BUY', 1, 100, DAY1, 'SOL')));
+      const read = (id: string) => tradeResponse(docs.get(tradeViewId('u1', id))!, {});
+      expect(read('t1')).to.include({ source: 'RSI Mean Reversion strategy', signal: 'RSI Mean Reversion strategy', strategyId: 'rsi-technical', strategyType: 'technical', pairId: null, exchange: null });
+      expect(read('t2')).to.include({ source: 'BUY signal', strategyId: null, strategyType: null });
+      expect(read('t3')).to.include({ source: 'Manual', signal: null, strategyId: null, strategyType: null });
+    });
+
+    it("an arbitrage pair is two rows sharing a pair id, each with its exchange; the BUY leg CLOSED by the SELL leg, which carries the P&L", function () {
+      const events = run({
+        type: 'PlaceArbitragePair',
+        data: {
+          userId: 'u1', pairId: 'p1', buyTradeId: 'p1:buy', sellTradeId: 'p1:sell', symbol: 'ETH', amount: 0.5,
+          buy: { exchange: 'binance', mid: 3000 }, sell: { exchange: 'kraken', mid: 3030 },
+          source: { ...strategy('cross-exchange-arbitrage', 'arbitrage'), signalType: 'ARBITRAGE' },
+        },
+        metadata: { now: DAY1 },
+      });
+      const docs = tradesOf(events);
+      const buy = tradeResponse(docs.get(tradeViewId('u1', 'p1:buy'))!, { ETH: 3000 });
+      const sell = tradeResponse(docs.get(tradeViewId('u1', 'p1:sell'))!, { ETH: 3000 });
+      expect(buy).to.include({ type: 'BUY', pairId: 'p1', exchange: 'binance', status: 'CLOSED', closeReason: 'SELL', pnl: null, fee: 1.5, strategyId: 'cross-exchange-arbitrage', source: 'Cross-Exchange Arbitrage strategy' });
+      expect(sell).to.include({ type: 'SELL', pairId: 'p1', exchange: 'kraken', status: 'CLOSED', pnl: 9.56, fee: 3.94, lotRule: 'PAIR', entryPrice: 3000 });
+      const portfolio = portfolioOf(events)!;
+      expect(portfolio.realisedPnlCents).to.equal(956);
+      expect(portfolio.summary).to.include({ trades: 2, buys: 1, sells: 1, closes: 1, wins: 1 });
     });
   });
 

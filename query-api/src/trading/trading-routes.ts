@@ -179,12 +179,12 @@ function highestSinceEntry(marketData: Pick<MarketData, 'ticks'>, position: Posi
 /** The trade CSV's columns: the JSON trade's fields a spreadsheet wants, in this order (a SELL's lots are in the JSON). */
 export const TRADES_CSV_FIELDS = [
   'time', 'id', 'type', 'symbol', 'amount', 'price', 'value', 'fee', 'pnl', 'status', 'source', 'signalId', 'closeReason',
-  'entryPrice', 'remainingQuantity', 'soldQuantity', 'lotRule',
+  'entryPrice', 'remainingQuantity', 'soldQuantity', 'lotRule', 'strategyId', 'strategyType', 'pairId', 'exchange',
 ] as const;
 
 const tradeRow = (t: Trade) => [
   t.timestamp, t.id, t.type, t.symbol, t.amount, t.price, t.value, t.fee, t.pnl, t.status, t.source, t.signalId, t.closeReason,
-  t.entryPrice, t.remainingQuantity, t.soldQuantity, t.lotRule,
+  t.entryPrice, t.remainingQuantity, t.soldQuantity, t.lotRule, t.strategyId, t.strategyType, t.pairId, t.exchange,
 ];
 
 /**

@@ -6,6 +6,7 @@ export const botRuleLabels: Record<BotRule, string> = {
   FIXED_SIZE: 'Fixed size',
   KELLY_SIZE: 'Kelly size',
   DYNAMIC_SIZE: 'Dynamic size',
+  ARBITRAGE_PAIR: 'Arbitrage pair',
   DAILY_LOSS_LIMIT: 'Daily loss limit',
   MAX_DRAWDOWN: 'Max drawdown',
   POSITION_ALREADY_OPEN: 'Position open',

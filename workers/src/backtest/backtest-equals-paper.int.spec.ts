@@ -99,7 +99,7 @@ describe('backtest equals paper: the house strategy over a period the paper bot 
     expect(bot.status(), 'the bot was never late').to.include({ lateFills: 0, refused: 0, failures: 0 });
 
     paperEvents = (await eventStore.readStream(portfolioStreamId(user))).map((e) => ({ type: e.type, data: e.data }) as PortfolioEvent);
-    refusals = (await eventStore.readStream(riskStreamId(user))).filter((e) => e.type === 'BotSignalRefused').map((e) => e.data as BotSignalRefused['data']);
+    refusals = (await eventStore.readStream(riskStreamId(user))).filter((e) => e.type === 'BotSignalRefused').map((e) => e.data as BotSignalRefused['data'] & { signalType: 'BUY' | 'SELL' });
     profile = (await handler.load(riskDecider, riskStreamId(user))).state.profile;
   });
   after(async function () {

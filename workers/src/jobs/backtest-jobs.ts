@@ -79,7 +79,8 @@ export async function paperHistory(events: BacktestJobDeps['events'], userId: st
     .filter((e) => e.type === 'BotSignalRefused')
     .map((e) => upcastRiskEvent({ type: e.type, data: e.data, schemaVersion: Number(e.metadata?.schemaVersion ?? 1) }) as BotSignalRefused)
     .filter((e) => within(e.data.refusedAt))
-    .map(({ data: { signalId, symbol, signalType, candleTime, decision, refusedAt } }) => ({ signalId, symbol, signalType, candleTime, decision, refusedAt }));
+    // An arbitrage pair's refusal has no counterpart in a backtest of one coin's BUY and SELL signals.
+    .flatMap(({ data: { signalId, symbol, signalType, candleTime, decision, refusedAt } }) => (signalType === 'ARBITRAGE' ? [] : [{ signalId, symbol, signalType, candleTime, decision, refusedAt }]));
   const start = portfolio.filter((e) => e.type === 'PortfolioOpened' || e.type === 'PortfolioReset').at(-1);
   const startingCashMicros = start ? (start.data as { startingCashMicros: number }).startingCashMicros : null;
   const sameAccount = startingCashMicros !== null && startingCashMicros === Math.round(initialCapital * MICROS_PER_USD);

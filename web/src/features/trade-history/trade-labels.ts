@@ -1,11 +1,26 @@
 /** How a trade's fields read on screen and in the export. */
+import { EXCHANGES } from '@papertrade/domain/exchanges/contracts';
 import type { Trade } from '@papertrade/domain/trading/read-contracts';
 import { botRuleLabels } from '../../lib/bot-rules';
 import { formatPrice } from '../../lib/number-format';
 
-/** The spec: a blank signal reads Manual. */
+/**
+ * The Signal Source column: the server's label (a user strategy's trade names the strategy, e.g. 'RSI
+ * Mean Reversion strategy'; a house signal's its type, 'BUY signal'; a stop or target close says so).
+ * The spec: a blank signal reads Manual.
+ */
 export function signalSource(trade: Pick<Trade, 'source'>): string {
   return trade.source.trim() === '' ? 'Manual' : trade.source;
+}
+
+/**
+ * Under the Signal Source of an arbitrage pair's leg (issue 19): the exchange it traded on and the pair
+ * its two rows share, e.g. 'Bought on Binance · pair 1a2b3c4d'. Null for any other trade.
+ */
+export function arbitrageLegLabel(trade: Pick<Trade, 'type' | 'pairId' | 'exchange'>): string | null {
+  if (!trade.pairId || !trade.exchange) return null;
+  const name = EXCHANGES.find((e) => e.id === trade.exchange)?.name ?? trade.exchange;
+  return `${trade.type === 'BUY' ? 'Bought' : 'Sold'} on ${name} · pair ${trade.pairId.slice(0, 8)}`;
 }
 
 /** The lot rule as the screen states it (GET /api/trades says which rule sales follow). */
@@ -18,10 +33,11 @@ export function lotRuleNote(rule: Trade['lotRule']): string {
 /**
  * What is left of a trade's lot, under its status: a BUY partly sold, `0.4000 left of 0.5000`; a BUY
  * sold out, `sold`; one a reset discarded, `reset`; a SELL, the rule it followed and the entry price
- * of what it sold (`FIFO · entry …`). Null for a BUY nothing was sold of.
+ * of what it sold (`FIFO · entry …`; an arbitrage pair's SELL leg, `its pair's BUY · entry …`). Null
+ * for a BUY nothing was sold of.
  */
 export function lotState(trade: Pick<Trade, 'type' | 'status' | 'closeReason' | 'amount' | 'remainingQuantity' | 'soldQuantity' | 'lotRule'>, coins: (n: number) => string): string | null {
-  if (trade.type === 'SELL') return trade.lotRule === 'AVERAGE_COST' ? 'average cost' : 'FIFO';
+  if (trade.type === 'SELL') return trade.lotRule === 'AVERAGE_COST' ? 'average cost' : trade.lotRule === 'PAIR' ? 'its pair\'s BUY' : 'FIFO';
   if (trade.status === 'CLOSED') return trade.closeReason === 'RESET' ? 'reset' : 'sold';
   if (!trade.soldQuantity) return null;
   return `${coins(trade.remainingQuantity ?? 0)} left of ${coins(trade.amount)}`;

@@ -1,7 +1,7 @@
 /** How a trade's lot reads on Trade History (issue 16): the rule, what is left of a BUY, a SELL's rule. */
 import { expect } from 'chai';
 import type { Trade } from '@papertrade/domain/trading/read-contracts';
-import { decisionLabel, executionLabel, lotRuleNote, lotState } from './trade-labels';
+import { arbitrageLegLabel, decisionLabel, executionLabel, lotRuleNote, lotState, signalSource } from './trade-labels';
 
 const buy: Pick<Trade, 'type' | 'status' | 'closeReason' | 'amount' | 'remainingQuantity' | 'soldQuantity' | 'lotRule'> = {
   type: 'BUY',
@@ -71,5 +71,26 @@ describe('what a fill met (issue 17)', () => {
   it('a stop loss or take profit close names the level its tick crossed; a fill before issue 17 has no line', () => {
     expect(executionLabel({ execution: { ...execution, mid: 2930, level: 2940 } })).to.equal('mid $2,930.00 · spread 0.5 bp · impact 0.02 bp · level $2,940.00');
     expect(executionLabel({ execution: null })).to.equal(null);
+  });
+});
+
+describe('trade history: strategy trades and arbitrage pairs (issue 19)', () => {
+  it("the Signal Source names the user strategy as the server labels it; a house signal keeps its type, a blank one reads Manual", () => {
+    expect(signalSource({ source: 'RSI Mean Reversion strategy' })).to.equal('RSI Mean Reversion strategy');
+    expect(signalSource({ source: 'Cross-Exchange Arbitrage strategy' })).to.equal('Cross-Exchange Arbitrage strategy');
+    expect(signalSource({ source: 'BUY signal' })).to.equal('BUY signal');
+    expect(signalSource({ source: ' ' })).to.equal('Manual');
+  });
+
+  it("an arbitrage leg says where it traded and which pair; other trades nothing", () => {
+    const pairId = '1a2b3c4d-0000-5000-8000-000000000000';
+    expect(arbitrageLegLabel({ type: 'BUY', pairId, exchange: 'binance' })).to.equal('Bought on Binance · pair 1a2b3c4d');
+    expect(arbitrageLegLabel({ type: 'SELL', pairId, exchange: 'coinbase' })).to.equal('Sold on Coinbase Pro · pair 1a2b3c4d');
+    expect(arbitrageLegLabel({ type: 'BUY', pairId: null, exchange: null })).to.equal(null);
+  });
+
+  it("a pair's SELL leg took its own BUY's lot", () => {
+    const sell = { ...buy, type: 'SELL' as const, status: 'CLOSED' as const, closeReason: 'SELL' as const, remainingQuantity: null, soldQuantity: null };
+    expect(lotState({ ...sell, lotRule: 'PAIR' }, coins)).to.equal("its pair's BUY");
   });
 });

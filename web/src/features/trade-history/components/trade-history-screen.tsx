@@ -26,7 +26,7 @@ import { direction, formatCoinAmount, formatCount, formatPrice, formatSignedUsd,
 import { useBotDecisions } from '../api/get-bot-decisions';
 import { getAllTrades, useTrades } from '../api/get-trades';
 import { botRuleLabels } from '../../../lib/bot-rules';
-import { decisionLabel, executionLabel, lotRuleNote, lotState, signalSource } from '../trade-labels';
+import { arbitrageLegLabel, decisionLabel, executionLabel, lotRuleNote, lotState, signalSource } from '../trade-labels';
 import { EMPTY_FILTER, filterError, isFilterActive, TRADE_HISTORY_PAGE_SIZE, type TradeFilter, type TradeTab } from '../trade-query';
 import './trade-history.css';
 
@@ -279,6 +279,17 @@ function LotCell({ trade }: { trade: Trade }) {
   );
 }
 
+/** Under the Signal Source of an arbitrage leg: its exchange and its pair. */
+function PairLegLine({ trade }: { trade: Trade }) {
+  const text = arbitrageLegLabel(trade);
+  if (text === null) return null;
+  return (
+    <span className="trade-cell__sub" data-testid="trade-pair">
+      {text}
+    </span>
+  );
+}
+
 /** Under the fill price: what the fill met (the mid, the spread and impact paid, a delay, a close's level). */
 function ExecutionLine({ trade }: { trade: Trade }) {
   const text = executionLabel(trade);
@@ -340,7 +351,10 @@ function TradesTable({ trades }: { trades: readonly Trade[] }) {
                 {formatPrice(t.price)}
                 <ExecutionLine trade={t} />
               </td>
-              <td data-testid="trade-source">{signalSource(t)}</td>
+              <td>
+                <span data-testid="trade-source">{signalSource(t)}</span>
+                <PairLegLine trade={t} />
+              </td>
               <td className={`num ${direction(t.pnl)}`} data-testid="trade-pnl">
                 {t.pnl === null ? MISSING : formatSignedUsd(t.pnl)}
               </td>
