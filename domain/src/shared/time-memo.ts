@@ -8,6 +8,7 @@
 const MAX_KEPT = 1 << 16;
 const parsed = new Map<string, number>();
 const days = new Map<string, string>();
+const formatted = new Map<number, string>();
 /** The last few texts parsed or formatted, compared by identity first (a text made by isoOf is parsed back as its time). */
 const RING = 4;
 const ringText: Array<string | null> = [null, null, null, null];
@@ -37,14 +38,19 @@ export function parseTime(text: string): number {
   return ms;
 }
 
-/** new Date(ms).toISOString(), the last one kept (throws as it does on an invalid time). */
+/** new Date(ms).toISOString(), kept (throws as it does on an invalid time); the same time gives the same string. */
 export function isoOf(ms: number): string {
   if (ms !== lastIsoMs) {
-    const date = new Date(ms);
-    lastIso = date.toISOString();
+    let text = formatted.get(ms);
+    if (text === undefined) {
+      text = new Date(ms).toISOString();
+      if (formatted.size >= MAX_KEPT) formatted.clear();
+      formatted.set(ms, text);
+    }
+    lastIso = text;
     lastIsoMs = ms;
-    // Date.parse of a toISOString text is the date's time value: parsed back without parsing.
-    ringPut(lastIso, date.getTime());
+    // Date.parse of a toISOString text is the date's time value (ms without its fraction): parsed back without parsing.
+    ringPut(lastIso, Math.trunc(ms) + 0);
   }
   return lastIso;
 }
