@@ -9,7 +9,9 @@
  *   drops the forming one), each candle the path's summary of its ticks (as simulation.ts `candles`)
  *   kept per coin, width and start, so a month's 4-hour candles are built once, not once per signal.
  * - the market a BUY's entry rules read (market-at.ts botMarketAt, from those charts) is kept per coin
- *   and fill time, for the walk-forward's many runs over one period.
+ *   and fill time, for the walk-forward's many runs over one period; its correlations with the other
+ *   coins are computed when read (the correlation limit reads those of the coins held, and a backtest
+ *   holds only its own coin), so the other coins' paths are not built.
  * The caches are bounded (the oldest quarter is dropped when one is full).
  */
 import { candleIntervalForDays } from '../market/candle-interval';
@@ -138,7 +140,7 @@ export function cachedMarketAt(charts: ChartAt): (coinId: CoinId, atMs: number) 
       const key = `${id}:${first}:${end}`;
       return months.get(key) ?? keep(months, MAX_MONTHS, key, columnsAt(charts(id, MONTH_DAYS, atMs), atMs));
     };
-    return keep(markets, MAX_MARKETS, atMs, botMarketOf(coinId, columnsAt(charts(coinId, DAY_DAYS, atMs), atMs), month));
+    return keep(markets, MAX_MARKETS, atMs, botMarketOf(coinId, columnsAt(charts(coinId, DAY_DAYS, atMs), atMs), month, true));
   };
 }
 

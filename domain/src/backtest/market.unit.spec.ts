@@ -27,4 +27,23 @@ describe('backtest market caches', function () {
     }
     expect(checked.size).to.equal(2 * new Set(times).size);
   });
+
+  it('builds another coin\'s month chart only when its correlation is read, and then gives botMarketAt\'s value', function () {
+    const sim = new MarketSimulation(Uint32Array.from([18, 9, 2, 3, 4, 5, 6, 8]));
+    const asked = new Set<CoinId>();
+    const charts = cachedCharts(sim);
+    const marketAt = cachedMarketAt((id, days, endMs) => {
+      asked.add(id);
+      return charts(id, days, endMs);
+    });
+    const [eth, btc] = [coins.find((c) => c.symbol === 'ETH')!, coins.find((c) => c.symbol === 'BTC')!];
+    const atMs = Date.UTC(2025, 2, 10, 3, 55, 2);
+    const market = marketAt(eth.id, atMs);
+    expect(market.figures.atr14).to.be.a('number');
+    expect([...asked]).to.deep.equal([eth.id]);
+    const plain = botMarketAt((id, days, endMs) => sim.chart(id, days, endMs), eth.id, atMs);
+    expect(market.correlations.BTC).to.equal(plain.correlations.BTC);
+    expect([...asked].sort()).to.deep.equal([eth.id, btc.id].sort());
+    expect(Object.keys(market.correlations).sort()).to.deep.equal(Object.keys(plain.correlations).sort());
+  });
 });

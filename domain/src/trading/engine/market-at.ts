@@ -28,11 +28,24 @@ export function columnsAt(series: CandleSeries, endMs: number): CandleColumns {
   return candleColumns(series.candles, series.interval.minutes * 60_000, endMs);
 }
 
-/** The signal coin's market from its day series and every coin's month series (see the module comment). */
-export function botMarketOf(coinId: CoinId, day: CandleColumns, month: (coinId: CoinId) => CandleColumns): BotMarket {
+/**
+ * The signal coin's market from its day series and every coin's month series (see the module comment).
+ * `lazyCorrelations`: each correlation is computed when it is first read (the same value), so another
+ * coin's month series is built only for a rule that reads it: the correlation limit reads the coins
+ * held, and a backtest holds only the coin it trades (it built the nine others' paths for nothing).
+ */
+export function botMarketOf(coinId: CoinId, day: CandleColumns, month: (coinId: CoinId) => CandleColumns, lazyCorrelations = false): BotMarket {
   const mine = month(coinId);
   const correlations: BotMarket['correlations'] = {};
-  for (const c of coins) if (c.id !== coinId) correlations[c.symbol] = returnCorrelation(mine, month(c.id));
+  for (const c of coins) {
+    if (c.id === coinId) continue;
+    if (!lazyCorrelations) {
+      correlations[c.symbol] = returnCorrelation(mine, month(c.id));
+      continue;
+    }
+    let value: number | undefined;
+    Object.defineProperty(correlations, c.symbol, { enumerable: true, get: () => (value ??= returnCorrelation(mine, month(c.id))) });
+  }
   return { figures: coinFigures(day, mine), correlations };
 }
 
