@@ -19,6 +19,7 @@
 import { validateWalkForwardRequest, type BacktestRun, type WalkForwardReport } from '@papertrade/domain/backtest/contracts';
 import { cachedTicks, simulationMarket } from '@papertrade/domain/backtest/market';
 import { runBacktest, type BacktestMarket } from '@papertrade/domain/backtest/run-backtest';
+import { isStrategyBacktestId, runStrategyBacktest, type StrategyModelPort } from '@papertrade/domain/strategies/strategy-backtest';
 import { evaluateWindow, walkForwardReport, windowJobs } from '@papertrade/domain/backtest/walk-forward';
 import type { WalkForwardConfig } from '@papertrade/domain/backtest/backtest';
 import type { RecordedPeak } from '@papertrade/domain/trading/engine/paper-engine';
@@ -40,12 +41,14 @@ export type WindowPool = Pick<WalkForwardPool, 'run'>;
 export interface BacktestEngineOptions {
   /** Where single backtests run (off the event loop); absent: in this thread. */
   thread?: BacktestRunnerThread;
+  /** The stored models the neural strategy's backtest reads (workers/src/strategies/strategy-models.ts); absent: it fails saying so. */
+  models?: StrategyModelPort;
   /** Where a walk-forward's windows run (in parallel, on worker threads); absent: in this thread, window by window. */
   walkForwardPool?: WindowPool;
 }
 
 export function inProcessBacktestEngine(marketData: MarketData, options: BacktestEngineOptions = {}): BacktestEngine {
-  const { thread, walkForwardPool } = options;
+  const { thread, walkForwardPool, models } = options;
   const simulated = marketData instanceof SimulatedMarketData ? marketData : null;
   const marketFor = (strategyId: string): BacktestMarket => {
     if (!simulated) throw new Error(SIMULATED_MARKET_REQUIRED);
@@ -57,8 +60,17 @@ export function inProcessBacktestEngine(marketData: MarketData, options: Backtes
   return {
     async backtest({ userId, config, profile, peaks }, progress, signal): Promise<BacktestRun> {
       const market = marketFor(config.strategyId);
-      const run = { ...config, startMs: Date.parse(config.startDate), endMs: Date.parse(config.endDate) };
       const recorded = peaks && peaks.length > 0 ? { peaks: [...peaks] } : {};
+      const { strategyId } = config;
+      if (isStrategyBacktestId(strategyId)) {
+        // An AI strategy's backtest (issue 19) runs here, not on the thread: the neural one awaits its
+        // models' predictions, and one pass over a year of 5-minute candles is a few seconds.
+        await breathe();
+        if (signal.aborted) throw signal.reason as Error;
+        const { result, trades } = await runStrategyBacktest({ ...config, strategyId }, market, { rules: { profile }, userId, onProgress: progress, ...recorded, ...(models ? { models } : {}) });
+        return { result, trades };
+      }
+      const run = { ...config, strategyId, startMs: Date.parse(config.startDate), endMs: Date.parse(config.endDate) };
       if (thread && simulated) {
         const request = { key: Array.from(simulated.key), lastTick: simulated.ticks.lastTick(), config: run, rules: { profile }, userId, liveSignalIds: config.strategyId === 'house-signals', ...recorded };
         return thread.run(request, progress, signal);

@@ -66,11 +66,11 @@ export function strategySignalIdFor(configId: string, symbol: string, candleTime
   return idempotentId(strategyIdempotency(configId, symbol, candleTime), 'strategy-signal');
 }
 
-/** The default scorer: each model loaded once (by digest) from the `ml-models` documents, the newest candle's features standardised as in training. */
-export function storedModelScorer(documents: DocumentStore): ModelScorer {
+/** Each stored model loaded once (by digest) from the `ml-models` documents (a failed load is tried again next time). */
+export function storedModelLoader(documents: DocumentStore): (digest: string) => ReturnType<typeof loadModel> {
   const loaded = new Map<string, ReturnType<typeof loadModel>>();
   const models = documents.collection<StoredModelDocument>(ML_MODELS_COLLECTION);
-  return async (digest, candles) => {
+  return (digest) => {
     let model = loaded.get(digest);
     if (!model) {
       model = (async () => {
@@ -81,7 +81,15 @@ export function storedModelScorer(documents: DocumentStore): ModelScorer {
       model.catch(() => loaded.delete(digest));
       loaded.set(digest, model);
     }
-    const { stored, predict } = await model;
+    return model;
+  };
+}
+
+/** The default scorer: each model loaded once (by digest) from the `ml-models` documents, the newest candle's features standardised as in training. */
+export function storedModelScorer(documents: DocumentStore): ModelScorer {
+  const load = storedModelLoader(documents);
+  return async (digest, candles) => {
+    const { stored, predict } = await load(digest);
     const features = computeFeatures({
       time: candles.map((c) => c.time),
       high: candles.map((c) => c.high),
