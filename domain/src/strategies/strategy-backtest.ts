@@ -220,12 +220,29 @@ export function neuralInputs(configuration: NeuralConfiguration, close: Float64A
   };
 }
 
-/** The neural strategy's signals over [first, end): each candle by its model (modelAt), each model its own stream (as live: its digest is in the stream's key). */
-export async function neuralSignals(strategyId: string, configuration: NeuralConfiguration, candles: Candles, first: number, end: number, models: readonly StrategyModel[], score: StrategyModelPort['score']) {
+/**
+ * The neural strategy's plan over candles: each candle's model (an index into `models`, -1: none then)
+ * and its probability of an up candle. Made where the models are (it awaits their predictions), and
+ * plain data, so the rest of the run can go on elsewhere (the workers' backtest thread).
+ */
+export interface NeuralPlan {
+  models: StrategyModel[];
+  modelIndex: Int32Array;
+  probability: Float64Array;
+}
+
+export async function neuralPlan(candles: Candles, first: number, end: number, models: readonly StrategyModel[], score: StrategyModelPort['score']): Promise<NeuralPlan> {
   const { probability, modelOf } = await neuralProbabilities(candles, first, end, models, score);
+  const list = [...models];
+  return { models: list, modelIndex: Int32Array.from(modelOf, (m) => (m ? list.indexOf(m) : -1)), probability };
+}
+
+/** The neural strategy's signals over [first, end) by its plan: each candle by its model, each model its own stream (as live: its digest is in the stream's key). */
+export function neuralSignals(strategyId: string, configuration: NeuralConfiguration, candles: Candles, first: number, end: number, plan: NeuralPlan) {
+  const modelOf = Array.from(plan.modelIndex, (k) => (k >= 0 ? plan.models[k]! : null));
   const close = candles.close.subarray(0, candles.length);
-  const signals = strategySignalsOver(strategyId, candles, first, end, neuralInputs(configuration, close, probability, modelOf), (i) => `model:${modelOf[i]?.digest ?? 'none'}`);
-  return { signals, modelOf, probability };
+  const signals = strategySignalsOver(strategyId, candles, first, end, neuralInputs(configuration, close, plan.probability, modelOf), (i) => `model:${modelOf[i]?.digest ?? 'none'}`);
+  return { signals, modelOf };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -238,14 +255,38 @@ export interface StrategyBacktestOptions extends Pick<BacktestOptions, 'rules' |
 
 const pct = (x: number) => `${Number(x.toFixed(4))}%`;
 
-/** The strategy's backtest over the period: its signals, the fills and the figures. */
-export async function runStrategyBacktest(config: StrategyBacktestConfig, market: BacktestMarket, options: StrategyBacktestOptions): Promise<BacktestRun & { signals: StrategySignalGenerated[] }> {
+/** What a run needs that only an async step can give (the neural strategy's plan); plain data. */
+export interface StrategyBacktestPlan {
+  neural?: NeuralPlan;
+}
+
+function periodCandles(config: StrategyBacktestConfig, ticks: BacktestMarket['ticks']) {
   const { type } = strategyInfo(config.strategyId);
   const startMs = Date.parse(config.startDate);
   const endMs = Date.parse(config.endDate);
-  const candles = candlesWithWarmUp({ symbol: config.symbol, startMs, endMs }, market.ticks, strategyWarmUpCandles(type, config.parameters));
-  const first = indexAtOrAfter(candles, startMs);
-  const end = endIndex(candles, endMs);
+  const candles = candlesWithWarmUp({ symbol: config.symbol, startMs, endMs }, ticks, strategyWarmUpCandles(type, config.parameters));
+  return { type, candles, first: indexAtOrAfter(candles, startMs), end: endIndex(candles, endMs) };
+}
+
+/** The async step (neural: the user's models and their predictions, through the port); nothing for the others. */
+export async function planStrategyBacktest(config: StrategyBacktestConfig, ticks: BacktestMarket['ticks'], options: Pick<StrategyBacktestOptions, 'models' | 'userId'>): Promise<StrategyBacktestPlan> {
+  if (strategyInfo(config.strategyId).type !== 'neural') return {};
+  if (!options.models) throw new Error('The neural strategy’s backtest needs the stored models, and this engine has none');
+  const { candles, first, end } = periodCandles(config, ticks);
+  const models = await options.models.models(options.userId ?? 'backtest');
+  return { neural: await neuralPlan(candles, first, end, models, options.models.score.bind(options.models)) };
+}
+
+/** The strategy's backtest over the period: its signals, the fills and the figures. */
+export async function runStrategyBacktest(config: StrategyBacktestConfig, market: BacktestMarket, options: StrategyBacktestOptions): Promise<StrategyBacktestRun> {
+  return runPlannedStrategyBacktest(config, market, options, await planStrategyBacktest(config, market.ticks, options));
+}
+
+export type StrategyBacktestRun = BacktestRun & { signals: StrategySignalGenerated[] };
+
+/** runStrategyBacktest once planned: synchronous and pure (the workers run it on their backtest thread). */
+export function runPlannedStrategyBacktest(config: StrategyBacktestConfig, market: BacktestMarket, options: Omit<StrategyBacktestOptions, 'models'>, plan: StrategyBacktestPlan): StrategyBacktestRun {
+  const { type, candles, first, end } = periodCandles(config, market.ticks);
   const close = candles.close.subarray(0, candles.length);
   const p = config.parameters as Record<string, number>;
   switch (type) {
@@ -261,9 +302,8 @@ export async function runStrategyBacktest(config: StrategyBacktestConfig, market
     }
     case 'neural': {
       const configuration: NeuralConfiguration = { learningRate: p['learningRate']!, epochs: p['epochs']!, confidenceThreshold: p['confidenceThreshold']! };
-      if (!options.models) throw new Error('The neural strategy’s backtest needs the stored models, and this engine has none');
-      const models = await options.models.models(options.userId ?? 'backtest');
-      const { signals, modelOf } = await neuralSignals(config.strategyId, configuration, candles, first, end, models, options.models.score.bind(options.models));
+      if (!plan.neural || plan.neural.modelIndex.length !== candles.length) throw new Error('The neural strategy’s backtest needs its plan over these candles (planStrategyBacktest)');
+      const { signals, modelOf } = neuralSignals(config.strategyId, configuration, candles, first, end, plan.neural);
       const run = engineRun(config, market, options, candles, signals);
       return { result: { ...run.result, notes: neuralNotes(first, end, modelOf, configuration) }, trades: run.trades, signals: signals.map((s) => s.signal) };
     }
@@ -276,7 +316,7 @@ export async function runStrategyBacktest(config: StrategyBacktestConfig, market
 }
 
 /** The signals through the paper engine (technical, neural): BUY and SELL at their candles, each with its confidence. */
-function engineRun(config: StrategyBacktestConfig, market: BacktestMarket, options: StrategyBacktestOptions, candles: Candles, signals: ReadonlyArray<{ index: number; signal: StrategySignalGenerated }>): BacktestRun {
+function engineRun(config: StrategyBacktestConfig, market: BacktestMarket, options: Omit<StrategyBacktestOptions, 'models'>, candles: Candles, signals: ReadonlyArray<{ index: number; signal: StrategySignalGenerated }>): BacktestRun {
   const decisions = new Int8Array(candles.length).fill(NO_SIGNAL);
   const confidence = new Float64Array(candles.length).fill(100);
   for (const { index, signal } of signals) {

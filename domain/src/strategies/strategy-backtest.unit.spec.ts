@@ -21,6 +21,7 @@ import {
   arbitrageInputs,
   backtestRoundTrips,
   modelAt,
+  neuralPlan,
   neuralSignals,
   runStrategyBacktest,
   strategyBacktestConfig,
@@ -203,6 +204,11 @@ describe('strategy backtest', function () {
       return Float64Array.from({ length: rows }, (_, r) => 1 / (1 + Math.exp(-sign * 400 * x[r * FEATURE_COUNT]!)));
     };
     const configuration = { ...defaultConfiguration('neural'), confidenceThreshold: 55 };
+    const run = async (series: number[]) => {
+      const candles = candlesOf(series);
+      const plan = await neuralPlan(candles, 100, 1000, models, score);
+      return { ...neuralSignals('neural-network', configuration, candles, 100, 1000, plan), probability: plan.probability };
+    };
 
     it('decides each candle by the latest model trained by its close (the user\'s before the house\'s), none before the first', async function () {
       expect(modelAt(models, Date.parse(at(299)))).to.equal(null);
@@ -210,7 +216,7 @@ describe('strategy backtest', function () {
       expect(modelAt(models, Date.parse(at(599)))!.digest).to.equal('aaaaaaaa1');
       expect(modelAt(models, Date.parse(at(950)))!.digest, 'the user\'s own model before the house\'s').to.equal('bbbbbbbb2');
       expect(modelAt([models[2]!], Date.parse(at(950)))!.digest, 'the house model without one of theirs').to.equal('hhhhhhhh3');
-      const { signals, modelOf } = await neuralSignals('neural-network', configuration, candlesOf(closes), 100, 1000, models, score);
+      const { signals, modelOf } = await run(closes);
       expect(signals.length).to.be.greaterThan(10);
       expect(signals.every((s) => s.index >= 300), 'nothing before the first model').to.equal(true);
       for (let i = 100; i < 1000; i++) if (modelOf[i]) expect(Date.parse(modelOf[i]!.trainedAt)).to.be.at.most(T0 + (i + 1) * FIVE_MIN);
@@ -218,10 +224,10 @@ describe('strategy backtest', function () {
     });
 
     it('no look-ahead: changing the candles after t changes no decision at or before t', async function () {
-      const before = await neuralSignals('neural-network', configuration, candlesOf(closes), 100, 1000, models, score);
+      const before = await run(closes);
       for (const t of [350, 640]) {
         const changed = closes.map((x, i) => (i > t ? x * (1 + 0.02 * Math.sin(i)) : x));
-        const after = await neuralSignals('neural-network', configuration, candlesOf(changed), 100, 1000, models, score);
+        const after = await run(changed);
         const upTo = (r: typeof before) => r.signals.filter((s) => s.index <= t).map((s) => ({ i: s.index, type: s.signal.data.type, reasons: s.signal.data.reasons }));
         expect(upTo(after), `t = ${t}`).to.deep.equal(upTo(before));
         expect(Array.from(after.probability.subarray(0, t + 1))).to.deep.equal(Array.from(before.probability.subarray(0, t + 1)));

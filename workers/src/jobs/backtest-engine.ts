@@ -19,7 +19,7 @@
 import { validateWalkForwardRequest, type BacktestRun, type WalkForwardReport } from '@papertrade/domain/backtest/contracts';
 import { cachedTicks, simulationMarket } from '@papertrade/domain/backtest/market';
 import { runBacktest, type BacktestMarket } from '@papertrade/domain/backtest/run-backtest';
-import { isStrategyBacktestId, runStrategyBacktest, type StrategyModelPort } from '@papertrade/domain/strategies/strategy-backtest';
+import { isStrategyBacktestId, planStrategyBacktest, runPlannedStrategyBacktest, type StrategyModelPort } from '@papertrade/domain/strategies/strategy-backtest';
 import { evaluateWindow, walkForwardReport, windowJobs } from '@papertrade/domain/backtest/walk-forward';
 import type { WalkForwardConfig } from '@papertrade/domain/backtest/backtest';
 import type { RecordedPeak } from '@papertrade/domain/trading/engine/paper-engine';
@@ -63,11 +63,15 @@ export function inProcessBacktestEngine(marketData: MarketData, options: Backtes
       const recorded = peaks && peaks.length > 0 ? { peaks: [...peaks] } : {};
       const { strategyId } = config;
       if (isStrategyBacktestId(strategyId)) {
-        // An AI strategy's backtest (issue 19) runs here, not on the thread: the neural one awaits its
-        // models' predictions, and one pass over a year of 5-minute candles is a few seconds.
+        // An AI strategy's backtest (issue 19): its plan here (the neural one awaits its models'
+        // predictions), the run on the thread as every backtest's.
+        const strategy = { ...config, strategyId };
+        const plan = await planStrategyBacktest(strategy, market.ticks, { userId, ...(models ? { models } : {}) });
+        if (signal.aborted) throw signal.reason as Error;
+        if (thread && simulated) return thread.run({ key: Array.from(simulated.key), lastTick: simulated.ticks.lastTick(), strategy: { config: strategy, plan }, rules: { profile }, userId, liveSignalIds: false, ...recorded }, progress, signal);
         await breathe();
         if (signal.aborted) throw signal.reason as Error;
-        const { result, trades } = await runStrategyBacktest({ ...config, strategyId }, market, { rules: { profile }, userId, onProgress: progress, ...recorded, ...(models ? { models } : {}) });
+        const { result, trades } = runPlannedStrategyBacktest(strategy, market, { rules: { profile }, userId, onProgress: progress, ...recorded }, plan);
         return { result, trades };
       }
       const run = { ...config, strategyId, startMs: Date.parse(config.startDate), endMs: Date.parse(config.endDate) };
