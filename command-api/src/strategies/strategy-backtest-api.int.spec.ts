@@ -16,6 +16,9 @@ import { JobRunner } from '@papertrade/workers/jobs/job-runner';
 import { backtestJobs } from '@papertrade/workers/jobs/backtest-jobs';
 import { inProcessBacktestEngine } from '@papertrade/workers/jobs/backtest-engine';
 import { BacktestRunnerThread } from '@papertrade/workers/jobs/backtest-runner-thread';
+import { strategySignalIdFor } from '@papertrade/workers/strategies/strategy-signal-ids';
+import { configIdOf, configKey } from '@papertrade/domain/strategies/strategy-catalogue';
+import { BOT_LATENCY_MS } from '@papertrade/domain/trading/engine/bot-timing';
 import { storedStrategyModels } from '@papertrade/workers/strategies/strategy-models';
 import { ML_MODELS_COLLECTION } from '@papertrade/workers/ml/model-training-job';
 import { trainModel } from '@papertrade/workers/ml/trainers';
@@ -100,6 +103,18 @@ describe('strategy backtest API (HTTP, embedded)', function () {
     expect(card.sampleSize, 'one round trip per closing sell').to.be.at.most(sells).and.at.least(1);
     if (card.sampleSize >= 20) expect(card.winRate).to.be.a('number');
     else expect(card).to.include({ winRate: null, figuresNote: 'not enough trades' });
+    // Its signals carry the ids the live strategy engine gives the same configuration's signals (so its
+    // trades carry the bot's trade ids, which the backtest-versus-paper report lines up by).
+    const configId = configIdOf(configKey('technical', { rsiPeriod: 10, rsiOverbought: 65, stopLoss: 0.5, takeProfit: 0.8 }));
+    const fills = (await h.request('GET', `/api/backtest/${backtestId}/trades?page=1&pageSize=50`, { token })).body.trades as Array<{ signalId?: string; execution: { intendedAt: string | null } }>;
+    const bySignal = fills.filter((t) => t.signalId && t.execution.intendedAt);
+    expect(bySignal.length).to.be.greaterThan(0);
+    for (const t of bySignal) {
+      // The order was meant to fill at the first tick at or after the candle's close plus the bot's latency.
+      const closeMs = Math.floor((Date.parse(t.execution.intendedAt!) - BOT_LATENCY_MS) / 300_000) * 300_000;
+      const candleTime = new Date(closeMs - 300_000).toISOString();
+      expect(t.signalId).to.equal(strategySignalIdFor(configId, 'ETH', candleTime));
+    }
     const perf = (await h.request('GET', '/api/strategies/rsi-technical/performance', { token })).body;
     expect(perf.source).to.equal('backtest');
     expect(perf.performance).to.have.length(card.sampleSize);

@@ -38,7 +38,8 @@ import { FEATURE_COUNT, computeFeatures } from '../ml/features';
 import { rsi } from '../market/indicators/rsi';
 import { BASIS_WINDOW, exchangeQuotes } from './exchange-quotes';
 import type { StrategyBacktestRequest } from './contracts';
-import { strategyIds, strategyInfo, type ArbitrageConfiguration, type NeuralConfiguration, type StrategyConfiguration, type StrategyId, type StrategyType, type TechnicalConfiguration } from './strategy-catalogue';
+import { MODEL_KEY_SEPARATOR } from './strategy-view';
+import { configIdOf, configKey, strategyIds, strategyInfo, type ArbitrageConfiguration, type NeuralConfiguration, type StrategyConfiguration, type StrategyId, type StrategyType, type TechnicalConfiguration } from './strategy-catalogue';
 import { evolveStrategySignal, initialStrategySignalState, strategySignalDecider, type StrategyInputs, type StrategyRoundTrip, type StrategySignalGenerated, type StrategySignalState } from './strategy-signals';
 
 export const STRATEGY_BACKTEST_SYMBOL = 'ETH';
@@ -105,6 +106,7 @@ export function strategySignalsOver(
   end: number,
   inputsAt: (i: number) => StrategyInputs | null,
   streamOf: (i: number) => string = () => strategyId,
+  signalIds?: StrategySignalIds,
 ): Array<{ index: number; signal: StrategySignalGenerated }> {
   const states = new Map<string, StrategySignalState>();
   const out: Array<{ index: number; signal: StrategySignalGenerated }> = [];
@@ -114,8 +116,9 @@ export function strategySignalsOver(
     const stream = streamOf(i);
     const state = states.get(stream) ?? initialStrategySignalState();
     const candleTime = new Date(candles.time[i]!).toISOString();
-    const signalId = `${strategyId}:${STRATEGY_BACKTEST_SYMBOL}@${candleTime}`;
-    const events = strategySignalDecider.decide({ type: 'EvaluateStrategy', data: { signalId, configId: stream, configKey: stream, symbol: STRATEGY_BACKTEST_SYMBOL, candleTime, inputs } }, state);
+    const configId = configIdOf(stream);
+    const signalId = signalIds ? signalIds(configId, STRATEGY_BACKTEST_SYMBOL, candleTime).signalId : `${strategyId}:${STRATEGY_BACKTEST_SYMBOL}@${candleTime}`;
+    const events = strategySignalDecider.decide({ type: 'EvaluateStrategy', data: { signalId, configId, configKey: stream, symbol: STRATEGY_BACKTEST_SYMBOL, candleTime, inputs } }, state);
     let next = state;
     for (const e of events) {
       next = evolveStrategySignal(next, e);
@@ -125,6 +128,14 @@ export function strategySignalsOver(
   }
   return out;
 }
+
+/**
+ * The ids the live strategy engine gives a signal of a configuration (its configId: configIdOf of the
+ * evaluation's key) and the StrategySignalGenerated that carries it (the command handler's idempotent
+ * ids: platform code, so the workers pass them in). With them a backtest's trades carry the bot's very
+ * trade ids (tradeIdFor of the signal and the user), which the backtest-versus-paper report lines up by.
+ */
+export type StrategySignalIds = (configId: string, symbol: string, candleTime: string) => { signalId: string; eventId: string };
 
 /** The last candle index (exclusive) whose close is within the period. */
 function endIndex(candles: Pick<Candles, 'time' | 'length'>, endMs: number): number {
@@ -238,10 +249,11 @@ export async function neuralPlan(candles: Candles, first: number, end: number, m
 }
 
 /** The neural strategy's signals over [first, end) by its plan: each candle by its model, each model its own stream (as live: its digest is in the stream's key). */
-export function neuralSignals(strategyId: string, configuration: NeuralConfiguration, candles: Candles, first: number, end: number, plan: NeuralPlan) {
+export function neuralSignals(strategyId: string, configuration: NeuralConfiguration, candles: Candles, first: number, end: number, plan: NeuralPlan, signalIds?: StrategySignalIds) {
   const modelOf = Array.from(plan.modelIndex, (k) => (k >= 0 ? plan.models[k]! : null));
   const close = candles.close.subarray(0, candles.length);
-  const signals = strategySignalsOver(strategyId, candles, first, end, neuralInputs(configuration, close, plan.probability, modelOf), (i) => `model:${modelOf[i]?.digest ?? 'none'}`);
+  const key = configKey('neural', configuration);
+  const signals = strategySignalsOver(strategyId, candles, first, end, neuralInputs(configuration, close, plan.probability, modelOf), (i) => `${key}${MODEL_KEY_SEPARATOR}${modelOf[i]?.digest ?? 'none'}`, signalIds);
   return { signals, modelOf };
 }
 
@@ -251,6 +263,8 @@ export function neuralSignals(strategyId: string, configuration: NeuralConfigura
 export interface StrategyBacktestOptions extends Pick<BacktestOptions, 'rules' | 'userId' | 'onProgress' | 'peaks'> {
   /** The stored models (neural only). */
   models?: StrategyModelPort;
+  /** The live engine's signal and event ids (default: `{strategyId}:{SYMBOL}@{candleTime}`). */
+  signalIds?: StrategySignalIds;
 }
 
 const pct = (x: number) => `${Number(x.toFixed(4))}%`;
@@ -292,7 +306,7 @@ export function runPlannedStrategyBacktest(config: StrategyBacktestConfig, marke
   switch (type) {
     case 'technical': {
       const configuration: TechnicalConfiguration = { rsiPeriod: p['rsiPeriod']!, rsiOverbought: p['rsiOverbought']!, stopLoss: p['stopLoss']!, takeProfit: p['takeProfit']! };
-      const signals = strategySignalsOver(config.strategyId, candles, first, end, technicalInputs(configuration, close));
+      const signals = strategySignalsOver(config.strategyId, candles, first, end, technicalInputs(configuration, close), () => configKey('technical', configuration), options.signalIds);
       const notes = [
         `The strategy's own signals, as live: BUY when RSI(${configuration.rsiPeriod}) enters oversold (below ${100 - configuration.rsiOverbought}); SELL when it enters overbought (above ${configuration.rsiOverbought}), at the stop loss (${pct(configuration.stopLoss)} below the entry close) or at the take profit (${pct(configuration.takeProfit)} above it), checked at candle closes.`,
         'The orders fill through the paper engine as the bot fills the strategy’s signals, under your risk profile (its sizing, entry rules and the stops it attaches to each BUY).',
@@ -303,13 +317,13 @@ export function runPlannedStrategyBacktest(config: StrategyBacktestConfig, marke
     case 'neural': {
       const configuration: NeuralConfiguration = { learningRate: p['learningRate']!, epochs: p['epochs']!, confidenceThreshold: p['confidenceThreshold']! };
       if (!plan.neural || plan.neural.modelIndex.length !== candles.length) throw new Error('The neural strategy’s backtest needs its plan over these candles (planStrategyBacktest)');
-      const { signals, modelOf } = neuralSignals(config.strategyId, configuration, candles, first, end, plan.neural);
+      const { signals, modelOf } = neuralSignals(config.strategyId, configuration, candles, first, end, plan.neural, options.signalIds);
       const run = engineRun(config, market, options, candles, signals);
       return { result: { ...run.result, notes: neuralNotes(first, end, modelOf, configuration) }, trades: run.trades, signals: signals.map((s) => s.signal) };
     }
     case 'arbitrage': {
       const configuration: ArbitrageConfiguration = { minSpread: p['minSpread']!, maxPositionSize: p['maxPositionSize']! };
-      const signals = strategySignalsOver(config.strategyId, candles, first, end, arbitrageInputs(configuration, close));
+      const signals = strategySignalsOver(config.strategyId, candles, first, end, arbitrageInputs(configuration, close), () => configKey('arbitrage', configuration), options.signalIds);
       return { ...arbitrageBacktest(config, candles, first, end, signals, options), signals: signals.map((s) => s.signal) };
     }
   }
@@ -324,9 +338,20 @@ function engineRun(config: StrategyBacktestConfig, market: BacktestMarket, optio
     decisions[index] = signal.data.type === 'BUY' ? BUY : SELL;
     confidence[index] = signal.data.confidence;
   }
+  // The engine names each signal (and its event) as the strategy's signal was named.
+  const byTime = new Map(signals.map(({ signal }) => [signal.data.candleTime, signal.data]));
+  const ids = options.signalIds;
+  const named: BacktestMarket = {
+    ...market,
+    signalIdOf: (symbol, candleTime) => byTime.get(candleTime)?.signalId ?? `${config.strategyId}:${symbol}@${candleTime}`,
+    signalEventIdOf: (symbol, candleTime) => {
+      const signal = byTime.get(candleTime);
+      return ids && signal ? ids(signal.configId, symbol, candleTime).eventId : (signal?.signalId ?? `${config.strategyId}:${symbol}@${candleTime}`);
+    },
+  };
   const { result, trades } = runDecidedBacktest(
     { symbol: config.symbol, startMs: Date.parse(config.startDate), endMs: Date.parse(config.endDate), initialCapital: config.initialCapital, label: config.strategyId },
-    market,
+    named,
     { rules: options.rules, candles, decisions, confidence, ...(options.userId ? { userId: options.userId } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}), ...(options.peaks ? { peaks: options.peaks } : {}) },
   );
   return { result, trades };

@@ -25,7 +25,7 @@ import type { WalkForwardConfig } from '@papertrade/domain/backtest/backtest';
 import type { RecordedPeak } from '@papertrade/domain/trading/engine/paper-engine';
 import type { MarketData } from '@papertrade/platform/market/market-data';
 import { SimulatedMarketData } from '@papertrade/platform/market/simulated-market-data';
-import { liveSignalEventIdOf, liveSignalIdOf } from '../backtest/live-ids';
+import { liveSignalEventIdOf, liveSignalIdOf, liveStrategySignalIds } from '../backtest/live-ids';
 import type { BacktestEngine } from './backtest-jobs';
 import type { BacktestRunnerThread } from './backtest-runner-thread';
 import type { WalkForwardPool } from '../backtest/walk-forward-pool';
@@ -71,7 +71,7 @@ export function inProcessBacktestEngine(marketData: MarketData, options: Backtes
         if (thread && simulated) return thread.run({ key: Array.from(simulated.key), lastTick: simulated.ticks.lastTick(), strategy: { config: strategy, plan }, rules: { profile }, userId, liveSignalIds: false, ...recorded }, progress, signal);
         await breathe();
         if (signal.aborted) throw signal.reason as Error;
-        const { result, trades } = runPlannedStrategyBacktest(strategy, market, { rules: { profile }, userId, onProgress: progress, ...recorded }, plan);
+        const { result, trades } = runPlannedStrategyBacktest(strategy, market, { rules: { profile }, userId, onProgress: progress, signalIds: liveStrategySignalIds, ...recorded }, plan);
         return { result, trades };
       }
       const run = { ...config, strategyId, startMs: Date.parse(config.startDate), endMs: Date.parse(config.endDate) };

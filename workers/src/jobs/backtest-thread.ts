@@ -13,7 +13,7 @@ import { runBacktest, type BacktestConfig, type BacktestMarket } from '@papertra
 import { MarketSimulation } from '@papertrade/domain/market/simulation';
 import type { EngineRules, RecordedPeak } from '@papertrade/domain/trading/engine/paper-engine';
 import { runPlannedStrategyBacktest, type StrategyBacktestConfig, type StrategyBacktestPlan } from '@papertrade/domain/strategies/strategy-backtest';
-import { liveSignalEventIdOf, liveSignalIdOf } from '../backtest/live-ids';
+import { liveSignalEventIdOf, liveSignalIdOf, liveStrategySignalIds } from '../backtest/live-ids';
 
 export interface BacktestThreadRequest {
   id: number;
@@ -65,7 +65,7 @@ parentPort?.on('message', (request: BacktestThreadRequest) => {
     };
     let run: BacktestRun;
     if (request.strategy) {
-      const { result, trades } = runPlannedStrategyBacktest(request.strategy.config, market, options, request.strategy.plan);
+      const { result, trades } = runPlannedStrategyBacktest(request.strategy.config, market, { ...options, signalIds: liveStrategySignalIds }, request.strategy.plan);
       run = { result, trades };
     } else if (request.config) run = runBacktest(request.config, market, options);
     else throw new Error('a backtest thread request names no backtest');
