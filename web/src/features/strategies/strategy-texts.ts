@@ -93,6 +93,7 @@ export function backtestResultFigures(result: { totalReturn: number; totalTrades
     ['Max drawdown', pctText(result.maxDrawdown), 'max-drawdown'],
     ['Sharpe ratio', result.sharpeRatio === null ? '—' : result.sharpeRatio.toFixed(2), 'sharpe'],
     ['Final balance', `$${result.finalBalance.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`, 'final-balance'],
-    ['Signals', result.refusedSignals > 0 ? `${result.signals} (${result.refusedSignals} not followed)` : String(result.signals), 'signals'],
+    ['Signals', String(result.signals), 'signals'],
+    ['Not followed', String(result.refusedSignals), 'refused'],
   ];
 }

@@ -49,9 +49,10 @@ describe('strategy texts', function () {
       ['Max drawdown', '3.1%', 'max-drawdown'],
       ['Sharpe ratio', '1.23', 'sharpe'],
       ['Final balance', '$10,123.40', 'final-balance'],
-      ['Signals', '9 (1 not followed)', 'signals'],
+      ['Signals', '9', 'signals'],
+      ['Not followed', '1', 'refused'],
     ]);
     const none = backtestResultFigures({ ...result, totalReturn: 0, totalTrades: 0, winRate: 0, sharpeRatio: null, refusedSignals: 0 });
-    expect(none.map(([, v]) => v)).to.deep.equal(['0.0%', '0', '—', '3.1%', '—', '$10,123.40', '9']);
+    expect(none.map(([, v]) => v)).to.deep.equal(['0.0%', '0', '—', '3.1%', '—', '$10,123.40', '9', '0']);
   });
 });
