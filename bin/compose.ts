@@ -38,6 +38,7 @@ import { projections } from '@papertrade/projectors/projections';
 import type { RegistrationDeps } from '@papertrade/command-api/auth/register-account';
 import { MarketFeed, marketTickSource } from '@papertrade/workers/market-feed';
 import { StrategyEngine } from '@papertrade/workers/strategies/strategy-engine';
+import { storedStrategyModels } from '@papertrade/workers/strategies/strategy-models';
 import { SignalEngine } from '@papertrade/workers/signal-engine';
 import { DEFAULT_BOT_CONCURRENCY, TradingBot } from '@papertrade/workers/trading-bot';
 import { RiskMonitor } from '@papertrade/workers/risk-monitor';
@@ -298,7 +299,7 @@ export function createWorkers(rt: Runtime): Workers {
     {
       kinds: [
         modelTrainingJob({ handler, documents, candles: intervalSourceOf(rt.marketData), clock: rt.clock, logger: rt.logger }),
-        ...backtestJobs({ handler, events: eventStore, engine: inProcessBacktestEngine(rt.marketData, { thread: backtestThread, walkForwardPool }), logger: rt.logger }),
+        ...backtestJobs({ handler, events: eventStore, engine: inProcessBacktestEngine(rt.marketData, { thread: backtestThread, walkForwardPool, models: storedStrategyModels(eventStore, documents) }), logger: rt.logger }),
       ],
       leaseMs: rt.config.JOB_LEASE_MS,
     },

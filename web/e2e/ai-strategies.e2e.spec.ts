@@ -7,8 +7,9 @@
  *   moves), configures it (the dialog closes on save, 'Configuration Saved', the card shows the new
  *   settings), a refused toggle reads 'Error: Failed to update strategy status'; Retrain (neural only)
  *   trains a neural network with the card's settings and reads 'Model Retrained' when its job ends; Backtest opens with 2024-01-01, 2024-12-31 and 10000, runs through the
- *   engine ('Backtest Completed' with its trades and win rate) and the card then says its figures
- *   come from the latest backtest;
+ *   engine ('Backtest Completed' with its trades and win rate), the result shows below the cards with
+ *   its notes, and the card then says its figures come from the latest backtest; the neural (no model
+ *   trained by the period's end: nothing traded, and said) and arbitrage strategies are backtested too;
  * - a premium user whose active strategy has traded (its signals appended while the app was stopped,
  *   as the strategy engine writes them) sees the measured figures, Live Signals naming the strategy
  *   and why, the Performance chart and Analytics comparing the curves.
@@ -214,7 +215,7 @@ describe('web: AI Trading Strategies (e2e)', function () {
     expect(requests).to.deep.equal([{ modelType: 'neural_network', trainingDays: 30, parameters: { learningRate: 0.001, epochs: 100 } }]);
   });
 
-  it('Backtest: the dialog\'s defaults, a run through the engine, Backtest Completed, the card measured from it', async () => {
+  it('Backtest: the dialog\'s defaults, a run of each type, Backtest Completed, the result below the cards, the card measured from it', async () => {
     await signIn(premium);
     await page.goto('/ai-signals');
     await card('rsi-technical').getByRole('button', { name: 'Backtest' }).click();
@@ -233,12 +234,28 @@ describe('web: AI Trading Strategies (e2e)', function () {
     await done.waitFor({ timeout: 180_000 });
     expect(await done.getByTestId('toast-description').textContent()).to.match(/^\d+ trades, win rate (\d+\.\d%|—)$/);
     await card('rsi-technical').getByTestId('figures-source').filter({ hasText: 'Latest backtest' }).waitFor();
-    await screenshot(page, 'ai-strategies-after-backtest');
-    // The neural strategy cannot be backtested by the engine: the server says why.
+    // The result below the cards: its figures, and how the strategy exited (its own stop loss and take profit).
+    const result = page.getByTestId('backtest-result');
+    await result.getByRole('heading', { name: 'Backtest: RSI Mean Reversion' }).waitFor();
+    expect(await result.getByTestId('backtest-return').textContent()).to.match(/^[+-]?\d+\.\d%$/);
+    // (the stop loss as configured above: 3 %)
+    expect(await result.getByTestId('backtest-notes').textContent()).to.match(/at the stop loss \(3% below the entry close\) or at the take profit \(4% above it\)/);
+    await screenshot(page, 'ai-strategies-after-backtest', { fullPage: true });
+    // The neural strategy is backtested too, walk-forward over the models as they were: none was trained
+    // by this period's end (models are trained on recent candles), so it says so and trades nothing.
     await card('neural-network').getByRole('button', { name: 'Backtest' }).click();
+    await dialog.getByTestId('backtest-end').fill('2024-01-03');
     await dialog.getByTestId('backtest-run').click();
-    const failed = await expectToast(page, 'Backtest Failed');
-    expect(failed.description).to.match(/cannot backtest the neural strategy/);
+    await result.getByRole('heading', { name: 'Backtest: Neural Network Predictor' }).waitFor({ timeout: 180_000 });
+    expect(await result.getByTestId('backtest-trades').textContent()).to.equal('0');
+    expect(await result.getByTestId('backtest-notes').textContent()).to.match(/No model had been trained by the period's end, so nothing was traded/);
+    // And arbitrage: round trips between the simulated exchanges, with how they fill.
+    await card('cross-exchange-arbitrage').getByRole('button', { name: 'Backtest' }).click();
+    await dialog.getByTestId('backtest-end').fill('2024-01-10');
+    await dialog.getByTestId('backtest-run').click();
+    await result.getByRole('heading', { name: 'Backtest: Cross-Exchange Arbitrage' }).waitFor({ timeout: 180_000 });
+    expect(await result.getByTestId('backtest-notes').textContent()).to.match(/a round trip of 1000 USD: bought on the cheaper exchange and sold on the dearer one/);
+    await screenshot(page, 'ai-strategies-arbitrage-backtest', { fullPage: true });
   });
 
   it('a premium user whose strategy traded: figures, Live Signals with the strategy and why, Performance chart, Analytics', async () => {

@@ -12,9 +12,8 @@
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { backtestConfigKey, validateBacktestRequest } from '@papertrade/domain/backtest/contracts';
 import { configureStrategyRequestSchema, strategyBacktestRequestSchema, strategyIdSchema, toggleStrategyRequestSchema, type StrategyBacktestResponse, type StrategyCommandResponse } from '@papertrade/domain/strategies/contracts';
-import { engineBacktestRequest } from '@papertrade/domain/strategies/strategy-backtest';
+import { strategyBacktestConfig } from '@papertrade/domain/strategies/strategy-backtest';
 import { strategyInfo, type StrategyId } from '@papertrade/domain/strategies/strategy-catalogue';
 import { configurationOf, strategyStreamId } from '@papertrade/domain/strategies/strategy';
 import { strategyDecider } from '@papertrade/domain/strategies/strategy.decider';
@@ -62,11 +61,15 @@ export function strategyRoutes(deps: CommandApiDeps): Router {
   });
 
   /**
-   * POST /api/strategies/{id}/backtest {startDate, endDate, initialCapital}: the strategy's rule as a
-   * backtest of the engine (strategy-backtest.ts), through the backtest service's slot, stream and job
-   * (one run per user at a time: 409 naming the one under way), then recorded on the strategy's stream
-   * as its latest backtest. 202 with the job; the result is GET /api/backtest/{backtestId}, and the
-   * strategy's card measures its trades when its paper sample is smaller.
+   * POST /api/strategies/{id}/backtest {startDate, endDate, initialCapital}: the strategy itself, any of
+   * the three types, over the period (domain/src/strategies/strategy-backtest.ts: its live signal code
+   * folded over the candles; technical and neural fill through the paper engine under the user's risk
+   * profile, arbitrage as round trips between the simulated exchange quotes; neural walks forward over
+   * the models that existed at each candle), through the backtest service's slot, stream and job (one
+   * run per user at a time: 409 naming the one under way), then recorded on the strategy's stream as
+   * its latest backtest. 202 with the job; the result (with its `notes`: what the run assumed) is
+   * GET /api/backtest/{backtestId}, and the strategy's card measures its trades when its paper sample
+   * is smaller.
    */
   const requestBacktest = backtestRequester(deps);
   router.post('/api/strategies/:id/backtest', requirePremium, jsonBody, async (ctx) => {
@@ -75,9 +78,8 @@ export function strategyRoutes(deps: CommandApiDeps): Router {
     const user = currentUser(ctx);
     const stream = strategyStreamId(user.id, strategyId);
     const loaded = await deps.handler.load(strategyDecider, stream, {});
-    const engine = engineBacktestRequest(strategyInfo(strategyId).type, configurationOf(loaded.state, strategyId), body);
-    const v = validateBacktestRequest(engine, Date.parse(now()));
-    const job = await requestBacktest(ctx, body, 'backtest', { strategyId: v.strategyId, symbol: v.symbol, startDate: v.startDate, endDate: v.endDate, initialCapital: v.initialCapital, parameters: v.parameters }, backtestConfigKey(v));
+    const { config, configKey } = strategyBacktestConfig(strategyId, configurationOf(loaded.state, strategyId), body, Date.parse(now()));
+    const job = await requestBacktest(ctx, body, 'backtest', config, configKey);
     const recorded = await deps.handler.handle(
       strategyDecider,
       stream,

@@ -991,9 +991,13 @@ export const strategyBacktest = endpoint({
   method: 'post',
   path: '/api/strategies/{id}/backtest',
   tag: 'AI strategies',
-  summary: "Backtest a strategy's rule through the backtesting engine (a long job)",
+  summary: 'Backtest a strategy, any of the three types, over a past period (a long job)',
   description:
-    "startDate and endDate as YYYY-MM-DD (the dialog's defaults: 2024-01-01 to 2024-12-31), initialCapital 100 to 10,000,000 (10000). The technical strategy runs as the engine's RSI strategy on ETH with its period and levels (exits by your risk profile); the neural and arbitrage strategies cannot be backtested by the engine yet (400). 202 with the job; the result is GET /api/backtest/{backtestId}; one run per user at a time (409).",
+    "startDate and endDate as YYYY-MM-DD (the dialog's defaults: 2024-01-01 to 2024-12-31; at most 366 days, not after today), initialCapital 100 to 10,000,000 (10000). The strategy runs on ETH with its configuration, decided by the code its live signals come from, so a backtest of a period equals what the strategy did live. " +
+    'Technical: BUY when RSI enters oversold; SELL when it enters overbought, at its stopLoss or at its takeProfit (percent from the entry close, checked at candle closes); the orders fill through the paper engine as the bot fills them, under your risk profile. ' +
+    "Neural: walk-forward over the models as they were, with no look-ahead: each candle is decided by the model the live strategy read at its close (your latest model trained by then, else the house model's), never by one trained later; candles before any model are not traded, and the result's notes say which model decided how many candles. " +
+    "Arbitrage: at each close the simulated exchange quotes (the reference price plus a mean-reverting basis per exchange); when the best pair's spread net of both exchanges' fees exceeds minSpread, a round trip of maxPositionSize USD (bought on the cheaper exchange, sold on the dearer, each leg with its fee; both legs are listed with their exchange). " +
+    "202 with the job; the result, with notes saying what the run assumed, is GET /api/backtest/{backtestId}; its figures follow the backtester's conventions; one run per user at a time (409).",
   access: 'premium',
   params: strategyParams,
   body: { schema: strategyBacktestRequestSchema, required: true },

@@ -25,6 +25,7 @@ import type { DomainEvent } from '../shared/decider';
 import type { BacktestResult, BacktestTrade, ComparePaperReport, StrategyId, WalkForwardObjective, WalkForwardReport } from './contracts';
 import type { CoinSymbol } from '../market/coins';
 import type { RiskProfile } from '../trading/contracts';
+import type { StrategyId as AiStrategyId } from '../strategies/strategy-catalogue';
 
 export type BacktestMode = 'backtest' | 'walk-forward';
 
@@ -43,9 +44,13 @@ export const MAX_STORED_DIFFERENCES = 250;
 /** After this a taken slot no longer blocks a new request (see the file comment). */
 export const SLOT_EXPIRY_MS = 2 * 60 * 60 * 1000;
 
-/** A backtest's settings as validated (contracts.ts validateBacktestRequest), the period in ISO. */
+/**
+ * A backtest's settings as validated (contracts.ts validateBacktestRequest), the period in ISO. An AI
+ * strategy's backtest (issue 19, strategies/strategy-backtest.ts) names the strategy (AiStrategyId) and
+ * carries its configuration as the parameters.
+ */
 export type BacktestConfig = {
-  strategyId: StrategyId;
+  strategyId: StrategyId | AiStrategyId;
   symbol: CoinSymbol;
   startDate: string;
   endDate: string;
@@ -54,7 +59,8 @@ export type BacktestConfig = {
 };
 
 /** A walk-forward's settings as validated (validateWalkForwardRequest). */
-export type WalkForwardConfig = Omit<BacktestConfig, 'parameters'> & {
+export type WalkForwardConfig = Omit<BacktestConfig, 'parameters' | 'strategyId'> & {
+  strategyId: StrategyId;
   windows: number;
   inSampleFraction: number;
   objective: WalkForwardObjective;

@@ -309,7 +309,7 @@ export function validateBacktestRequest(request: unknown, nowMs: number): Valida
 }
 
 /** The settings' canonical text (strategy, symbol, period, capital, parameters sorted): equal settings, equal key (configId may be its hash). */
-export function backtestConfigKey(r: Pick<ValidatedBacktestRequest, 'strategyId' | 'symbol' | 'startMs' | 'endMs' | 'initialCapital' | 'parameters'>): string {
+export function backtestConfigKey(r: Pick<ValidatedBacktestRequest, 'symbol' | 'startMs' | 'endMs' | 'initialCapital' | 'parameters'> & { strategyId: string }): string {
   const params = Object.keys(r.parameters)
     .sort()
     .map((k) => `${k}=${r.parameters[k]}`)
@@ -361,6 +361,8 @@ export const backtestTradeSchema = z.object({
   signalId: z.string().optional(),
   /** The bot rule that sized or refused it, in words (the paper bot's BotDecision rule), when there is one. */
   rule: z.string().optional(),
+  /** The exchange of the fill, when it is not the simulated market's one price (the arbitrage strategy's legs). */
+  exchange: z.string().optional(),
   execution: backtestExecutionSchema,
 });
 export type BacktestTrade = z.infer<typeof backtestTradeSchema>;
@@ -402,6 +404,12 @@ export const backtestResultSchema = backtestFiguresSchema.extend({
   refusedSignals: z.number().int(),
   equityCurve: z.array(equityPointSchema),
   drawdownCurve: z.array(drawdownPointSchema),
+  /**
+   * What the run assumed, in words, when it is more than the catalogue's rule through the paper engine
+   * (the AI strategies' backtests: how the technical strategy exits, which model decided each neural
+   * candle and that none was trained after it, how an arbitrage round trip fills).
+   */
+  notes: z.array(z.string()).optional(),
 });
 export type BacktestResult = z.infer<typeof backtestResultSchema>;
 

@@ -85,6 +85,11 @@ export interface BacktestDetail extends BacktestRun {
 
 /** The candles a run of `config` reads (its warm-up included). */
 export function candlesFor(config: Pick<BacktestConfig, 'strategyId' | 'parameters' | 'startMs' | 'endMs' | 'symbol'>, ticks: PriceTicks, warmUp = warmUpCandles(config.strategyId, config.parameters)): Candles {
+  return candlesWithWarmUp(config, ticks, warmUp);
+}
+
+/** The coin's candles of the period with `warmUp` candles before its start (never before the history's start). */
+export function candlesWithWarmUp(config: Pick<BacktestConfig, 'startMs' | 'endMs' | 'symbol'>, ticks: PriceTicks, warmUp: number): Candles {
   const coin = findCoinBySymbol(config.symbol);
   if (!coin) throw new RangeError(`no coin ${config.symbol}`);
   const from = Math.max(SIMULATION_EPOCH_MS, config.startMs - warmUp * CANDLE_MS);
@@ -108,21 +113,35 @@ export function runBacktest(config: BacktestConfig, market: BacktestMarket, opti
 }
 
 export function runBacktestDetail(config: BacktestConfig, market: BacktestMarket, options: BacktestOptions): BacktestDetail {
-  const coin = findCoinBySymbol(config.symbol);
-  if (!coin) throw new RangeError(`no coin ${config.symbol}`);
-  const coinId = coin.id as CoinId;
-  const userId = options.userId ?? 'backtest';
   const candles = options.candles ?? candlesFor(config, market.ticks);
   const decisions = options.decisions && options.decisions.length >= candles.length ? options.decisions : new Int8Array(candles.length);
   const confidence = config.strategyId === 'house-signals' ? new Uint8Array(candles.length) : undefined;
   strategyDecisions(config.strategyId as StrategyId, config.parameters, candles, decisions, confidence);
+  return runDecidedBacktest({ ...config, label: config.strategyId }, market, { ...options, candles, decisions, ...(confidence ? { confidence } : {}) });
+}
+
+/** The settings of a run whose decisions are made elsewhere: `label` names its signals (`{label}:{SYMBOL}@{candleTime}`). */
+export type DecidedBacktestConfig = Pick<BacktestConfig, 'symbol' | 'startMs' | 'endMs' | 'initialCapital'> & { label: string };
+
+/**
+ * A run over decisions made by another module (the AI strategies' backtests, domain/src/strategies/
+ * strategy-backtest.ts; and runBacktestDetail, over the catalogue's): `candles` cover the warm-up and
+ * the period, `decisions[i]` is BUY, SELL, HOLD or NO_SIGNAL at candle i's close, `confidence[i]` the
+ * signal's confidence (percent; default 100). Steps 2 and 3 of the file comment, unchanged.
+ */
+export function runDecidedBacktest(config: DecidedBacktestConfig, market: BacktestMarket, options: Omit<BacktestOptions, 'candles' | 'decisions'> & { candles: Candles; decisions: Int8Array; confidence?: ArrayLike<number> }): BacktestDetail {
+  const coin = findCoinBySymbol(config.symbol);
+  if (!coin) throw new RangeError(`no coin ${config.symbol}`);
+  const coinId = coin.id as CoinId;
+  const userId = options.userId ?? 'backtest';
+  const { candles, decisions, confidence } = options;
 
   const endTick = tickAt(config.endMs); // exclusive
   const lastTick = endTick - 1;
   const engine = new PaperEngine({ ticks: market.ticks, charts: market.charts, userId, rules: options.rules, portfolio: openedWith(userId, config.initialCapital, config.startMs), quoteHeldOnly: !options.quoteEveryCoin, keepOutcomes: !options.figuresOnly, explain: !options.figuresOnly, ...(market.marketAt ? { marketAt: market.marketAt } : {}), ...(options.peaks ? { peaks: options.peaks } : {}) });
   const equity = new EquitySeries(Math.max(16, Math.ceil((config.endMs - config.startMs) / CANDLE_MS) + 2));
   const given: Array<{ timeMs: number; decision: number }> = [];
-  const signalIdOf = market.signalIdOf ?? ((symbol: string, candleTime: string) => `${config.strategyId}:${symbol}@${candleTime}`);
+  const signalIdOf = market.signalIdOf ?? ((symbol: string, candleTime: string) => `${config.label}:${symbol}@${candleTime}`);
 
   const first = indexAtOrAfter(candles, config.startMs);
   const n = candles.length;

@@ -7,8 +7,17 @@
 import { signalsStreamId } from '@papertrade/domain/signals/signal';
 import { idempotentId } from '@papertrade/platform/commands/command-handler';
 import { signalIdempotency, signalIdFor } from '../signal-engine';
+import { strategySignalsStreamId } from '@papertrade/domain/strategies/strategy-signals';
+import type { StrategySignalIds } from '@papertrade/domain/strategies/strategy-backtest';
+import { strategyIdempotency, strategySignalIdFor } from '../strategies/strategy-signal-ids';
 
 export const liveSignalIdOf = (symbol: string, candleTime: string): string => signalIdFor(symbol, candleTime);
 
 /** The SignalGenerated's id: the first event the signal engine's command appends to `signals-{SYMBOL}`. */
 export const liveSignalEventIdOf = (symbol: string, candleTime: string): string => idempotentId(signalIdempotency(symbol, candleTime), `${signalsStreamId(symbol)}#0`);
+
+/** An AI strategy's signal as the strategy engine names it, and its StrategySignalGenerated (the first event of its command on `strategy-signals-{configId}-{SYMBOL}`). */
+export const liveStrategySignalIds: StrategySignalIds = (configId, symbol, candleTime) => ({
+  signalId: strategySignalIdFor(configId, symbol, candleTime),
+  eventId: idempotentId(strategyIdempotency(configId, symbol, candleTime), `${strategySignalsStreamId(configId, symbol)}#0`),
+});

@@ -19,12 +19,13 @@
 import { validateWalkForwardRequest, type BacktestRun, type WalkForwardReport } from '@papertrade/domain/backtest/contracts';
 import { cachedTicks, simulationMarket } from '@papertrade/domain/backtest/market';
 import { runBacktest, type BacktestMarket } from '@papertrade/domain/backtest/run-backtest';
+import { isStrategyBacktestId, planStrategyBacktest, runPlannedStrategyBacktest, type StrategyModelPort } from '@papertrade/domain/strategies/strategy-backtest';
 import { evaluateWindow, walkForwardReport, windowJobs } from '@papertrade/domain/backtest/walk-forward';
 import type { WalkForwardConfig } from '@papertrade/domain/backtest/backtest';
 import type { RecordedPeak } from '@papertrade/domain/trading/engine/paper-engine';
 import type { MarketData } from '@papertrade/platform/market/market-data';
 import { SimulatedMarketData } from '@papertrade/platform/market/simulated-market-data';
-import { liveSignalEventIdOf, liveSignalIdOf } from '../backtest/live-ids';
+import { liveSignalEventIdOf, liveSignalIdOf, liveStrategySignalIds } from '../backtest/live-ids';
 import type { BacktestEngine } from './backtest-jobs';
 import type { BacktestRunnerThread } from './backtest-runner-thread';
 import type { WalkForwardPool } from '../backtest/walk-forward-pool';
@@ -40,12 +41,14 @@ export type WindowPool = Pick<WalkForwardPool, 'run'>;
 export interface BacktestEngineOptions {
   /** Where single backtests run (off the event loop); absent: in this thread. */
   thread?: BacktestRunnerThread;
+  /** The stored models the neural strategy's backtest reads (workers/src/strategies/strategy-models.ts); absent: it fails saying so. */
+  models?: StrategyModelPort;
   /** Where a walk-forward's windows run (in parallel, on worker threads); absent: in this thread, window by window. */
   walkForwardPool?: WindowPool;
 }
 
 export function inProcessBacktestEngine(marketData: MarketData, options: BacktestEngineOptions = {}): BacktestEngine {
-  const { thread, walkForwardPool } = options;
+  const { thread, walkForwardPool, models } = options;
   const simulated = marketData instanceof SimulatedMarketData ? marketData : null;
   const marketFor = (strategyId: string): BacktestMarket => {
     if (!simulated) throw new Error(SIMULATED_MARKET_REQUIRED);
@@ -57,8 +60,21 @@ export function inProcessBacktestEngine(marketData: MarketData, options: Backtes
   return {
     async backtest({ userId, config, profile, peaks }, progress, signal): Promise<BacktestRun> {
       const market = marketFor(config.strategyId);
-      const run = { ...config, startMs: Date.parse(config.startDate), endMs: Date.parse(config.endDate) };
       const recorded = peaks && peaks.length > 0 ? { peaks: [...peaks] } : {};
+      const { strategyId } = config;
+      if (isStrategyBacktestId(strategyId)) {
+        // An AI strategy's backtest (issue 19): its plan here (the neural one awaits its models'
+        // predictions), the run on the thread as every backtest's.
+        const strategy = { ...config, strategyId };
+        const plan = await planStrategyBacktest(strategy, market.ticks, { userId, ...(models ? { models } : {}) });
+        if (signal.aborted) throw signal.reason as Error;
+        if (thread && simulated) return thread.run({ key: Array.from(simulated.key), lastTick: simulated.ticks.lastTick(), strategy: { config: strategy, plan }, rules: { profile }, userId, liveSignalIds: false, ...recorded }, progress, signal);
+        await breathe();
+        if (signal.aborted) throw signal.reason as Error;
+        const { result, trades } = runPlannedStrategyBacktest(strategy, market, { rules: { profile }, userId, onProgress: progress, signalIds: liveStrategySignalIds, ...recorded }, plan);
+        return { result, trades };
+      }
+      const run = { ...config, strategyId, startMs: Date.parse(config.startDate), endMs: Date.parse(config.endDate) };
       if (thread && simulated) {
         const request = { key: Array.from(simulated.key), lastTick: simulated.ticks.lastTick(), config: run, rules: { profile }, userId, liveSignalIds: config.strategyId === 'house-signals', ...recorded };
         return thread.run(request, progress, signal);

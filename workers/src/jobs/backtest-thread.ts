@@ -12,14 +12,18 @@ import { cachedTicks, simulationMarket } from '@papertrade/domain/backtest/marke
 import { runBacktest, type BacktestConfig, type BacktestMarket } from '@papertrade/domain/backtest/run-backtest';
 import { MarketSimulation } from '@papertrade/domain/market/simulation';
 import type { EngineRules, RecordedPeak } from '@papertrade/domain/trading/engine/paper-engine';
-import { liveSignalEventIdOf, liveSignalIdOf } from '../backtest/live-ids';
+import { runPlannedStrategyBacktest, type StrategyBacktestConfig, type StrategyBacktestPlan } from '@papertrade/domain/strategies/strategy-backtest';
+import { liveSignalEventIdOf, liveSignalIdOf, liveStrategySignalIds } from '../backtest/live-ids';
 
 export interface BacktestThreadRequest {
   id: number;
   key: number[];
   /** The last tick the run may read (the job's start: never after now). */
   lastTick: number;
-  config: BacktestConfig;
+  /** A backtest of the catalogue's strategy; or */
+  config?: BacktestConfig;
+  /** an AI strategy's (issue 19), with its plan made in the job's thread (the neural one's models and predictions). */
+  strategy?: { config: StrategyBacktestConfig; plan: StrategyBacktestPlan };
   rules: EngineRules;
   userId: string;
   peaks?: RecordedPeak[];
@@ -48,17 +52,23 @@ parentPort?.on('message', (request: BacktestThreadRequest) => {
     }
     const market: BacktestMarket = { ...(request.liveSignalIds ? simulationMarket(sim, liveSignalIdOf, liveSignalEventIdOf) : simulationMarket(sim)), ticks: cachedTicks(sim, () => request.lastTick) };
     let posted = -1;
-    const run = runBacktest(request.config, market, {
+    const options = {
       rules: request.rules,
       userId: request.userId,
       ...(request.peaks ? { peaks: request.peaks } : {}),
-      onProgress: (fraction) => {
+      onProgress: (fraction: number) => {
         const step = Math.floor(fraction * PROGRESS_STEPS);
         if (step === posted) return;
         posted = step;
         port.postMessage({ id: request.id, type: 'progress', fraction } satisfies BacktestThreadReply);
       },
-    });
+    };
+    let run: BacktestRun;
+    if (request.strategy) {
+      const { result, trades } = runPlannedStrategyBacktest(request.strategy.config, market, { ...options, signalIds: liveStrategySignalIds }, request.strategy.plan);
+      run = { result, trades };
+    } else if (request.config) run = runBacktest(request.config, market, options);
+    else throw new Error('a backtest thread request names no backtest');
     port.postMessage({ id: request.id, type: 'done', run } satisfies BacktestThreadReply);
   } catch (error) {
     port.postMessage({ id: request.id, type: 'error', message: error instanceof Error ? error.message : String(error) } satisfies BacktestThreadReply);

@@ -23,7 +23,8 @@ import { rsi } from '@papertrade/domain/market/indicators/rsi';
 import { exchangeQuotes, type ExchangeQuote } from '@papertrade/domain/strategies/exchange-quotes';
 import type { TechnicalConfiguration } from '@papertrade/domain/strategies/strategy-catalogue';
 import { strategySignalDecider, strategySignalsStreamId, type EvaluateStrategy, type StrategyInputs } from '@papertrade/domain/strategies/strategy-signals';
-import { idempotentId, type CommandHandler, type Idempotency } from '@papertrade/platform/commands/command-handler';
+import type { CommandHandler } from '@papertrade/platform/commands/command-handler';
+import { STRATEGY_ENGINE_ACTOR, strategyIdempotency, strategySignalIdFor } from './strategy-signal-ids';
 import type { Logger } from '@papertrade/platform/config/logger';
 import type { DocumentStore } from '@papertrade/platform/document-store/document-store';
 import type { ReadModels } from '@papertrade/platform/projections/read-models';
@@ -31,7 +32,7 @@ import { loadModel } from '../ml/trainers';
 import { ML_MODELS_COLLECTION, type StoredModelDocument } from '../ml/model-training-job';
 import { distinctEvaluations, type Evaluation } from './strategy-followers';
 
-export const STRATEGY_ENGINE_ACTOR = 'strategy-engine';
+export { STRATEGY_ENGINE_ACTOR, strategyIdempotency, strategySignalIdFor } from './strategy-signal-ids';
 
 /** The probability of an up candle after the last of `candles`, by the model of `digest`. */
 export type ModelScorer = (digest: string, candles: readonly Candle[]) => Promise<number>;
@@ -57,20 +58,11 @@ export interface StrategyEngineStatus {
   lastError: string | null;
 }
 
-export function strategyIdempotency(configId: string, symbol: string, candleTime: string): Idempotency {
-  const key = `${configId}@${symbol.toUpperCase()}@${candleTime}`;
-  return { scope: STRATEGY_ENGINE_ACTOR, key, requestHash: key };
-}
-
-export function strategySignalIdFor(configId: string, symbol: string, candleTime: string): string {
-  return idempotentId(strategyIdempotency(configId, symbol, candleTime), 'strategy-signal');
-}
-
-/** The default scorer: each model loaded once (by digest) from the `ml-models` documents, the newest candle's features standardised as in training. */
-export function storedModelScorer(documents: DocumentStore): ModelScorer {
+/** Each stored model loaded once (by digest) from the `ml-models` documents (a failed load is tried again next time). */
+export function storedModelLoader(documents: DocumentStore): (digest: string) => ReturnType<typeof loadModel> {
   const loaded = new Map<string, ReturnType<typeof loadModel>>();
   const models = documents.collection<StoredModelDocument>(ML_MODELS_COLLECTION);
-  return async (digest, candles) => {
+  return (digest) => {
     let model = loaded.get(digest);
     if (!model) {
       model = (async () => {
@@ -81,7 +73,15 @@ export function storedModelScorer(documents: DocumentStore): ModelScorer {
       model.catch(() => loaded.delete(digest));
       loaded.set(digest, model);
     }
-    const { stored, predict } = await model;
+    return model;
+  };
+}
+
+/** The default scorer: each model loaded once (by digest) from the `ml-models` documents, the newest candle's features standardised as in training. */
+export function storedModelScorer(documents: DocumentStore): ModelScorer {
+  const load = storedModelLoader(documents);
+  return async (digest, candles) => {
+    const { stored, predict } = await load(digest);
     const features = computeFeatures({
       time: candles.map((c) => c.time),
       high: candles.map((c) => c.high),

@@ -79,3 +79,21 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
 export function headerCounts(strategies: readonly Pick<Strategy, 'active'>[] | undefined, signals: readonly unknown[] | undefined): { active: number; signals: number } {
   return { active: strategies?.filter((s) => s.active).length ?? 0, signals: signals?.length ?? 0 };
 }
+
+/**
+ * A completed strategy backtest's figures as the result panel shows them (backtest contracts'
+ * conventions: fractions shown as percents with one decimal, USD with two).
+ */
+export function backtestResultFigures(result: { totalReturn: number; totalTrades: number; winRate: number; maxDrawdown: number; finalBalance: number; sharpeRatio: number | null; signals: number; refusedSignals: number }): Array<[label: string, value: string, id: string]> {
+  const pctText = (x: number) => `${(x * 100).toFixed(1)}%`;
+  return [
+    ['Total return', `${result.totalReturn > 0 ? '+' : ''}${pctText(result.totalReturn)}`, 'return'],
+    ['Closed trades', String(result.totalTrades), 'trades'],
+    ['Win rate', result.totalTrades === 0 ? '—' : pctText(result.winRate), 'win-rate'],
+    ['Max drawdown', pctText(result.maxDrawdown), 'max-drawdown'],
+    ['Sharpe ratio', result.sharpeRatio === null ? '—' : result.sharpeRatio.toFixed(2), 'sharpe'],
+    ['Final balance', `$${result.finalBalance.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`, 'final-balance'],
+    ['Signals', String(result.signals), 'signals'],
+    ['Not followed', String(result.refusedSignals), 'refused'],
+  ];
+}

@@ -1,7 +1,7 @@
 /** The strategies page's exact texts (spec section 8) and figure formatting. */
 import { expect } from 'chai';
 import { ApiError } from '../../lib/api-client';
-import { configurationFailedToast, configurationSavedToast, figureText, figuresSourceText, headerCounts, retrainEndedToast, retrainStartedToast, retrainFailedToast, strategyUpdatedToast, toggleFailedToast } from './strategy-texts';
+import { backtestResultFigures, configurationFailedToast, configurationSavedToast, figureText, figuresSourceText, headerCounts, retrainEndedToast, retrainStartedToast, retrainFailedToast, strategyUpdatedToast, toggleFailedToast } from './strategy-texts';
 
 describe('strategy texts', function () {
   it('the spec\'s toasts', function () {
@@ -38,5 +38,21 @@ describe('strategy texts', function () {
     const error = new ApiError(400, JSON.stringify(problem), 'Bad Request', problem as never);
     expect(configurationFailedToast(error)).to.deep.equal({ title: 'Error', description: 'rsiPeriod must be from 2 to 100', variant: 'destructive' });
     expect(configurationFailedToast(new Error('network')).description).to.equal('Failed to save configuration');
+  });
+
+  it('a backtest\'s result figures: percents with one decimal, the balance in dollars, "—" without trades', function () {
+    const result = { totalReturn: 0.0123, totalTrades: 4, winRate: 0.75, maxDrawdown: 0.031, finalBalance: 10123.4, sharpeRatio: 1.234, signals: 9, refusedSignals: 1 };
+    expect(backtestResultFigures(result)).to.deep.equal([
+      ['Total return', '+1.2%', 'return'],
+      ['Closed trades', '4', 'trades'],
+      ['Win rate', '75.0%', 'win-rate'],
+      ['Max drawdown', '3.1%', 'max-drawdown'],
+      ['Sharpe ratio', '1.23', 'sharpe'],
+      ['Final balance', '$10,123.40', 'final-balance'],
+      ['Signals', '9', 'signals'],
+      ['Not followed', '1', 'refused'],
+    ]);
+    const none = backtestResultFigures({ ...result, totalReturn: 0, totalTrades: 0, winRate: 0, sharpeRatio: null, refusedSignals: 0 });
+    expect(none.map(([, v]) => v)).to.deep.equal(['0.0%', '0', '—', '3.1%', '—', '$10,123.40', '9', '0']);
   });
 });

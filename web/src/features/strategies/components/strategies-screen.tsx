@@ -6,6 +6,7 @@
  */
 import { useCallback, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import type { BacktestDetail } from '@papertrade/domain/backtest/service-contracts';
 import type { Strategy } from '@papertrade/domain/strategies/contracts';
 import { FetchError } from '../../../components/ui/fetch-error';
 import { Spinner } from '../../../components/ui/spinner';
@@ -18,6 +19,7 @@ import { useToggleStrategy } from '../api/toggle-strategy';
 import { headerCounts, retrainStartedToast, retrainFailedToast, strategyUpdatedToast, toggleFailedToast } from '../strategy-texts';
 import { Analytics } from './analytics';
 import { BacktestDialog } from './backtest-dialog';
+import { BacktestResult } from './backtest-result';
 import { BacktestWatcher } from './backtest-watcher';
 import { RetrainWatcher } from './retrain-watcher';
 import { ConfigureDialog } from './configure-dialog';
@@ -45,8 +47,16 @@ export function StrategiesScreen() {
   const [configuring, setConfiguring] = useState<Strategy | null>(null);
   const [performanceOf, setPerformanceOf] = useState<Strategy | null>(null);
   const [backtesting, setBacktesting] = useState<Strategy | null>(null);
-  const [watching, setWatching] = useState<string | null>(null);
-  const stopWatching = useCallback(() => setWatching(null), []);
+  const [watching, setWatching] = useState<{ backtestId: string; strategyName: string } | null>(null);
+  const [lastBacktest, setLastBacktest] = useState<{ strategyName: string; detail: BacktestDetail } | null>(null);
+  const watchedName = watching?.strategyName ?? '';
+  const stopWatching = useCallback(
+    (completed: BacktestDetail | null) => {
+      if (completed) setLastBacktest({ strategyName: watchedName, detail: completed });
+      setWatching(null);
+    },
+    [watchedName],
+  );
   const [retraining, setRetraining] = useState<string | null>(null);
   const stopRetraining = useCallback(() => setRetraining(null), []);
 
@@ -104,13 +114,14 @@ export function StrategiesScreen() {
             ))}
           </div>
         )}
+        {tab === 'management' && lastBacktest && <BacktestResult strategyName={lastBacktest.strategyName} detail={lastBacktest.detail} onDismiss={() => setLastBacktest(null)} />}
         {tab === 'signals' && <LiveSignals signals={signals.data?.signals ?? []} anyActive={counts.active > 0} />}
         {tab === 'analytics' && <Analytics strategies={list} />}
       </div>
       <ConfigureDialog strategy={configuring} onClose={() => setConfiguring(null)} />
       <PerformanceDialog strategy={performanceOf} onClose={() => setPerformanceOf(null)} />
-      <BacktestDialog strategy={backtesting} onClose={() => setBacktesting(null)} onStarted={setWatching} />
-      {watching && <BacktestWatcher key={watching} backtestId={watching} onEnded={stopWatching} />}
+      <BacktestDialog strategy={backtesting} onClose={() => setBacktesting(null)} onStarted={(backtestId) => backtesting && setWatching({ backtestId, strategyName: backtesting.name })} />
+      {watching && <BacktestWatcher key={watching.backtestId} backtestId={watching.backtestId} onEnded={stopWatching} />}
       {retraining && <RetrainWatcher key={retraining} jobId={retraining} onEnded={stopRetraining} />}
     </>
   );
