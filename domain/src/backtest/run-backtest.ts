@@ -117,7 +117,9 @@ export function runBacktestDetail(config: BacktestConfig, market: BacktestMarket
   const decisions = options.decisions && options.decisions.length >= candles.length ? options.decisions : new Int8Array(candles.length);
   const confidence = config.strategyId === 'house-signals' ? new Uint8Array(candles.length) : undefined;
   strategyDecisions(config.strategyId as StrategyId, config.parameters, candles, decisions, confidence);
-  return runDecidedBacktest({ ...config, label: config.strategyId }, market, { ...options, candles, decisions, ...(confidence ? { confidence } : {}) });
+  const decided: Parameters<typeof runDecidedBacktest>[2] = { ...options, candles, decisions };
+  if (confidence) decided.confidence = confidence;
+  return runDecidedBacktest({ ...config, label: config.strategyId }, market, decided);
 }
 
 /** The settings of a run whose decisions are made elsewhere: `label` names its signals (`{label}:{SYMBOL}@{candleTime}`). */
@@ -159,7 +161,7 @@ export function runDecidedBacktest(config: DecidedBacktestConfig, market: Backte
       if (!options.figuresOnly) given.push({ timeMs: closeMs, decision: d });
       const fillTick = tickAt(intendedFillMs(closeMs));
       if (fillTick < endTick) {
-        const texts = textsOf(candles, market, config.strategyId, coin.symbol, i, signalIdOf);
+        const texts = textsOf(candles, market, config.label, coin.symbol, i, signalIdOf);
         const candleTime = texts.candleTime;
         const id = texts.signalId;
         const signal: EngineSignal = { eventId: texts.eventId, signalId: id, type: d === BUY ? 'BUY' : d === SELL ? 'SELL' : 'HOLD', symbol: coin.symbol, price: candles.close[i]!, confidence: confidence ? confidence[i]! : 100, candleTime };
@@ -228,7 +230,7 @@ interface CandleTexts {
  * (formatting them and hashing new strings for the trade-id and time lookups was a tenth of a set).
  */
 const candleTexts = new WeakMap<BacktestMarket, WeakMap<Candles, Map<string, Array<CandleTexts | undefined>>>>();
-function textsOf(candles: Candles, market: BacktestMarket, strategyId: string, symbol: string, i: number, signalIdOf: (symbol: string, candleTime: string) => string): CandleTexts {
+function textsOf(candles: Candles, market: BacktestMarket, label: string, symbol: string, i: number, signalIdOf: (symbol: string, candleTime: string) => string): CandleTexts {
   // Per market: its own id functions name the signals (a compare-paper market names them as the live engine did).
   let ofMarket = candleTexts.get(market);
   if (!ofMarket) {
@@ -240,7 +242,7 @@ function textsOf(candles: Candles, market: BacktestMarket, strategyId: string, s
     byKey = new Map();
     ofMarket.set(candles, byKey);
   }
-  const key = `${strategyId}:${symbol}`;
+  const key = `${label}:${symbol}`;
   let texts = byKey.get(key);
   if (!texts) {
     texts = new Array<CandleTexts | undefined>(candles.length);
