@@ -3,7 +3,8 @@
  * the caches a replay of a long period wants: the paper engine asks, at every signal, every coin's
  * quote (its tick and the last minute's volume) and, for a BUY, the charts of a day and a month that
  * end then (market-at.ts); consecutive signals ask for nearly the same. Nothing here changes a number:
- * - a tick's price is the path's (a minute's twelve kept per coin and minute);
+ * - a tick's price is the path's (a past hour's 720 kept per coin and hour; in an hour not over yet, a
+ *   minute's twelve per minute);
  * - a minute's volume is the path's minute candle's (read an hour at a time and kept per coin and hour);
  * - a chart is the candles that are complete at its end (the entry rules read only those: columnsAt
  *   drops the forming one), each candle the path's summary of its ticks (as simulation.ts `candles`)
@@ -16,7 +17,7 @@
  */
 import { candleIntervalForDays } from '../market/candle-interval';
 import type { Candle, CoinId } from '../market/coins';
-import { candleArrays, MINUTE_MS, SIMULATION_EPOCH_MS, TICKS_PER_MINUTE, type CandleArrays } from '../market/market-path';
+import { candleArrays, MINUTE_MS, SIMULATION_EPOCH_MS, TICKS_PER_HOUR, TICKS_PER_MINUTE, type CandleArrays } from '../market/market-path';
 import type { CandleSeries, MarketSimulation } from '../market/simulation';
 import type { BotMarket } from '../trading/bot-trade-decision';
 import { botMarketOf, columnsAt, DAY_DAYS, MONTH_DAYS, type ChartAt } from '../trading/engine/market-at';
@@ -29,6 +30,8 @@ const MAX_CANDLES = 300_000;
 const MAX_CHARTS = 64;
 const MAX_MARKETS = 50_000;
 const MAX_MINUTES = 400_000;
+/** A year of hours' ticks per coin (50 MB). */
+const MAX_HOUR_TICKS = 8_800;
 const MAX_MONTHS = 20_000;
 
 /** Keeps `value` under `key`, dropping the oldest quarter when `map` is full (insertion order). */
@@ -47,11 +50,11 @@ function keep<K, V>(map: Map<K, V>, max: number, key: K, value: V): V {
 /** The path's ticks with each minute's tick prices and each hour's minute candles kept. */
 export function cachedTicks(sim: MarketSimulation, lastTick?: () => number): PriceTicks {
   const base = pathTicks(sim.path, lastTick);
-  const perCoin = new Map<CoinId, { hours: Map<number, CandleArrays>; minutes: Map<number, Float64Array> }>();
+  const perCoin = new Map<CoinId, { hours: Map<number, CandleArrays>; minutes: Map<number, Float64Array>; hourTicks: Map<number, Float64Array> }>();
   const cacheOf = (coinId: CoinId) => {
     let c = perCoin.get(coinId);
     if (!c) {
-      c = { hours: new Map(), minutes: new Map() };
+      c = { hours: new Map(), minutes: new Map(), hourTicks: new Map() };
       perCoin.set(coinId, c);
     }
     return c;
@@ -64,8 +67,18 @@ export function cachedTicks(sim: MarketSimulation, lastTick?: () => number): Pri
   return {
     lastTick: base.lastTick,
     price(coinId, tick) {
+      const hour = Math.floor(tick / TICKS_PER_HOUR);
+      const cache = cacheOf(coinId);
+      const inHour = cache.hourTicks.get(hour);
+      if (inHour) return inHour[tick - hour * TICKS_PER_HOUR]!;
+      if ((hour + 1) * TICKS_PER_HOUR - 1 <= base.lastTick()) {
+        // A past hour: its 720 ticks at once (a minute at a time, the exit scans of a walk-forward's sets
+        // reached scattered minutes of a long period, and each rebuilt its day's clock).
+        const ticks = keep(cache.hourTicks, MAX_HOUR_TICKS, hour, sim.path.ticks(coinId, hour * TICKS_PER_HOUR, new Float64Array(TICKS_PER_HOUR)));
+        return ticks[tick - hour * TICKS_PER_HOUR]!;
+      }
       const minute = Math.floor(tick / TICKS_PER_MINUTE);
-      const minutes = cacheOf(coinId).minutes;
+      const minutes = cache.minutes;
       let prices = minutes.get(minute);
       if (!prices) {
         base.price(coinId, tick); // the bound
