@@ -4,6 +4,7 @@
  * a status, a trade's reason and what its fill met, a comparison difference's kind, an objective.
  */
 import type { BacktestExecution, BacktestStatus, ComparisonKind, StrategyDefinition, TradeReason, WalkForwardObjective } from '@papertrade/domain/backtest/contracts';
+import { STRATEGIES } from '@papertrade/domain/strategies/strategy-catalogue';
 import { formatPercent, formatPrice } from '../../lib/number-format';
 
 const DAY_MS = 86_400_000;
@@ -11,8 +12,15 @@ const day = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', 
 const minute = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false, timeZone: 'UTC' });
 
 export function strategyName(strategies: readonly Pick<StrategyDefinition, 'id' | 'name'>[] | undefined, id: string): string {
-  return strategies?.find((s) => s.id === id)?.name ?? id;
+  return strategies?.find((s) => s.id === id)?.name ?? aiStrategyName(id) ?? id;
 }
+
+/** An AI strategy's name (its backtests, run from /ai-signals, are listed here too): "RSI Mean Reversion (AI strategy)". */
+function aiStrategyName(id: string): string | undefined {
+  const ai = STRATEGIES.find((s) => s.id === id);
+  return ai ? `${ai.name} (AI strategy)` : undefined;
+}
+
 
 /** `Jan 1, 2026 – Jun 30, 2026` (UTC days); an end at a day's midnight is exclusive, so the day before is the last one. */
 export function periodText(startIso: string, endIso: string): string {

@@ -8,7 +8,11 @@ describe('backtest labels', function () {
   it("names a strategy by the catalogue's name, its id when unknown", function () {
     expect(strategyName(backtestStrategies, 'ma-crossover')).to.equal('Moving Average Crossover');
     expect(strategyName(undefined, 'ma-crossover')).to.equal('ma-crossover');
+    // An AI strategy's backtest (run from /ai-signals) by its name there.
+    expect(strategyName(backtestStrategies, 'rsi-technical')).to.equal('RSI Mean Reversion (AI strategy)');
+    expect(strategyName(backtestStrategies, 'cross-exchange-arbitrage')).to.equal('Cross-Exchange Arbitrage (AI strategy)');
   });
+
 
   it('shows a period by its UTC days, the exclusive midnight end as the last day included', function () {
     expect(periodText('2026-05-26T00:00:00.000Z', '2026-11-27T00:00:00.000Z')).to.equal('May 26, 2026 – Nov 26, 2026');

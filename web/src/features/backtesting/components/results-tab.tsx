@@ -132,7 +132,8 @@ function CompletedBacktest({ detail, result, strategy }: { detail: BacktestDetai
       </Panel>
       <TradesTable backtestId={detail.id} />
       <ComparePaperPanel backtestId={detail.id} />
-      <WalkForwardPanel backtest={detail} strategy={strategy} />
+      {/* The walk-forward re-optimises a catalogue strategy's parameters; an AI strategy's backtest (run from /ai-signals) has none to try. */}
+      {strategy ? <WalkForwardPanel backtest={detail} strategy={strategy} /> : null}
     </>
   );
 }
