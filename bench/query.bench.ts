@@ -58,6 +58,8 @@ interface RowSpec {
   path: string;
   /** Whose token: none (public), the active users, or every user. */
   who: 'none' | 'active' | 'all';
+  /** Asked again as a browser that kept the answer asks (If-None-Match with its ETag): each answer a 304. */
+  revalidate?: boolean;
 }
 
 const POLLED: RowSpec[] = [
@@ -69,6 +71,9 @@ const POLLED: RowSpec[] = [
   { label: 'GET /api/risk/active-trades', path: '/api/risk/active-trades', who: 'active' },
   { label: 'GET /api/signals', path: '/api/signals', who: 'active' },
   { label: 'GET /api/signals?symbol=BTC', path: '/api/signals?symbol=BTC', who: 'active' },
+  // The dashboard's browser keeps a signals answer (no-cache, ETag) and polls with If-None-Match.
+  { label: 'GET /api/signals revalidated (304)', path: '/api/signals', who: 'active', revalidate: true },
+  { label: 'GET /api/signals?symbol=BTC revalidated (304)', path: '/api/signals?symbol=BTC', who: 'active', revalidate: true },
   { label: 'GET /api/indicators', path: '/api/indicators', who: 'active' },
   { label: 'GET /api/indicators?symbol=BTC', path: '/api/indicators?symbol=BTC', who: 'active' },
   { label: 'GET /api/price', path: '/api/price', who: 'active' },
@@ -129,8 +134,16 @@ async function run(harness: Harness): Promise<void> {
     const plansRow: RowSpec = { label: 'GET /api/plans (public)', path: '/api/plans', who: 'none' };
     const sideOf = (spec: RowSpec) => ({
       label: spec.who === 'all' ? `${spec.label}, all ${fmtCount(all.length)} users round-robin` : spec.who === 'active' ? `${spec.label}, ${fmtCount(active.length)} users round-robin` : spec.label,
-      op: get(agent, harness.url, spec.path, spec.who === 'none' ? undefined : spec.who === 'all' ? all : active),
+      op: get(agent, harness.url, spec.path, spec.who === 'none' ? undefined : spec.who === 'all' ? all : active, spec.revalidate ? etags.get(spec.path) : undefined),
     });
+    // The ETags the revalidated rows send (the answers do not change during the timing: no signal is appended).
+    const etags = new Map<string, string>();
+    for (const spec of POLLED.filter((r) => r.revalidate)) {
+      const res = await harness.request('GET', spec.path, { token: active[0]! });
+      const etag = res.headers.get('etag');
+      if (res.status !== 200 || !etag) throw new Error(`GET ${spec.path} gave no ETag (${res.status})`);
+      etags.set(spec.path, etag);
+    }
     const chosen = (specs: RowSpec[]) => specs.filter((spec) => !ROW_FILTER || ROW_FILTER.some((w) => spec.path.includes(w)));
     // The rows over every user come in a phase of their own, with plans again: their misses fill the
     // process's caches with other users' reads, which must not count against the 100 users' rows.
@@ -224,18 +237,20 @@ async function sanity(harness: Harness, token: string): Promise<void> {
  * node:http rather than fetch: the client shares this process with the app, and the lighter it is,
  * the less it blurs the difference between the two routes.
  */
-function get(agent: http.Agent, base: string, path: string, bearer?: string[]) {
+function get(agent: http.Agent, base: string, path: string, bearer?: string[], etag?: string) {
   const url = new URL(path, base);
   const target = url.pathname + url.search;
+  const expected = etag ? 304 : 200;
   return (i: number) =>
     new Promise<void>((resolve, reject) => {
       const headers: http.OutgoingHttpHeaders = bearer ? { authorization: `Bearer ${bearer[i % bearer.length]!}` } : {};
+      if (etag) headers['if-none-match'] = etag;
       const req = http.get({ agent, host: url.hostname, port: url.port, path: target, headers }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('error', reject);
         res.on('end', () => {
-          if (res.statusCode === 200) resolve();
+          if (res.statusCode === expected) resolve();
           else reject(new Error(`GET ${path} answered ${res.statusCode}: ${Buffer.concat(chunks).toString('utf8')}`));
         });
       });

@@ -9,10 +9,18 @@
  * Only for answers that are pure functions of the inputs named: an answer that reads the clock (a
  * `valuedAt`, a time in trade) must name what it reads, or not be sent this way.
  */
+import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
 
 export class JsonBodies {
-  private readonly kept = new WeakMap<object, { rest: readonly unknown[]; json: Buffer }>();
+  private readonly kept = new WeakMap<object, { rest: readonly unknown[]; json: Buffer; etag: string }>();
+
+  /**
+   * `revalidate`: a public answer a client may keep and ask again with If-None-Match (Cache-Control:
+   * no-cache, and a strong ETag of the kept bytes, computed with them): an unchanged answer is a 304
+   * without a body. For answers without personal data only (those keep the default no-store).
+   */
+  constructor(private readonly options: { revalidate?: boolean } = {}) {}
 
   /**
    * Sends `build()` as JSON (application/json; charset=utf-8, as Koa sends an object), serialised and
@@ -22,14 +30,38 @@ export class JsonBodies {
   send(ctx: Context, inputs: readonly [object, ...unknown[]], build: () => unknown): void {
     const [first, ...rest] = inputs;
     const kept = this.kept.get(first);
-    let json: Buffer;
+    let entry: { rest: readonly unknown[]; json: Buffer; etag: string };
     if (kept && kept.rest.length === rest.length && kept.rest.every((value, i) => value === rest[i])) {
-      json = kept.json;
+      entry = kept;
     } else {
-      json = Buffer.from(JSON.stringify(build()), 'utf8');
-      this.kept.set(first, { rest, json });
+      const json = Buffer.from(JSON.stringify(build()), 'utf8');
+      entry = { rest, json, etag: this.options.revalidate ? `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"` : '' };
+      this.kept.set(first, entry);
     }
     ctx.type = 'json';
-    ctx.body = json;
+    if (this.options.revalidate) {
+      ctx.set('Cache-Control', 'no-cache');
+      ctx.set('ETag', entry.etag);
+      if (noneMatch(ctx.get('If-None-Match'), entry.etag)) {
+        ctx.status = 304;
+        return;
+      }
+    }
+    ctx.body = entry.json;
   }
+}
+
+/**
+ * Whether an If-None-Match header names `etag` (RFC 9110 13.1.2: a list of entity tags, weak
+ * comparison, or `*`). Koa's `ctx.fresh` is not used: it answers as a cache would and ignores the
+ * header when the request also says `Cache-Control: no-cache`, which fetch() adds to every request
+ * that sets If-None-Match itself; the origin may answer 304 all the same.
+ */
+export function noneMatch(header: string, etag: string): boolean {
+  if (header === '') return false;
+  const opaque = (tag: string) => (tag.startsWith('W/') ? tag.slice(2) : tag);
+  return header.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || opaque(t) === opaque(etag);
+  });
 }

@@ -35,3 +35,17 @@ describe('JSON bodies kept per inputs', function () {
     expect(builds).to.equal(4);
   });
 });
+
+describe('If-None-Match', function () {
+  it('matches a listed tag, weakly (W/ ignored), or *; nothing else', async function () {
+    const { noneMatch } = await import('./json-body');
+    const etag = '"abc"';
+    expect(noneMatch('"abc"', etag)).to.equal(true);
+    expect(noneMatch('W/"abc"', etag)).to.equal(true);
+    expect(noneMatch('"x", "abc"', etag)).to.equal(true);
+    expect(noneMatch('*', etag)).to.equal(true);
+    expect(noneMatch('', etag)).to.equal(false);
+    expect(noneMatch('"abcd"', etag)).to.equal(false);
+    expect(noneMatch('abc', etag)).to.equal(false);
+  });
+});

@@ -796,6 +796,7 @@ export const signals = endpoint({
   summary: 'The latest signals and the counts of every signal generated',
   description:
     'JSON, or CSV with ?format=csv or Accept: text/csv: with page or pageSize that page, otherwise every match (at most 10,000 rows; X-Csv-Truncated: true when cut). ' +
+    'The JSON answer may be kept and asked again (Cache-Control: no-cache, an ETag): with If-None-Match naming its ETag, an unchanged answer is 304 Not Modified without a body (a browser polling every 10 s revalidates so). ' +
     SIGNAL_CONFIDENCE_DESCRIPTION,
   access: 'public',
   query: signalsQuerySchema,
@@ -805,7 +806,7 @@ export const signals = endpoint({
     description: 'Signals with their reasons, and the counts',
     schema: signalsResponseSchema,
     csv: 'One row per signal (candleTime, symbol, type, confidence, price, reasons, signalId), with a header row',
-    headers: { 'X-Total-Count': 'The number of signals matching the filters' },
+    headers: { 'X-Total-Count': 'The number of signals matching the filters', ETag: 'The JSON answer\'s entity tag, for If-None-Match' },
   },
   errors: [404],
 });

@@ -248,4 +248,32 @@ describe('signals API (HTTP, embedded)', function () {
       }
     }
   });
+
+  // Last: its signals would show in the lists above.
+  describe('GET /api/signals: revalidation', function () {
+    it('may be kept by the browser and asked again: an ETag and no-cache; If-None-Match of the same answer is a 304 without a body, a new signal a new ETag', async function () {
+      // Candles after any the engine evaluated at start (an older one appends nothing).
+      const t0 = Math.ceil(Date.now() / 300_000) * 300_000 + 3_600_000;
+      const first = await evaluate('SOL', new Date(t0).toISOString(), buy);
+      const res = await get('/api/signals?symbol=SOL', { 'x-min-position': String(first.position) });
+      expect(res.status).to.equal(200);
+      expect(res.headers.get('cache-control')).to.equal('no-cache');
+      const etag = res.headers.get('etag');
+      expect(etag).to.match(/^"[\w-]{27}"$/);
+      const again = await get('/api/signals?symbol=SOL', { 'if-none-match': etag!, 'x-min-position': String(first.position) });
+      expect(again.status).to.equal(304);
+      expect(again.body === null || again.body === '' || again.body === undefined).to.equal(true);
+      // Another page is another answer.
+      expect((await get('/api/signals?symbol=SOL&pageSize=10', { 'if-none-match': etag! })).status).to.equal(200);
+      const next = await evaluate('SOL', new Date(t0 + 300_000).toISOString(), sell);
+      const changed = await get('/api/signals?symbol=SOL', { 'if-none-match': etag!, 'x-min-position': String(next.position) });
+      expect(changed.status).to.equal(200);
+      expect(changed.headers.get('etag')).to.not.equal(etag);
+      expect(signalsResponseSchema.parse(changed.body).signals.slice(0, 2).map((s) => s.type)).to.deep.equal(['SELL', 'BUY']);
+      // A personal answer keeps no-store and no validator.
+      const coinsRes = await get('/api/price?symbol=ETH');
+      expect(coinsRes.headers.get('cache-control')).to.equal('no-store');
+      expect(coinsRes.headers.get('etag')).to.equal(null);
+    });
+  });
 });

@@ -100,7 +100,8 @@ export async function indicatorsOf(marketData: MarketData, coin: Coin, nowMs: nu
 export function signalsRoutes(deps: Pick<QueryApiDeps, 'readModels' | 'readCache' | 'marketData' | 'clock'>): Router {
   const router = new Router();
   const { readCache } = deps;
-  const signalsBodies = new JsonBodies();
+  // Public and polled every 10 s while it changes every few minutes: a browser asks again with If-None-Match and gets a 304.
+  const signalsBodies = new JsonBodies({ revalidate: true });
 
   router.get('/api/signals', readsFrom(deps.readModels, SIGNALS_PROJECTION, SIGNAL_COUNTS_PROJECTION), async (ctx) => {
     const { symbol, page, pageSize, format } = parseQuery(ctx, signalsQuerySchema);
