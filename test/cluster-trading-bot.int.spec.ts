@@ -6,6 +6,12 @@
  * trade of that signal, under the id derived from the signal and the user. (The worker's own spec,
  * workers/src/trading-bot.int.spec.ts, makes a handler die at a chosen point in process; this one
  * kills the process wherever it happens to be.)
+ *
+ * The workers' own signal engine runs too: a candle closing while the bots are set up gives signals
+ * the bots trade first, so a bot may already hold ETH or its maximum of positions when the test's
+ * signal comes, and the bot then records a refusal instead of a trade (decided once, as a trade is).
+ * So each bot ends with exactly one outcome of the signal, a trade under the derived id or a recorded
+ * refusal, never two.
  */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
@@ -68,6 +74,12 @@ describe('local cluster: the trading bot killed (SIGKILL) midway through a signa
     return workers;
   }
 
+  /** The users (not the house demo) the bot refused `signalId` for, one entry per recorded refusal. */
+  async function refusedFor(signalId: string): Promise<string[]> {
+    const rows = await sql.query<{ userId: string }>(`SELECT data->>'userId' AS "userId" FROM events WHERE type = 'BotSignalRefused' AND data->>'signalId' = $1 AND data->>'userId' <> $2`, [signalId, HOUSE_DEMO_USER_ID]);
+    return rows.map((r) => r.userId);
+  }
+
   /** The users (not the house demo) with a trade of `signalId`, one entry per trade. */
   async function tradersOf(signalId: string): Promise<Array<{ userId: string; tradeId: string }>> {
     return sql.query<{ userId: string; tradeId: string }>(
@@ -77,7 +89,7 @@ describe('local cluster: the trading bot killed (SIGKILL) midway through a signa
     );
   }
 
-  it(`${BOTS} bots: each trades the signal exactly once although the worker died with some of the trades placed`, async function () {
+  it(`${BOTS} bots: each trades the signal (or records its refusal) exactly once although the worker died with some of the trades placed`, async function () {
     const first = await workersStarted();
 
     // BOTS premium users with an ACTIVE bot, as the commands would leave them.
@@ -117,29 +129,38 @@ describe('local cluster: the trading bot killed (SIGKILL) midway through a signa
       [{ id: randomUUID(), type: 'SignalGenerated', data, metadata: { userId: 'signal-engine', correlationId: signalId, causationId: signalId, at: now(), schemaVersion: 1 } }],
       'any',
     );
-    await waitUntil(async () => (await tradersOf(signalId)).length > 0, { timeoutMs: 60_000, intervalMs: 5, message: 'the first trades of the signal' });
+    const outcomes = async () => (await tradersOf(signalId)).length + (await refusedFor(signalId)).length;
+    await waitUntil(async () => (await outcomes()) > 0, { timeoutMs: 60_000, intervalMs: 5, message: 'the first trades (or refusals) of the signal' });
     await first.kill();
     running.splice(running.indexOf(first), 1);
     const placedBeforeTheKill = (await tradersOf(signalId)).length;
-    expect(placedBeforeTheKill, 'killed midway: some trades placed, not all').to.be.above(0).and.below(BOTS);
+    const decidedBeforeTheKill = await outcomes();
+    expect(decidedBeforeTheKill, 'killed midway: some outcomes recorded, not all').to.be.above(0).and.below(BOTS);
 
     const second = await workersStarted();
-    const trades = await waitUntil(
+    const { trades, refused } = await waitUntil(
       async () => {
-        const found = await tradersOf(signalId);
-        return found.length >= BOTS ? found : undefined;
+        const [found, refusals] = await Promise.all([tradersOf(signalId), refusedFor(signalId)]);
+        return found.length + refusals.length >= BOTS ? { trades: found, refused: refusals } : undefined;
       },
       { timeoutMs: 300_000, message: 'the restarted worker to finish the signal' },
     ).catch(async (error: unknown) => {
       // What the restarted worker says it did (skips, refusals, its follower's last error) and its log.
       const health = await (await fetch(`${second.url}/api/health`)).text().catch((e: unknown) => String(e));
       const placed = (await tradersOf(signalId)).length;
-      throw new Error(`${error instanceof Error ? error.message : String(error)}; ${placed} of ${BOTS} placed; health ${health}; log ${second.output().slice(-4000)}`);
+      const refusals = (await refusedFor(signalId)).length;
+      throw new Error(`${error instanceof Error ? error.message : String(error)}; ${placed} of ${BOTS} placed, ${refusals} refused; health ${health}; log ${second.output().slice(-4000)}`);
     });
-    expect(trades, 'one trade per bot, none twice').to.have.length(BOTS);
+    // Exactly one outcome per bot: a trade under the id derived from the signal and the user, or a refusal; none twice.
+    expect(trades.length + refused.length, 'one outcome per bot, none twice').to.equal(BOTS);
     const byUser = new Map(trades.map((t) => [t.userId, t.tradeId]));
-    expect(byUser.size).to.equal(BOTS);
-    for (const userId of users) expect(byUser.get(userId), userId).to.equal(tradeIdFor(signalId, userId));
-    console.log(`      (${placedBeforeTheKill} of ${BOTS} trades were in when the worker was killed)`);
+    expect(byUser.size, 'no bot traded twice').to.equal(trades.length);
+    const refusedUsers = new Set(refused);
+    expect(refusedUsers.size, 'no refusal recorded twice').to.equal(refused.length);
+    for (const userId of users) {
+      if (byUser.has(userId)) expect(byUser.get(userId), userId).to.equal(tradeIdFor(signalId, userId));
+      else expect(refusedUsers.has(userId), `${userId}: neither traded nor refused`).to.equal(true);
+    }
+    console.log(`      (${decidedBeforeTheKill} of ${BOTS} outcomes, ${placedBeforeTheKill} of them trades, were in when the worker was killed; ${trades.length} trades, ${refused.length} refusals)`);
   });
 });
