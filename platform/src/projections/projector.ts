@@ -13,6 +13,7 @@ import type { Lease, LeaseProvider } from './lease';
 import type { ProjectionDefinition } from './projection';
 import {
   CHECKPOINT_COLLECTION,
+  GENERATION_MAX_AGE_MS,
   META_COLLECTION,
   changeSubject,
   checkpointId,
@@ -269,6 +270,8 @@ export class Projector {
   private retryTimer?: NodeJS.Timeout;
   private stopped = false;
   private readonly runnerDeps: ProjectorDeps & { checkpointWriter: CheckpointWriter };
+  /** How long a rebuild keeps the old generation after switching: the longest a reader keeps the pointer. */
+  private readonly oldGenerationGraceMs = GENERATION_MAX_AGE_MS;
 
   constructor(
     private readonly deps: ProjectorDeps,
@@ -340,9 +343,13 @@ export class Projector {
     await this.meta.put(name, { liveGeneration: to });
     next.live = true;
     this.live.set(name, { runner: next, lease: current.lease });
+    // Readers keep the pointer up to GENERATION_MAX_AGE_MS (or until this notice): the old generation
+    // is dropped only after that, so no read meets a dropped collection (it read empty just after a
+    // rebuild until the notice arrived).
+    await this.deps.bus.publish(changeSubject(name), { position: next.position, generation: to, rebuilt: true }).catch(() => {});
+    await new Promise((resolve) => setTimeout(resolve, this.oldGenerationGraceMs));
     await current.runner.collection.drop();
     await this.deps.documents.collection(CHECKPOINT_COLLECTION).delete(checkpointId(name, from));
-    await this.deps.bus.publish(changeSubject(name), { position: next.position, generation: to, rebuilt: true }).catch(() => {});
     this.deps.logger.info('projection rebuilt', { projection: name, from, to });
     return { from, to };
   }
