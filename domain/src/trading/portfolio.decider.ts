@@ -422,11 +422,16 @@ export function placeArbitragePair(command: PlaceArbitragePair, state: Portfolio
   ];
 }
 
+/** Whether a portfolio worth `valueMicros` is a new peak to record: at least PEAK_STEP above the recorded one. */
+export function raisesPeak(state: Extract<PortfolioState, { status: 'open' }>, valueMicros: number): boolean {
+  return valueMicros >= peakOf(state) * (1 + PEAK_STEP);
+}
+
 export function recordPortfolioPeak(command: RecordPortfolioPeak, state: PortfolioState): PortfolioEvent[] {
   const value = command.data.valueMicros;
   if (!Number.isSafeInteger(value) || value <= 0) throw new ValidationError('valueMicros must be a positive whole number of micro-dollars', { field: 'valueMicros' });
   if (state.status !== 'open') return [];
-  if (value < peakOf(state) * (1 + PEAK_STEP)) return [];
+  if (!raisesPeak(state, value)) return [];
   return [{ type: 'PortfolioPeakRecorded', data: { userId: command.data.userId, valueMicros: value, recordedAt: command.metadata.now } }];
 }
 

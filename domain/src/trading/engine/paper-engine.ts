@@ -37,8 +37,8 @@ import { isoOf } from '../../shared/time-memo';
 import type { BotMarket, BotSignal, BotTradeDecision, BotTradeInput } from '../bot-trade-decision';
 import type { BotDecision } from '../contracts';
 import { usdToMicros } from '../money';
-import { evolvePortfolio, initialPortfolioState, peakOf, type PortfolioEvent, type PortfolioState, type Position } from '../portfolio';
-import { PEAK_STEP, portfolioDecider, type PortfolioCommand } from '../portfolio.decider';
+import { evolvePortfolio, initialPortfolioState, type PortfolioEvent, type PortfolioState, type Position } from '../portfolio';
+import { portfolioDecider, raisesPeak, type PortfolioCommand } from '../portfolio.decider';
 import { valuePortfolio } from '../portfolio-valuation';
 import { decideBotOrder, type BotOrderInput, type BotOrderQuote } from './bot-order';
 import { fillTimeMs, intendedFillMs, signalTimeMs } from './bot-timing';
@@ -234,7 +234,7 @@ export class PaperEngine {
     for (const q of quotes) prices[q.symbol] = q.price;
     const valueMicros = usdToMicros(valuePortfolio(this.state, prices).totalValue);
     // Below the recorded peak's step the decider appends nothing: not asked (the same state).
-    if (valueMicros > 0 && valueMicros >= peakOf(this.state) * (1 + PEAK_STEP)) this.apply({ type: 'RecordPortfolioPeak', data: { userId: this.options.userId, valueMicros }, metadata: { now: isoOf(fillMs) } });
+    if (valueMicros > 0 && raisesPeak(this.state, valueMicros)) this.apply({ type: 'RecordPortfolioPeak', data: { userId: this.options.userId, valueMicros }, metadata: { now: isoOf(fillMs) } });
   }
 
   private apply(command: PortfolioCommand): PortfolioEvent[] {
