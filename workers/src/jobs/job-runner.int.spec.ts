@@ -152,6 +152,28 @@ describe('job runner (PGlite)', function () {
     unsubscribe();
   });
 
+  it('progress reaches the user at most every 500 ms, but every new tenth goes out even in a burst', async function () {
+    const user = randomUUID();
+    const progress: Array<{ status: string; progress: number }> = [];
+    const unsubscribe = await harness.rt.infra.bus.subscribe(userRealtimeSubject(user, 'JOB_PROGRESS'), (_s, payload) => progress.push(payload as { status: string; progress: number }));
+    const kind: JobKind = {
+      kind: KIND,
+      async run(_job: JobInfo, context: JobContext) {
+        for (let i = 0; i <= 100; i++) context.progress(i / 100, 'burst');
+        return { ref: 'done' };
+      },
+    };
+    const r = runner(kind, 'runner-p');
+    const jobId = randomUUID();
+    await requestJob(handler, { jobId, kind: KIND, params: {}, requestedBy: user }, { actor: 'spec' });
+    await r.start();
+    await waitUntil(() => progress.some((p) => p.status === 'COMPLETED'), { message: 'the COMPLETED progress' });
+    unsubscribe();
+    const running = progress.filter((p) => p.status === 'RUNNING').map((p) => p.progress);
+    // Started (0), the burst's first call (the interval had passed since none before it), then each tenth once.
+    expect(running).to.deep.equal([0, 0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1]);
+  });
+
   it('runs one job per user and kind at a time: the second waits for the first', async function () {
     const { kind, runs, release } = gatedKind();
     const a = runner(kind, 'runner-x');

@@ -15,7 +15,8 @@
  *     refused (409) and moves on. One running job per user and kind, in the order asked
  *     (`firstOfItsUser`), and a process runs at most `concurrency` jobs.
  *  3. Working. The kind's `run` gets the job and a context: `progress(fraction, message)` publishes
- *     JOB_PROGRESS to the requesting user's sockets (at most every PROGRESS_EVERY_MS), `signal` aborts
+ *     JOB_PROGRESS to the requesting user's sockets (at most every PROGRESS_EVERY_MS, and whenever the
+ *     fraction reaches a new tenth, so a run quicker than the interval still shows its steps), `signal` aborts
  *     when the claim was lost. Meanwhile the runner renews the lease every `renewEveryMs`
  *     (JobLeaseRenewed); a refused renewal means another process took the job over (this one was
  *     too slow to renew), so the run is aborted and its result thrown away.
@@ -290,6 +291,7 @@ export class JobRunner {
   private async execute(job: JobInfo, controller: AbortController): Promise<void> {
     const kind = this.kinds.get(job.kind)!;
     let lastProgressAt = 0;
+    let lastTenth = 0;
     const publish = (progress: JobProgress) => {
       if (!isUserId(job.requestedBy)) return;
       void this.deps.bus.publish(userRealtimeSubject(job.requestedBy, 'JOB_PROGRESS'), jobProgressSchema.parse(progress)).catch(() => {});
@@ -312,9 +314,12 @@ export class JobRunner {
       signal: controller.signal,
       progress: (fraction, message) => {
         const now = Date.now();
-        if (now - lastProgressAt < PROGRESS_EVERY_MS) return;
+        const clamped = Math.min(1, Math.max(0, fraction));
+        const tenth = Math.floor(clamped * 10);
+        if (now - lastProgressAt < PROGRESS_EVERY_MS && tenth <= lastTenth) return;
         lastProgressAt = now;
-        publish({ jobId: job.jobId, kind: job.kind, status: 'RUNNING', progress: Math.min(1, Math.max(0, fraction)), ...(message ? { message } : {}) });
+        lastTenth = Math.max(lastTenth, tenth);
+        publish({ jobId: job.jobId, kind: job.kind, status: 'RUNNING', progress: clamped, ...(message ? { message } : {}) });
       },
     };
     let outcome: { result: JobResult } | { reason: string };
