@@ -10,7 +10,6 @@
 import type { DomainEvent } from '../shared/decider';
 import { HOUSE_SETTINGS, MODEL_CANDLE_MINUTES, MODEL_EVENT_TYPES, MODEL_SYMBOL, type ModelEvent, type TrainedModel, type TrainingReason } from './model';
 import { modelTypeInfo, type ModelTypeId } from './model-types';
-import { percent } from './evaluation';
 import type { MlStatusResponse } from './contracts';
 
 export const ML_STATUS_PROJECTION = 'ml-status';
@@ -78,6 +77,16 @@ export function evolveModelTypeStats(doc: ModelTypeStatsView | null, event: Doma
 }
 
 /**
+ * A recorded percent (ModelTrained keeps two decimals) as the API shows it, with one: half up from
+ * the recorded hundredths, so 50.65 reads 50.7 on the panel and in the model types alike (the two had
+ * rounded it two ways, 50.6 and 50.7).
+ */
+export function shownPercent(recorded: number): number {
+  const hundredths = Math.round(recorded * 100);
+  return Math.round(hundredths / 10) / 10;
+}
+
+/**
  * GET /api/ml-status's answer for a status document (null: the house model not requested yet). Figures
  * are the current model's, 1 decimal; while its first training runs, the settings it trains with.
  * `training.queuePosition` is the job's place (1 = next) while queued, 0 once it runs.
@@ -85,7 +94,7 @@ export function evolveModelTypeStats(doc: ModelTypeStatsView | null, event: Doma
 export function mlStatusResponse(view: MlStatusView | null, owner: 'own' | 'house', training: { status: 'QUEUED' | 'RUNNING'; queuePosition: number } | null): MlStatusResponse {
   const model = view?.current ?? null;
   const settings = model ?? (view?.training ? { modelType: view.training.modelType, trainingDays: view.training.trainingDays } : HOUSE_SETTINGS);
-  const one = (v: number) => percent(v / 100, 1);
+  const one = shownPercent;
   return {
     modelType: settings.modelType,
     modelName: modelTypeInfo(settings.modelType).name,

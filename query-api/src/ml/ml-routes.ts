@@ -13,7 +13,7 @@ import type { Context } from 'koa';
 import { noQuerySchema } from '@papertrade/domain/api/shared';
 import { JOBS_PROJECTION, type JobView } from '@papertrade/domain/jobs/job-queue-view';
 import { trainingTimeText, type MlStatusResponse, type ModelTypesResponse } from '@papertrade/domain/ml/contracts';
-import { ML_MODEL_TYPES_PROJECTION, ML_STATUS_PROJECTION, mlStatusResponse, type MlStatusView, type ModelTypeStatsView } from '@papertrade/domain/ml/ml-status-view';
+import { ML_MODEL_TYPES_PROJECTION, ML_STATUS_PROJECTION, mlStatusResponse, shownPercent, type MlStatusView, type ModelTypeStatsView } from '@papertrade/domain/ml/ml-status-view';
 import { HOUSE_MODEL_USER_ID, MODEL_TRAINING_JOB_KIND } from '@papertrade/domain/ml/model';
 import { modelTypes, parameterSchemas } from '@papertrade/domain/ml/model-types';
 import { currentUser } from '@papertrade/platform/auth/guards';
@@ -68,8 +68,8 @@ export function mlRoutes(deps: QueryApiDeps): Router {
         const m = measured.get(t.id);
         return {
           ...t,
-          accuracy: m ? Math.round(m.accuracy * 10) / 10 : null,
-          baseline: m ? Math.round(m.baseline * 10) / 10 : null,
+          accuracy: m ? shownPercent(m.accuracy) : null,
+          baseline: m ? shownPercent(m.baseline) : null,
           verdict: m?.verdict ?? null,
           trainingTime: trainingTimeText(m?.trainingTimeMs ?? null),
           trainingTimeMs: m?.trainingTimeMs ?? null,
