@@ -113,6 +113,9 @@ export function cachedTicks(sim: MarketSimulation, lastTick?: () => number): Pri
       return out;
     },
     range: (coinId, from, to) => base.range(coinId, from, to),
+    keptHour(coinId, hour) {
+      return (hour + 1) * 60 * TICKS_PER_MINUTE - 1 <= base.lastTick() ? hourOf(coinId, hour) : undefined;
+    },
     minuteVolume(coinId, minute) {
       const hour = Math.floor(minute / 60);
       if ((hour + 1) * 60 * TICKS_PER_MINUTE - 1 > base.lastTick()) return base.minuteVolume(coinId, minute);

@@ -138,10 +138,14 @@ export function scanExits(ticks: PriceTicks, coinId: CoinId, spec: ExitSpec, cur
     // The minutes up to the next hour (or the span's last whole minute), each skipped on its candle or read tick by tick.
     const minute = t / TICKS_PER_MINUTE;
     const count = Math.min(endMinute, (Math.floor(minute / MINUTES_PER_HOUR) + 1) * MINUTES_PER_HOUR) - minute;
-    ticks.minuteCandles(coinId, minute, count, hourCandles);
+    // Read in place when the source keeps the hour whole (a backtest's market), else copied into the scratch hour.
+    const hour = Math.floor(minute / MINUTES_PER_HOUR);
+    const kept = ticks.keptHour?.(coinId, hour);
+    const minutes = kept ?? ticks.minuteCandles(coinId, minute, count, hourCandles);
+    const offset = kept ? minute - hour * MINUTES_PER_HOUR : 0;
     for (let j = 0; j < count; j++) {
       const first = (minute + j) * TICKS_PER_MINUTE;
-      if (skipSpan(spec, cursor, hourCandles.high[j]!, hourCandles.low[j]!, first + TICKS_PER_MINUTE - 1)) continue;
+      if (skipSpan(spec, cursor, minutes.high[offset + j]!, minutes.low[offset + j]!, first + TICKS_PER_MINUTE - 1)) continue;
       if (tickByTick(ticks, coinId, spec, cursor, first, first + TICKS_PER_MINUTE - 1, hit)) return true;
     }
     t = (minute + count) * TICKS_PER_MINUTE;

@@ -6,9 +6,9 @@
  */
 import { expect } from 'chai';
 import type { CoinId } from '../../market/coins';
-import { MarketPath, tickAt, TICKS_PER_DAY, TICKS_PER_HOUR } from '../../market/market-path';
+import { MarketPath, tickAt, TICKS_PER_DAY, TICKS_PER_HOUR, type CandleArrays } from '../../market/market-path';
 import { exitAtPrice, newExitHit, scanExits, STOP_LOSS, TAKE_PROFIT, type ExitCursor, type ExitHit, type ExitSpec } from './exit-scan';
-import { pathTicks } from './price-ticks';
+import { pathTicks, type PriceTicks } from './price-ticks';
 
 const KEY = Uint32Array.from([7, 0x9e3779b9, 17, 3, 4, 5, 6, 8]);
 const path = new MarketPath(KEY);
@@ -38,16 +38,32 @@ function reference(coinId: CoinId, spec: ExitSpec, from: number, to: number): { 
   return null;
 }
 
-function scan(coinId: CoinId, spec: ExitSpec, opening: number, to: number): ExitHit | null {
+function scan(coinId: CoinId, spec: ExitSpec, opening: number, to: number, source: PriceTicks = ticks): ExitHit | null {
   const hit = newExitHit();
   const cursor: ExitCursor = { tick: opening, highest: Number.NaN };
-  return scanExits(ticks, coinId, spec, cursor, to, hit) ? hit : null;
+  return scanExits(source, coinId, spec, cursor, to, hit) ? hit : null;
 }
+
+/** The same path from a source that keeps whole hours' minute candles and lets the scan read them in place (as the backtest market does). */
+const keptHours = new Map<string, CandleArrays>();
+const keeping: PriceTicks = {
+  ...ticks,
+  keptHour(coinId, hour) {
+    const key = `${coinId}:${hour}`;
+    let kept = keptHours.get(key);
+    if (!kept) {
+      kept = path.minuteCandles(coinId, hour * 60, 60);
+      keptHours.set(key, kept);
+    }
+    return kept;
+  },
+};
 
 describe('engine: exit scan', function () {
   this.timeout(60_000);
 
-  it('finds the first tick at or beyond a fixed stop or target, exactly as a plain loop does, from a few ticks to two days', function () {
+  for (const [label, source] of [['', ticks], [', reading kept hours in place', keeping]] as const) {
+  it(`finds the first tick at or beyond a fixed stop or target, exactly as a plain loop does, from a few ticks to two days${label}`, function () {
     const random = lcg(42);
     const coinIds: CoinId[] = ['ethereum', 'bitcoin', 'uniswap'];
     let found = 0;
@@ -59,7 +75,7 @@ describe('engine: exit scan', function () {
       const width = [0.001, 0.005, 0.02, 0.05][Math.floor(random() * 4)]!;
       const spec: ExitSpec = { stopLoss: entry * (1 - width), trail: 0, entry, takeProfit: entry * (1 + width * (1 + random() * 2)) };
       const expected = reference(coinId, spec, opening + 1, opening + span);
-      const hit = scan(coinId, spec, opening, opening + span);
+      const hit = scan(coinId, spec, opening, opening + span, source);
       if (expected === null) {
         expect(hit, `case ${n}`).to.equal(null);
         continue;
@@ -71,6 +87,7 @@ describe('engine: exit scan', function () {
     }
     expect(found, 'a third of the cases cross a level').to.be.greaterThan(30);
   });
+  }
 
   it('finds a crossing days after the opening on its tick, the whole days and hours before it skipped on their ranges', function () {
     const random = lcg(2024);

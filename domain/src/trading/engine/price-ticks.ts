@@ -18,6 +18,12 @@ export interface PriceTicks {
   price(coinId: CoinId, tick: number): number;
   /** The 1-minute candles of minutes [from, from + count) into `out` (the path computes whole hours: ask hour by hour). */
   minuteCandles(coinId: CoinId, from: number, count: number, out: CandleArrays): CandleArrays;
+  /**
+   * Optional: the minute candles of hour `hour` (since the epoch) when the source keeps them whole and
+   * the hour has happened, to be read in place and never written (the exit scan then copies nothing);
+   * undefined otherwise (the scan asks minuteCandles).
+   */
+  keptHour?(coinId: CoinId, hour: number): CandleArrays | undefined;
   /** The USD traded in minute `minute` (all of its ticks). */
   minuteVolume(coinId: CoinId, minute: number): number;
   /** The highest and lowest tick of ticks [from, to) (the path keeps whole hours' and days', so an hour or a day costs nothing the second time). */
