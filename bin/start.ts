@@ -29,9 +29,10 @@ async function main() {
 
   const projector = createProjector(rt);
   await projector.start();
-  const workers = createWorkers(rt);
-  await workers.start();
   const registration = registrationDeps(rt);
+  // Before the workers start: the demo accounts are seeded only into an empty store, and the workers'
+  // first start writes at once (the house model's training request), which made a fresh data folder
+  // look used and skip them.
   if (config.DEMO_SEED === 'on') await seedDemoAccounts(registration, config.DATA_DIR, logger);
   if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
     try {
@@ -42,6 +43,9 @@ async function main() {
       if (!(error instanceof AdminBootstrapRefused)) throw error;
     }
   }
+
+  const workers = createWorkers(rt);
+  await workers.start();
 
   await projector.caughtUp(); // seeded accounts can sign in as soon as the app says it is ready
   const app = createEmbeddedApp(rt, { webDist: dist });
