@@ -314,7 +314,7 @@ export class JobRunner {
       signal: controller.signal,
       progress: (fraction, message) => {
         const now = Date.now();
-        const clamped = Math.min(1, Math.max(0, fraction));
+        const clamped = Number.isFinite(fraction) ? Math.min(1, Math.max(0, fraction)) : 0;
         const tenth = Math.floor(clamped * 10);
         if (now - lastProgressAt < PROGRESS_EVERY_MS && tenth <= lastTenth) return;
         lastProgressAt = now;
