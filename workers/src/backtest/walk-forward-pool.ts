@@ -5,15 +5,16 @@
  * are assembled in order into the report (walkForwardReport), the same report runWalkForward gives in
  * one thread (a spec checks it).
  *
- * The threads run TypeScript through tsx, as the services do: each starts on thread-bootstrap.mjs,
- * which registers tsx's loader in the thread and imports walk-forward-thread.ts. A thread that dies
- * fails the window it ran and is replaced.
+ * The threads run walk-forward-thread.ts bundled once per process (thread-bundle.ts: tsx's per-module
+ * compilation defines every closure's name at run time, a tenth of a window). A thread that dies fails
+ * the window it ran and is replaced.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { ValidatedWalkForwardRequest, WalkForwardReport } from '@papertrade/domain/backtest/contracts';
 import { walkForwardReport, windowJobs, type WindowOutcome } from '@papertrade/domain/backtest/walk-forward';
 import type { EngineRules } from '@papertrade/domain/trading/engine/paper-engine';
+import { walkForwardThreadCode } from './thread-bundle';
 import type { ThreadReply, ThreadRequest } from './walk-forward-thread';
 
 interface Pending {
@@ -50,7 +51,7 @@ export class WalkForwardPool {
   }
 
   private spawn(slot: number): void {
-    const worker = new Worker(new URL('./thread-bootstrap.mjs', import.meta.url), { workerData: { entry: new URL('./walk-forward-thread.ts', import.meta.url).href }, resourceLimits: { maxYoungGenerationSizeMb: this.youngGenerationMb } });
+    const worker = new Worker(walkForwardThreadCode(), { eval: true, resourceLimits: { maxYoungGenerationSizeMb: this.youngGenerationMb } });
     worker.on('message', (reply: ThreadReply) => this.onReply(worker, reply));
     worker.on('error', (error) => this.onFailure(worker, error));
     worker.on('exit', (code) => this.onFailure(worker, new Error(`a walk-forward thread exited (${code})`)));
