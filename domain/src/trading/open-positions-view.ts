@@ -79,7 +79,7 @@ export function evolveOpenPositionsView(doc: OpenPositionsView | null, event: Do
   const next: OpenPositionsView = { ...current, updatedAt: eventTime(e) || current.updatedAt };
   if (isPortfolio) {
     const portfolio = evolvePortfolio(current.portfolio, e as PortfolioEvent);
-    next.portfolio = portfolio.status === 'open' ? { ...portfolio, recentTradeIds: [] } : portfolio;
+    next.portfolio = portfolio.status === 'open' ? { ...portfolio, recentTradeIds: [], newTradeIds: [] } : portfolio;
     for (const coin of coins) {
       if (portfolio.status === 'open' && portfolio.positions[coin.symbol]) next[holdsField(coin.symbol) as `holds_${string}`] = true;
       else delete next[holdsField(coin.symbol) as `holds_${string}`];

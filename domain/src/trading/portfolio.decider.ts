@@ -219,7 +219,7 @@ function ensureOpen(state: PortfolioState, userId: string, now: string): { openi
 
 function alreadyPlaced(state: PortfolioState, tradeId: string, symbol: string, source: TradeSource): boolean {
   if (state.status !== 'open') return false;
-  if (remembersTradeId(state.recentTradeIds, tradeId)) return true;
+  if (remembersTradeId(state, tradeId)) return true;
   if (Object.values(state.positions).some((p) => p?.openTradeIds.includes(tradeId))) return true;
   if (source.kind === 'SIGNAL') {
     const last = state.lastSignalTraded[symbol as keyof typeof state.lastSignalTraded];
@@ -384,7 +384,7 @@ export function placeArbitragePair(command: PlaceArbitragePair, state: Portfolio
   const decision = decisionOf(command.data.decision);
   const now = command.metadata.now;
 
-  if (state.status === 'open' && (state.recentTradeIds.includes(buyTradeId) || state.recentTradeIds.includes(sellTradeId))) return [];
+  if (state.status === 'open' && (remembersTradeId(state, buyTradeId) || remembersTradeId(state, sellTradeId))) return [];
 
   const quantity = unitsToQuantity(units);
   const fills = pairFills(coin.id, units, buy, sell, market);

@@ -302,8 +302,13 @@ export type PortfolioState =
       positions: Partial<Record<CoinSymbol, Position>>;
       /** The newest UTC day with realised P&L; an older day means nothing realised today. */
       daily: DailyRealised | null;
-      /** The last TRADE_ID_MEMORY trade ids placed, oldest first (open ones are also kept in their positions). */
+      /**
+       * The trade ids placed, oldest first, in two parts (open ones are also kept in their positions):
+       * the last TRADE_ID_MEMORY of `recentTradeIds` then `newTradeIds` are remembered (see
+       * rememberTradeId). A state folded before the second part existed has only the first.
+       */
       recentTradeIds: string[];
+      newTradeIds?: string[];
       /** Per coin, the candle time of the newest signal a trade followed. */
       lastSignalTraded: Partial<Record<CoinSymbol, string>>;
       /** The highest value recorded since the opening or the last reset (at least the starting cash), micros. */
@@ -337,13 +342,39 @@ function addRealised(daily: DailyRealised | null, at: string, pnl: number): Dail
   return daily && daily.day === day ? { day, realisedPnlMicros: daily.realisedPnlMicros + pnl } : { day, realisedPnlMicros: pnl };
 }
 
+/** A state's remembered trade ids (its two parts). */
+export interface TradeIdMemory {
+  recentTradeIds: string[];
+  newTradeIds?: string[];
+}
+
+/**
+ * How many of the newest ids the second part holds before they move into the first: a trade copies
+ * the second part (fewer than TRADE_ID_BATCH ids) and, one trade in TRADE_ID_BATCH, the first (up to
+ * TRADE_ID_MEMORY), instead of copying TRADE_ID_MEMORY ids at every trade (a tenth of a backtest).
+ */
+export const TRADE_ID_BATCH = 32;
+const NONE: readonly string[] = [];
+
+/** Where the remembered ids begin in the first part: the two parts' last TRADE_ID_MEMORY. */
+function windowStart(older: readonly string[], newer: readonly string[]): number {
+  return Math.max(0, older.length + newer.length - TRADE_ID_MEMORY);
+}
+
+/** The remembered ids, oldest first, as one array (for questions about all of them; the deciders ask remembersTradeId). */
+export function rememberedTradeIds(memory: TradeIdMemory): string[] {
+  const newer = memory.newTradeIds ?? NONE;
+  return [...memory.recentTradeIds.slice(windowStart(memory.recentTradeIds, newer)), ...newer];
+}
+
 /**
  * The remembered ids of a chain of states counted (a multiset): once alreadyPlaced has asked about a
  * state's ids and then about the ids of the state `remember` made from it (a run of trades on one
  * portfolio: the paper engine, a backtest), the ids are counted and the counts handed on from each
- * array to the next (the state's arrays are never changed), so the question no longer searches 500
+ * memory to the next (a state's arrays are never changed), so the question no longer searches 500
  * ids, which was a tenth of a backtest. One-off questions (a state folded from its stream, many users'
- * states in turn) search the array as before: counting it would cost more than the search.
+ * states in turn) search the arrays as before: counting them would cost more than the search. A
+ * memory is known by its second part (a new array at every trade), or by its first when it has none.
  */
 const idCounts = new WeakMap<readonly string[], Map<string, number>>();
 let lastAsked: readonly string[] | null = null;
@@ -351,37 +382,63 @@ let lastFrom: readonly string[] | null = null;
 let lastMade: readonly string[] | null = null;
 const COUNT_FROM = 32;
 
-/** Whether `ids` (a state's recentTradeIds) holds `id`. */
-export function remembersTradeId(ids: readonly string[], id: string): boolean {
-  let counts = idCounts.get(ids);
+const keyOf = (memory: TradeIdMemory): readonly string[] => memory.newTradeIds ?? memory.recentTradeIds;
+
+/** Whether the memory holds `id`. */
+export function remembersTradeId(memory: TradeIdMemory, id: string): boolean {
+  const older = memory.recentTradeIds;
+  const newer = memory.newTradeIds ?? NONE;
+  const key = keyOf(memory);
+  let counts = idCounts.get(key);
   if (!counts) {
-    const chained = ids === lastMade && lastFrom === lastAsked && ids.length >= COUNT_FROM;
-    lastAsked = ids;
-    if (!chained) return ids.includes(id);
+    const start = windowStart(older, newer);
+    const chained = key === lastMade && lastFrom === lastAsked && older.length - start + newer.length >= COUNT_FROM;
+    lastAsked = key;
+    if (!chained) return newer.includes(id) || older.indexOf(id, start) >= 0;
     counts = new Map();
-    for (const x of ids) counts.set(x, (counts.get(x) ?? 0) + 1);
-    idCounts.set(ids, counts);
+    for (let k = start; k < older.length; k++) counts.set(older[k]!, (counts.get(older[k]!) ?? 0) + 1);
+    for (const x of newer) counts.set(x, (counts.get(x) ?? 0) + 1);
+    idCounts.set(key, counts);
   }
   return counts.has(id);
 }
 
-export function rememberTradeId(ids: string[], id: string): string[] {
-  const dropped = ids.length >= TRADE_ID_MEMORY ? ids.length - TRADE_ID_MEMORY + 1 : 0;
-  const next = dropped > 0 ? ids.slice(dropped) : ids.slice();
-  next.push(id);
-  lastFrom = ids;
-  lastMade = next;
-  const counts = idCounts.get(ids);
+/**
+ * The memory after placing `id`: the last TRADE_ID_MEMORY ids of the two parts then `id` (the oldest
+ * one drops out once there are that many). `id` joins the second part or, when that would reach
+ * TRADE_ID_BATCH, the remembered ids move into a new first part and the second starts empty.
+ */
+export function rememberTradeId(memory: TradeIdMemory, id: string): { recentTradeIds: string[]; newTradeIds: string[] } {
+  const older = memory.recentTradeIds;
+  const newer = memory.newTradeIds ?? NONE;
+  const start = windowStart(older, newer);
+  // The id that drops out: the oldest remembered one, when TRADE_ID_MEMORY are remembered already.
+  const full = older.length - start + newer.length >= TRADE_ID_MEMORY;
+  const gone = full ? (start < older.length ? older[start]! : newer[start - older.length]!) : undefined;
+  let next: { recentTradeIds: string[]; newTradeIds: string[] };
+  if (newer.length + 1 < TRADE_ID_BATCH) {
+    const added = newer.slice();
+    added.push(id);
+    next = { recentTradeIds: older, newTradeIds: added };
+  } else {
+    const moved = older.slice(full ? start + 1 : start);
+    for (const x of newer) moved.push(x);
+    moved.push(id);
+    next = { recentTradeIds: moved, newTradeIds: [] };
+  }
+  const key = keyOf(memory);
+  lastFrom = key;
+  lastMade = next.newTradeIds;
+  const counts = idCounts.get(key);
   if (counts) {
-    idCounts.delete(ids);
-    for (let k = 0; k < dropped; k++) {
-      const gone = ids[k]!;
+    idCounts.delete(key);
+    if (gone !== undefined) {
       const n = counts.get(gone)!;
       if (n > 1) counts.set(gone, n - 1);
       else counts.delete(gone);
     }
     counts.set(id, (counts.get(id) ?? 0) + 1);
-    idCounts.set(next, counts);
+    idCounts.set(next.newTradeIds, counts);
   }
   return next;
 }
@@ -403,6 +460,7 @@ function opened(startingCashMicros: number): Extract<PortfolioState, { status: '
     positions: {},
     daily: null,
     recentTradeIds: [],
+    newTradeIds: [],
     lastSignalTraded: {},
     peakValueMicros: startingCashMicros,
     closedTrades: emptyClosedTrades(),
@@ -517,7 +575,7 @@ export function evolvePortfolio(state: PortfolioState, event: PortfolioEvent): P
       // An arbitrage pair holds nothing afterwards: it moves no coin's signal watermark, so a strategy's
       // BUY or SELL on the same candle still trades (the pair's own replays are known by their trade ids).
       const lastSignalTraded = d.source.kind === 'SIGNAL' && !d.pair ? { ...state.lastSignalTraded, [d.symbol]: d.source.candleTime } : state.lastSignalTraded;
-      const recentTradeIds = rememberTradeId(state.recentTradeIds, d.tradeId);
+      const memory = rememberTradeId(state, d.tradeId);
       if (d.side === 'BUY') {
         const lot: Lot = { tradeId: d.tradeId, units, costMicros: d.notionalMicros + d.feeMicros, entryNotionalMicros: d.notionalMicros, price: d.price };
         // A BUY that names a plan sets the position's; one without (a manual add) keeps the position's.
@@ -550,7 +608,8 @@ export function evolvePortfolio(state: PortfolioState, event: PortfolioEvent): P
           ...state,
           cashMicros: state.cashMicros - d.notionalMicros - d.feeMicros,
           positions: withPosition(state.positions, d.symbol, position),
-          recentTradeIds,
+          recentTradeIds: memory.recentTradeIds,
+          newTradeIds: memory.newTradeIds,
           lastSignalTraded,
         };
       }
@@ -577,7 +636,8 @@ export function evolvePortfolio(state: PortfolioState, event: PortfolioEvent): P
         cashMicros: state.cashMicros + d.notionalMicros - d.feeMicros,
         ...realise(state, d.placedAt, d.realisedPnlMicros),
         positions: withPosition(state.positions, d.symbol, position),
-        recentTradeIds,
+        recentTradeIds: memory.recentTradeIds,
+        newTradeIds: memory.newTradeIds,
         lastSignalTraded,
         closedTrades: countClose(closedTradesOf(state), d.realisedPnlMicros),
       };

@@ -159,6 +159,7 @@ export function portfolioStateOf(view: PortfolioView): PortfolioState {
     daily: null,
     // Idempotency memory is the decider's business; the read model does not need to grow with it.
     recentTradeIds: [],
+    newTradeIds: [],
     lastSignalTraded: {},
     peakValueMicros: peakOf(view),
     closedTrades: closedTradesOf(view),
