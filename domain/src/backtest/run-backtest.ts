@@ -229,7 +229,7 @@ interface CandleTexts {
  * decide over one window's candles again and again, and the same texts (the same strings) come back
  * (formatting them and hashing new strings for the trade-id and time lookups was a tenth of a set).
  */
-const candleTexts = new WeakMap<BacktestMarket, WeakMap<Candles, Map<string, Array<CandleTexts | undefined>>>>();
+const candleTexts = new WeakMap<BacktestMarket, WeakMap<Candles, Map<string, Map<string, Array<CandleTexts | undefined>>>>>();
 function textsOf(candles: Candles, market: BacktestMarket, label: string, symbol: string, i: number, signalIdOf: (symbol: string, candleTime: string) => string): CandleTexts {
   // Per market: its own id functions name the signals (a compare-paper market names them as the live engine did).
   let ofMarket = candleTexts.get(market);
@@ -242,11 +242,16 @@ function textsOf(candles: Candles, market: BacktestMarket, label: string, symbol
     byKey = new Map();
     ofMarket.set(candles, byKey);
   }
-  const key = `${label}:${symbol}`;
-  let texts = byKey.get(key);
+  // By label, then symbol: a key joined from the two would be a new string to hash at every signal.
+  let byLabel = byKey.get(label);
+  if (!byLabel) {
+    byLabel = new Map();
+    byKey.set(label, byLabel);
+  }
+  let texts = byLabel.get(symbol);
   if (!texts) {
     texts = new Array<CandleTexts | undefined>(candles.length);
-    byKey.set(key, texts);
+    byLabel.set(symbol, texts);
   }
   let t = texts[i];
   if (!t) {

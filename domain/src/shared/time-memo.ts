@@ -25,9 +25,55 @@ function ringPut(text: string, ms: number): void {
   ringNext = (ringNext + 1) % RING;
 }
 
+/** The number written at text[at, at + n), or -1 when a character is not a digit. */
+function digits(text: string, at: number, n: number): number {
+  let v = 0;
+  for (let i = at; i < at + n; i++) {
+    const c = text.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    v = v * 10 + c;
+  }
+  return v;
+}
+
+const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * The time of a text in toISOString's own form ('YYYY-MM-DDTHH:MM:SS.sssZ', a year from 100) whose
+ * every field is in range, by arithmetic: what the engine's texts are, and no table to search. NaN for
+ * any other text, which Date.parse answers (an hour 24, a 30th of February and offsets roll over there).
+ */
+function canonicalMs(text: string): number {
+  if (text.length !== 24 || text.charCodeAt(23) !== 90 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(10) !== 84 || text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58 || text.charCodeAt(19) !== 46) {
+    return Number.NaN;
+  }
+  const y = digits(text, 0, 4);
+  const mo = digits(text, 5, 2);
+  const d = digits(text, 8, 2);
+  const h = digits(text, 11, 2);
+  const mi = digits(text, 14, 2);
+  const sec = digits(text, 17, 2);
+  const ms = digits(text, 20, 3);
+  if (y < 100 || mo < 1 || mo > 12 || d < 1 || d > (mo === 2 && isLeap(y) ? 29 : MONTH_DAYS[mo - 1]!) || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 59 || ms < 0) return Number.NaN;
+  return daysFromCivil(y, mo, d) * 86_400_000 + ((h * 60 + mi) * 60 + sec) * 1000 + ms;
+}
+
+/** Days from 1970-01-01 to the proleptic Gregorian date y-m-d (March-based years of 400-year eras; Date.UTC is a runtime call, several times slower). */
+function daysFromCivil(year: number, m: number, d: number): number {
+  const y = m <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (m > 2 ? m - 3 : m + 9) + 2) / 5) + d - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146_097 + doe - 719_468;
+}
+
 /** Date.parse(text), kept. */
 export function parseTime(text: string): number {
   for (let k = 0; k < RING; k++) if (ringText[k] === text) return ringMs[k]!;
+  const fast = canonicalMs(text);
+  if (!Number.isNaN(fast)) return fast;
   let ms = parsed.get(text);
   if (ms === undefined) {
     if (parsed.size >= MAX_KEPT) parsed.clear();
@@ -58,6 +104,12 @@ export function isoOf(ms: number): string {
 /** The UTC day (YYYY-MM-DD) of an ISO-8601 time, kept; throws as `new Date(iso).toISOString()` does on an invalid one. */
 export function utcDayOf(iso: string): string {
   if (iso === lastDayIso) return lastDay;
+  // A text in toISOString's form with every field in range is its own day's first ten characters.
+  if (!Number.isNaN(canonicalMs(iso))) {
+    lastDayIso = iso;
+    lastDay = iso.slice(0, 10);
+    return lastDay;
+  }
   let day = days.get(iso);
   if (day === undefined) {
     day = new Date(iso).toISOString().slice(0, 10);

@@ -35,3 +35,31 @@ describe('time memo', function () {
     for (const bad of ['', 'not a time', '2024-13-01T00:00:00.000Z']) expect(() => utcDayOf(bad), bad).to.throw(RangeError);
   });
 });
+
+describe('time memo: texts in toISOString form, by arithmetic', function () {
+  /** Texts near every edge the arithmetic checks: leap days, month ends, hour 24, second 60, two-digit years, stray characters. */
+  function edgeTexts(): string[] {
+    const out: string[] = [];
+    for (const y of ['0000', '0050', '0099', '0100', '1900', '1970', '2000', '2023', '2024', '2100', '9999', '20a4']) {
+      for (const mo of ['00', '01', '02', '04', '12', '13']) {
+        for (const d of ['00', '01', '28', '29', '30', '31', '32']) {
+          for (const time of ['00:00:00.000', '23:59:59.999', '24:00:00.000', '12:60:00.000', '12:00:60.000', '12:00:00.5x0']) out.push(`${y}-${mo}-${d}T${time}Z`);
+        }
+      }
+    }
+    return out;
+  }
+
+  it('parseTime and utcDayOf answer as Date.parse and toISOString for every edge text and 20,000 random times', function () {
+    const random: string[] = [];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let i = 0; i < 20_000; i++) random.push(new Date(Math.floor(-2e12 + next() * 2e14)).toISOString());
+    for (const t of [...edgeTexts(), ...random]) {
+      expect(parseTime(t), t).to.deep.equal(Date.parse(t));
+      const date = new Date(t);
+      if (Number.isNaN(date.getTime())) expect(() => utcDayOf(t), t).to.throw(RangeError);
+      else expect(utcDayOf(t), t).to.equal(date.toISOString().slice(0, 10));
+    }
+  });
+});
