@@ -64,18 +64,31 @@ export function cachedTicks(sim: MarketSimulation, lastTick?: () => number): Pri
     return hours.get(hour) ?? keep(hours, MAX_HOURS, hour, base.minuteCandles(coinId, hour * 60, 60, candleArrays(60)));
   };
   const fields = ['time', 'open', 'high', 'low', 'close', 'volume'] as const;
+  // The past hour read last, of ticks and of minute candles: an exit scan reads a minute's ticks, or a
+  // candle's minutes, from one hour in a row (a past hour's data never changes, so a kept one stays right).
+  let tickHourCoin: CoinId | null = null;
+  let tickHour = -1;
+  let tickHourPrices: Float64Array | null = null;
+  let minuteHourCoin: CoinId | null = null;
+  let minuteHour = -1;
+  let minuteHourCandles: CandleArrays | null = null;
   return {
     lastTick: base.lastTick,
     price(coinId, tick) {
       const hour = Math.floor(tick / TICKS_PER_HOUR);
+      if (hour === tickHour && coinId === tickHourCoin) return tickHourPrices![tick - hour * TICKS_PER_HOUR]!;
       const cache = cacheOf(coinId);
-      const inHour = cache.hourTicks.get(hour);
-      if (inHour) return inHour[tick - hour * TICKS_PER_HOUR]!;
-      if ((hour + 1) * TICKS_PER_HOUR - 1 <= base.lastTick()) {
+      let inHour = cache.hourTicks.get(hour);
+      if (!inHour && (hour + 1) * TICKS_PER_HOUR - 1 <= base.lastTick()) {
         // A past hour: its 720 ticks at once (a minute at a time, the exit scans of a walk-forward's sets
         // reached scattered minutes of a long period, and each rebuilt its day's clock).
-        const ticks = keep(cache.hourTicks, MAX_HOUR_TICKS, hour, sim.path.ticks(coinId, hour * TICKS_PER_HOUR, new Float64Array(TICKS_PER_HOUR)));
-        return ticks[tick - hour * TICKS_PER_HOUR]!;
+        inHour = keep(cache.hourTicks, MAX_HOUR_TICKS, hour, sim.path.ticks(coinId, hour * TICKS_PER_HOUR, new Float64Array(TICKS_PER_HOUR)));
+      }
+      if (inHour) {
+        tickHourCoin = coinId;
+        tickHour = hour;
+        tickHourPrices = inHour;
+        return inHour[tick - hour * TICKS_PER_HOUR]!;
       }
       const minute = Math.floor(tick / TICKS_PER_MINUTE);
       const minutes = cache.minutes;
@@ -114,7 +127,12 @@ export function cachedTicks(sim: MarketSimulation, lastTick?: () => number): Pri
     },
     range: (coinId, from, to) => base.range(coinId, from, to),
     keptHour(coinId, hour) {
-      return (hour + 1) * 60 * TICKS_PER_MINUTE - 1 <= base.lastTick() ? hourOf(coinId, hour) : undefined;
+      if (hour === minuteHour && coinId === minuteHourCoin) return minuteHourCandles!;
+      if ((hour + 1) * 60 * TICKS_PER_MINUTE - 1 > base.lastTick()) return undefined;
+      minuteHourCandles = hourOf(coinId, hour);
+      minuteHourCoin = coinId;
+      minuteHour = hour;
+      return minuteHourCandles;
     },
     minuteVolume(coinId, minute) {
       const hour = Math.floor(minute / 60);
