@@ -150,12 +150,23 @@ export function runDecidedBacktest(config: DecidedBacktestConfig, market: Backte
   const span = Math.max(1, n - first);
   let signals = 0;
   let notFollowed = 0;
+  // The state's cash and holding, read again only when the engine's state changes (a trade, a close):
+  // equityOf's terms, the same arithmetic.
+  let marked: PortfolioState | null = null;
+  let cashUsd = 0;
+  let held: number | null = null;
   for (let i = first; i < n; i++) {
     const closeMs = candles.time[i]! + CANDLE_MS;
     const closeTick = tickAt(closeMs);
     if (closeTick - 1 > lastTick) break;
     engine.advanceTo(closeTick - 1);
-    equity.push(closeMs, equityOf(engine.state, coin.symbol, candles.close[i]!));
+    if (engine.state !== marked) {
+      marked = engine.state;
+      const position = marked.status === 'open' ? marked.positions[coin.symbol] : undefined;
+      cashUsd = marked.status === 'open' ? marked.cashMicros / MICROS_PER_USD : Number.NaN;
+      held = position ? position.units / UNITS_PER_COIN : null;
+    }
+    equity.push(closeMs, marked.status !== 'open' ? 0 : cashUsd + (held !== null ? held * candles.close[i]! : 0));
     const d = decisions[i]!;
     if (d !== NO_SIGNAL) {
       if (!options.figuresOnly) given.push({ timeMs: closeMs, decision: d });
