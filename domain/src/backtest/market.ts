@@ -59,9 +59,16 @@ export function cachedTicks(sim: MarketSimulation, lastTick?: () => number): Pri
     }
     return c;
   };
+  /** A past hour's minute candles; its ticks are kept too, computed in the same pass (an exit scan that opens a minute reads them). */
   const hourOf = (coinId: CoinId, hour: number): CandleArrays => {
-    const hours = cacheOf(coinId).hours;
-    return hours.get(hour) ?? keep(hours, MAX_HOURS, hour, base.minuteCandles(coinId, hour * 60, 60, candleArrays(60)));
+    const cache = cacheOf(coinId);
+    const kept = cache.hours.get(hour);
+    if (kept) return kept;
+    const candles = candleArrays(60);
+    const ticks = new Float64Array(TICKS_PER_HOUR);
+    sim.path.hourWithTicks(coinId, hour, candles, ticks);
+    if (!cache.hourTicks.has(hour)) keep(cache.hourTicks, MAX_HOUR_TICKS, hour, ticks);
+    return keep(cache.hours, MAX_HOURS, hour, candles);
   };
   const fields = ['time', 'open', 'high', 'low', 'close', 'volume'] as const;
   // The past hour read last, of ticks and of minute candles: an exit scan reads a minute's ticks, or a

@@ -353,8 +353,11 @@ class CoinPath {
     return computed;
   }
 
-  /** Writes hour `hour`'s 60 minute candles into `out` (HOUR_CANDLES numbers) and keeps its summary. */
-  computeHourCandles(hour: number, out: Float64Array): Float64Array {
+  /**
+   * Writes hour `hour`'s 60 minute candles into `out` (HOUR_CANDLES numbers) and keeps its summary;
+   * with `ticksOut`, the hour's 720 tick prices too (the ticks the candles are made of, as `ticks` gives them).
+   */
+  computeHourCandles(hour: number, out: Float64Array, ticksOut?: Float64Array): Float64Array {
     const day = Math.floor(hour / HOURS_PER_DAY);
     const h = hour - day * HOURS_PER_DAY;
     const dayClock = this.clock.dayClock(day);
@@ -367,6 +370,7 @@ class CoinPath {
     for (let j = 0; j < MINUTES_PER_HOUR; j++) {
       const minuteOfDay = h * MINUTES_PER_HOUR + j;
       this.minuteTicks(points[j]!, points[j + 1]!, dayClock, minuteOfDay, j, ticks);
+      if (ticksOut) for (let k = 0; k < TICKS_PER_MINUTE; k++) ticksOut[j * TICKS_PER_MINUTE + k] = Math.exp(ticks[k]!);
       let high = ticks[0]!;
       let low = high;
       for (let k = 1; k < TICKS_PER_MINUTE; k++) {
@@ -531,6 +535,26 @@ export class MarketPath {
       i += take;
     }
     return out;
+  }
+
+  /**
+   * Hour `hour`'s 60 minute candles and its 720 tick prices at once (the same numbers minuteCandles and
+   * ticks give, from one pass over the hour: a backtest reads both of a past hour, and each alone
+   * computes the hour's path again).
+   */
+  hourWithTicks(coinId: CoinId, hour: number, out: CandleArrays, ticksOut: Float64Array): void {
+    requireTick(hour * TICKS_PER_HOUR);
+    if (out.time.length < MINUTES_PER_HOUR || ticksOut.length < TICKS_PER_HOUR) throw new RangeError('an hour needs room for 60 candles and 720 ticks');
+    const candles = this.path(coinId).computeHourCandles(hour, this.scratch, ticksOut);
+    const minute = hour * MINUTES_PER_HOUR;
+    for (let j = 0; j < MINUTES_PER_HOUR; j++) {
+      out.time[j] = SIMULATION_EPOCH_MS + (minute + j) * MINUTE_MS;
+      out.open[j] = candles[OPEN + j]!;
+      out.high[j] = candles[HIGH + j]!;
+      out.low[j] = candles[LOW + j]!;
+      out.close[j] = candles[CLOSE + j]!;
+      out.volume[j] = candles[VOLUME + j]!;
+    }
   }
 
   /**

@@ -67,6 +67,23 @@ describe('market path', function () {
       expect(JSON.parse(output)).to.deep.equal(probes.map((t) => [here.price('ethereum', t), here.price('uniswap', t)]));
     });
 
+    it('gives an hour\'s candles and ticks at once (hourWithTicks) as minuteCandles and ticks give them, for bitcoin and two coins that follow it', function () {
+      const hours = [0, DAY / TICKS_PER_HOUR, DAY / TICKS_PER_HOUR + 13, 12_345_678 / TICKS_PER_HOUR | 0];
+      for (const coin of ['bitcoin', 'ethereum', 'polygon'] as CoinId[]) {
+        for (const hour of hours) {
+          const together = new MarketPath(KEY);
+          const apart = new MarketPath(KEY);
+          const candles = { time: new Float64Array(60), open: new Float64Array(60), high: new Float64Array(60), low: new Float64Array(60), close: new Float64Array(60), volume: new Float64Array(60) };
+          const ticks = new Float64Array(TICKS_PER_HOUR);
+          together.hourWithTicks(coin, hour, candles, ticks);
+          expect(Array.from(ticks), `${coin} hour ${hour}: ticks`).to.deep.equal(Array.from(ticksOf(apart, coin, hour * TICKS_PER_HOUR, TICKS_PER_HOUR)));
+          const plain = apart.minuteCandles(coin, hour * 60, 60);
+          for (const f of ['time', 'open', 'high', 'low', 'close', 'volume'] as const) expect(Array.from(candles[f]), `${coin} hour ${hour}: ${f}`).to.deep.equal(Array.from(plain[f]));
+        }
+      }
+      expect(() => new MarketPath(KEY).hourWithTicks('bitcoin', 0, { time: new Float64Array(59), open: new Float64Array(59), high: new Float64Array(59), low: new Float64Array(59), close: new Float64Array(59), volume: new Float64Array(59) }, new Float64Array(TICKS_PER_HOUR))).to.throw(RangeError);
+    });
+
     it('differs for another key and between coins', function () {
       const a = new MarketPath(KEY);
       const b = new MarketPath(key(20240602));
