@@ -12,7 +12,9 @@ import { tickAt, TICK_MS, TICKS_PER_DAY, TICKS_PER_MINUTE } from '../../market/m
 import { MarketSimulation } from '../../market/simulation';
 import { DEFAULT_RISK_PROFILE, type RiskProfile } from '../contracts';
 import { STARTING_CASH_MICROS } from '../money';
-import { evolvePortfolio, initialPortfolioState, type PortfolioState, type PositionClosed, type SimulatedTradePlaced } from '../portfolio';
+import { evolvePortfolio, initialPortfolioState, type PortfolioState, type Position, type PositionClosed, type SimulatedTradePlaced } from '../portfolio';
+import { avgEntryPrice } from '../portfolio-valuation';
+import { newExitHit, scanExits, type ExitSpec } from './exit-scan';
 import type { ChartAt } from './market-at';
 import { pathTicks } from './price-ticks';
 import { PaperEngine, runPaperEngine, type EngineSignal } from './paper-engine';
@@ -136,6 +138,37 @@ describe('engine: a day of bot trades and stops on the path', function () {
     expect(refusal.decision.text).to.match(/^refused: drawdown 16\.67% from the peak \$12,000\.00 is above the maximum 15%$/);
     const unpeaked = runPaperEngine({ ticks, charts, userId: 'u3', rules, peaks: [], portfolio: openedPortfolio() }, buys, DAY + 1000);
     expect(unpeaked.events.filter((e) => e.type === 'SimulatedTradePlaced').length, 'without the peak the same signals trade').to.be.greaterThan(0);
+  });
+
+  it('finds the crossing a plain scan finds when a position\'s levels change while it is open (the scan ahead first catches up under the old levels)', function () {
+    // One BUY; its levels: a trailing stop 20 % below the highest (no crossing in a day), then from
+    // `switchTick` on 0.3 % (crossed within minutes). The engine is asked at every candle close, as a
+    // backtest asks; by the switch it has scanned a day ahead under the old levels.
+    const buy = signals.find((x) => x.type === 'BUY' && x.symbol === 'ETH')!;
+    let levels: ExitSpec | null = null;
+    const spec = (position: Position): ExitSpec => (levels ??= { stopLoss: Number.NEGATIVE_INFINITY, trail: 0.2, entry: avgEntryPrice(position), takeProfit: Number.POSITIVE_INFINITY });
+    const engine = new PaperEngine({ ticks, charts, userId: 'u4', rules, exitSpec: spec });
+    engine.onSignal(buy);
+    const bought = engine.events.find((e): e is SimulatedTradePlaced => e.type === 'SimulatedTradePlaced')!;
+    const opened = tickAt(Date.parse(bought.data.placedAt));
+    const switchTick = opened + 30 * TICKS_PER_MINUTE;
+    for (let t = opened + 60; t < switchTick; t += 60) engine.advanceTo(t);
+    const wide = levels!;
+    const tight: ExitSpec = { ...wide, trail: 0.003 };
+    levels = tight;
+    for (let t = switchTick; t < opened + TICKS_PER_DAY && !engine.events.some((e) => e.type === 'PositionClosed'); t += 60) engine.advanceTo(t);
+    const closed = engine.events.find((e): e is PositionClosed => e.type === 'PositionClosed');
+    expect(closed, 'the tight stop closed the position').to.not.equal(undefined);
+
+    // The plain scan: the wide levels up to the last tick asked before the switch, the tight ones after.
+    const coinId = findCoinBySymbol('ETH')!.id;
+    const cursor = { tick: opened, highest: Number.NaN };
+    const hit = newExitHit();
+    expect(scanExits(ticks, coinId, wide, cursor, switchTick - 60, hit), 'no crossing under the wide levels').to.equal(false);
+    let found = false;
+    for (let t = cursor.tick + 60; !found; t += 60) found = scanExits(ticks, coinId, tight, cursor, t, hit);
+    expect(tickAt(Date.parse(closed!.data.closedAt)), 'the tick of the first crossing').to.equal(hit.tick);
+    expect(closed!.data.execution).to.include({ mid: hit.price, level: hit.level });
   });
 
   it('gives the same events run again (a pure function of the signals and the path)', function () {
