@@ -31,7 +31,7 @@
  * nothing and is reported, as the worker counts it.
  */
 import { coins, findCoinBySymbol, type CoinId, type CoinSymbol } from '../../market/coins';
-import { tickAt, TICKS_PER_DAY } from '../../market/market-path';
+import { tickAt } from '../../market/market-path';
 import { DomainError } from '../../shared/errors';
 import { isoOf } from '../../shared/time-memo';
 import type { BotMarket, BotSignal, BotTradeDecision, BotTradeInput } from '../bot-trade-decision';
@@ -94,19 +94,6 @@ export interface PaperEngineOptions {
   explain?: boolean;
 }
 
-/** A position's scan ahead (PaperEngine.findHit): the levels it ran under, its own cursor, the first crossing it found (null: none up to its cursor), and the last tick the engine asked about. */
-interface Ahead {
-  spec: ExitSpec;
-  cursor: ExitCursor;
-  hit: ExitHit | null;
-  asked: number;
-}
-
-/** How far past the tick asked a position is scanned ahead: a day (the scan skips a whole day that cannot cross). */
-const LOOKAHEAD_TICKS = TICKS_PER_DAY;
-
-const sameLevels = (a: ExitSpec, b: ExitSpec) => a === b || (a.stopLoss === b.stopLoss && a.trail === b.trail && a.entry === b.entry && a.takeProfit === b.takeProfit);
-
 /** What became of one signal. */
 export type SignalOutcome =
   | { signalId: string; fillTick: number; action: 'TRADE' | 'SKIP'; decision: BotTradeDecision; events: PortfolioEvent[] }
@@ -133,10 +120,7 @@ export class PaperEngine {
   /** The signals a rule refused, in order. */
   readonly refusals: EngineRefusal[] = [];
   private readonly cursors = new Map<string, ExitCursor>();
-  /** Per position, its scan ahead of the engine (see findHit). */
-  private readonly ahead = new Map<string, Ahead>();
   private readonly hit: ExitHit = newExitHit();
-  private readonly catchUpHit: ExitHit = newExitHit();
   private readonly exitSpec: (position: Position) => ExitSpec | null;
   /** Exits are scanned up to here. */
   private scanned: number;
@@ -219,7 +203,7 @@ export class PaperEngine {
         cursor = cursorAtOpening(position);
         this.cursors.set(position.positionId, cursor);
       }
-      if (this.findHit(position.positionId, coinId, spec, cursor, tick)) (hits ??= []).push({ position, hit: { ...this.hit } });
+      if (scanExits(this.options.ticks, coinId, spec, cursor, tick, this.hit)) (hits ??= []).push({ position, hit: { ...this.hit } });
     }
     hits?.sort((a, b) => a.hit.tick - b.hit.tick);
     for (const { position, hit } of hits ?? []) {
@@ -228,45 +212,9 @@ export class PaperEngine {
       const command = closeCommandFor(this.options.userId, position, hit, quoteAt(this.options.ticks, coinId, hit.tick).minuteVolumeUsd);
       this.apply(command);
       this.cursors.delete(position.positionId);
-      this.ahead.delete(position.positionId);
     }
     this.replayPeaks(tick);
     this.scanned = tick;
-  }
-
-  /**
-   * The position's first crossing up to `tick` (into `this.hit`), as scanExits from its cursor to `tick`
-   * finds it, without a scan at every call: the position is scanned ahead, up to a day past the tick
-   * asked (never past the source's last tick), and the crossing found there, or its absence, answers
-   * the calls up to it (a backtest asks at every candle close). A crossing is a function of the path and
-   * the levels alone, so the answer is the same; when the levels change (a trade on the position), the
-   * cursor first catches up to the last tick asked under the old ones (no crossing there, as answered),
-   * and the scan ahead starts again from it. The cursor is left as the plain scan leaves it at a
-   * crossing (before it, its highest included).
-   */
-  private findHit(positionId: string, coinId: CoinId, spec: ExitSpec, cursor: ExitCursor, tick: number): boolean {
-    const ticks = this.options.ticks;
-    let ahead = this.ahead.get(positionId);
-    if (ahead && !sameLevels(ahead.spec, spec)) {
-      if (scanExits(ticks, coinId, ahead.spec, cursor, ahead.asked, this.catchUpHit)) throw new Error(`the scan ahead missed a crossing of ${positionId} at tick ${this.catchUpHit.tick}`);
-      ahead = undefined;
-    }
-    if (!ahead) {
-      ahead = { spec, cursor: { tick: cursor.tick, highest: cursor.highest }, hit: null, asked: cursor.tick };
-      this.ahead.set(positionId, ahead);
-    }
-    if (ahead.hit === null && ahead.cursor.tick < tick) {
-      const target = Math.max(tick, Math.min(tick + LOOKAHEAD_TICKS, ticks.lastTick()));
-      if (scanExits(ticks, coinId, spec, ahead.cursor, target, this.hit)) ahead.hit = { ...this.hit };
-    }
-    if (ahead.hit !== null && ahead.hit.tick <= tick) {
-      Object.assign(this.hit, ahead.hit);
-      cursor.tick = ahead.cursor.tick;
-      cursor.highest = ahead.cursor.highest;
-      return true;
-    }
-    if (tick > ahead.asked) ahead.asked = tick;
-    return false;
   }
 
   /** The recorded peaks at ticks up to `tick`, in order. */
@@ -301,10 +249,7 @@ export class PaperEngine {
       for (const id of this.cursors.keys()) {
         let open = false;
         for (const symbol in positions) if (positions[symbol as CoinSymbol]?.positionId === id) open = true;
-        if (!open) {
-          this.cursors.delete(id);
-          this.ahead.delete(id);
-        }
+        if (!open) this.cursors.delete(id);
       }
     }
     return events;

@@ -140,10 +140,10 @@ describe('engine: a day of bot trades and stops on the path', function () {
     expect(unpeaked.events.filter((e) => e.type === 'SimulatedTradePlaced').length, 'without the peak the same signals trade').to.be.greaterThan(0);
   });
 
-  it('finds the crossing a plain scan finds when a position\'s levels change while it is open (the scan ahead first catches up under the old levels)', function () {
+  it('finds the crossing a plain scan finds when a position\'s levels change while it is open (the cursor carries over, the new levels apply from the last tick asked)', function () {
     // One BUY; its levels: a trailing stop 20 % below the highest (no crossing in a day), then from
     // `switchTick` on 0.3 % (crossed within minutes). The engine is asked at every candle close, as a
-    // backtest asks; by the switch it has scanned a day ahead under the old levels.
+    // backtest asks.
     const buy = signals.find((x) => x.type === 'BUY' && x.symbol === 'ETH')!;
     let levels: ExitSpec | null = null;
     const spec = (position: Position): ExitSpec => (levels ??= { stopLoss: Number.NEGATIVE_INFINITY, trail: 0.2, entry: avgEntryPrice(position), takeProfit: Number.POSITIVE_INFINITY });
