@@ -167,7 +167,8 @@ function chartSpan(days: number, endMs: number): { width: number; first: number;
  */
 export function cachedMarketAt(charts: ChartAt): (coinId: CoinId, atMs: number) => BotMarket {
   const perCoin = new Map<CoinId, Map<number, BotMarket>>();
-  const months = new Map<string, CandleColumns>();
+  // Per coin, by the month chart's first and end candle indexes.
+  const months = new Map<CoinId, Map<number, CandleColumns>>();
   return (coinId, atMs) => {
     let markets = perCoin.get(coinId);
     if (!markets) {
@@ -178,47 +179,92 @@ export function cachedMarketAt(charts: ChartAt): (coinId: CoinId, atMs: number) 
     if (hit) return hit;
     const { first, end } = chartSpan(MONTH_DAYS, atMs);
     const month = (id: CoinId): CandleColumns => {
-      const key = `${id}:${first}:${end}`;
-      return months.get(key) ?? keep(months, MAX_MONTHS, key, columnsAt(charts(id, MONTH_DAYS, atMs), atMs));
+      let ofCoin = months.get(id);
+      if (!ofCoin) {
+        ofCoin = new Map();
+        months.set(id, ofCoin);
+      }
+      const key = first * 4_194_304 + end;
+      return ofCoin.get(key) ?? keep(ofCoin, MAX_MONTHS, key, columnsAt(charts(id, MONTH_DAYS, atMs), atMs));
     };
     return keep(markets, MAX_MARKETS, atMs, botMarketOf(coinId, columnsAt(charts(coinId, DAY_DAYS, atMs), atMs), month, true));
   };
 }
 
+/** Candles kept in blocks of this many consecutive indexes (one table lookup per block, not per candle). */
+const CANDLE_BLOCK = 1024;
+
 /** Charts of the candles complete at their end (see the module comment), each candle kept, and the last charts. */
 export function cachedCharts(sim: MarketSimulation): ChartAt {
-  // Per coin and width: candles by their index since the epoch.
-  const byWidth = new Map<string, Map<number, Candle>>();
+  // Per coin and width: candles by their index since the epoch, in blocks.
+  const byWidth = new Map<CoinId, Map<number, Map<number, Array<Candle | undefined>>>>();
   let kept = 0;
-  const recent = new Map<string, CandleSeries>();
+  // The last charts, per coin and days, by their first and end indexes (numbers: no key text to build per call).
+  const recent = new Map<CoinId, Map<number, Map<number, CandleSeries>>>();
+  let recentCount = 0;
   return (coinId: CoinId, days: number, endMs: number): CandleSeries => {
     const interval = candleIntervalForDays(days);
     const { width, first, end } = chartSpan(days, endMs);
-    const chartKey = `${coinId}:${days}:${first}:${end}`;
-    const hit = recent.get(chartKey);
+    const chartKey = first * 4_194_304 + end;
+    let ofCoin = recent.get(coinId);
+    if (!ofCoin) {
+      ofCoin = new Map();
+      recent.set(coinId, ofCoin);
+    }
+    let ofDays = ofCoin.get(days);
+    if (!ofDays) {
+      ofDays = new Map();
+      ofCoin.set(days, ofDays);
+    }
+    const hit = ofDays.get(chartKey);
     if (hit) return hit;
-    const seriesKey = `${coinId}:${width}`;
-    let candles = byWidth.get(seriesKey);
-    if (!candles || kept >= MAX_CANDLES) {
+    let widths = byWidth.get(coinId);
+    if (!widths || kept >= MAX_CANDLES) {
       if (kept >= MAX_CANDLES) {
         byWidth.clear();
         kept = 0;
       }
-      candles = new Map();
-      byWidth.set(seriesKey, candles);
+      widths = byWidth.get(coinId) ?? new Map();
+      byWidth.set(coinId, widths);
+    }
+    let blocks = widths.get(width);
+    if (!blocks) {
+      blocks = new Map();
+      widths.set(width, blocks);
     }
     const out: Candle[] = [];
+    let block: Array<Candle | undefined> | undefined;
+    let blockNo = -1;
     for (let i = first; i < end; i++) {
-      let candle = candles.get(i);
+      const b = Math.floor(i / CANDLE_BLOCK);
+      if (b !== blockNo) {
+        blockNo = b;
+        block = blocks.get(b);
+        if (!block) {
+          block = new Array<Candle | undefined>(CANDLE_BLOCK).fill(undefined);
+          blocks.set(b, block);
+        }
+      }
+      let candle = block![i - b * CANDLE_BLOCK];
       if (!candle) {
         const t = SIMULATION_EPOCH_MS + i * width;
         candle = sim.candle(coinId, t, t + width);
-        candles.set(i, candle);
+        block![i - b * CANDLE_BLOCK] = candle;
         kept++;
       }
       out.push(candle);
     }
-    return keep(recent, MAX_CHARTS, chartKey, { coinId, interval, candles: out });
+    // The last charts, bounded: emptied when MAX_CHARTS are kept.
+    if (recentCount >= MAX_CHARTS) {
+      recent.clear();
+      recentCount = 0;
+      ofDays = new Map();
+      recent.set(coinId, new Map([[days, ofDays]]));
+    }
+    const series: CandleSeries = { coinId, interval, candles: out };
+    ofDays.set(chartKey, series);
+    recentCount++;
+    return series;
   };
 }
 

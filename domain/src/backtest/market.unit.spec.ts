@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { coins, type CoinId } from '../market/coins';
 import { MarketSimulation } from '../market/simulation';
-import { botMarketAt } from '../trading/engine/market-at';
+import { botMarketAt, columnsAt } from '../trading/engine/market-at';
 import { cachedCharts, cachedMarketAt } from './market';
 
 describe('backtest market caches', function () {
@@ -26,6 +26,22 @@ describe('backtest market caches', function () {
       }
     }
     expect(checked.size).to.equal(2 * new Set(times).size);
+  });
+
+  it('gives the simulation\'s charts (their complete candles) for more charts than it keeps, two coins and two spans, hit or miss', function () {
+    const sim = new MarketSimulation(Uint32Array.from([18, 9, 2, 3, 4, 5, 6, 9]));
+    const charts = cachedCharts(sim);
+    const base = Date.UTC(2025, 2, 10, 3, 55, 2);
+    for (let round = 0; round < 2; round++) {
+      for (let k = 0; k < 40; k++) {
+        for (const coin of [coins[0]!, coins[2]!]) {
+          // Two fill times in one 5-minute candle, the second in its last minute: the same last candle, a day's first candle one later.
+          for (const [days, atMs] of [1, 30].flatMap((d) => [0, 4 * 60_000].map((late) => [d, base + k * 37 * 60_000 + late] as const))) {
+            expect(columnsAt(charts(coin.id, days, atMs), atMs), `${coin.id} ${days}d at ${new Date(atMs).toISOString()}`).to.deep.equal(columnsAt(sim.chart(coin.id, days, atMs), atMs));
+          }
+        }
+      }
+    }
   });
 
   it('builds another coin\'s month chart only when its correlation is read, and then gives botMarketAt\'s value', function () {

@@ -77,15 +77,33 @@ function trueRange(c: CandleColumns, i: number): number {
 export function returnsStdev(close: Float64Array, from: number, to: number): number {
   const n = to - from - 1;
   if (from < 0 || n < 2) return Number.NaN;
+  // Each log return computed once (kept in a scratch for the second pass: the same values, summed in the same order).
+  if (logReturns.length < n) logReturns = new Float64Array(Math.max(n, logReturns.length * 2));
+  const r = logReturns;
   let mean = 0;
-  for (let i = from + 1; i < to; i++) mean += Math.log(close[i]! / close[i - 1]!);
+  for (let i = from + 1, k = 0; i < to; i++, k++) {
+    r[k] = Math.log(close[i]! / close[i - 1]!);
+    mean += r[k]!;
+  }
   mean /= n;
   let sum = 0;
-  for (let i = from + 1; i < to; i++) {
-    const d = Math.log(close[i]! / close[i - 1]!) - mean;
+  for (let k = 0; k < n; k++) {
+    const d = r[k]! - mean;
     sum += d * d;
   }
   return Math.sqrt(sum / (n - 1));
+}
+let logReturns = new Float64Array(512);
+
+/** returnsStdev over a whole series, kept per series (a month series serves every fill time of its last candle's span). */
+const seriesStdev = new WeakMap<CandleColumns, number>();
+function wholeStdev(c: CandleColumns): number {
+  let v = seriesStdev.get(c);
+  if (v === undefined) {
+    v = returnsStdev(c.close, 0, c.length);
+    seriesStdev.set(c, v);
+  }
+  return v;
 }
 
 /** (highest high - lowest low) / lowest low over candles [from, to), percent; NaN when empty. */
@@ -154,7 +172,7 @@ export interface CoinFigures {
 /** The figures of one coin from its day of 5-minute candles and its 30-day series. */
 export function coinFigures(fiveMinute: CandleColumns, thirtyDay: CandleColumns): CoinFigures {
   const n = fiveMinute.length;
-  const average = returnsStdev(thirtyDay.close, 0, thirtyDay.length);
+  const average = wholeStdev(thirtyDay);
   return {
     atr14: wilderAtr(fiveMinute),
     sigma20: returnsStdev(fiveMinute.close, n - SIGMA_RETURNS - 1, n),
