@@ -17,7 +17,7 @@
  */
 import { candleIntervalForDays } from '../market/candle-interval';
 import type { Candle, CoinId } from '../market/coins';
-import { candleArrays, MINUTE_MS, SIMULATION_EPOCH_MS, TICKS_PER_HOUR, TICKS_PER_MINUTE, type CandleArrays } from '../market/market-path';
+import { candleArrays, MINUTE_MS, SIMULATION_EPOCH_MS, TICK_MS, TICKS_PER_HOUR, TICKS_PER_MINUTE, type CandleArrays } from '../market/market-path';
 import type { CandleSeries, MarketSimulation } from '../market/simulation';
 import type { BotMarket } from '../trading/bot-trade-decision';
 import { botMarketOf, columnsAt, DAY_DAYS, MONTH_DAYS, type ChartAt } from '../trading/engine/market-at';
@@ -166,7 +166,7 @@ function chartSpan(days: number, endMs: number): { width: number; first: number;
  * for each of the ten coins (a spec checks the markets equal botMarketAt's).
  */
 export function cachedMarketAt(charts: ChartAt): (coinId: CoinId, atMs: number) => BotMarket {
-  const perCoin = new Map<CoinId, Map<number, BotMarket>>();
+  const perCoin = new Map<CoinId, Map<number | string, BotMarket>>();
   // Per coin, by the month chart's first and end candle indexes.
   const months = new Map<CoinId, Map<number, CandleColumns>>();
   return (coinId, atMs) => {
@@ -175,7 +175,11 @@ export function cachedMarketAt(charts: ChartAt): (coinId: CoinId, atMs: number) 
       markets = new Map();
       perCoin.set(coinId, markets);
     }
-    const hit = markets.get(atMs);
+    // A fill time is a tick's: kept by its tick index, a small integer, which a table hashes faster than a
+    // time in ms (any other time by its text, which no index equals).
+    const tickIndex = (atMs - SIMULATION_EPOCH_MS) / TICK_MS;
+    const key = Number.isInteger(tickIndex) && tickIndex >= 0 ? tickIndex : String(atMs);
+    const hit = markets.get(key);
     if (hit) return hit;
     const { first, end } = chartSpan(MONTH_DAYS, atMs);
     const month = (id: CoinId): CandleColumns => {
@@ -187,7 +191,7 @@ export function cachedMarketAt(charts: ChartAt): (coinId: CoinId, atMs: number) 
       const key = first * 4_194_304 + end;
       return ofCoin.get(key) ?? keep(ofCoin, MAX_MONTHS, key, columnsAt(charts(id, MONTH_DAYS, atMs), atMs));
     };
-    return keep(markets, MAX_MARKETS, atMs, botMarketOf(coinId, columnsAt(charts(coinId, DAY_DAYS, atMs), atMs), month, true));
+    return keep(markets, MAX_MARKETS, key, botMarketOf(coinId, columnsAt(charts(coinId, DAY_DAYS, atMs), atMs), month, true));
   };
 }
 

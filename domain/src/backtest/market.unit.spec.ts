@@ -17,7 +17,8 @@ describe('backtest market caches', function () {
     const marketAt = cachedMarketAt(cachedCharts(sim));
     const plain = (coinId: CoinId, atMs: number) => botMarketAt((id, days, endMs) => sim.chart(id, days, endMs), coinId, atMs);
     const base = Date.UTC(2025, 2, 10, 3, 55, 2); // five minutes before a 4-hour boundary, 2 s after a close
-    const times = [0, 5, 10, 15, 240, 5, 0, 245, 480, -1440].map((minutes) => base + minutes * 60_000);
+    // Times 2 s after a close, and on two ticks after it (5 s after it bot orders fill).
+    const times = [0, 5, 10, 15, 240, 5, 0, 245, 480, -1440].flatMap((minutes) => [base + minutes * 60_000, base + 3000 + minutes * 60_000, base + 8000 + minutes * 60_000]);
     const checked = new Set<string>();
     for (const coin of [coins[0]!, coins[1]!, coins[0]!]) {
       for (const atMs of times) {

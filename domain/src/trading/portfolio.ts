@@ -443,6 +443,13 @@ export function rememberTradeId(memory: TradeIdMemory, id: string): { recentTrad
   return next;
 }
 
+/** The watermarks with `symbol`'s set (copied, then set: a spread with a computed key in one literal is V8's slow path). */
+function withSignalTraded(last: Partial<Record<CoinSymbol, string>>, symbol: CoinSymbol, candleTime: string): Partial<Record<CoinSymbol, string>> {
+  const next = { ...last };
+  next[symbol] = candleTime;
+  return next;
+}
+
 function withPosition(positions: Partial<Record<CoinSymbol, Position>>, symbol: CoinSymbol, position: Position | null) {
   const next = { ...positions };
   if (position) next[symbol] = position;
@@ -574,7 +581,7 @@ export function evolvePortfolio(state: PortfolioState, event: PortfolioEvent): P
       const held = state.positions[d.symbol];
       // An arbitrage pair holds nothing afterwards: it moves no coin's signal watermark, so a strategy's
       // BUY or SELL on the same candle still trades (the pair's own replays are known by their trade ids).
-      const lastSignalTraded = d.source.kind === 'SIGNAL' && !d.pair ? { ...state.lastSignalTraded, [d.symbol]: d.source.candleTime } : state.lastSignalTraded;
+      const lastSignalTraded = d.source.kind === 'SIGNAL' && !d.pair ? withSignalTraded(state.lastSignalTraded, d.symbol, d.source.candleTime) : state.lastSignalTraded;
       const memory = rememberTradeId(state, d.tradeId);
       if (d.side === 'BUY') {
         const lot: Lot = { tradeId: d.tradeId, units, costMicros: d.notionalMicros + d.feeMicros, entryNotionalMicros: d.notionalMicros, price: d.price };
