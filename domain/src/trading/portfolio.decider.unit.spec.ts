@@ -476,6 +476,11 @@ describe('portfolio decider', function () {
       spec.given([...events, ...reset]).when(place('t1', 'BUY', 0.5, 3000)).then([]);
     });
 
+    it('a signal trade on one coin keeps the other coins\' newest signals: an older BTC signal after an ETH trade still appends nothing', function () {
+      const events = history(place('t1', 'BUY', 0.001, 60000, 'BTC', signalAt('2026-03-04T05:05:00.000Z')), place('t2', 'BUY', 0.1, 3000, 'ETH', signalAt('2026-03-04T05:10:00.000Z')));
+      spec.given(events).when(place('t3', 'BUY', 0.001, 60000, 'BTC', signalAt('2026-03-04T05:00:00.000Z'))).then([]);
+    });
+
     it('a trade on a signal at or before the newest signal already traded on that coin appends nothing', function () {
       const events = history(place('t1', 'BUY', 0.1, 3000, 'ETH', signalAt('2026-03-04T05:05:00.000Z')));
       spec.given(events).when(place('t2', 'BUY', 0.1, 3000, 'ETH', signalAt('2026-03-04T05:00:00.000Z'))).then([]);

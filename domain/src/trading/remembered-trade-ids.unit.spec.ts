@@ -11,7 +11,7 @@ import { rememberedTradeIds, rememberTradeId, remembersTradeId, TRADE_ID_BATCH, 
 /** The model: the last TRADE_ID_MEMORY ids placed, oldest first. */
 const modelAfter = (ids: readonly string[], id: string) => [...ids, id].slice(-TRADE_ID_MEMORY);
 
-function chain(start: TradeIdMemory, startModel: string[], trades: number): void {
+function chain(start: TradeIdMemory, startModel: string[], trades: number, alsoAsked: string[] = []): void {
   let memory = start;
   let model = startModel;
   const states: Array<{ memory: TradeIdMemory; model: string[] }> = [];
@@ -20,7 +20,7 @@ function chain(start: TradeIdMemory, startModel: string[], trades: number): void
     // Every 97th trade repeats an id still remembered (a stream written before the memory checked it).
     const id = n % 97 === 96 ? model[model.length - 10]! : `t-${n}`;
     if (n % 97 === 96) repeated.push(id);
-    for (const asked of [`t-${n}`, `t-${n - 1}`, `t-${n - TRADE_ID_MEMORY}`, `t-${n - TRADE_ID_MEMORY + 1}`, `t-${n - 600}`, 'old-0', 'old-499', 'never', ...repeated]) {
+    for (const asked of [`t-${n}`, `t-${n - 1}`, `t-${n - TRADE_ID_MEMORY}`, `t-${n - TRADE_ID_MEMORY + 1}`, `t-${n - 600}`, 'old-0', 'old-499', 'never', ...alsoAsked, ...repeated]) {
       expect(remembersTradeId(memory, asked), `${asked} after ${n}`).to.equal(model.includes(asked));
     }
     states.push({ memory, model });
@@ -46,9 +46,16 @@ describe('remembered trade ids', function () {
     chain({ recentTradeIds: [], newTradeIds: [] }, [], 1300);
   });
 
-  it('go on from a state folded before the second part existed (500 ids in the first part only)', function () {
-    const legacy = Array.from({ length: TRADE_ID_MEMORY }, (_, i) => `old-${i}`);
-    chain({ recentTradeIds: legacy }, legacy, 1300);
+  it('go on from a state folded before the second part existed (500 ids in the first part only, some twice)', function () {
+    // Every 50th id is the one before it again (a stream written before the memory checked it).
+    const legacy = Array.from({ length: TRADE_ID_MEMORY }, (_, i) => `old-${i % 50 === 49 ? i - 1 : i}`);
+    chain({ recentTradeIds: legacy }, legacy, 1300, ['old-48', 'old-448', 'old-498']);
+  });
+
+  it('go on from a memory whose two parts both hold an id twice', function () {
+    const older = Array.from({ length: 490 }, (_, i) => `old-${i % 50 === 49 ? i - 1 : i}`);
+    const newer = ['new-0', 'new-1', 'new-0', 'old-488', 'new-2'];
+    chain({ recentTradeIds: older, newTradeIds: newer }, [...older, ...newer].slice(-TRADE_ID_MEMORY), 1300, ['new-0', 'old-488', 'old-448', 'old-0']);
   });
 
   it('copy the first part once every TRADE_ID_BATCH trades, the second at each', function () {
