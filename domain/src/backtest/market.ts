@@ -97,13 +97,13 @@ export function cachedTicks(sim: MarketSimulation, lastTick?: () => number): Pri
         tickHourPrices = inHour;
         return inHour[tick - hour * TICKS_PER_HOUR]!;
       }
+      // An hour not over yet: its minutes' ticks are kept, but a tick after the source's last is refused
+      // even when its minute is kept (the bound, asked of the source at every such read).
+      base.price(coinId, tick);
       const minute = Math.floor(tick / TICKS_PER_MINUTE);
       const minutes = cache.minutes;
       let prices = minutes.get(minute);
-      if (!prices) {
-        base.price(coinId, tick); // the bound
-        prices = keep(minutes, MAX_MINUTES, minute, sim.path.ticks(coinId, minute * TICKS_PER_MINUTE, new Float64Array(TICKS_PER_MINUTE)));
-      }
+      if (!prices) prices = keep(minutes, MAX_MINUTES, minute, sim.path.ticks(coinId, minute * TICKS_PER_MINUTE, new Float64Array(TICKS_PER_MINUTE)));
       return prices[tick - minute * TICKS_PER_MINUTE]!;
     },
     minuteCandles(coinId, from, count, out) {

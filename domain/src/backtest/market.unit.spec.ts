@@ -7,7 +7,8 @@ import { expect } from 'chai';
 import { coins, type CoinId } from '../market/coins';
 import { MarketSimulation } from '../market/simulation';
 import { botMarketAt, columnsAt } from '../trading/engine/market-at';
-import { cachedCharts, cachedMarketAt } from './market';
+import { candleArrays, tickAt, TICKS_PER_HOUR, TICKS_PER_MINUTE } from '../market/market-path';
+import { cachedCharts, cachedMarketAt, cachedTicks } from './market';
 
 describe('backtest market caches', function () {
   this.timeout(120_000);
@@ -43,6 +44,35 @@ describe('backtest market caches', function () {
         }
       }
     }
+  });
+
+  it('reads a source bounded by a clock as the path gives it: the hour not over yet minute by minute, nothing after its last tick, and the hour kept once it is over', function () {
+    const sim = new MarketSimulation(Uint32Array.from([18, 9, 2, 3, 4, 5, 6, 10]));
+    const path = new MarketSimulation(Uint32Array.from([18, 9, 2, 3, 4, 5, 6, 10])).path;
+    const coin = coins[1]!.id;
+    const hour = tickAt(Date.UTC(2025, 2, 10, 4)) / TICKS_PER_HOUR;
+    let last = hour * TICKS_PER_HOUR + 25 * TICKS_PER_MINUTE + 7; // 4:25:35
+    const ticks = cachedTicks(sim, () => last);
+    const minutesOf = (from: number, count: number) => ticks.minuteCandles(coin, from, count, candleArrays(count));
+    const plainMinutes = (from: number, count: number) => path.minuteCandles(coin, from, count);
+    // The hour before: over, kept whole.
+    expect(ticks.keptHour!(coin, hour - 1)?.close).to.deep.equal(plainMinutes((hour - 1) * 60, 60).close);
+    expect(ticks.price(coin, hour * TICKS_PER_HOUR - 1)).to.equal(path.price(coin, hour * TICKS_PER_HOUR - 1));
+    // This hour: not kept, read up to the last tick, refused after it.
+    expect(ticks.keptHour!(coin, hour)).to.equal(undefined);
+    for (const t of [hour * TICKS_PER_HOUR, last - 1, last]) expect(ticks.price(coin, t), `tick ${t}`).to.equal(path.price(coin, t));
+    expect(() => ticks.price(coin, last + 1)).to.throw(RangeError);
+    expect(minutesOf(hour * 60 + 3, 22)).to.deep.equal(plainMinutes(hour * 60 + 3, 22));
+    expect(ticks.minuteVolume(coin, hour * 60 + 24)).to.equal(path.summary(coin, (hour * 60 + 24) * TICKS_PER_MINUTE, (hour * 60 + 25) * TICKS_PER_MINUTE).volume);
+    expect(() => minutesOf(hour * 60 + 20, 10)).to.throw(RangeError);
+    expect(() => ticks.minuteVolume(coin, hour * 60 + 25)).to.throw(RangeError);
+    // A candle read across the boundary of the hour before: the kept part and the part of this hour.
+    expect(minutesOf(hour * 60 - 5, 20)).to.deep.equal(plainMinutes(hour * 60 - 5, 20));
+    // The hour over: kept, the same numbers.
+    last = (hour + 1) * TICKS_PER_HOUR + 3;
+    expect(ticks.keptHour!(coin, hour)?.high).to.deep.equal(plainMinutes(hour * 60, 60).high);
+    expect(ticks.price(coin, (hour + 1) * TICKS_PER_HOUR - 2)).to.equal(path.price(coin, (hour + 1) * TICKS_PER_HOUR - 2));
+    expect(ticks.minuteVolume(coin, hour * 60 + 59)).to.equal(path.summary(coin, (hour * 60 + 59) * TICKS_PER_MINUTE, (hour * 60 + 60) * TICKS_PER_MINUTE).volume);
   });
 
   it('builds another coin\'s month chart only when its correlation is read, and then gives botMarketAt\'s value', function () {
