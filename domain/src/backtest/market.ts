@@ -23,6 +23,7 @@ import type { BotMarket } from '../trading/bot-trade-decision';
 import { botMarketOf, columnsAt, DAY_DAYS, MONTH_DAYS, type ChartAt } from '../trading/engine/market-at';
 import type { CandleColumns } from '../trading/market-figures';
 import { pathTicks, type PriceTicks } from '../trading/engine/price-ticks';
+import { innerMap } from '../shared/maps';
 import type { BacktestMarket } from './run-backtest';
 
 const MAX_HOURS = 30_000;
@@ -170,11 +171,7 @@ export function cachedMarketAt(charts: ChartAt): (coinId: CoinId, atMs: number) 
   // Per coin, by the month chart's first and end candle indexes.
   const months = new Map<CoinId, Map<number, CandleColumns>>();
   return (coinId, atMs) => {
-    let markets = perCoin.get(coinId);
-    if (!markets) {
-      markets = new Map();
-      perCoin.set(coinId, markets);
-    }
+    const markets = innerMap(perCoin, coinId);
     // A fill time is a tick's: kept by its tick index, a small integer, which a table hashes faster than a
     // time in ms (any other time by its text, which no index equals).
     const tickIndex = (atMs - SIMULATION_EPOCH_MS) / TICK_MS;
@@ -183,11 +180,7 @@ export function cachedMarketAt(charts: ChartAt): (coinId: CoinId, atMs: number) 
     if (hit) return hit;
     const { first, end } = chartSpan(MONTH_DAYS, atMs);
     const month = (id: CoinId): CandleColumns => {
-      let ofCoin = months.get(id);
-      if (!ofCoin) {
-        ofCoin = new Map();
-        months.set(id, ofCoin);
-      }
+      const ofCoin = innerMap(months, id);
       const key = first * 4_194_304 + end;
       return ofCoin.get(key) ?? keep(ofCoin, MAX_MONTHS, key, columnsAt(charts(id, MONTH_DAYS, atMs), atMs));
     };
@@ -210,32 +203,13 @@ export function cachedCharts(sim: MarketSimulation): ChartAt {
     const interval = candleIntervalForDays(days);
     const { width, first, end } = chartSpan(days, endMs);
     const chartKey = first * 4_194_304 + end;
-    let ofCoin = recent.get(coinId);
-    if (!ofCoin) {
-      ofCoin = new Map();
-      recent.set(coinId, ofCoin);
-    }
-    let ofDays = ofCoin.get(days);
-    if (!ofDays) {
-      ofDays = new Map();
-      ofCoin.set(days, ofDays);
-    }
-    const hit = ofDays.get(chartKey);
+    const hit = recent.get(coinId)?.get(days)?.get(chartKey);
     if (hit) return hit;
-    let widths = byWidth.get(coinId);
-    if (!widths || kept >= MAX_CANDLES) {
-      if (kept >= MAX_CANDLES) {
-        byWidth.clear();
-        kept = 0;
-      }
-      widths = byWidth.get(coinId) ?? new Map();
-      byWidth.set(coinId, widths);
+    if (kept >= MAX_CANDLES) {
+      byWidth.clear();
+      kept = 0;
     }
-    let blocks = widths.get(width);
-    if (!blocks) {
-      blocks = new Map();
-      widths.set(width, blocks);
-    }
+    const blocks = innerMap(innerMap(byWidth, coinId), width);
     const out: Candle[] = [];
     let block: Array<Candle | undefined> | undefined;
     let blockNo = -1;
@@ -262,11 +236,9 @@ export function cachedCharts(sim: MarketSimulation): ChartAt {
     if (recentCount >= MAX_CHARTS) {
       recent.clear();
       recentCount = 0;
-      ofDays = new Map();
-      recent.set(coinId, new Map([[days, ofDays]]));
     }
     const series: CandleSeries = { coinId, interval, candles: out };
-    ofDays.set(chartKey, series);
+    innerMap(innerMap(recent, coinId), days).set(chartKey, series);
     recentCount++;
     return series;
   };

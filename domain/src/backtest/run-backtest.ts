@@ -27,6 +27,7 @@ import { quoteAt, type PriceTicks } from '../trading/engine/price-ticks';
 import { MICROS_PER_USD, UNITS_PER_COIN } from '../trading/money';
 import { evolvePortfolio, initialPortfolioState, type PortfolioEvent, type PortfolioState } from '../trading/portfolio';
 import { portfolioDecider } from '../trading/portfolio.decider';
+import { innerMap } from '../shared/maps';
 import { indexAtOrAfter, loadCandles, type Candles } from './candles';
 import { BACKTEST_CANDLE_MINUTES, type BacktestProgress, type BacktestResult, type BacktestRun, type BacktestTrade, type StrategyId, type TradeReason, type ValidatedBacktestRequest } from './contracts';
 import { curvesOf, EquitySeries, figuresOf } from './metrics';
@@ -101,10 +102,21 @@ export function openedWith(userId: string, initialCapital: number, atMs: number)
   return evolvePortfolio(initialPortfolioState(), { type: 'PortfolioOpened', data: { userId, startingCashMicros: Math.round(initialCapital * MICROS_PER_USD), openedAt: new Date(atMs).toISOString() } });
 }
 
-function equityOf(state: PortfolioState, symbol: string, mid: number): number {
-  if (state.status !== 'open') return 0;
+/** A state's equity terms in one coin: its cash (USD) and the coins it holds (null: none); null when the portfolio is not open. */
+interface EquityTerms {
+  cashUsd: number;
+  held: number | null;
+}
+
+function equityTermsOf(state: PortfolioState, symbol: string): EquityTerms | null {
+  if (state.status !== 'open') return null;
   const position = state.positions[symbol as keyof typeof state.positions];
-  return state.cashMicros / MICROS_PER_USD + (position ? (position.units / UNITS_PER_COIN) * mid : 0);
+  return { cashUsd: state.cashMicros / MICROS_PER_USD, held: position ? position.units / UNITS_PER_COIN : null };
+}
+
+/** The equity (USD) of those terms at the coin's price `mid`. */
+function equityAt(terms: EquityTerms | null, mid: number): number {
+  return terms === null ? 0 : terms.cashUsd + (terms.held !== null ? terms.held * mid : 0);
 }
 
 export function runBacktest(config: BacktestConfig, market: BacktestMarket, options: BacktestOptions): BacktestRun {
@@ -150,11 +162,9 @@ export function runDecidedBacktest(config: DecidedBacktestConfig, market: Backte
   const span = Math.max(1, n - first);
   let signals = 0;
   let notFollowed = 0;
-  // The state's cash and holding, read again only when the engine's state changes (a trade, a close):
-  // equityOf's terms, the same arithmetic.
+  // The state's equity terms, read again only when the engine's state changes (a trade, a close).
   let marked: PortfolioState | null = null;
-  let cashUsd = 0;
-  let held: number | null = null;
+  let terms: EquityTerms | null = null;
   for (let i = first; i < n; i++) {
     const closeMs = candles.time[i]! + CANDLE_MS;
     const closeTick = tickAt(closeMs);
@@ -162,11 +172,9 @@ export function runDecidedBacktest(config: DecidedBacktestConfig, market: Backte
     engine.advanceTo(closeTick - 1);
     if (engine.state !== marked) {
       marked = engine.state;
-      const position = marked.status === 'open' ? marked.positions[coin.symbol] : undefined;
-      cashUsd = marked.status === 'open' ? marked.cashMicros / MICROS_PER_USD : Number.NaN;
-      held = position ? position.units / UNITS_PER_COIN : null;
+      terms = equityTermsOf(marked, coin.symbol);
     }
-    equity.push(closeMs, marked.status !== 'open' ? 0 : cashUsd + (held !== null ? held * candles.close[i]! : 0));
+    equity.push(closeMs, equityAt(terms, candles.close[i]!));
     const d = decisions[i]!;
     if (d !== NO_SIGNAL) {
       if (!options.figuresOnly) given.push({ timeMs: closeMs, decision: d });
@@ -209,7 +217,7 @@ export function runDecidedBacktest(config: DecidedBacktestConfig, market: Backte
       for (const e of sale) if (e.type === 'SimulatedTradePlaced') endPnl.push(e.data.realisedPnlMicros / MICROS_PER_USD);
     }
   }
-  const finalBalance = equityOf(state, coin.symbol, market.ticks.price(coinId, lastTick));
+  const finalBalance = equityAt(equityTermsOf(state, coin.symbol), market.ticks.price(coinId, lastTick));
   equity.push(config.endMs, finalBalance);
 
   const trades = options.figuresOnly ? [] : tradesOfEvents(events, options.rules.profile.stopLossType === 'trailing');
@@ -254,11 +262,7 @@ function textsOf(candles: Candles, market: BacktestMarket, label: string, symbol
     ofMarket.set(candles, byKey);
   }
   // By label, then symbol: a key joined from the two would be a new string to hash at every signal.
-  let byLabel = byKey.get(label);
-  if (!byLabel) {
-    byLabel = new Map();
-    byKey.set(label, byLabel);
-  }
+  const byLabel = innerMap(byKey, label);
   let texts = byLabel.get(symbol);
   if (!texts) {
     texts = new Array<CandleTexts | undefined>(candles.length);

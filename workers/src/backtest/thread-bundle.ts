@@ -2,7 +2,7 @@
  * The walk-forward thread's code as one bundle, built once per process with esbuild (the compiler tsx
  * itself runs on) and started as the thread's script: the services run TypeScript through tsx, which
  * compiles each module with `keepNames`, so every closure the engine creates on its hot path is
- * followed by a call that defines its `name` (about a tenth of a window's time, bench/README.md). A
+ * followed by a call that defines its `name` (a warm window took about 7 % longer, bench/README.md). A
  * bundle without it runs the same code, every number the same (walk-forward-pool.int.spec.ts compares
  * the pool's report with the one-thread one).
  *

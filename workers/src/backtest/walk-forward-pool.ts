@@ -6,7 +6,7 @@
  * one thread (a spec checks it).
  *
  * The threads run walk-forward-thread.ts bundled once per process (thread-bundle.ts: tsx's per-module
- * compilation defines every closure's name at run time, a tenth of a window). A thread that dies fails
+ * compilation defines every closure's name at run time: about 7 % of a window). A thread that dies fails
  * the window it ran and is replaced.
  */
 import { availableParallelism } from 'node:os';
