@@ -3,15 +3,23 @@
  * times again and again (an order's fill time is formatted for the command, its market and its
  * quote, then parsed back by the decider; a signal's candle time is checked, then compared with the
  * last one traded; a day's realised loss is looked up at every entry). The answers are the
- * built-ins' own, so nothing changes but the time. Bounded (emptied when full).
+ * built-ins' own, so nothing changes but the time. Bounded (the maps emptied when full, the formatted
+ * texts in a fixed table).
  */
 const MAX_KEPT = 1 << 16;
 const parsed = new Map<string, number>();
 const days = new Map<string, string>();
-const formatted = new Map<number, string>();
+/**
+ * The texts formatted last, direct-mapped by the time's second (a slot keeps the last time that fell
+ * in it): the times asked come in time order (a backtest's fills, a candle every five minutes), so
+ * neighbouring times are neighbouring slots, where a hash map scattered them over a large table.
+ */
+const FORMATTED_SLOTS = 1 << 16;
+const formattedMs = new Float64Array(FORMATTED_SLOTS).fill(Number.NaN);
+const formattedText: string[] = new Array<string>(FORMATTED_SLOTS).fill('');
 /** The last few texts parsed or formatted, compared by identity first (a text made by isoOf is parsed back as its time). */
-const RING = 4;
-const ringText: Array<string | null> = [null, null, null, null];
+const RING = 8;
+const ringText: Array<string | null> = new Array<string | null>(RING).fill(null);
 const ringMs = new Float64Array(RING);
 let ringNext = 0;
 let lastIsoMs = Number.NaN;
@@ -73,7 +81,10 @@ function daysFromCivil(year: number, m: number, d: number): number {
 export function parseTime(text: string): number {
   for (let k = 0; k < RING; k++) if (ringText[k] === text) return ringMs[k]!;
   const fast = canonicalMs(text);
-  if (!Number.isNaN(fast)) return fast;
+  if (!Number.isNaN(fast)) {
+    ringPut(text, fast);
+    return fast;
+  }
   let ms = parsed.get(text);
   if (ms === undefined) {
     if (parsed.size >= MAX_KEPT) parsed.clear();
@@ -87,11 +98,14 @@ export function parseTime(text: string): number {
 /** new Date(ms).toISOString(), kept (throws as it does on an invalid time); the same time gives the same string. */
 export function isoOf(ms: number): string {
   if (ms !== lastIsoMs) {
-    let text = formatted.get(ms);
-    if (text === undefined) {
+    // Any slot serves (NaN and huge times too: a miss formats, and an invalid time throws there).
+    const slot = (ms / 1000) & (FORMATTED_SLOTS - 1);
+    let text: string;
+    if (formattedMs[slot] === ms) text = formattedText[slot]!;
+    else {
       text = new Date(ms).toISOString();
-      if (formatted.size >= MAX_KEPT) formatted.clear();
-      formatted.set(ms, text);
+      formattedMs[slot] = ms;
+      formattedText[slot] = text;
     }
     lastIso = text;
     lastIsoMs = ms;

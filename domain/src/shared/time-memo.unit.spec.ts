@@ -26,6 +26,19 @@ describe('time memo', function () {
     expect(() => isoOf(Number.NaN)).to.throw(RangeError);
   });
 
+  it('isoOf keeps one text per slot: times a slot apart (65,536 s) and times asked again after them each get their own text', function () {
+    const base = 1_735_689_600_000;
+    const times = [base, base + 65_536_000, base + 2 * 65_536_000, base + 5000, base - 65_536_000, -65_536_000, 0];
+    for (let round = 0; round < 3; round++) {
+      for (const ms of times) expect(isoOf(ms), String(ms)).to.equal(new Date(ms).toISOString());
+      for (const ms of [...times].reverse()) expect(isoOf(ms), String(ms)).to.equal(new Date(ms).toISOString());
+    }
+    // An invalid time throws whatever was kept in its slot (NaN's slot is 0's).
+    expect(isoOf(0)).to.equal('1970-01-01T00:00:00.000Z');
+    expect(() => isoOf(Number.NaN)).to.throw(RangeError);
+    expect(() => isoOf(8.64e15 + 65_536_000)).to.throw(RangeError);
+  });
+
   it('utcDayOf is the day of new Date(text).toISOString(), an hour 24 or a 30th of February included, and throws on an invalid time even after a valid one', function () {
     for (const t of ['2024-01-01T24:00:00.000Z', '2024-02-30T12:00:00.000Z', '2024-03-01T00:30:00+02:00', '2024-03-01T00:30:00.000Z']) {
       expect(utcDayOf(t), t).to.equal(new Date(t).toISOString().slice(0, 10));
