@@ -18,7 +18,7 @@
  */
 import { findCoinBySymbol, type CoinId } from '../market/coins';
 import { SIMULATION_EPOCH_MS, tickAt, tickTime } from '../market/market-path';
-import type { BotMarket } from '../trading/bot-trade-decision';
+import { tradeIdFor, type BotMarket } from '../trading/bot-trade-decision';
 import { intendedFillMs } from '../trading/engine/bot-timing';
 import type { Execution } from '../trading/engine/fills';
 import type { ChartAt } from '../trading/engine/market-at';
@@ -183,7 +183,11 @@ export function runDecidedBacktest(config: DecidedBacktestConfig, market: Backte
         const texts = textsOf(candles, market, config.label, coin.symbol, i, signalIdOf);
         const candleTime = texts.candleTime;
         const id = texts.signalId;
-        const signal: EngineSignal = { eventId: texts.eventId, signalId: id, type: d === BUY ? 'BUY' : d === SELL ? 'SELL' : 'HOLD', symbol: coin.symbol, price: candles.close[i]!, confidence: confidence ? confidence[i]! : 100, candleTime };
+        if (texts.tradeUserId !== userId) {
+          texts.tradeUserId = userId;
+          texts.tradeId = tradeIdFor(id, userId);
+        }
+        const signal: EngineSignal = { eventId: texts.eventId, signalId: id, type: d === BUY ? 'BUY' : d === SELL ? 'SELL' : 'HOLD', symbol: coin.symbol, price: candles.close[i]!, confidence: confidence ? confidence[i]! : 100, candleTime, tradeId: texts.tradeId };
         const outcome = engine.onSignal(signal);
         if (d !== HOLD) {
           signals++;
@@ -236,11 +240,13 @@ export function runDecidedBacktest(config: DecidedBacktestConfig, market: Backte
 
 const usd = (micros: number) => micros / MICROS_PER_USD;
 
-/** A candle's signal texts: its ISO time, its signal's id and event id. */
+/** A candle's signal texts: its ISO time, its signal's id and event id, and the trade id of the user asked last. */
 interface CandleTexts {
   candleTime: string;
   signalId: string;
   eventId: string;
+  tradeUserId: string | null;
+  tradeId: string;
 }
 
 /**
@@ -272,7 +278,7 @@ function textsOf(candles: Candles, market: BacktestMarket, label: string, symbol
   if (!t) {
     const candleTime = new Date(candles.time[i]!).toISOString();
     const signalId = signalIdOf(symbol, candleTime);
-    t = { candleTime, signalId, eventId: market.signalEventIdOf ? market.signalEventIdOf(symbol, candleTime) : signalId };
+    t = { candleTime, signalId, eventId: market.signalEventIdOf ? market.signalEventIdOf(symbol, candleTime) : signalId, tradeUserId: null, tradeId: '' };
     texts[i] = t;
   }
   return t;

@@ -19,7 +19,8 @@ import { pathTicks, type PriceTicks } from '../trading/engine/price-ticks';
 import { backtestResultSchema, backtestTradeSchema, findStrategy, type StrategyId } from './contracts';
 import { cachedCharts, cachedTicks, simulationMarket } from './market';
 import { curvesOf, dailyReturns, EquitySeries, figuresOf, maxDrawdownOf } from './metrics';
-import { runBacktestDetail, type BacktestConfig, type BacktestMarket } from './run-backtest';
+import { tradeIdFor } from '../trading/bot-trade-decision';
+import { candlesFor, runBacktestDetail, type BacktestConfig, type BacktestMarket } from './run-backtest';
 
 const KEY = Uint32Array.from([18, 2, 2, 3, 4, 5, 6, 7]);
 const sim = new MarketSimulation(KEY);
@@ -96,6 +97,17 @@ describe('backtest engine: runBacktest through the paper engine', function () {
     expect(r.totalReturn).to.be.closeTo(r.finalBalance / 10_000 - 1, 1e-6);
     expect(r.maxDrawdown).to.be.at.least(0);
     expect(run.trades.at(-1)!.time <= new Date(START + 4 * DAY).toISOString()).to.equal(true);
+  });
+
+  it("names each signal trade tradeIdFor(signal, user), for whichever user runs over the same candles", function () {
+    const c = config('macd-momentum', 4);
+    const candles = candlesFor(c, market.ticks);
+    for (const userId of ['user-a', 'user-b', 'user-a']) {
+      const byUser = runBacktestDetail(c, market, { rules: { profile: PROFILE }, userId, candles });
+      const buys = byUser.trades.filter((t) => t.side === 'BUY');
+      expect(buys.length, userId).to.be.greaterThan(5);
+      for (const t of byUser.trades) if (t.signalId) expect(t.tradeId, userId).to.equal(tradeIdFor(t.signalId, userId));
+    }
   });
 
   it('starts with the capital asked: ten times the capital buys ten times the coins', function () {
