@@ -94,6 +94,13 @@ export interface PaperEngineOptions {
   explain?: boolean;
 }
 
+/** An open position as advanceTo scans it. */
+interface WatchedPosition {
+  position: Position;
+  coinId: CoinId;
+  cursor: ExitCursor;
+}
+
 /** What became of one signal. */
 export type SignalOutcome =
   | { signalId: string; fillTick: number; action: 'TRADE' | 'SKIP'; decision: BotTradeDecision; events: PortfolioEvent[] }
@@ -127,6 +134,9 @@ export class PaperEngine {
   /** The recorded peaks in time order, and the next one to replay. */
   private readonly peaks: readonly RecordedPeak[] | null;
   private nextPeak = 0;
+  /** The positions object watchedPositions listed last, and its list. */
+  private watchedOf: Partial<Record<CoinSymbol, Position>> | null | undefined = undefined;
+  private watched: readonly WatchedPosition[] = [];
 
   constructor(private readonly options: PaperEngineOptions) {
     this.state = options.portfolio ?? initialPortfolioState();
@@ -191,18 +201,9 @@ export class PaperEngine {
   advanceTo(tick: number): void {
     if (tick <= this.scanned) return;
     let hits: Array<{ position: Position; hit: ExitHit }> | null = null; // allocated at the first hit
-    const positions = this.state.status === 'open' ? this.state.positions : {};
-    for (const symbol in positions) {
-      const position = positions[symbol as keyof typeof positions];
-      if (position === undefined) continue;
+    for (const { position, coinId, cursor } of this.watchedPositions()) {
       const spec = this.exitSpec(position);
       if (!spec) continue;
-      const coinId = findCoinBySymbol(position.symbol)!.id as CoinId;
-      let cursor = this.cursors.get(position.positionId);
-      if (!cursor) {
-        cursor = cursorAtOpening(position);
-        this.cursors.set(position.positionId, cursor);
-      }
       if (scanExits(this.options.ticks, coinId, spec, cursor, tick, this.hit)) (hits ??= []).push({ position, hit: { ...this.hit } });
     }
     hits?.sort((a, b) => a.hit.tick - b.hit.tick);
@@ -215,6 +216,29 @@ export class PaperEngine {
     }
     this.replayPeaks(tick);
     this.scanned = tick;
+  }
+
+  /**
+   * The open positions with their coins and scan cursors, kept while the state's positions are the
+   * same object (a backtest asks at every candle, and most candles change nothing).
+   */
+  private watchedPositions(): readonly WatchedPosition[] {
+    const positions = this.state.status === 'open' ? this.state.positions : null;
+    if (positions === this.watchedOf) return this.watched;
+    const watched: WatchedPosition[] = [];
+    for (const symbol in positions ?? {}) {
+      const position = positions![symbol as CoinSymbol];
+      if (position === undefined) continue;
+      let cursor = this.cursors.get(position.positionId);
+      if (!cursor) {
+        cursor = cursorAtOpening(position);
+        this.cursors.set(position.positionId, cursor);
+      }
+      watched.push({ position, coinId: findCoinBySymbol(position.symbol)!.id as CoinId, cursor });
+    }
+    this.watchedOf = positions;
+    this.watched = watched;
+    return watched;
   }
 
   /** The recorded peaks at ticks up to `tick`, in order. */
