@@ -16,7 +16,7 @@
  *    there through the portfolio decider (a market SELL at that tick, reason END_OF_TEST), so the final
  *    balance is cash.
  */
-import { findCoinBySymbol, type CoinId } from '../market/coins';
+import { findCoinBySymbol, type CoinId, type CoinSymbol } from '../market/coins';
 import { SIMULATION_EPOCH_MS, tickAt, tickTime } from '../market/market-path';
 import { tradeIdFor, type BotMarket } from '../trading/bot-trade-decision';
 import { intendedFillMs } from '../trading/engine/bot-timing';
@@ -60,13 +60,13 @@ export interface BacktestOptions {
   peaks?: readonly RecordedPeak[];
   /** The candles, when the caller loaded them already (the walk-forward loads a period once); they must cover the warm-up and the period. */
   candles?: Candles;
-  /** Scratch for the decisions (reused by the walk-forward). */
+  /** Scratch for the decisions. */
   decisions?: Int8Array;
   /**
    * Only the figures (the walk-forward's in-sample runs, which keep a set's figures and nothing else):
-   * the result's curves, the trade list, the decisions and the engine's outcomes are left empty, the
-   * closed trades' P&L taken from the events directly (the same values in the same order as the
-   * trades'). Every figure is unchanged.
+   * the result's curves, the trade list, the decisions, the events and the engine's outcomes are left
+   * empty, the closed trades' P&L taken from the events as they come, which are then let go (the same
+   * values in the same order as the trades'). Every figure is unchanged.
    */
   figuresOnly?: boolean;
   /** Quote every coin at each signal, as the live bot does (default: the signal's coin and those held, the same outcome; the plain path a spec compares with). */
@@ -129,7 +129,7 @@ export function runBacktestDetail(config: BacktestConfig, market: BacktestMarket
   const decisions = options.decisions && options.decisions.length >= candles.length ? options.decisions : new Int8Array(candles.length);
   const confidence = config.strategyId === 'house-signals' ? new Uint8Array(candles.length) : undefined;
   strategyDecisions(config.strategyId as StrategyId, config.parameters, candles, decisions, confidence);
-  const decided: Parameters<typeof runDecidedBacktest>[2] = { ...options, candles, decisions };
+  const decided: DecidedOptions = { ...options, candles, decisions };
   if (confidence) decided.confidence = confidence;
   return runDecidedBacktest({ ...config, label: config.strategyId }, market, decided);
 }
@@ -143,99 +143,205 @@ export type DecidedBacktestConfig = Pick<BacktestConfig, 'symbol' | 'startMs' | 
  * the period, `decisions[i]` is BUY, SELL, HOLD or NO_SIGNAL at candle i's close, `confidence[i]` the
  * signal's confidence (percent; default 100). Steps 2 and 3 of the file comment, unchanged.
  */
-export function runDecidedBacktest(config: DecidedBacktestConfig, market: BacktestMarket, options: Omit<BacktestOptions, 'candles' | 'decisions'> & { candles: Candles; decisions: Int8Array; confidence?: ArrayLike<number> }): BacktestDetail {
-  const coin = findCoinBySymbol(config.symbol);
-  if (!coin) throw new RangeError(`no coin ${config.symbol}`);
-  const coinId = coin.id as CoinId;
-  const userId = options.userId ?? 'backtest';
-  const { candles, decisions, confidence } = options;
+export function runDecidedBacktest(config: DecidedBacktestConfig, market: BacktestMarket, options: DecidedOptions): BacktestDetail {
+  const run = new DecidedRun(config, market, options);
+  run.stepTo(Number.POSITIVE_INFINITY);
+  return run.finish();
+}
 
-  const endTick = tickAt(config.endMs); // exclusive
-  const lastTick = endTick - 1;
-  const engine = new PaperEngine({ ticks: market.ticks, charts: market.charts, userId, rules: options.rules, portfolio: openedWith(userId, config.initialCapital, config.startMs), quoteHeldOnly: !options.quoteEveryCoin, keepOutcomes: !options.figuresOnly, explain: !options.figuresOnly, ...(market.marketAt ? { marketAt: market.marketAt } : {}), ...(options.peaks ? { peaks: options.peaks } : {}) });
-  const equity = new EquitySeries(Math.max(16, Math.ceil((config.endMs - config.startMs) / CANDLE_MS) + 2));
-  const given: Array<{ timeMs: number; decision: number }> = [];
-  const signalIdOf = market.signalIdOf ?? ((symbol: string, candleTime: string) => `${config.label}:${symbol}@${candleTime}`);
+/** What runDecidedBacktest takes besides the settings and the market. */
+export type DecidedOptions = Omit<BacktestOptions, 'candles' | 'decisions'> & { candles: Candles; decisions: Int8Array; confidence?: ArrayLike<number> };
 
-  const first = indexAtOrAfter(candles, config.startMs);
-  const n = candles.length;
-  const span = Math.max(1, n - first);
-  let signals = 0;
-  let notFollowed = 0;
+/**
+ * One decided run taken a stretch of candles at a time (runDecidedBacktest takes them all at once):
+ * the walk-forward steps its parameter sets together, a day of candles each in turn, so the day's
+ * path, charts and texts are read by every set while they are at hand (runBacktestsTogether).
+ */
+class DecidedRun {
+  private readonly coinId: CoinId;
+  private readonly symbol: CoinSymbol;
+  private readonly userId: string;
+  private readonly endTick: number;
+  private readonly lastTick: number;
+  private readonly engine: PaperEngine;
+  private readonly equity: EquitySeries;
+  private readonly given: Array<{ timeMs: number; decision: number }> = [];
+  private readonly signalIdOf: (symbol: string, candleTime: string) => string;
+  private readonly texts: Array<CandleTexts | undefined>;
+  private readonly first: number;
+  private readonly span: number;
+  /** The next candle, and whether the period ended before the candles did. */
+  private i: number;
+  private over = false;
+  private signals = 0;
+  private notFollowed = 0;
+  /** With figuresOnly: the closed trades' P&L and the fills of the events folded so far (the engine keeps none). */
+  private readonly closedPnl: number[] = [];
+  private fills = 0;
   // The state's equity terms, read again only when the engine's state changes (a trade, a close).
-  let marked: PortfolioState | null = null;
-  let terms: EquityTerms | null = null;
-  for (let i = first; i < n; i++) {
-    const closeMs = candles.time[i]! + CANDLE_MS;
-    const closeTick = tickAt(closeMs);
-    if (closeTick - 1 > lastTick) break;
-    engine.advanceTo(closeTick - 1);
-    if (engine.state !== marked) {
-      marked = engine.state;
-      terms = equityTermsOf(marked, coin.symbol);
-    }
-    equity.push(closeMs, equityAt(terms, candles.close[i]!));
-    const d = decisions[i]!;
-    if (d !== NO_SIGNAL) {
-      if (!options.figuresOnly) given.push({ timeMs: closeMs, decision: d });
-      const fillTick = tickAt(intendedFillMs(closeMs));
-      if (fillTick < endTick) {
-        const texts = textsOf(candles, market, config.label, coin.symbol, i, signalIdOf);
-        const candleTime = texts.candleTime;
-        const id = texts.signalId;
-        if (texts.tradeUserId !== userId) {
-          texts.tradeUserId = userId;
-          texts.tradeId = tradeIdFor(id, userId);
-        }
-        const signal: EngineSignal = { eventId: texts.eventId, signalId: id, type: d === BUY ? 'BUY' : d === SELL ? 'SELL' : 'HOLD', symbol: coin.symbol, price: candles.close[i]!, confidence: confidence ? confidence[i]! : 100, candleTime, tradeId: texts.tradeId };
-        const outcome = engine.onSignal(signal);
-        if (d !== HOLD) {
-          signals++;
-          if (outcome.action !== 'TRADE') notFollowed++;
+  private marked: PortfolioState | null = null;
+  private terms: EquityTerms | null = null;
+
+  constructor(
+    private readonly config: DecidedBacktestConfig,
+    private readonly market: BacktestMarket,
+    private readonly options: DecidedOptions,
+  ) {
+    const coin = findCoinBySymbol(config.symbol);
+    if (!coin) throw new RangeError(`no coin ${config.symbol}`);
+    this.coinId = coin.id as CoinId;
+    this.symbol = coin.symbol;
+    this.userId = options.userId ?? 'backtest';
+    this.endTick = tickAt(config.endMs); // exclusive
+    this.lastTick = this.endTick - 1;
+    this.engine = new PaperEngine({ ticks: market.ticks, charts: market.charts, userId: this.userId, rules: options.rules, portfolio: openedWith(this.userId, config.initialCapital, config.startMs), quoteHeldOnly: !options.quoteEveryCoin, keepOutcomes: !options.figuresOnly, explain: !options.figuresOnly, ...(market.marketAt ? { marketAt: market.marketAt } : {}), ...(options.peaks ? { peaks: options.peaks } : {}) });
+    this.equity = new EquitySeries(Math.max(16, Math.ceil((config.endMs - config.startMs) / CANDLE_MS) + 2));
+    this.signalIdOf = market.signalIdOf ?? ((symbol: string, candleTime: string) => `${config.label}:${symbol}@${candleTime}`);
+    this.texts = textsOf(options.candles, market, config.label, coin.symbol);
+    this.first = indexAtOrAfter(options.candles, config.startMs);
+    this.i = this.first;
+    this.span = Math.max(1, options.candles.length - this.first);
+  }
+
+  /** Takes the candles before index `end` (and within the period). */
+  stepTo(end: number): void {
+    const { candles, decisions, confidence, onProgress, figuresOnly } = this.options;
+    const engine = this.engine;
+    const stop = Math.min(end, candles.length);
+    for (; this.i < stop && !this.over; this.i++) {
+      const i = this.i;
+      const closeMs = candles.time[i]! + CANDLE_MS;
+      const closeTick = tickAt(closeMs);
+      if (closeTick - 1 > this.lastTick) {
+        this.over = true;
+        break;
+      }
+      engine.advanceTo(closeTick - 1);
+      if (engine.state !== this.marked) {
+        this.marked = engine.state;
+        this.terms = equityTermsOf(this.marked, this.symbol);
+      }
+      this.equity.push(closeMs, equityAt(this.terms, candles.close[i]!));
+      const d = decisions[i]!;
+      if (d !== NO_SIGNAL) {
+        if (!figuresOnly) this.given.push({ timeMs: closeMs, decision: d });
+        const fillTick = tickAt(intendedFillMs(closeMs));
+        if (fillTick < this.endTick) {
+          const texts = this.textsAt(i);
+          const signal: EngineSignal = { eventId: texts.eventId, signalId: texts.signalId, type: d === BUY ? 'BUY' : d === SELL ? 'SELL' : 'HOLD', symbol: this.symbol, price: candles.close[i]!, confidence: confidence ? confidence[i]! : 100, candleTime: texts.candleTime, tradeId: texts.tradeId };
+          const outcome = engine.onSignal(signal);
+          if (d !== HOLD) {
+            this.signals++;
+            if (outcome.action !== 'TRADE') this.notFollowed++;
+          }
         }
       }
+      if (onProgress && (i - this.first) % 4096 === 0) onProgress((i - this.first) / this.span);
     }
-    if (options.onProgress && (i - first) % 4096 === 0) options.onProgress((i - first) / span);
-  }
-  engine.advanceTo(lastTick);
-
-  // The end of the test: what is still held is sold at the last tick, through the same decider.
-  const events = [...engine.events];
-  let state = engine.state;
-  const endPnl: number[] = [];
-  if (state.status === 'open') {
-    const position = state.positions[coin.symbol];
-    if (position) {
-      const q = quoteAt(market.ticks, coinId, lastTick);
-      const filledAt = new Date(tickTime(lastTick)).toISOString();
-      const sale = portfolioDecider.decide(
-        {
-          type: 'PlaceSimulatedTrade',
-          data: { userId, tradeId: `end-of-test:${position.positionId}`, symbol: coin.symbol, side: 'SELL', amount: position.units / UNITS_PER_COIN, price: q.mid, source: { kind: 'MANUAL' }, market: { filledAt, minuteVolumeUsd: q.minuteVolumeUsd } },
-          metadata: { now: filledAt },
-        },
-        state,
-      );
-      for (const e of sale) state = evolvePortfolio(state, e);
-      events.push(...sale);
-      for (const e of sale) if (e.type === 'SimulatedTradePlaced') endPnl.push(e.data.realisedPnlMicros / MICROS_PER_USD);
+    if (figuresOnly) {
+      this.fold(engine.events);
+      engine.forgetEvents();
     }
   }
-  const finalBalance = equityAt(equityTermsOf(state, coin.symbol), market.ticks.price(coinId, lastTick));
-  equity.push(config.endMs, finalBalance);
 
-  const trades = options.figuresOnly ? [] : tradesOfEvents(events, options.rules.profile.stopLossType === 'trailing');
-  const closedPnl = options.figuresOnly ? closedPnlOfEvents(events) : trades.filter((t) => t.pnl !== null).map((t) => t.pnl as number);
-  const figures = figuresOf(equity, closedPnl, config.initialCapital, finalBalance);
-  const result: BacktestResult = {
-    ...figures,
-    fills: options.figuresOnly ? fillsOfEvents(events) : trades.length,
-    signals,
-    refusedSignals: notFollowed,
-    ...(options.figuresOnly ? { equityCurve: [], drawdownCurve: [] } : curvesOf(equity, config.initialCapital)),
-  };
-  options.onProgress?.(1);
-  return { result, trades, events, engine, equity, closedPnl, decisions: given };
+  /** Folds events into the closed trades' P&L and the fill count (figuresOnly). */
+  private fold(events: readonly PortfolioEvent[]): void {
+    for (const e of events) {
+      if (e.type === 'SimulatedTradePlaced') {
+        this.fills++;
+        if (e.data.side === 'SELL') this.closedPnl.push(usd(e.data.realisedPnlMicros));
+      } else if (e.type === 'PositionClosed') {
+        this.fills++;
+        this.closedPnl.push(usd(e.data.realisedPnlMicros));
+      }
+    }
+  }
+
+  /** Candle `i`'s texts, with the trade id of this run's user. */
+  private textsAt(i: number): CandleTexts {
+    let t = this.texts[i];
+    if (!t) {
+      const candleTime = new Date(this.options.candles.time[i]!).toISOString();
+      const signalId = this.signalIdOf(this.symbol, candleTime);
+      t = { candleTime, signalId, eventId: this.market.signalEventIdOf ? this.market.signalEventIdOf(this.symbol, candleTime) : signalId, tradeUserId: null, tradeId: '' };
+      this.texts[i] = t;
+    }
+    if (t.tradeUserId !== this.userId) {
+      t.tradeUserId = this.userId;
+      t.tradeId = tradeIdFor(t.signalId, this.userId);
+    }
+    return t;
+  }
+
+  /** The rest of the period (its exits, the end-of-test sale) and the result. */
+  finish(): BacktestDetail {
+    const { config, market, options, engine, equity, coinId, userId, lastTick } = this;
+    this.stepTo(Number.POSITIVE_INFINITY);
+    engine.advanceTo(lastTick);
+
+    // The end of the test: what is still held is sold at the last tick, through the same decider.
+    // (With figuresOnly the events folded already are gone: `events` holds the rest.)
+    const events = [...engine.events];
+    let state = engine.state;
+    const endPnl: number[] = [];
+    if (state.status === 'open') {
+      const position = state.positions[this.symbol];
+      if (position) {
+        const q = quoteAt(market.ticks, coinId, lastTick);
+        const filledAt = new Date(tickTime(lastTick)).toISOString();
+        const sale = portfolioDecider.decide(
+          {
+            type: 'PlaceSimulatedTrade',
+            data: { userId, tradeId: `end-of-test:${position.positionId}`, symbol: this.symbol, side: 'SELL', amount: position.units / UNITS_PER_COIN, price: q.mid, source: { kind: 'MANUAL' }, market: { filledAt, minuteVolumeUsd: q.minuteVolumeUsd } },
+            metadata: { now: filledAt },
+          },
+          state,
+        );
+        for (const e of sale) state = evolvePortfolio(state, e);
+        events.push(...sale);
+        for (const e of sale) if (e.type === 'SimulatedTradePlaced') endPnl.push(e.data.realisedPnlMicros / MICROS_PER_USD);
+      }
+    }
+    const finalBalance = equityAt(equityTermsOf(state, this.symbol), market.ticks.price(coinId, lastTick));
+    equity.push(config.endMs, finalBalance);
+
+    if (options.figuresOnly) this.fold(events);
+    const trades = options.figuresOnly ? [] : tradesOfEvents(events, options.rules.profile.stopLossType === 'trailing');
+    const closedPnl = options.figuresOnly ? this.closedPnl : trades.filter((t) => t.pnl !== null).map((t) => t.pnl as number);
+    const figures = figuresOf(equity, closedPnl, config.initialCapital, finalBalance);
+    const result: BacktestResult = {
+      ...figures,
+      fills: options.figuresOnly ? this.fills : trades.length,
+      signals: this.signals,
+      refusedSignals: this.notFollowed,
+      ...(options.figuresOnly ? { equityCurve: [], drawdownCurve: [] } : curvesOf(equity, config.initialCapital)),
+    };
+    options.onProgress?.(1);
+    return { result, trades, events: options.figuresOnly ? [] : events, engine, equity, closedPnl, decisions: this.given };
+  }
+}
+
+/**
+ * Runs of one strategy's parameter sets over the same candles (a walk-forward window's in-sample
+ * sets), taken together a day of candles at a time, each set's decisions its own: the same results,
+ * in the same order, as one runBacktestDetail after another. `onDay(fraction)` after each day.
+ */
+export function runBacktestsTogether(configs: readonly BacktestConfig[], market: BacktestMarket, options: BacktestOptions & { candles: Candles }, onDay?: (fraction: number) => void): BacktestDetail[] {
+  const candles = options.candles;
+  const runs = configs.map((config) => {
+    const decisions = new Int8Array(candles.length);
+    const confidence = config.strategyId === 'house-signals' ? new Uint8Array(candles.length) : undefined;
+    strategyDecisions(config.strategyId as StrategyId, config.parameters, candles, decisions, confidence);
+    const decided: DecidedOptions = { ...options, candles, decisions };
+    if (confidence) decided.confidence = confidence;
+    return new DecidedRun({ ...config, label: config.strategyId }, market, decided);
+  });
+  const day = 86_400_000 / CANDLE_MS;
+  for (let end = day; end < candles.length + day; end += day) {
+    for (const run of runs) run.stepTo(end);
+    onDay?.(Math.min(1, end / candles.length));
+  }
+  return runs.map((run) => run.finish());
 }
 
 const usd = (micros: number) => micros / MICROS_PER_USD;
@@ -255,7 +361,7 @@ interface CandleTexts {
  * (formatting them and hashing new strings for the trade-id and time lookups was a tenth of a set).
  */
 const candleTexts = new WeakMap<BacktestMarket, WeakMap<Candles, Map<string, Map<string, Array<CandleTexts | undefined>>>>>();
-function textsOf(candles: Candles, market: BacktestMarket, label: string, symbol: string, i: number, signalIdOf: (symbol: string, candleTime: string) => string): CandleTexts {
+function textsOf(candles: Candles, market: BacktestMarket, label: string, symbol: string): Array<CandleTexts | undefined> {
   // Per market: its own id functions name the signals (a compare-paper market names them as the live engine did).
   let ofMarket = candleTexts.get(market);
   if (!ofMarket) {
@@ -267,39 +373,14 @@ function textsOf(candles: Candles, market: BacktestMarket, label: string, symbol
     byKey = new Map();
     ofMarket.set(candles, byKey);
   }
-  // By label, then symbol: a key joined from the two would be a new string to hash at every signal.
+  // By label, then symbol: a key joined from the two would be a new string to hash at every run.
   const byLabel = innerMap(byKey, label);
   let texts = byLabel.get(symbol);
   if (!texts) {
     texts = new Array<CandleTexts | undefined>(candles.length);
     byLabel.set(symbol, texts);
   }
-  let t = texts[i];
-  if (!t) {
-    const candleTime = new Date(candles.time[i]!).toISOString();
-    const signalId = signalIdOf(symbol, candleTime);
-    t = { candleTime, signalId, eventId: market.signalEventIdOf ? market.signalEventIdOf(symbol, candleTime) : signalId, tradeUserId: null, tradeId: '' };
-    texts[i] = t;
-  }
-  return t;
-}
-
-/** The P&L of the closed trades of `events`, USD, in order: tradesOfEvents' non-null `pnl`s without the trades. */
-function closedPnlOfEvents(events: readonly PortfolioEvent[]): number[] {
-  const pnl: number[] = [];
-  for (const e of events) {
-    if (e.type === 'SimulatedTradePlaced') {
-      if (e.data.side === 'SELL') pnl.push(usd(e.data.realisedPnlMicros));
-    } else if (e.type === 'PositionClosed') pnl.push(usd(e.data.realisedPnlMicros));
-  }
-  return pnl;
-}
-
-/** How many trades tradesOfEvents makes of `events`. */
-function fillsOfEvents(events: readonly PortfolioEvent[]): number {
-  let n = 0;
-  for (const e of events) if (e.type === 'SimulatedTradePlaced' || e.type === 'PositionClosed') n++;
-  return n;
+  return texts;
 }
 
 /**

@@ -20,7 +20,8 @@ import { backtestResultSchema, backtestTradeSchema, findStrategy, type StrategyI
 import { cachedCharts, cachedTicks, simulationMarket } from './market';
 import { curvesOf, dailyReturns, EquitySeries, figuresOf, maxDrawdownOf } from './metrics';
 import { tradeIdFor } from '../trading/bot-trade-decision';
-import { candlesFor, runBacktestDetail, type BacktestConfig, type BacktestMarket } from './run-backtest';
+import { candlesFor, runBacktestDetail, runBacktestsTogether, type BacktestConfig, type BacktestMarket } from './run-backtest';
+import { warmUpCandles } from './strategies';
 
 const KEY = Uint32Array.from([18, 2, 2, 3, 4, 5, 6, 7]);
 const sim = new MarketSimulation(KEY);
@@ -107,6 +108,44 @@ describe('backtest engine: runBacktest through the paper engine', function () {
       const buys = byUser.trades.filter((t) => t.side === 'BUY');
       expect(buys.length, userId).to.be.greaterThan(5);
       for (const t of byUser.trades) if (t.signalId) expect(t.tradeId, userId).to.equal(tradeIdFor(t.signalId, userId));
+    }
+  });
+
+  it('runs parameter sets together, a day at a time, with the results of one run after another (trades, figures, refusals; figures-only too)', function () {
+    const sets: Array<[StrategyId, Record<string, number>]> = [
+      ['macd-momentum', defaults('macd-momentum')],
+      ['macd-momentum', { ...defaults('macd-momentum'), fastPeriod: 8, slowPeriod: 30 }],
+      ['house-signals', defaults('house-signals')],
+      ['rsi-mean-reversion', { ...defaults('rsi-mean-reversion'), oversold: 40, overbought: 60 }],
+    ];
+    const configs = sets.map(([strategyId, parameters]) => config(strategyId, 5, { parameters }));
+    const warm = Math.max(...configs.map((c) => warmUpCandles(c.strategyId, c.parameters)));
+    const candles = candlesFor(configs[0]!, market.ticks, warm);
+    const trailing: RiskProfile = { ...PROFILE, stopLossType: 'trailing', stopLossValue: 1 };
+    for (const figuresOnly of [false, true]) {
+      const days: number[] = [];
+      const together = runBacktestsTogether(configs, market, { rules: { profile: trailing }, candles, figuresOnly }, (f) => days.push(f));
+      expect(days.length, 'a progress report per day of candles').to.equal(Math.ceil(candles.length / 288));
+      expect(days.every((f, k) => k === 0 || f > days[k - 1]!)).to.equal(true);
+      expect(days.at(-1)).to.equal(1);
+      configs.forEach((c, k) => {
+        // Against a full run alone: figures only changes no figure, no fill count, no P&L.
+        const alone = runBacktestDetail(c, market, { rules: { profile: trailing }, candles });
+        expect(alone.trades.some((t) => t.reason === 'END_OF_TEST'), 'held at the end').to.equal(true);
+        const got = together[k]!;
+        expect(got.closedPnl, `${c.strategyId} ${k}`).to.deep.equal(alone.closedPnl);
+        // (Figures only words no decision: the same refusals by the same rules.)
+        expect(got.engine.refusals.map((r) => [r.signalId, r.decision.rule])).to.deep.equal(alone.engine.refusals.map((r) => [r.signalId, r.decision.rule]));
+        if (!figuresOnly) {
+          expect(got.result).to.deep.equal(alone.result);
+          expect(got.trades).to.deep.equal(alone.trades);
+          expect(got.events).to.deep.equal(alone.events);
+        } else {
+          expect(got.result).to.deep.equal({ ...alone.result, equityCurve: [], drawdownCurve: [] });
+          expect(got.events, 'figures only: no events kept').to.deep.equal([]);
+        }
+      });
+      expect(together.reduce((a, r) => a + r.result.fills, 0), 'trades').to.be.greaterThan(20);
     }
   });
 

@@ -20,7 +20,7 @@
  */
 import { BACKTEST_CANDLE_MINUTES, findStrategy, parameterOrder, type BacktestFigures, type StrategyId, type ValidatedWalkForwardRequest, type WalkForwardObjective, type WalkForwardReport, type WalkForwardWindow } from './contracts';
 import { curvesOf, EquitySeries, figuresOf } from './metrics';
-import { candlesFor, runBacktestDetail, type BacktestMarket, type BacktestOptions } from './run-backtest';
+import { candlesFor, runBacktestDetail, runBacktestsTogether, type BacktestMarket, type BacktestOptions } from './run-backtest';
 import type { EngineRules } from '../trading/engine/paper-engine';
 import { warmUpCandles } from './strategies';
 
@@ -132,14 +132,15 @@ export function evaluateWindow(job: WindowJob, market: BacktestMarket, onSet?: (
   // One load of the candles for every set: the longest warm-up of them.
   const warm = Math.max(...job.sets.map((p) => warmUpCandles(job.strategyId, p)));
   const isCandles = candlesFor({ ...base, parameters: job.sets[0]!, startMs: w.inSampleStartMs, endMs: w.inSampleEndMs }, market.ticks, warm);
-  const decisions = new Int8Array(isCandles.length);
   let best = 0;
   let bestValue: number | null = null;
   let bestFigures: BacktestFigures | null = null;
-  job.sets.forEach((parameters, i) => {
-    const options: BacktestOptions = { rules, candles: isCandles, decisions, figuresOnly: true };
-    if (job.userId) options.userId = job.userId;
-    const run = runBacktestDetail({ strategyId: job.strategyId, symbol: job.symbol, initialCapital: job.initialCapital, parameters, startMs: w.inSampleStartMs, endMs: w.inSampleEndMs }, market, options);
+  const options: BacktestOptions & { candles: typeof isCandles } = { rules, candles: isCandles, figuresOnly: true };
+  if (job.userId) options.userId = job.userId;
+  const configs = job.sets.map((parameters) => ({ strategyId: job.strategyId, symbol: job.symbol, initialCapital: job.initialCapital, parameters, startMs: w.inSampleStartMs, endMs: w.inSampleEndMs }));
+  // The sets run together, a day at a time (runBacktestsTogether): progress is the share of the days done.
+  const runs = runBacktestsTogether(configs, market, options, (fraction) => onSet?.(Math.floor(fraction * job.sets.length)));
+  runs.forEach((run, i) => {
     const { equityCurve: _e, drawdownCurve: _d, fills: _f, signals: _s, refusedSignals: _r, ...figures } = run.result;
     const value = objectiveOf(figures, job.objective);
     if (bestFigures === null || (value !== null && (bestValue === null || value > bestValue))) {
@@ -147,7 +148,6 @@ export function evaluateWindow(job: WindowJob, market: BacktestMarket, onSet?: (
       bestValue = value;
       bestFigures = figures;
     }
-    onSet?.(i + 1);
   });
   const parameters = job.sets[best]!;
   const oos = runBacktestDetail({ ...base, parameters, startMs: w.outOfSampleStartMs, endMs: w.outOfSampleEndMs }, market, { rules, ...(job.userId ? { userId: job.userId } : {}) });

@@ -375,11 +375,14 @@ export function rememberedTradeIds(memory: TradeIdMemory): string[] {
  * ids, which was a tenth of a backtest. One-off questions (a state folded from its stream, many users'
  * states in turn) search the arrays as before: counting them would cost more than the search. A
  * memory is known by its second part (a new array at every trade), or by its first when it has none.
+ * Chains may be followed in turns (a walk-forward steps its parameter sets' portfolios together): each
+ * uncounted memory made by `remember` records the one it was made from, and the questions asked.
  */
 const idCounts = new WeakMap<readonly string[], Map<string, number>>();
-let lastAsked: readonly string[] | null = null;
-let lastFrom: readonly string[] | null = null;
-let lastMade: readonly string[] | null = null;
+/** An uncounted memory's key -> the key of the memory `remember` made it from. */
+const madeFrom = new WeakMap<readonly string[], readonly string[]>();
+/** The keys of the uncounted memories asked about. */
+const asked = new WeakSet<readonly string[]>();
 const COUNT_FROM = 32;
 
 const keyOf = (memory: TradeIdMemory): readonly string[] => memory.newTradeIds ?? memory.recentTradeIds;
@@ -392,9 +395,12 @@ export function remembersTradeId(memory: TradeIdMemory, id: string): boolean {
   let counts = idCounts.get(key);
   if (!counts) {
     const start = windowStart(older, newer);
-    const chained = key === lastMade && lastFrom === lastAsked && older.length - start + newer.length >= COUNT_FROM;
-    lastAsked = key;
-    if (!chained) return newer.includes(id) || older.indexOf(id, start) >= 0;
+    const from = madeFrom.get(key);
+    const chained = from !== undefined && asked.has(from) && older.length - start + newer.length >= COUNT_FROM;
+    if (!chained) {
+      asked.add(key);
+      return newer.includes(id) || older.indexOf(id, start) >= 0;
+    }
     counts = new Map();
     for (let k = start; k < older.length; k++) counts.set(older[k]!, (counts.get(older[k]!) ?? 0) + 1);
     for (const x of newer) counts.set(x, (counts.get(x) ?? 0) + 1);
@@ -427,10 +433,9 @@ export function rememberTradeId(memory: TradeIdMemory, id: string): { recentTrad
     next = { recentTradeIds: moved, newTradeIds: [] };
   }
   const key = keyOf(memory);
-  lastFrom = key;
-  lastMade = next.newTradeIds;
   const counts = idCounts.get(key);
-  if (counts) {
+  if (!counts) madeFrom.set(next.newTradeIds, key);
+  else {
     idCounts.delete(key);
     if (gone !== undefined) {
       const n = counts.get(gone)!;

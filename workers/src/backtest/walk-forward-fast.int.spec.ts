@@ -3,8 +3,8 @@
  * thread, equals the report of the plain path, built here from full backtests of every set (curves,
  * trades, outcomes kept), every coin quoted at each signal as the live bot does, over the market
  * without the backtest caches (the path's own ticks, the simulation's own charts, botMarketAt at each
- * fill): the fast path has quoteHeldOnly, figures-only in-sample runs, the month columns and markets
- * kept per fill time, and the pool's window blocks.
+ * fill): the fast path has quoteHeldOnly, figures-only in-sample runs taken together a day at a time
+ * (runBacktestsTogether), the month columns and markets kept per fill time, and the pool's window blocks.
  */
 import { expect } from 'chai';
 import { validateWalkForwardRequest, type BacktestFigures, type StrategyId } from '@papertrade/domain/backtest/contracts';

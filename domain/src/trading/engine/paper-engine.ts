@@ -99,6 +99,8 @@ interface WatchedPosition {
   position: Position;
   coinId: CoinId;
   cursor: ExitCursor;
+  /** Its levels (null: no automatic exit), or undefined: asked at each scan. */
+  spec: ExitSpec | null | undefined;
 }
 
 /** What became of one signal. */
@@ -194,6 +196,11 @@ export class PaperEngine {
     return outcome;
   }
 
+  /** Empties `events`: a run that folds them as it goes (a walk-forward's in-sample set, which keeps its figures only) holds none. */
+  forgetEvents(): void {
+    this.events.length = 0;
+  }
+
   /**
    * Scans every open position's exits up to `tick` and closes the crossed ones, in tick order, with the
    * recorded peaks up to it (each after the closes of its tick).
@@ -201,8 +208,8 @@ export class PaperEngine {
   advanceTo(tick: number): void {
     if (tick <= this.scanned) return;
     let hits: Array<{ position: Position; hit: ExitHit }> | null = null; // allocated at the first hit
-    for (const { position, coinId, cursor } of this.watchedPositions()) {
-      const spec = this.exitSpec(position);
+    for (const { position, coinId, cursor, spec: kept } of this.watchedPositions()) {
+      const spec = kept === undefined ? this.exitSpec(position) : kept;
       if (!spec) continue;
       if (scanExits(this.options.ticks, coinId, spec, cursor, tick, this.hit)) (hits ??= []).push({ position, hit: { ...this.hit } });
     }
@@ -234,7 +241,8 @@ export class PaperEngine {
         cursor = cursorAtOpening(position);
         this.cursors.set(position.positionId, cursor);
       }
-      watched.push({ position, coinId: findCoinBySymbol(position.symbol)!.id as CoinId, cursor });
+      // The default levels are a function of the position and the profile: kept with it (a custom exitSpec is asked each time).
+      watched.push({ position, coinId: findCoinBySymbol(position.symbol)!.id as CoinId, cursor, spec: this.options.exitSpec ? undefined : this.exitSpec(position) });
     }
     this.watchedOf = positions;
     this.watched = watched;
