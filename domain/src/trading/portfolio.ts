@@ -378,34 +378,51 @@ export function rememberedTradeIds(memory: TradeIdMemory): string[] {
  * Chains may be followed in turns (a walk-forward steps its parameter sets' portfolios together): each
  * uncounted memory made by `remember` records the one it was made from, and the questions asked.
  */
-const idCounts = new WeakMap<readonly string[], Map<string, number>>();
-/** An uncounted memory's key -> the key of the memory `remember` made it from. */
+/**
+ * A chain's counts, kept with its memory's first part (which changes once in TRADE_ID_BATCH trades, so
+ * a trade updates the record in place instead of keying the counts anew): `newer` is the second part
+ * they count with; a memory with another second part (an earlier state of the chain, another branch)
+ * is not counted.
+ */
+interface Counted {
+  newer: readonly string[] | undefined;
+  counts: Map<string, number>;
+}
+const idCounts = new WeakMap<readonly string[], Counted>();
+/** No memory's second part: a record whose counts moved on to a new first part. */
+const MOVED: readonly string[] = [];
+/** An uncounted memory's key -> the key of the memory `remember` made it from (for memories asked about). */
 const madeFrom = new WeakMap<readonly string[], readonly string[]>();
 /** The keys of the uncounted memories asked about. */
 const asked = new WeakSet<readonly string[]>();
 const COUNT_FROM = 32;
 
+/** The counts of `memory`, when its chain is counted. */
+function countsOf(memory: TradeIdMemory): Counted | undefined {
+  const counted = idCounts.get(memory.recentTradeIds);
+  return counted !== undefined && counted.newer === memory.newTradeIds ? counted : undefined;
+}
+
 const keyOf = (memory: TradeIdMemory): readonly string[] => memory.newTradeIds ?? memory.recentTradeIds;
 
 /** Whether the memory holds `id`. */
 export function remembersTradeId(memory: TradeIdMemory, id: string): boolean {
+  const counted = countsOf(memory);
+  if (counted !== undefined) return counted.counts.has(id);
   const older = memory.recentTradeIds;
   const newer = memory.newTradeIds ?? NONE;
   const key = keyOf(memory);
-  let counts = idCounts.get(key);
-  if (!counts) {
-    const start = windowStart(older, newer);
-    const from = madeFrom.get(key);
-    const chained = from !== undefined && asked.has(from) && older.length - start + newer.length >= COUNT_FROM;
-    if (!chained) {
-      asked.add(key);
-      return newer.includes(id) || older.indexOf(id, start) >= 0;
-    }
-    counts = new Map();
-    for (let k = start; k < older.length; k++) counts.set(older[k]!, (counts.get(older[k]!) ?? 0) + 1);
-    for (const x of newer) counts.set(x, (counts.get(x) ?? 0) + 1);
-    idCounts.set(key, counts);
+  const start = windowStart(older, newer);
+  const from = madeFrom.get(key);
+  const chained = from !== undefined && asked.has(from) && older.length - start + newer.length >= COUNT_FROM;
+  if (!chained) {
+    asked.add(key);
+    return newer.includes(id) || older.indexOf(id, start) >= 0;
   }
+  const counts = new Map<string, number>();
+  for (let k = start; k < older.length; k++) counts.set(older[k]!, (counts.get(older[k]!) ?? 0) + 1);
+  for (const x of newer) counts.set(x, (counts.get(x) ?? 0) + 1);
+  idCounts.set(older, { newer: memory.newTradeIds, counts });
   return counts.has(id);
 }
 
@@ -432,18 +449,24 @@ export function rememberTradeId(memory: TradeIdMemory, id: string): { recentTrad
     moved.push(id);
     next = { recentTradeIds: moved, newTradeIds: [] };
   }
-  const key = keyOf(memory);
-  const counts = idCounts.get(key);
-  if (!counts) madeFrom.set(next.newTradeIds, key);
+  const counted = countsOf(memory);
+  if (counted === undefined) {
+    const key = keyOf(memory);
+    if (asked.has(key)) madeFrom.set(next.newTradeIds, key);
+    return next;
+  }
+  // The counts move on to the new memory: the one it was made from is no longer counted.
+  const counts = counted.counts;
+  if (gone !== undefined) {
+    const n = counts.get(gone)!;
+    if (n > 1) counts.set(gone, n - 1);
+    else counts.delete(gone);
+  }
+  counts.set(id, (counts.get(id) ?? 0) + 1);
+  if (next.recentTradeIds === older) counted.newer = next.newTradeIds;
   else {
-    idCounts.delete(key);
-    if (gone !== undefined) {
-      const n = counts.get(gone)!;
-      if (n > 1) counts.set(gone, n - 1);
-      else counts.delete(gone);
-    }
-    counts.set(id, (counts.get(id) ?? 0) + 1);
-    idCounts.set(next.newTradeIds, counts);
+    counted.newer = MOVED;
+    idCounts.set(next.recentTradeIds, { newer: next.newTradeIds, counts });
   }
   return next;
 }

@@ -31,7 +31,12 @@ function chain(start: TradeIdMemory, startModel: string[], trades: number, alsoA
     expect(next.newTradeIds.length).to.be.below(TRADE_ID_BATCH);
     memory = next;
   }
-  // Older memories (their counts handed on) and a branch from one of them still answer as themselves.
+  // Every earlier memory (its counts handed on: each batch's last one moved them to a new first part)
+  // answers as itself.
+  states.forEach((old, n) => {
+    for (const asked of [`t-${n - 1}`, `t-${n - TRADE_ID_MEMORY}`, `t-${n + 1}`, `t-${trades - 1}`]) expect(remembersTradeId(old.memory, asked), `${asked} in state ${n}`).to.equal(old.model.includes(asked));
+  });
+  // Older memories and a branch from one of them still answer as themselves.
   for (const old of [states[700]!, states[1100]!, states[trades - 1]!]) {
     for (const asked of ['t-650', 't-1000', 't-1200', 'never']) expect(remembersTradeId(old.memory, asked), asked).to.equal(old.model.includes(asked));
     const branch = rememberTradeId(old.memory, 'branch');
