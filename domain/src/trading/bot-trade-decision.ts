@@ -56,7 +56,7 @@ import type { CoinFigures } from './market-figures';
 import { feeMicros, MICROS_PER_USD, notionalMicros, STARTING_CASH_MICROS, TRADE_FEE_RATE, UNITS_PER_COIN, unitsToQuantity, usdToMicros } from './money';
 import { closedTradesOf, peakOf, utcDay, type PortfolioState, type TradeStrategy } from './portfolio';
 import { MIN_TRADE_VALUE_MICROS, type PlaceSimulatedTrade } from './portfolio.decider';
-import { valuePortfolio, type Prices } from './portfolio-valuation';
+import { portfolioTotalValue, type Prices } from './portfolio-valuation';
 import { stopDistance, takeProfitLevel, usdText } from './stop-levels';
 
 /** The namespace of bot trade ids (a fixed random UUID: changing it would change every trade id). */
@@ -206,7 +206,7 @@ export function decideBotTrade(input: BotTradeInput): BotTradeDecision {
   const prices = { ...input.prices, [coin.symbol]: signal.price };
   const stopped = entriesStopped(portfolio, profile, prices, now, explain);
   if (stopped) return refusal(stopped.rule, stopped.text, stopped.figures);
-  const valuation = valuePortfolio(portfolio, prices);
+  const totalValue = portfolioTotalValue(portfolio, prices);
   if (held) return refusal('POSITION_ALREADY_OPEN', explain ? `a position in ${coin.symbol} is already open` : '', NO_FIGURES);
   let heldCount = 0;
   if (open) for (const s in open.positions) if (open.positions[s as CoinSymbol] !== undefined) heldCount++;
@@ -292,7 +292,7 @@ export function decideBotTrade(input: BotTradeInput): BotTradeDecision {
     sizePercent = scaled;
   }
 
-  const budgetMicros = Math.min(usdToMicros((valuation.totalValue * sizePercent) / 100), spendableMicros(portfolio));
+  const budgetMicros = Math.min(usdToMicros((totalValue * sizePercent) / 100), spendableMicros(portfolio));
   const units = unitsWithin(budgetMicros, entry);
   if (units < 1 || notionalMicros(units, entry) < MIN_TRADE_VALUE_MICROS) {
     return refusal('TOO_SMALL', explain ? `${pct(sizePercent)} of the portfolio within the cash left buys less than the smallest trade` : '', explain ? { sizePercent: round(sizePercent, 4) } : NO_FIGURES);
@@ -300,7 +300,7 @@ export function decideBotTrade(input: BotTradeInput): BotTradeDecision {
   if (!explain) return order(input, coin.symbol, 'BUY', units, { rule, text: '', figures: NO_FIGURES }, f);
   const cost = (notionalMicros(units, entry) + feeMicros(notionalMicros(units, entry))) / MICROS_PER_USD;
   const text =
-    `bought ${pct(sizePercent)} of ${usdText(valuation.totalValue)} (${usdText(cost)} with the fee): ${sizing}; ` +
+    `bought ${pct(sizePercent)} of ${usdText(totalValue)} (${usdText(cost)} with the fee): ${sizing}; ` +
     `stop ${usdText(stopLoss)} (${profile.stopLossType} ${profile.stopLossValue}${profile.stopLossType === 'atr' ? ' x ATR14' : profile.stopLossType === 'volatility' ? ' x sigma' : '%'}), ` +
     `target ${usdText(takeProfit)} (ratio ${profile.takeProfitRatio}), reward/risk ${rr.toFixed(2)}`;
   return order(
@@ -308,7 +308,7 @@ export function decideBotTrade(input: BotTradeInput): BotTradeDecision {
     coin.symbol,
     'BUY',
     units,
-    { rule, text, figures: { sizePercent: round(sizePercent, 4), portfolioValue: valuation.totalValue, cost: round(cost), ...sizeFigures, ...exitFiguresOf(stopLoss, takeProfit, rr) } },
+    { rule, text, figures: { sizePercent: round(sizePercent, 4), portfolioValue: totalValue, cost: round(cost), ...sizeFigures, ...exitFiguresOf(stopLoss, takeProfit, rr) } },
     f,
   );
 }
@@ -327,14 +327,14 @@ export function entriesStopped(portfolio: PortfolioState, profile: RiskProfile, 
   if (loss >= profile.maxDailyLoss) {
     return { rule: 'DAILY_LOSS_LIMIT', text: explain ? `realised loss today ${usdText(loss)} has reached the daily loss limit ${usdText(profile.maxDailyLoss)}` : '', figures: explain ? { lossToday: round(loss), maxDailyLoss: profile.maxDailyLoss } : NO_FIGURES };
   }
-  const valuation = valuePortfolio(portfolio, prices);
+  const totalValue = portfolioTotalValue(portfolio, prices);
   const peak = portfolio.status === 'open' ? peakOf(portfolio) / MICROS_PER_USD : STARTING_CASH_MICROS / MICROS_PER_USD;
-  const drawdown = drawdownPercent(peak, valuation.totalValue);
+  const drawdown = drawdownPercent(peak, totalValue);
   if (drawdownStopsEntries(drawdown, profile.maxDrawdown)) {
     return {
       rule: 'MAX_DRAWDOWN',
-      text: explain ? `drawdown ${pct(drawdown)} from the peak ${usdText(Math.max(peak, valuation.totalValue))} is above the maximum ${profile.maxDrawdown}%` : '',
-      figures: explain ? { drawdownPercent: round(drawdown), peak: round(Math.max(peak, valuation.totalValue)), value: valuation.totalValue, maxDrawdown: profile.maxDrawdown } : NO_FIGURES,
+      text: explain ? `drawdown ${pct(drawdown)} from the peak ${usdText(Math.max(peak, totalValue))} is above the maximum ${profile.maxDrawdown}%` : '',
+      figures: explain ? { drawdownPercent: round(drawdown), peak: round(Math.max(peak, totalValue)), value: totalValue, maxDrawdown: profile.maxDrawdown } : NO_FIGURES,
     };
   }
   return null;

@@ -85,6 +85,23 @@ export function roundPercent(value: number): number {
   return hundredths === 0 ? 0 : hundredths / 100;
 }
 
+/**
+ * valuePortfolio(state, prices).totalValue without the rest of the valuation: the bot and the risk
+ * rules ask for the total alone, two or three times per signal. The same cents, summed the same way.
+ */
+export function portfolioTotalValue(state: PortfolioState, prices: Prices): number {
+  if (state.status !== 'open') return centsToUsd(microsToCents(STARTING_CASH_MICROS));
+  let totalCents = microsToCents(state.cashMicros);
+  for (const symbol in state.positions) {
+    const p = state.positions[symbol as CoinSymbol];
+    if (p === undefined) continue;
+    const given = prices[p.symbol];
+    const currentPrice = given !== undefined && Number.isFinite(given) && given > 0 ? given : avgEntryPrice(p);
+    for (const lot of lotsOf(p)) totalCents += microsToCents(notionalMicros(lot.units, currentPrice));
+  }
+  return centsToUsd(totalCents);
+}
+
 export function valuePortfolio(state: PortfolioState, prices: Prices): PortfolioValuation {
   const startingMicros = state.status === 'open' ? state.startingCashMicros : STARTING_CASH_MICROS;
   const startingCents = microsToCents(startingMicros);

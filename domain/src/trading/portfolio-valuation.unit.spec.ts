@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { fold } from '../shared/decider';
 import type { PortfolioEvent } from './portfolio';
 import { portfolioDecider, type PlaceSimulatedTrade } from './portfolio.decider';
-import { valuePortfolio } from './portfolio-valuation';
+import { portfolioTotalValue, valuePortfolio } from './portfolio-valuation';
 
 const NOW = '2026-03-04T05:06:07.000Z';
 const place = (tradeId: string, symbol: string, side: 'BUY' | 'SELL', amount: number, price: number): PlaceSimulatedTrade => ({
@@ -58,5 +58,26 @@ describe('portfolio valuation', function () {
     const state = stateAfter(place('t1', 'ETH', 'BUY', 0.5, 3000));
     const [eth] = valuePortfolio(state, {}).positions;
     expect(eth).to.deep.include({ currentPrice: 3000, priceKnown: false, marketValue: 1500, unrealisedPnl: -1.5 });
+  });
+});
+
+describe('portfolioTotalValue', function () {
+  it('is valuePortfolio(...).totalValue: unopened, lots at several prices, sold in part, unpriced, zero, NaN and negative prices', function () {
+    const states = [
+      portfolioDecider.initialState(),
+      stateAfter(place('t1', 'ETH', 'BUY', 0.5, 3000), place('s1', 'ETH', 'SELL', 0.25, 3200), place('t2', 'ADA', 'BUY', 100, 0.45)),
+      stateAfter(place('t1', 'ETH', 'BUY', 0.123457, 3001.17), place('t2', 'ETH', 'BUY', 0.3, 2950.5), place('t3', 'BTC', 'BUY', 0.011, 64_000.33), place('s1', 'ETH', 'SELL', 0.2, 3100)),
+      stateAfter(place('t1', 'MATIC', 'BUY', 1234.5, 0.3567), place('t2', 'ADA', 'BUY', 777, 0.4444), place('t3', 'MATIC', 'BUY', 10, 0.41)),
+    ];
+    const priceSets = [{}, { ETH: 3300, ADA: 0.5 }, { ETH: 2999.99, BTC: 61_000.01, ADA: 0.45 }, { MATIC: 0.33333, ADA: Number.NaN }, { ETH: 0, BTC: -5, MATIC: Number.POSITIVE_INFINITY }];
+    let nonTrivial = 0;
+    for (const state of states) {
+      for (const prices of priceSets) {
+        const expected = valuePortfolio(state, prices).totalValue;
+        expect(portfolioTotalValue(state, prices), JSON.stringify(prices)).to.equal(expected);
+        if (expected !== 10_000) nonTrivial++;
+      }
+    }
+    expect(nonTrivial).to.be.greaterThan(10);
   });
 });

@@ -39,7 +39,7 @@ import type { BotDecision } from '../contracts';
 import { usdToMicros } from '../money';
 import { evolvePortfolio, initialPortfolioState, type PortfolioEvent, type PortfolioState, type Position } from '../portfolio';
 import { portfolioDecider, raisesPeak, type PortfolioCommand } from '../portfolio.decider';
-import { valuePortfolio } from '../portfolio-valuation';
+import { portfolioTotalValue } from '../portfolio-valuation';
 import { decideBotOrder, type BotOrderInput, type BotOrderQuote } from './bot-order';
 import { fillTimeMs, intendedFillMs, signalTimeMs } from './bot-timing';
 import { newExitHit, scanExits, type ExitCursor, type ExitHit, type ExitSpec } from './exit-scan';
@@ -208,10 +208,13 @@ export class PaperEngine {
   advanceTo(tick: number): void {
     if (tick <= this.scanned) return;
     let hits: Array<{ position: Position; hit: ExitHit }> | null = null; // allocated at the first hit
-    for (const { position, coinId, cursor, spec: kept } of this.watchedPositions()) {
-      const spec = kept === undefined ? this.exitSpec(position) : kept;
+    const watched = this.watchedPositions();
+    // Indexed, not for-of with destructuring: this runs at every candle of a backtest, and the iterator was most of what it allocated.
+    for (let k = 0; k < watched.length; k++) {
+      const w = watched[k]!;
+      const spec = w.spec === undefined ? this.exitSpec(w.position) : w.spec;
       if (!spec) continue;
-      if (scanExits(this.options.ticks, coinId, spec, cursor, tick, this.hit)) (hits ??= []).push({ position, hit: { ...this.hit } });
+      if (scanExits(this.options.ticks, w.coinId, spec, w.cursor, tick, this.hit)) (hits ??= []).push({ position: w.position, hit: { ...this.hit } });
     }
     hits?.sort((a, b) => a.hit.tick - b.hit.tick);
     for (const { position, hit } of hits ?? []) {
@@ -264,7 +267,7 @@ export class PaperEngine {
     if (this.state.status !== 'open') return;
     const prices: Partial<Record<CoinSymbol, number>> = {};
     for (const q of quotes) prices[q.symbol] = q.price;
-    const valueMicros = usdToMicros(valuePortfolio(this.state, prices).totalValue);
+    const valueMicros = usdToMicros(portfolioTotalValue(this.state, prices));
     // Below the recorded peak's step the decider appends nothing: not asked (the same state).
     if (valueMicros > 0 && raisesPeak(this.state, valueMicros)) this.apply({ type: 'RecordPortfolioPeak', data: { userId: this.options.userId, valueMicros }, metadata: { now: isoOf(fillMs) } });
   }
