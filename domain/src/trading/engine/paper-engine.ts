@@ -216,13 +216,16 @@ export class PaperEngine {
       if (!spec) continue;
       if (scanExits(this.options.ticks, w.coinId, spec, w.cursor, tick, this.hit)) (hits ??= []).push({ position: w.position, hit: { ...this.hit } });
     }
-    hits?.sort((a, b) => a.hit.tick - b.hit.tick);
-    for (const { position, hit } of hits ?? []) {
-      this.replayPeaks(hit.tick - 1);
-      const coinId = findCoinBySymbol(position.symbol)!.id as CoinId;
-      const command = closeCommandFor(this.options.userId, position, hit, quoteAt(this.options.ticks, coinId, hit.tick).minuteVolumeUsd);
-      this.apply(command);
-      this.cursors.delete(position.positionId);
+    // (Only when there are hits: `hits ?? []` made an array at every candle of a backtest.)
+    if (hits !== null) {
+      hits.sort((a, b) => a.hit.tick - b.hit.tick);
+      for (const { position, hit } of hits) {
+        this.replayPeaks(hit.tick - 1);
+        const coinId = findCoinBySymbol(position.symbol)!.id as CoinId;
+        const command = closeCommandFor(this.options.userId, position, hit, quoteAt(this.options.ticks, coinId, hit.tick).minuteVolumeUsd);
+        this.apply(command);
+        this.cursors.delete(position.positionId);
+      }
     }
     this.replayPeaks(tick);
     this.scanned = tick;
