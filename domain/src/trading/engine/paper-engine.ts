@@ -143,17 +143,8 @@ export class PaperEngine {
   constructor(private readonly options: PaperEngineOptions) {
     this.state = options.portfolio ?? initialPortfolioState();
     // The default plan's levels are a function of the position (an immutable state's object) and the
-    // profile: kept per position object, as advanceTo asks at every candle.
-    const specs = new WeakMap<Position, ExitSpec | null>();
-    const specOf = (position: Position) => {
-      let spec = specs.get(position);
-      if (spec === undefined) {
-        spec = exitSpecOf(position, options.rules.profile);
-        specs.set(position, spec);
-      }
-      return spec;
-    };
-    this.exitSpec = options.exitSpec ?? specOf;
+    // profile: watchedPositions keeps them with the position while it is the same object.
+    this.exitSpec = options.exitSpec ?? ((position) => exitSpecOf(position, options.rules.profile));
     this.scanned = -1;
     this.peaks = options.peaks ? [...options.peaks].sort((a, b) => a.atMs - b.atMs) : null;
   }
@@ -239,9 +230,17 @@ export class PaperEngine {
     const positions = this.state.status === 'open' ? this.state.positions : null;
     if (positions === this.watchedOf) return this.watched;
     const watched: WatchedPosition[] = [];
+    const before = this.watched;
     for (const symbol in positions ?? {}) {
       const position = positions![symbol as CoinSymbol];
       if (position === undefined) continue;
+      // The same position object as before (a trade in another coin, a peak): its entry as it was.
+      let kept: WatchedPosition | undefined;
+      for (let k = 0; k < before.length && kept === undefined; k++) if (before[k]!.position === position) kept = before[k];
+      if (kept !== undefined && this.cursors.get(position.positionId) === kept.cursor) {
+        watched.push(kept);
+        continue;
+      }
       let cursor = this.cursors.get(position.positionId);
       if (!cursor) {
         cursor = cursorAtOpening(position);
