@@ -92,5 +92,17 @@ describe('backtest market caches', function () {
     expect(market.correlations.BTC).to.equal(plain.correlations.BTC);
     expect([...asked].sort()).to.deep.equal([eth.id, btc.id].sort());
     expect(Object.keys(market.correlations).sort()).to.deep.equal(Object.keys(plain.correlations).sort());
+    // It reads as the plain object: every other coin's value, spread, in, JSON; nothing for its own coin or an unknown key; read-only.
+    expect({ ...market.correlations }).to.deep.equal(plain.correlations);
+    expect(JSON.parse(JSON.stringify(market.correlations))).to.deep.equal(JSON.parse(JSON.stringify(plain.correlations)));
+    expect('SOL' in market.correlations).to.equal(true);
+    expect('ETH' in market.correlations, 'its own coin').to.equal(false);
+    expect((market.correlations as Record<string, unknown>)['ETH']).to.equal(undefined);
+    expect((market.correlations as Record<string, unknown>)['DOGE']).to.equal(undefined);
+    expect(() => {
+      'use strict';
+      (market.correlations as Record<string, number>)['BTC'] = 0;
+    }).to.throw(TypeError);
+    expect(market.correlations.BTC).to.equal(plain.correlations.BTC);
   });
 });

@@ -10,7 +10,7 @@
  * a signal's order fills 5 s after its candle closed (bot-timing.ts), and the figures then are those
  * of the candles up to the signal's own.
  */
-import { coins, type CoinId } from '../../market/coins';
+import { coins, findCoinBySymbol, type CoinId, type CoinSymbol } from '../../market/coins';
 import type { CandleSeries } from '../../market/simulation';
 import type { BotMarket } from '../bot-trade-decision';
 import { candleColumns, coinFigures, returnCorrelation, type CandleColumns } from '../market-figures';
@@ -36,18 +36,64 @@ export function columnsAt(series: CandleSeries, endMs: number): CandleColumns {
  */
 export function botMarketOf(coinId: CoinId, day: CandleColumns, month: (coinId: CoinId) => CandleColumns, lazyCorrelations = false): BotMarket {
   const mine = month(coinId);
-  const correlations: BotMarket['correlations'] = {};
-  for (const c of coins) {
-    if (c.id === coinId) continue;
-    if (!lazyCorrelations) {
-      correlations[c.symbol] = returnCorrelation(mine, month(c.id));
-      continue;
-    }
-    let value: number | undefined;
-    Object.defineProperty(correlations, c.symbol, { enumerable: true, get: () => (value ??= returnCorrelation(mine, month(c.id))) });
+  let correlations: BotMarket['correlations'];
+  if (lazyCorrelations) correlations = new Proxy(new LazyCorrelations(coinId, mine, month), lazyCorrelationsHandler) as unknown as BotMarket['correlations'];
+  else {
+    correlations = {};
+    for (const c of coins) if (c.id !== coinId) correlations[c.symbol] = returnCorrelation(mine, month(c.id));
   }
   return { figures: coinFigures(day, mine), correlations };
 }
+
+/**
+ * The other coins' correlations, each computed when first read: the object a backtest's markets answer
+ * with (one per fill time, tens of thousands in a walk-forward), behind a Proxy with one shared handler
+ * instead of nine accessors and closures defined on each. It reads as the plain object does: the other
+ * coins' symbols as its own enumerable keys, each with its value.
+ */
+class LazyCorrelations {
+  private readonly values = new Map<CoinSymbol, number>();
+  readonly symbols: CoinSymbol[];
+  constructor(
+    private readonly coinId: CoinId,
+    private readonly mine: CandleColumns,
+    private readonly month: (coinId: CoinId) => CandleColumns,
+  ) {
+    this.symbols = otherSymbols(coinId);
+  }
+  /** The correlation with `symbol`, or undefined when it is not another coin. */
+  correlationWith(symbol: string): number | undefined {
+    const coin = findCoinBySymbol(symbol);
+    if (!coin || coin.id === this.coinId) return undefined;
+    let value = this.values.get(coin.symbol);
+    if (value === undefined) {
+      value = returnCorrelation(this.mine, this.month(coin.id));
+      this.values.set(coin.symbol, value);
+    }
+    return value;
+  }
+}
+
+const othersOf = new Map<CoinId, CoinSymbol[]>();
+function otherSymbols(coinId: CoinId): CoinSymbol[] {
+  let symbols = othersOf.get(coinId);
+  if (!symbols) {
+    symbols = coins.filter((c) => c.id !== coinId).map((c) => c.symbol);
+    othersOf.set(coinId, symbols);
+  }
+  return symbols;
+}
+
+const isOther = (target: LazyCorrelations, key: string | symbol): key is CoinSymbol => typeof key === 'string' && (target.symbols as string[]).includes(key);
+const lazyCorrelationsHandler: ProxyHandler<LazyCorrelations> = {
+  get: (target, key) => (isOther(target, key) ? target.correlationWith(key) : undefined),
+  has: (target, key) => isOther(target, key),
+  ownKeys: (target) => [...target.symbols],
+  getOwnPropertyDescriptor: (target, key) => (isOther(target, key) ? { value: target.correlationWith(key), writable: false, enumerable: true, configurable: true } : undefined),
+  set: () => false,
+  defineProperty: () => false,
+  deleteProperty: () => false,
+};
 
 /** The market of `coinId` at `atMs` from charts ending then. */
 export function botMarketAt(chart: ChartAt, coinId: CoinId, atMs: number): BotMarket {
