@@ -64,6 +64,7 @@ export default {
   clearTextReporter: { allowEmojis: false, logTests: false, reportScoreTable: true, reportMutants: true },
   thresholds: { high: 90, low: 80, break: null },
   tempDirName: '.stryker-tmp',
-  // Not needed by the specs above; keeps the sandbox copy small.
-  ignorePatterns: ['web', 'bench', 'deploy', 'data', 'artifacts', 'reports', '.tmp'],
+  // Not needed by the specs above; keeps the sandbox copy small. bench/support stays: the assistant's
+  // specs seed their data with it (test/assistant-data.ts), and without it the initial run fails.
+  ignorePatterns: ['web', 'bench/*', '!bench/support', 'deploy', 'data', 'artifacts', 'reports', '.tmp'],
 };
