@@ -10,7 +10,7 @@ import { DEFAULT_RISK_PROFILE } from '../trading/contracts';
 import { findStrategy, strategyIds, validateWalkForwardRequest, walkForwardReportSchema } from './contracts';
 import { simulationMarket } from './market';
 import { runBacktestDetail } from './run-backtest';
-import { evaluateWindow, objectiveOf, parameterSets, walkForwardReport, walkForwardWindows, windowJobs } from './walk-forward';
+import { evaluateWindow, objectiveOf, parameterSets, runWalkForward, walkForwardReport, walkForwardWindows, windowJobs } from './walk-forward';
 
 const DAY = 86_400_000;
 
@@ -68,5 +68,25 @@ describe('walk-forward', function () {
     const chained = (1 + outcomes[0]!.window.outOfSample.figures.totalReturn) * (1 + outcomes[1]!.window.outOfSample.figures.totalReturn) - 1;
     expect(report.outOfSampleSummary.totalReturn).to.be.closeTo(chained, 1e-6);
     expect(report.stitchedEquity.at(-1)!.equity).to.be.closeTo(10_000 * (1 + chained), 0.01);
+  });
+
+  it("reports its progress as it goes: a window's sets done day by day up to all of them, the whole run from 0 up to exactly 1", function () {
+    const market = simulationMarket(new MarketSimulation(Uint32Array.from([18, 5, 2, 3, 4, 5, 6, 7])));
+    const rules = { profile: DEFAULT_RISK_PROFILE };
+    const request = validateWalkForwardRequest({ strategyId: 'macd-momentum', startDate: '2025-04-01', endDate: '2025-04-17', windows: 2, parameterSets: 5, objective: 'sharpeRatio' }, Date.UTC(2026, 0, 1));
+    const [job] = windowJobs(request, rules);
+    const done: number[] = [];
+    evaluateWindow(job!, market, (n) => done.push(n));
+    expect(done.length, 'a report per day of candles at least').to.be.greaterThan(5);
+    expect(done.every((n, k) => Number.isInteger(n) && n >= 0 && n <= 5 && (k === 0 || n >= done[k - 1]!))).to.equal(true);
+    expect(done.at(-1)).to.equal(5);
+    expect(done[0]).to.be.below(5);
+
+    const fractions: number[] = [];
+    runWalkForward(request, market, rules, (f) => fractions.push(f));
+    expect(fractions.length).to.be.greaterThan(10);
+    expect(fractions.every((f, k) => f >= 0 && f <= 1 && (k === 0 || f >= fractions[k - 1]!))).to.equal(true);
+    expect(fractions.at(-1)).to.equal(1);
+    expect(fractions.filter((f) => f === 0.5).length, 'the first window done is half of the run').to.be.greaterThan(0);
   });
 });
