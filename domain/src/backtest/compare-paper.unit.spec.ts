@@ -19,8 +19,14 @@ const profile = { ...DEFAULT_RISK_PROFILE, stopLossType: 'fixed' as const, stopL
 
 describe('comparePaper', function () {
   this.timeout(120_000);
-  const run = runBacktestDetail({ strategyId: 'ma-crossover', symbol: 'ETH', startMs: START, endMs: END, initialCapital: 10_000, parameters: Object.fromEntries(Object.entries(findStrategy('ma-crossover')!.parameters).map(([k, v]) => [k, v.default])) }, simulationMarket(sim), { rules: { profile } });
-  const paper = run.events.filter((e) => !(e.type === 'SimulatedTradePlaced' && e.data.tradeId.startsWith('end-of-test:')));
+  // Run in a hook, not as the file loads: a mutation test loads the specs once and then runs them with
+  // each mutant active, so a run made at load would never see a mutant.
+  let run: ReturnType<typeof runBacktestDetail>;
+  let paper: PortfolioEvent[];
+  before(function () {
+    run = runBacktestDetail({ strategyId: 'ma-crossover', symbol: 'ETH', startMs: START, endMs: END, initialCapital: 10_000, parameters: Object.fromEntries(Object.entries(findStrategy('ma-crossover')!.parameters).map(([k, v]) => [k, v.default])) }, simulationMarket(sim), { rules: { profile } });
+    paper = run.events.filter((e) => !(e.type === 'SimulatedTradePlaced' && e.data.tradeId.startsWith('end-of-test:')));
+  });
   const compare = (events: PortfolioEvent[], refusals: PaperRefusal[] = []) => comparePaperReportSchema.parse(comparePaper({ backtestTrades: run.trades, paperEvents: events, refusals, startMs: START, endMs: END, symbol: 'ETH', trailing: false }));
   const buys = () => paper.filter((e): e is SimulatedTradePlaced => e.type === 'SimulatedTradePlaced' && e.data.side === 'BUY');
 

@@ -19,9 +19,10 @@ import { pathTicks, type PriceTicks } from '../trading/engine/price-ticks';
 import { backtestResultSchema, backtestTradeSchema, findStrategy, type StrategyId } from './contracts';
 import { cachedCharts, cachedTicks, simulationMarket } from './market';
 import { curvesOf, dailyReturns, EquitySeries, figuresOf, maxDrawdownOf } from './metrics';
+import { intendedFillMs } from '../trading/engine/bot-timing';
 import { tradeIdFor } from '../trading/bot-trade-decision';
-import { candlesFor, runBacktestDetail, runBacktestsTogether, type BacktestConfig, type BacktestMarket } from './run-backtest';
-import { warmUpCandles } from './strategies';
+import { candlesFor, runBacktestDetail, runBacktestsTogether, type BacktestConfig, type BacktestDetail, type BacktestMarket } from './run-backtest';
+import { BUY, SELL, warmUpCandles } from './strategies';
 
 const KEY = Uint32Array.from([18, 2, 2, 3, 4, 5, 6, 7]);
 const sim = new MarketSimulation(KEY);
@@ -35,7 +36,12 @@ const config = (id: StrategyId, days: number, extra: Partial<BacktestConfig> = {
 describe('backtest engine: runBacktest through the paper engine', function () {
   this.timeout(300_000);
   const market = simulationMarket(sim);
-  const run = runBacktestDetail(config('macd-momentum', 4), market, { rules: { profile: PROFILE } });
+  // Run in a hook, not as the file loads: a mutation test loads the specs once and then runs them with
+  // each mutant active, so a run made at load would never see a mutant.
+  let run: BacktestDetail;
+  before(function () {
+    run = runBacktestDetail(config('macd-momentum', 4), market, { rules: { profile: PROFILE } });
+  });
 
   it('answers the contract: the result and every trade parse', function () {
     backtestResultSchema.parse(run.result);
@@ -147,6 +153,19 @@ describe('backtest engine: runBacktest through the paper engine', function () {
       });
       expect(together.reduce((a, r) => a + r.result.fills, 0), 'trades').to.be.greaterThan(20);
     }
+  });
+
+  it('counts the BUY and SELL signals in the period and those the bot did not follow (HOLDs are neither)', function () {
+    const inPeriod = run.decisions.filter((d) => tickAt(intendedFillMs(d.timeMs)) < tickAt(START + 4 * DAY));
+    const asked = inPeriod.filter((d) => d.decision === BUY || d.decision === SELL);
+    expect(run.result.signals).to.equal(asked.length);
+    expect(run.result.signals).to.be.greaterThan(20);
+    // Every signal asked gets an outcome (HOLDs too, skipped as HOLD_SIGNAL); those not traded are counted.
+    const isHold = (o: (typeof run.engine.outcomes)[number]) => o.decision.action === 'SKIP' && o.decision.reason === 'HOLD_SIGNAL';
+    expect(run.engine.outcomes.filter((o) => !isHold(o)).length).to.equal(asked.length);
+    const notFollowed = run.engine.outcomes.filter((o) => !isHold(o) && o.action !== 'TRADE');
+    expect(run.result.refusedSignals).to.equal(notFollowed.length);
+    expect(run.result.refusedSignals).to.be.greaterThan(0);
   });
 
   it('starts with the capital asked: ten times the capital buys ten times the coins', function () {

@@ -64,12 +64,18 @@ describe('engine: a day of bot trades and stops on the path', function () {
   const profile: RiskProfile = { ...DEFAULT_RISK_PROFILE, stopLossValue: 0.5, takeProfitRatio: 1.6, maxPositionSize: 10, maxDailyLoss: 10_000, maxConcurrentTrades: 4, riskRewardRatio: 0.5, correlationLimit: 1, volatilityThreshold: 100 };
   const rules = { profile };
   const signals = daySignals();
-  const fixed = runPaperEngine({ ticks, charts, userId: 'u1', rules }, signals, DAY + TICKS_PER_DAY - 1);
-  const trailing = runPaperEngine({ ticks, charts, userId: 'u1', rules: { profile: { ...profile, stopLossType: 'trailing' } } }, signals, DAY + TICKS_PER_DAY - 1);
+  // The runs happen in a hook, not as the file loads: a mutation test loads the specs once and then
+  // runs them with each mutant active, so a run made at load would never see a mutant.
+  let fixed: PaperEngine;
+  let trailing: PaperEngine;
+  before(function () {
+    fixed = runPaperEngine({ ticks, charts, userId: 'u1', rules }, signals, DAY + TICKS_PER_DAY - 1);
+    trailing = runPaperEngine({ ticks, charts, userId: 'u1', rules: { profile: { ...profile, stopLossType: 'trailing' } } }, signals, DAY + TICKS_PER_DAY - 1);
+  });
 
-  for (const [name, engine] of [['fixed stops', fixed], ['trailing stops', trailing]] as const) {
+  for (const [name, engineOf] of [['fixed stops', () => fixed], ['trailing stops', () => trailing]] as const) {
     it(`fills every order and executes every stop and target at a tick inside its 1m to 1d candles (${name})`, function () {
-      const all = executions(engine);
+      const all = executions(engineOf());
       const closes = all.filter((x) => x.close);
       expect(all.length, 'trades').to.be.greaterThan(100);
       expect(closes.filter((x) => x.close!.reason === 'STOP_LOSS').length, 'stop losses').to.be.greaterThan(10);
