@@ -60,8 +60,6 @@ export interface BacktestOptions {
   peaks?: readonly RecordedPeak[];
   /** The candles, when the caller loaded them already (the walk-forward loads a period once); they must cover the warm-up and the period. */
   candles?: Candles;
-  /** Scratch for the decisions. */
-  decisions?: Int8Array;
   /**
    * Only the figures (the walk-forward's in-sample runs, which keep a set's figures and nothing else):
    * the result's curves, the trade list, the decisions, the events and the engine's outcomes are left
@@ -125,13 +123,17 @@ export function runBacktest(config: BacktestConfig, market: BacktestMarket, opti
 }
 
 export function runBacktestDetail(config: BacktestConfig, market: BacktestMarket, options: BacktestOptions): BacktestDetail {
-  const candles = options.candles ?? candlesFor(config, market.ticks);
-  const decisions = options.decisions && options.decisions.length >= candles.length ? options.decisions : new Int8Array(candles.length);
+  return strategyRun(config, market, options, options.candles ?? candlesFor(config, market.ticks)).finish();
+}
+
+/** A run of the strategy's own decisions (and, for the house rules, their confidence) over `candles`. */
+function strategyRun(config: BacktestConfig, market: BacktestMarket, options: BacktestOptions, candles: Candles): DecidedRun {
+  const decisions = new Int8Array(candles.length);
   const confidence = config.strategyId === 'house-signals' ? new Uint8Array(candles.length) : undefined;
   strategyDecisions(config.strategyId as StrategyId, config.parameters, candles, decisions, confidence);
   const decided: DecidedOptions = { ...options, candles, decisions };
   if (confidence) decided.confidence = confidence;
-  return runDecidedBacktest({ ...config, label: config.strategyId }, market, decided);
+  return new DecidedRun({ ...config, label: config.strategyId }, market, decided);
 }
 
 /** The settings of a run whose decisions are made elsewhere: `label` names its signals (`{label}:{SYMBOL}@{candleTime}`). */
@@ -144,13 +146,11 @@ export type DecidedBacktestConfig = Pick<BacktestConfig, 'symbol' | 'startMs' | 
  * signal's confidence (percent; default 100). Steps 2 and 3 of the file comment, unchanged.
  */
 export function runDecidedBacktest(config: DecidedBacktestConfig, market: BacktestMarket, options: DecidedOptions): BacktestDetail {
-  const run = new DecidedRun(config, market, options);
-  run.stepTo(Number.POSITIVE_INFINITY);
-  return run.finish();
+  return new DecidedRun(config, market, options).finish();
 }
 
 /** What runDecidedBacktest takes besides the settings and the market. */
-export type DecidedOptions = Omit<BacktestOptions, 'candles' | 'decisions'> & { candles: Candles; decisions: Int8Array; confidence?: ArrayLike<number> };
+export type DecidedOptions = Omit<BacktestOptions, 'candles'> & { candles: Candles; decisions: Int8Array; confidence?: ArrayLike<number> };
 
 /**
  * One decided run taken a stretch of candles at a time (runDecidedBacktest takes them all at once):
@@ -283,7 +283,6 @@ class DecidedRun {
     // (With figuresOnly the events folded already are gone: `events` holds the rest.)
     const events = [...engine.events];
     let state = engine.state;
-    const endPnl: number[] = [];
     if (state.status === 'open') {
       const position = state.positions[this.symbol];
       if (position) {
@@ -299,7 +298,6 @@ class DecidedRun {
         );
         for (const e of sale) state = evolvePortfolio(state, e);
         events.push(...sale);
-        for (const e of sale) if (e.type === 'SimulatedTradePlaced') endPnl.push(e.data.realisedPnlMicros / MICROS_PER_USD);
       }
     }
     const finalBalance = equityAt(equityTermsOf(state, this.symbol), market.ticks.price(coinId, lastTick));
@@ -328,14 +326,7 @@ class DecidedRun {
  */
 export function runBacktestsTogether(configs: readonly BacktestConfig[], market: BacktestMarket, options: BacktestOptions & { candles: Candles }, onDay?: (fraction: number) => void): BacktestDetail[] {
   const candles = options.candles;
-  const runs = configs.map((config) => {
-    const decisions = new Int8Array(candles.length);
-    const confidence = config.strategyId === 'house-signals' ? new Uint8Array(candles.length) : undefined;
-    strategyDecisions(config.strategyId as StrategyId, config.parameters, candles, decisions, confidence);
-    const decided: DecidedOptions = { ...options, candles, decisions };
-    if (confidence) decided.confidence = confidence;
-    return new DecidedRun({ ...config, label: config.strategyId }, market, decided);
-  });
+  const runs = configs.map((config) => strategyRun(config, market, options, candles));
   const day = 86_400_000 / CANDLE_MS;
   for (let end = day; end < candles.length + day; end += day) {
     for (const run of runs) run.stepTo(end);

@@ -137,7 +137,7 @@ export function evaluateWindow(job: WindowJob, market: BacktestMarket, onSet?: (
   let bestFigures: BacktestFigures | null = null;
   const options: BacktestOptions & { candles: typeof isCandles } = { rules, candles: isCandles, figuresOnly: true };
   if (job.userId) options.userId = job.userId;
-  const configs = job.sets.map((parameters) => ({ strategyId: job.strategyId, symbol: job.symbol, initialCapital: job.initialCapital, parameters, startMs: w.inSampleStartMs, endMs: w.inSampleEndMs }));
+  const configs = job.sets.map((parameters) => ({ ...base, parameters, startMs: w.inSampleStartMs, endMs: w.inSampleEndMs }));
   // The sets run together, a day at a time (runBacktestsTogether): progress is the share of the days done.
   const runs = runBacktestsTogether(configs, market, options, (fraction) => onSet?.(Math.floor(fraction * job.sets.length)));
   runs.forEach((run, i) => {
