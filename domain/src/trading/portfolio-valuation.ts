@@ -85,6 +85,9 @@ export function roundPercent(value: number): number {
   return hundredths === 0 ? 0 : hundredths / 100;
 }
 
+/** A price given for a coin, when it can value it (finite and above zero); otherwise the coin is valued at its average entry. */
+const usablePrice = (given: number | undefined): number | undefined => (given !== undefined && Number.isFinite(given) && given > 0 ? given : undefined);
+
 /**
  * valuePortfolio(state, prices).totalValue without the rest of the valuation: the bot and the risk
  * rules ask for the total alone, two or three times per signal. The same cents, summed the same way.
@@ -95,8 +98,7 @@ export function portfolioTotalValue(state: PortfolioState, prices: Prices): numb
   for (const symbol in state.positions) {
     const p = state.positions[symbol as CoinSymbol];
     if (p === undefined) continue;
-    const given = prices[p.symbol];
-    const currentPrice = given !== undefined && Number.isFinite(given) && given > 0 ? given : avgEntryPrice(p);
+    const currentPrice = usablePrice(prices[p.symbol]) ?? avgEntryPrice(p);
     for (const lot of lotsOf(p)) totalCents += microsToCents(notionalMicros(lot.units, currentPrice));
   }
   return centsToUsd(totalCents);
@@ -114,10 +116,10 @@ export function valuePortfolio(state: PortfolioState, prices: Prices): Portfolio
   let basisTotalCents = 0;
   let positionsMicros = 0;
   const positions = held.map((p): PositionValuation => {
-    const given = prices[p.symbol];
-    const priceKnown = given !== undefined && Number.isFinite(given) && given > 0;
+    const given = usablePrice(prices[p.symbol]);
+    const priceKnown = given !== undefined;
     const entry = avgEntryPrice(p);
-    const currentPrice = priceKnown ? given : entry;
+    const currentPrice = given ?? entry;
     let valueCents = 0;
     let basisCents = 0;
     let valueMicros = 0;

@@ -58,6 +58,11 @@ describe('portfolio valuation', function () {
     const state = stateAfter(place('t1', 'ETH', 'BUY', 0.5, 3000));
     const [eth] = valuePortfolio(state, {}).positions;
     expect(eth).to.deep.include({ currentPrice: 3000, priceKnown: false, marketValue: 1500, unrealisedPnl: -1.5 });
+    // A price that cannot value it (zero, negative, not finite) counts as none, in the total alone too.
+    for (const bad of [0, -5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(valuePortfolio(state, { ETH: bad }).positions[0], String(bad)).to.deep.include({ currentPrice: 3000, priceKnown: false, marketValue: 1500 });
+      expect(portfolioTotalValue(state, { ETH: bad }), String(bad)).to.equal(valuePortfolio(state, {}).totalValue);
+    }
   });
 });
 

@@ -373,16 +373,15 @@ export function rememberedTradeIds(memory: TradeIdMemory): string[] {
  * portfolio: the paper engine, a backtest), the ids are counted and the counts handed on from each
  * memory to the next (a state's arrays are never changed), so the question no longer searches 500
  * ids, which was a tenth of a backtest. One-off questions (a state folded from its stream, many users'
- * states in turn) search the arrays as before: counting them would cost more than the search. A
- * memory is known by its second part (a new array at every trade), or by its first when it has none.
+ * states in turn) search the arrays as before: counting them would cost more than the search.
  * Chains may be followed in turns (a walk-forward steps its parameter sets' portfolios together): each
- * uncounted memory made by `remember` records the one it was made from, and the questions asked.
- */
-/**
- * A chain's counts, kept with its memory's first part (which changes once in TRADE_ID_BATCH trades, so
- * a trade updates the record in place instead of keying the counts anew): `newer` is the second part
- * they count with; a memory with another second part (an earlier state of the chain, another branch)
- * is not counted.
+ * uncounted memory made by `remember` records the one it was made from, and the questions asked, a
+ * memory named by its second part (a new array at every trade), or by its first when it has none.
+ *
+ * A chain's counts are kept with its memory's first part (which changes once in TRADE_ID_BATCH trades,
+ * so a trade updates the record in place instead of keying the counts anew): `newer` is the second
+ * part they count with; a memory with another second part (an earlier state of the chain, another
+ * branch) is not counted.
  */
 interface Counted {
   newer: readonly string[] | undefined;
