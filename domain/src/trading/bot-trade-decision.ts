@@ -203,7 +203,9 @@ export function decideBotTrade(input: BotTradeInput): BotTradeDecision {
     return order(input, coin.symbol, 'SELL', held.units, { rule: 'SELL_SIGNAL', text: explain ? `sold the whole ${coin.symbol} position (${quantity} ${coin.symbol}) on a SELL signal` : '', figures: explain ? { quantity } : NO_FIGURES }, null);
   }
 
-  const prices = { ...input.prices, [coin.symbol]: signal.price };
+  // Copied, then the signal's coin set: a spread and a computed key in one literal is V8's slow path.
+  const prices = { ...input.prices };
+  prices[coin.symbol] = signal.price;
   const stopped = entriesStopped(portfolio, profile, prices, now, explain);
   if (stopped) return refusal(stopped.rule, stopped.text, stopped.figures);
   const totalValue = portfolioTotalValue(portfolio, prices);
