@@ -3,7 +3,8 @@
  * (macd-momentum, a year, 12 windows) in this thread, BACKTEST_PROFILE_SETS sets (default 20), once
  * cold (the market's caches filled) and once warm, timed; run under `node --cpu-prof` for a profile:
  *   npx tsx --cpu-prof --cpu-prof-dir=/tmp/prof bench/backtest-wf-profile.ts
- * or BACKTEST_PROFILE_WARM=path.cpuprofile: a profile of the warm run only (BACKTEST_PROFILE_RUN=cold: the cold one).
+ * or BACKTEST_PROFILE_WARM=path.cpuprofile: a profile of the warm run only (BACKTEST_PROFILE_RUN=cold: the cold one;
+ * BACKTEST_PROFILE_INTERVAL_US=100: ten times V8's default sampling rate).
  * BACKTEST_PROFILE_REPORT=path writes the report of a small walk-forward (3 windows, 10 sets, two
  * months) as JSON, to compare the numbers before and after a change.
  */
@@ -23,6 +24,7 @@ const WINDOW = Number(process.env.BACKTEST_PROFILE_WINDOW ?? 0);
 const rules = { profile: DEFAULT_RISK_PROFILE };
 const end = Date.UTC(2025, 0, 1);
 const post = (session: Session, method: string) => new Promise<unknown>((resolve, reject) => session.post(method, (error, result) => (error ? reject(error) : resolve(result))));
+const postWith = (session: Session, method: string, params: object) => new Promise<unknown>((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
 
 const reportPath = process.env.BACKTEST_PROFILE_REPORT;
 if (reportPath) {
@@ -43,6 +45,8 @@ if (reportPath) {
     if (session) {
       session.connect();
       await post(session, 'Profiler.enable');
+      // BACKTEST_PROFILE_INTERVAL_US: the sampling interval (V8's default is 1000 us: a warm window gives about a thousand samples).
+      if (process.env.BACKTEST_PROFILE_INTERVAL_US) await postWith(session, 'Profiler.setSamplingInterval', { interval: Number(process.env.BACKTEST_PROFILE_INTERVAL_US) });
       await post(session, 'Profiler.start');
     }
     const t0 = performance.now();

@@ -385,7 +385,38 @@ export function rememberedTradeIds(memory: TradeIdMemory): string[] {
  */
 interface Counted {
   newer: readonly string[] | undefined;
-  counts: Map<string, number>;
+  counts: IdCounts;
+}
+
+/**
+ * A multiset of ids as a set of the ids and, for an id held more than once, how many times more
+ * (none in a chain of trades: the decider refuses an id it remembers; a stream may still hold one
+ * twice from before). A trade is then a delete and an add, and a question one lookup, where a count
+ * per id took five lookups a trade (each a likely cache miss when a hundred chains run in turns).
+ */
+class IdCounts {
+  private readonly ids = new Set<string>();
+  private extra: Map<string, number> | null = null;
+
+  has(id: string): boolean {
+    return this.ids.has(id);
+  }
+
+  add(id: string): void {
+    const size = this.ids.size;
+    this.ids.add(id);
+    if (this.ids.size !== size) return;
+    const extra = (this.extra ??= new Map());
+    extra.set(id, (extra.get(id) ?? 0) + 1);
+  }
+
+  /** One of `id` less (it is held). */
+  remove(id: string): void {
+    const more = this.extra?.get(id);
+    if (more === undefined) this.ids.delete(id);
+    else if (more > 1) this.extra!.set(id, more - 1);
+    else this.extra!.delete(id);
+  }
 }
 const idCounts = new WeakMap<readonly string[], Counted>();
 /** No memory's second part: a record whose counts moved on to a new first part. */
@@ -418,9 +449,9 @@ export function remembersTradeId(memory: TradeIdMemory, id: string): boolean {
     asked.add(key);
     return newer.includes(id) || older.indexOf(id, start) >= 0;
   }
-  const counts = new Map<string, number>();
-  for (let k = start; k < older.length; k++) counts.set(older[k]!, (counts.get(older[k]!) ?? 0) + 1);
-  for (const x of newer) counts.set(x, (counts.get(x) ?? 0) + 1);
+  const counts = new IdCounts();
+  for (let k = start; k < older.length; k++) counts.add(older[k]!);
+  for (const x of newer) counts.add(x);
   idCounts.set(older, { newer: memory.newTradeIds, counts });
   return counts.has(id);
 }
@@ -456,12 +487,8 @@ export function rememberTradeId(memory: TradeIdMemory, id: string): { recentTrad
   }
   // The counts move on to the new memory: the one it was made from is no longer counted.
   const counts = counted.counts;
-  if (gone !== undefined) {
-    const n = counts.get(gone)!;
-    if (n > 1) counts.set(gone, n - 1);
-    else counts.delete(gone);
-  }
-  counts.set(id, (counts.get(id) ?? 0) + 1);
+  if (gone !== undefined) counts.remove(gone);
+  counts.add(id);
   if (next.recentTradeIds === older) counted.newer = next.newTradeIds;
   else {
     counted.newer = MOVED;
