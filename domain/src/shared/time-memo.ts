@@ -21,16 +21,25 @@ const formattedText: string[] = new Array<string>(FORMATTED_SLOTS).fill('');
 const RING = 8;
 const ringText: Array<string | null> = new Array<string | null>(RING).fill(null);
 const ringMs = new Float64Array(RING);
+/** 1 where the ring's text is its day's first ten characters and more (made by isoOf, or canonicalMs read it): utcDayOf slices it. */
+const ringCanonical = new Uint8Array(RING);
 let ringNext = 0;
 let lastIsoMs = Number.NaN;
 let lastIso = '';
 let lastDayIso: string | null = null;
 let lastDay = '';
 
-function ringPut(text: string, ms: number): void {
+function ringPut(text: string, ms: number, canonical: boolean): void {
   ringText[ringNext] = text;
   ringMs[ringNext] = ms;
+  ringCanonical[ringNext] = canonical ? 1 : 0;
   ringNext = (ringNext + 1) % RING;
+}
+
+/** Whether `text` is in the ring as a canonical text (see ringCanonical). */
+function canonicalInRing(text: string): boolean {
+  for (let k = 0; k < RING; k++) if (ringText[k] === text) return ringCanonical[k] === 1;
+  return false;
 }
 
 /** The number written at text[at, at + n), or -1 when a character is not a digit. */
@@ -82,7 +91,7 @@ export function parseTime(text: string): number {
   for (let k = 0; k < RING; k++) if (ringText[k] === text) return ringMs[k]!;
   const fast = canonicalMs(text);
   if (!Number.isNaN(fast)) {
-    ringPut(text, fast);
+    ringPut(text, fast, true);
     return fast;
   }
   let ms = parsed.get(text);
@@ -91,7 +100,7 @@ export function parseTime(text: string): number {
     ms = Date.parse(text);
     parsed.set(text, ms);
   }
-  ringPut(text, ms);
+  ringPut(text, ms, false);
   return ms;
 }
 
@@ -110,7 +119,8 @@ export function isoOf(ms: number): string {
     lastIso = text;
     lastIsoMs = ms;
     // Date.parse of a toISOString text is the date's time value (ms without its fraction): parsed back without parsing.
-    ringPut(lastIso, Math.trunc(ms) + 0);
+    // Its day is its first ten characters whatever the year (what utcDayOf's Date would answer): canonical for the ring.
+    ringPut(lastIso, Math.trunc(ms) + 0, true);
   }
   return lastIso;
 }
@@ -118,8 +128,9 @@ export function isoOf(ms: number): string {
 /** The UTC day (YYYY-MM-DD) of an ISO-8601 time, kept; throws as `new Date(iso).toISOString()` does on an invalid one. */
 export function utcDayOf(iso: string): string {
   if (iso === lastDayIso) return lastDay;
-  // A text in toISOString's form with every field in range is its own day's first ten characters.
-  if (!Number.isNaN(canonicalMs(iso))) {
+  // A text in toISOString's form with every field in range is its own day's first ten characters
+  // (one just made by isoOf or parsed is known to be; a fill's time is asked for its day after both).
+  if (canonicalInRing(iso) || !Number.isNaN(canonicalMs(iso))) {
     lastDayIso = iso;
     lastDay = iso.slice(0, 10);
     return lastDay;

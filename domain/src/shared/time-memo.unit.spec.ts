@@ -47,6 +47,19 @@ describe('time memo', function () {
     expect(utcDayOf('2024-01-01T24:00:00.000Z')).to.equal('2024-01-02');
     for (const bad of ['', 'not a time', '2024-13-01T00:00:00.000Z']) expect(() => utcDayOf(bad), bad).to.throw(RangeError);
   });
+
+  it('utcDayOf of a text just made by isoOf or just parsed: its own first ten characters only when it is in toISOString form', function () {
+    // Parsed, not canonical: an offset, an hour 24 (both roll over into another day than their first ten characters say).
+    for (const t of ['2024-03-01T00:30:00+02:00', '2024-01-01T24:00:00.000Z', '2024-03-01T01:00:00.000+02:00']) {
+      parseTime(t);
+      expect(utcDayOf(t), t).to.equal(new Date(t).toISOString().slice(0, 10));
+    }
+    // Made by isoOf, six-digit years included.
+    for (const ms of [Date.UTC(2024, 1, 29, 23, 59, 59, 999), Date.UTC(50, 0, 1), 253_402_300_800_000, -62_198_755_200_000]) {
+      const t = isoOf(ms);
+      expect(utcDayOf(t), t).to.equal(new Date(ms).toISOString().slice(0, 10));
+    }
+  });
 });
 
 describe('time memo: texts in toISOString form, by arithmetic', function () {

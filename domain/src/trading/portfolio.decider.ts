@@ -220,7 +220,7 @@ function ensureOpen(state: PortfolioState, userId: string, now: string): { openi
 function alreadyPlaced(state: PortfolioState, tradeId: string, symbol: string, source: TradeSource): boolean {
   if (state.status !== 'open') return false;
   if (remembersTradeId(state, tradeId)) return true;
-  if (Object.values(state.positions).some((p) => p?.openTradeIds.includes(tradeId))) return true;
+  for (const symbol in state.positions) if (state.positions[symbol as keyof typeof state.positions]?.openTradeIds.includes(tradeId)) return true;
   if (source.kind === 'SIGNAL') {
     const last = state.lastSignalTraded[symbol as keyof typeof state.lastSignalTraded];
     if (last !== undefined && parseTime(source.candleTime) <= parseTime(last)) return true;

@@ -157,8 +157,14 @@ export class PaperEngine {
     this.advanceTo(fillTick - 1);
     const coin = findCoinBySymbol(signal.symbol);
     const quotes: BotOrderQuote[] = [];
+    // With quoteHeldOnly: the coins held, listed once (a lookup of every coin in the positions was a fiftieth of a walk-forward).
+    let held: string[] | null = null;
+    if (this.options.quoteHeldOnly) {
+      held = [];
+      if (this.state.status === 'open') for (const symbol in this.state.positions) if (this.state.positions[symbol as CoinSymbol] !== undefined) held.push(symbol);
+    }
     for (const c of coins) {
-      if (this.options.quoteHeldOnly && c !== coin && !(this.state.status === 'open' && this.state.positions[c.symbol] !== undefined)) continue;
+      if (held !== null && c !== coin && !held.includes(c.symbol)) continue;
       const q = quoteAt(this.options.ticks, c.id, fillTick);
       quotes.push({ coinId: c.id, symbol: c.symbol, price: q.mid, filledAt: isoOf(q.timeMs), minuteVolumeUsd: q.minuteVolumeUsd });
     }
