@@ -30,7 +30,7 @@ import { portfolioDecider } from '../trading/portfolio.decider';
 import { innerMap } from '../shared/maps';
 import { indexAtOrAfter, loadCandles, type Candles } from './candles';
 import { BACKTEST_CANDLE_MINUTES, type BacktestProgress, type BacktestResult, type BacktestRun, type BacktestTrade, type StrategyId, type TradeReason, type ValidatedBacktestRequest } from './contracts';
-import { curvesOf, EquitySeries, figuresOf } from './metrics';
+import { curvesOf, EquitySeries, figuresOf, RunningEquity } from './metrics';
 import { BUY, HOLD, NO_SIGNAL, SELL, strategyDecisions, warmUpCandles } from './strategies';
 
 const CANDLE_MS = BACKTEST_CANDLE_MINUTES * 60_000;
@@ -75,6 +75,7 @@ export interface BacktestOptions {
 export interface BacktestDetail extends BacktestRun {
   events: PortfolioEvent[];
   engine: PaperEngine;
+  /** The equity samples (none with figuresOnly, whose figures come from the running ones: RunningEquity). */
   equity: EquitySeries;
   /** The closed trades' P&L, USD. */
   closedPnl: number[];
@@ -164,7 +165,8 @@ class DecidedRun {
   private readonly endTick: number;
   private readonly lastTick: number;
   private readonly engine: PaperEngine;
-  private readonly equity: EquitySeries;
+  /** The equity samples, or with figuresOnly what the figures read of them. */
+  private readonly equity: EquitySeries | RunningEquity;
   private readonly given: Array<{ timeMs: number; decision: number }> = [];
   private readonly signalIdOf: (symbol: string, candleTime: string) => string;
   private readonly texts: Array<CandleTexts | undefined>;
@@ -195,7 +197,7 @@ class DecidedRun {
     this.endTick = tickAt(config.endMs); // exclusive
     this.lastTick = this.endTick - 1;
     this.engine = new PaperEngine({ ticks: market.ticks, charts: market.charts, userId: this.userId, rules: options.rules, portfolio: openedWith(this.userId, config.initialCapital, config.startMs), quoteHeldOnly: !options.quoteEveryCoin, keepOutcomes: !options.figuresOnly, explain: !options.figuresOnly, ...(market.marketAt ? { marketAt: market.marketAt } : {}), ...(options.peaks ? { peaks: options.peaks } : {}) });
-    this.equity = new EquitySeries(Math.max(16, Math.ceil((config.endMs - config.startMs) / CANDLE_MS) + 2));
+    this.equity = options.figuresOnly ? new RunningEquity(config.initialCapital) : new EquitySeries(Math.max(16, Math.ceil((config.endMs - config.startMs) / CANDLE_MS) + 2));
     this.signalIdOf = market.signalIdOf ?? ((symbol: string, candleTime: string) => `${config.label}:${symbol}@${candleTime}`);
     this.texts = textsOf(options.candles, market, config.label, coin.symbol);
     this.first = indexAtOrAfter(options.candles, config.startMs);
@@ -312,10 +314,10 @@ class DecidedRun {
       fills: options.figuresOnly ? this.fills : trades.length,
       signals: this.signals,
       refusedSignals: this.notFollowed,
-      ...(options.figuresOnly ? { equityCurve: [], drawdownCurve: [] } : curvesOf(equity, config.initialCapital)),
+      ...(equity instanceof EquitySeries ? curvesOf(equity, config.initialCapital) : { equityCurve: [], drawdownCurve: [] }),
     };
     options.onProgress?.(1);
-    return { result, trades, events: options.figuresOnly ? [] : events, engine, equity, closedPnl, decisions: this.given };
+    return { result, trades, events: options.figuresOnly ? [] : events, engine, equity: equity instanceof EquitySeries ? equity : new EquitySeries(1), closedPnl, decisions: this.given };
   }
 }
 

@@ -18,7 +18,7 @@ import type { ChartAt } from '../trading/engine/market-at';
 import { pathTicks, type PriceTicks } from '../trading/engine/price-ticks';
 import { backtestResultSchema, backtestTradeSchema, findStrategy, type StrategyId } from './contracts';
 import { cachedCharts, cachedTicks, simulationMarket } from './market';
-import { curvesOf, dailyReturns, EquitySeries, figuresOf, maxDrawdownOf } from './metrics';
+import { curvesOf, dailyReturns, EquitySeries, figuresOf, maxDrawdownOf, RunningEquity } from './metrics';
 import { intendedFillMs } from '../trading/engine/bot-timing';
 import { tradeIdFor } from '../trading/bot-trade-decision';
 import { candlesFor, runBacktestDetail, runBacktestsTogether, type BacktestConfig, type BacktestDetail, type BacktestMarket } from './run-backtest';
@@ -259,6 +259,31 @@ describe('backtest metrics, by hand', function () {
     const one = new EquitySeries();
     one.push(0, 100);
     expect(figuresOf(one, [], 100, 100).sharpeRatio, 'one day: no Sharpe').to.equal(null);
+  });
+
+  it('running figures (a figures-only run keeps no samples) are the samples\' to the last bit: drawdown, daily returns, the figures', function () {
+    let seed = 11;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let run = 0; run < 200; run++) {
+      const initial = run % 7 === 0 ? 0 : 50 + next() * 100;
+      const s = new EquitySeries(1);
+      const r = new RunningEquity(initial);
+      let t = Date.UTC(2025, 0, 1) + Math.floor(next() * DAY);
+      const n = Math.floor(next() * 40);
+      for (let i = 0; i < n; i++) {
+        // Several samples a day or days apart; equity falling to zero and below too.
+        t += Math.floor(next() * (next() < 0.7 ? DAY / 3 : 3 * DAY));
+        const e = next() < 0.05 ? (next() < 0.5 ? 0 : -10) : initial * (0.5 + next());
+        s.push(t, e);
+        r.push(t, e);
+      }
+      expect(r.length).to.equal(s.length);
+      expect(r.maxDrawdown(), `run ${run}`).to.equal(maxDrawdownOf(s, initial));
+      expect(r.dailyReturns(), `run ${run}`).to.deep.equal(dailyReturns(s, initial));
+      const pnl = [3, -2, 0.5];
+      expect(figuresOf(r, pnl, initial, 101), `run ${run}`).to.deep.equal(figuresOf(s, pnl, initial, 101));
+    }
+    expect(() => figuresOf(new RunningEquity(100), [], 99, 99)).to.throw(RangeError);
   });
 
   it('downsamples the curves to at most 1,000 points, keeping the deepest drawdown', function () {
