@@ -30,11 +30,11 @@ describe('backtest market caches', function () {
     expect(checked.size).to.equal(2 * new Set(times).size);
   });
 
-  it('gives the simulation\'s charts (their complete candles) for more charts than it keeps, two coins and two spans, hit or miss', function () {
+  it('gives the simulation\'s charts (their complete candles) for more charts than it keeps, two coins and two spans, hit or miss; with the backtest\'s ticks too (candles within an hour from its kept minutes)', function () {
     const sim = new MarketSimulation(Uint32Array.from([18, 9, 2, 3, 4, 5, 6, 9]));
-    const charts = cachedCharts(sim);
+    const withTicks = cachedCharts(sim, cachedTicks(sim));
     const base = Date.UTC(2025, 2, 10, 3, 55, 2);
-    for (let round = 0; round < 2; round++) {
+    for (const charts of [cachedCharts(sim), withTicks]) for (let round = 0; round < 2; round++) {
       for (let k = 0; k < 40; k++) {
         for (const coin of [coins[0]!, coins[2]!]) {
           // Two fill times in one 5-minute candle, the second in its last minute: the same last candle, a day's first candle one later.
@@ -42,6 +42,21 @@ describe('backtest market caches', function () {
             expect(columnsAt(charts(coin.id, days, atMs), atMs), `${coin.id} ${days}d at ${new Date(atMs).toISOString()}`).to.deep.equal(columnsAt(sim.chart(coin.id, days, atMs), atMs));
           }
         }
+      }
+    }
+  });
+
+  it('makes a candle within a past hour from the kept minute candles with the path\'s numbers, for every width that fits an hour, and from the path for the others', function () {
+    const sim = new MarketSimulation(Uint32Array.from([18, 9, 2, 3, 4, 5, 6, 11]));
+    const fresh = new MarketSimulation(Uint32Array.from([18, 9, 2, 3, 4, 5, 6, 11]));
+    const charts = cachedCharts(sim, cachedTicks(sim));
+    const at = Date.UTC(2025, 4, 2, 11, 0, 2);
+    for (const days of [0.25, 1, 2, 7, 30]) {
+      for (const coin of [coins[0]!, coins[3]!]) {
+        const got = charts(coin.id, days, at).candles;
+        const want = fresh.chart(coin.id, days, at).candles.slice(0, got.length);
+        expect(got.length, `${days}d`).to.be.greaterThan(10);
+        for (let i = 0; i < got.length; i++) expect(got[i], `${coin.id} ${days}d candle ${i}`).to.deep.equal(want[i]);
       }
     }
   });
