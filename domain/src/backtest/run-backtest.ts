@@ -22,7 +22,7 @@ import { tradeIdFor, type BotMarket } from '../trading/bot-trade-decision';
 import { intendedFillMs } from '../trading/engine/bot-timing';
 import type { Execution } from '../trading/engine/fills';
 import type { ChartAt } from '../trading/engine/market-at';
-import { PaperEngine, type EngineRules, type EngineSignal, type RecordedPeak } from '../trading/engine/paper-engine';
+import { PaperEngine, type EngineRules, type EngineSignal, type KnownRange, type RecordedPeak } from '../trading/engine/paper-engine';
 import { quoteAt, type PriceTicks } from '../trading/engine/price-ticks';
 import { MICROS_PER_USD, UNITS_PER_COIN } from '../trading/money';
 import { evolvePortfolio, initialPortfolioState, type PortfolioEvent, type PortfolioState } from '../trading/portfolio';
@@ -183,6 +183,8 @@ class DecidedRun {
   // The state's equity terms, read again only when the engine's state changes (a trade, a close).
   private marked: PortfolioState | null = null;
   private terms: EquityTerms | null = null;
+  /** The candle in hand's range, handed to the engine's exit scan (one object, updated in place). */
+  private readonly known: KnownRange;
 
   constructor(
     private readonly config: DecidedBacktestConfig,
@@ -193,6 +195,7 @@ class DecidedRun {
     if (!coin) throw new RangeError(`no coin ${config.symbol}`);
     this.coinId = coin.id as CoinId;
     this.symbol = coin.symbol;
+    this.known = { coinId: this.coinId, from: -1, high: Number.NaN, low: Number.NaN };
     this.userId = options.userId ?? 'backtest';
     this.endTick = tickAt(config.endMs); // exclusive
     this.lastTick = this.endTick - 1;
@@ -218,7 +221,12 @@ class DecidedRun {
         this.over = true;
         break;
       }
-      engine.advanceTo(closeTick - 1);
+      // The candle's ticks are within its high and low: a position the range cannot close is not scanned tick by tick.
+      const known = this.known;
+      known.from = tickAt(candles.time[i]!);
+      known.high = candles.high[i]!;
+      known.low = candles.low[i]!;
+      engine.advanceTo(closeTick - 1, known);
       if (engine.state !== this.marked) {
         this.marked = engine.state;
         this.terms = equityTermsOf(this.marked, this.symbol);

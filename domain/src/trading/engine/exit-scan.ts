@@ -75,8 +75,12 @@ function stopLevel(spec: ExitSpec, highest: number): number {
   return spec.stopLoss;
 }
 
-/** Whether a span with this high and low may hold a crossing; when not, the cursor takes its high and moves past it. */
-function skipSpan(spec: ExitSpec, cursor: ExitCursor, high: number, low: number, last: number): boolean {
+/**
+ * Whether a span with this high and low may hold a crossing; when not, the cursor takes its high and
+ * moves past it (to `last`). A span that cannot cross moves the cursor as scanning it would: every part
+ * of it is within the same range, and the stop's level only rises with the highest price.
+ */
+export function skipSpan(spec: ExitSpec, cursor: ExitCursor, high: number, low: number, last: number): boolean {
   const highest = cursor.highest > high ? cursor.highest : high;
   if (!(low > stopLevel(spec, highest) && high < spec.takeProfit)) return false;
   cursor.highest = highest;

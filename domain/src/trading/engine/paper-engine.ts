@@ -42,7 +42,7 @@ import { portfolioDecider, raisesPeak, type PortfolioCommand } from '../portfoli
 import { portfolioTotalValue } from '../portfolio-valuation';
 import { decideBotOrder, type BotOrderInput, type BotOrderQuote } from './bot-order';
 import { fillTimeMs, intendedFillMs, signalTimeMs } from './bot-timing';
-import { newExitHit, scanExits, type ExitCursor, type ExitHit, type ExitSpec } from './exit-scan';
+import { newExitHit, scanExits, skipSpan, type ExitCursor, type ExitHit, type ExitSpec } from './exit-scan';
 import { closeCommandFor, cursorAtOpening, exitSpecOf } from './exit-spec';
 import { botMarketAt, type ChartAt } from './market-at';
 import { quoteAt, type PriceTicks } from './price-ticks';
@@ -101,6 +101,17 @@ interface WatchedPosition {
   cursor: ExitCursor;
   /** Its levels (null: no automatic exit), or undefined: asked at each scan. */
   spec: ExitSpec | null | undefined;
+}
+
+/**
+ * A range the caller knows ticks lie in (a backtest's candle: its ticks `from` to the tick advanceTo
+ * is asked for, of `coinId`, are within [low, high]). Updated in place by its owner.
+ */
+export interface KnownRange {
+  coinId: CoinId;
+  from: number;
+  high: number;
+  low: number;
 }
 
 /** What became of one signal. */
@@ -200,9 +211,12 @@ export class PaperEngine {
 
   /**
    * Scans every open position's exits up to `tick` and closes the crossed ones, in tick order, with the
-   * recorded peaks up to it (each after the closes of its tick).
+   * recorded peaks up to it (each after the closes of its tick). With `known`, a position of its coin
+   * scanned up to the tick before `known.from` whose levels the range cannot reach moves past the
+   * ticks without reading them (the same cursor as scanning them gives: exit-scan.ts skipSpan); any
+   * other is scanned. A backtest passes each candle's range: most candles cross no level.
    */
-  advanceTo(tick: number): void {
+  advanceTo(tick: number, known?: KnownRange): void {
     if (tick <= this.scanned) return;
     let hits: Array<{ position: Position; hit: ExitHit }> | null = null; // allocated at the first hit
     const watched = this.watchedPositions();
@@ -211,6 +225,7 @@ export class PaperEngine {
       const w = watched[k]!;
       const spec = w.spec === undefined ? this.exitSpec(w.position) : w.spec;
       if (!spec) continue;
+      if (known !== undefined && w.coinId === known.coinId && w.cursor.tick === known.from - 1 && skipSpan(spec, w.cursor, known.high, known.low, tick)) continue;
       if (scanExits(this.options.ticks, w.coinId, spec, w.cursor, tick, this.hit)) (hits ??= []).push({ position: w.position, hit: { ...this.hit } });
     }
     // (Only when there are hits: `hits ?? []` made an array at every candle of a backtest.)

@@ -177,6 +177,52 @@ describe('engine: a day of bot trades and stops on the path', function () {
     expect(closed!.data.execution).to.include({ mid: hit.price, level: hit.level });
   });
 
+  it('gives the same events when each 5-minute candle\'s range is handed to the exit scan, as a backtest does (fixed and trailing stops)', function () {
+    const eth: CoinId = 'ethereum';
+    // A signal every fourth candle, so positions stay open over candles with no signal (whose ranges the scan may skip).
+    // (The signals' fills are 5 s after a close: the engine scans one tick into the next candle before each.)
+    const ethSignals = signals.filter((s) => s.symbol === 'ETH');
+    const candles = sim.candles(eth, DAY_MS, DAY_MS + 86_400_000 - 1, 5);
+    expect(candles.length).to.equal(ethSignals.length);
+    for (const p of [profile, { ...profile, stopLossType: 'trailing' as const }]) {
+      const sparse = ethSignals.filter((_, i) => i % 4 === 0);
+      const plain = runPaperEngine({ ticks, charts, userId: 'u1', rules: { profile: p } }, sparse, DAY + TICKS_PER_DAY - 1);
+      const engine = new PaperEngine({ ticks, charts, userId: 'u1', rules: { profile: p } });
+      const known = { coinId: eth, from: -1, high: Number.NaN, low: Number.NaN };
+      let skipped = 0;
+      candles.forEach((c, i) => {
+        known.from = tickAt(c.time);
+        known.high = c.high;
+        known.low = c.low;
+        // After a signal's candle every position was scanned into this candle (to the fill tick) or opened
+        // in it: its range must not be used, so it is given as one that crosses nothing, which would skip all.
+        if (i % 4 === 1) {
+          known.high = 0;
+          known.low = Number.POSITIVE_INFINITY;
+        }
+        const before = engine.state.status === 'open' && engine.state.positions.ETH !== undefined;
+        engine.advanceTo(tickAt(c.time + 300_000) - 1, known);
+        if (before && engine.state.status === 'open' && engine.state.positions.ETH !== undefined) skipped++;
+        if (i % 4 === 0) engine.onSignal(ethSignals[i]!);
+      });
+      engine.advanceTo(DAY + TICKS_PER_DAY - 1);
+      const closes = plain.events.filter((e): e is PositionClosed => e.type === 'PositionClosed');
+      expect(closes.length, `${p.stopLossType}: closes`).to.be.greaterThan(5);
+      expect(skipped, `${p.stopLossType}: candles a position lived through`).to.be.greaterThan(30);
+      expect(engine.events, p.stopLossType).to.deep.equal(plain.events);
+      // Another coin's range says nothing of ETH's ticks: one that crosses nothing, given at every candle, changes nothing.
+      const other = new PaperEngine({ ticks, charts, userId: 'u1', rules: { profile: p } });
+      const elsewhere = { coinId: 'bitcoin' as CoinId, from: -1, high: 0, low: Number.POSITIVE_INFINITY };
+      candles.forEach((c, i) => {
+        elsewhere.from = tickAt(c.time);
+        other.advanceTo(tickAt(c.time + 300_000) - 1, elsewhere);
+        if (i % 4 === 0) other.onSignal(ethSignals[i]!);
+      });
+      other.advanceTo(DAY + TICKS_PER_DAY - 1);
+      expect(other.events, `${p.stopLossType}, another coin's range`).to.deep.equal(plain.events);
+    }
+  });
+
   it('gives the same events run again (a pure function of the signals and the path)', function () {
     const fresh = new MarketSimulation(KEY);
     const again = runPaperEngine({ ticks: pathTicks(fresh.path), charts: (c, d, t) => fresh.chart(c, d, t), userId: 'u1', rules }, signals, DAY + TICKS_PER_DAY - 1);
