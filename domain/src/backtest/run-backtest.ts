@@ -170,6 +170,7 @@ class DecidedRun {
   private readonly given: Array<{ timeMs: number; decision: number }> = [];
   private readonly signalIdOf: (symbol: string, candleTime: string) => string;
   private readonly texts: Array<CandleTexts | undefined>;
+  private readonly textsByTime: Map<number, CandleTexts>;
   private readonly first: number;
   private readonly span: number;
   /** The next candle, and whether the period ended before the candles did. */
@@ -203,6 +204,7 @@ class DecidedRun {
     this.equity = options.figuresOnly ? new RunningEquity(config.initialCapital) : new EquitySeries(Math.max(16, Math.ceil((config.endMs - config.startMs) / CANDLE_MS) + 2));
     this.signalIdOf = market.signalIdOf ?? ((symbol: string, candleTime: string) => `${config.label}:${symbol}@${candleTime}`);
     this.texts = textsOf(options.candles, market, config.label, coin.symbol);
+    this.textsByTime = textsByTimeOf(market, config.label, coin.symbol);
     this.first = indexAtOrAfter(options.candles, config.startMs);
     this.i = this.first;
     this.span = Math.max(1, options.candles.length - this.first);
@@ -271,9 +273,15 @@ class DecidedRun {
   private textsAt(i: number): CandleTexts {
     let t = this.texts[i];
     if (!t) {
-      const candleTime = new Date(this.options.candles.time[i]!).toISOString();
-      const signalId = this.signalIdOf(this.symbol, candleTime);
-      t = { candleTime, signalId, eventId: this.market.signalEventIdOf ? this.market.signalEventIdOf(this.symbol, candleTime) : signalId, tradeUserId: null, tradeId: '' };
+      const timeMs = this.options.candles.time[i]!;
+      t = this.textsByTime.get(timeMs);
+      if (!t) {
+        const candleTime = new Date(timeMs).toISOString();
+        const signalId = this.signalIdOf(this.symbol, candleTime);
+        t = { candleTime, signalId, eventId: this.market.signalEventIdOf ? this.market.signalEventIdOf(this.symbol, candleTime) : signalId, tradeUserId: null, tradeId: '' };
+        if (this.textsByTime.size >= MAX_TEXTS_BY_TIME) this.textsByTime.clear();
+        this.textsByTime.set(timeMs, t);
+      }
       this.texts[i] = t;
     }
     if (t.tradeUserId !== this.userId) {
@@ -362,6 +370,22 @@ interface CandleTexts {
  * (formatting them and hashing new strings for the trade-id and time lookups was a tenth of a set).
  */
 const candleTexts = new WeakMap<BacktestMarket, WeakMap<Candles, Map<string, Map<string, Array<CandleTexts | undefined>>>>>();
+/**
+ * The same texts by candle time, kept per market, strategy and coin across loads of candles: a walk-
+ * forward loads each window's candles anew, and its windows' in-sample periods overlap by two thirds
+ * (formatting a window's texts and looking up its trade ids again were about 5 % of it). Bounded: emptied when full.
+ */
+const textsByTime = new WeakMap<BacktestMarket, Map<string, Map<string, Map<number, CandleTexts>>>>();
+const MAX_TEXTS_BY_TIME = 400_000;
+function textsByTimeOf(market: BacktestMarket, label: string, symbol: string): Map<number, CandleTexts> {
+  let ofMarket = textsByTime.get(market);
+  if (!ofMarket) {
+    ofMarket = new Map();
+    textsByTime.set(market, ofMarket);
+  }
+  return innerMap(innerMap(ofMarket, label), symbol);
+}
+
 function textsOf(candles: Candles, market: BacktestMarket, label: string, symbol: string): Array<CandleTexts | undefined> {
   // Per market: its own id functions name the signals (a compare-paper market names them as the live engine did).
   let ofMarket = candleTexts.get(market);
