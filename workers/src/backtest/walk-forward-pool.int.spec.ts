@@ -50,6 +50,27 @@ describe('walk-forward on worker threads', function () {
     expect(threaded.stitchedEquity.at(-1)!.equity).to.equal(threaded.outOfSampleSummary.finalBalance);
   });
 
+  it('starts each thread on its own block\'s first window (each thread computes the path of one stretch of the period)', async function () {
+    const takes: Array<[number, number]> = [];
+    const traced = new WalkForwardPool(2, 64, (slot, window) => takes.push([slot, window]));
+    try {
+      await traced.ready();
+      const request = validateWalkForwardRequest({ strategyId: 'ma-crossover', symbol: 'ETH', startDate: '2025-03-01', endDate: '2025-03-21', windows: 6, parameterSets: 2, objective: 'totalReturn' }, NOW);
+      await traced.run(request, { profile: DEFAULT_RISK_PROFILE }, KEY);
+      expect(takes).to.have.length(6);
+      // Windows 0-2 are the first thread's block, 3-5 the second's: each starts at its block's first.
+      expect(takes.slice(0, 2).sort((a, b) => a[0] - b[0])).to.deep.equal([[0, 0], [1, 3]]);
+      for (const slot of [0, 1]) {
+        const mine = takes.filter(([s]) => s === slot).map(([, w]) => w);
+        const own = mine.filter((w) => Math.floor(w / 3) === slot);
+        expect(own, `slot ${slot}: its own block in order`).to.deep.equal([...own].sort((a, b) => a - b));
+        expect(mine.slice(0, own.length), `slot ${slot}: its own block before any other`).to.deep.equal(own);
+      }
+    } finally {
+      await traced.close();
+    }
+  });
+
   it('reports a failing window as a rejection, and keeps serving', async function () {
     const request = validateWalkForwardRequest({ strategyId: 'rsi-mean-reversion', startDate: '2025-03-01', endDate: '2025-03-09', windows: 2, parameterSets: 2 }, NOW);
     const broken = { ...request, symbol: 'XYZ' } as unknown as typeof request;

@@ -46,6 +46,8 @@ export class WalkForwardPool {
   constructor(
     readonly size = Math.max(1, Math.min(4, availableParallelism())),
     private readonly youngGenerationMb = 192,
+    /** Told each window a thread takes (its slot and the window's index), in order: for tests and tracing. */
+    private readonly onTake?: (slot: number, window: number) => void,
   ) {
     for (let i = 0; i < size; i++) this.spawn(i);
   }
@@ -68,25 +70,25 @@ export class WalkForwardPool {
     const total = jobs.reduce((a, j) => a + j.sets.length, 0);
     const done = jobs.map(() => 0);
     const report = () => onProgress?.(done.reduce((a, b) => a + b, 0) / total);
-    const outcomes = await Promise.all(
-      jobs.map(
-        (job, i) =>
-          new Promise<WindowOutcome>((resolve, reject) => {
-            this.queue.push({
-              request: { id: this.nextId++, key: Array.from(key), job },
-              slot: Math.floor((i * this.size) / jobs.length),
-              resolve,
-              reject,
-              onProgress: (n) => {
-                done[i] = n;
-                report();
-              },
-            });
-            this.dispatch();
-          }),
-      ),
+    const windows = jobs.map(
+      (job, i) =>
+        new Promise<WindowOutcome>((resolve, reject) => {
+          this.queue.push({
+            request: { id: this.nextId++, key: Array.from(key), job },
+            slot: Math.floor((i * this.size) / jobs.length),
+            resolve,
+            reject,
+            onProgress: (n) => {
+              done[i] = n;
+              report();
+            },
+          });
+        }),
     );
-    return walkForwardReport(request, outcomes);
+    // Every window queued first, then handed out: dispatched as each was queued, the first idle thread
+    // (the second slot's) took window 0, then went on to its own block's first, two cold starts.
+    this.dispatch();
+    return walkForwardReport(request, await Promise.all(windows));
   }
 
   /** Resolves once every thread has loaded (a thread compiles the engine's modules when it starts: a service's pool does that once, at start). */
@@ -122,6 +124,7 @@ export class WalkForwardPool {
       if (at < 0) at = this.queue.length - 1;
       const pending = this.queue.splice(at, 1)[0]!;
       this.running.set(worker, pending);
+      this.onTake?.(slot ?? 0, pending.request.job.window.index);
       worker.ref();
       worker.postMessage(pending.request);
     }
