@@ -10,7 +10,8 @@ import { expect } from 'chai';
 import { fold } from '../shared/decider';
 import { DEFAULT_RISK_PARAMETERS, DEFAULT_RISK_PROFILE, type RiskProfile } from './contracts';
 import { riskDecider } from './risk.decider';
-import { decideBotTrade, tradeIdFor, type BotMarket, type BotSignal, type BotTradeInput } from './bot-trade-decision';
+import { v5 as uuidv5 } from 'uuid';
+import { BOT_TRADE_ID_NAMESPACE, decideBotTrade, tradeIdFor, type BotMarket, type BotSignal, type BotTradeInput } from './bot-trade-decision';
 import type { PortfolioEvent, PortfolioState } from './portfolio';
 import { portfolioDecider, type PlaceSimulatedTrade } from './portfolio.decider';
 import { valuePortfolio } from './portfolio-valuation';
@@ -86,6 +87,13 @@ function decide(i: BotTradeInput): ReturnType<typeof decideBotTrade> {
 }
 
 describe('bot trade decision', function () {
+  it('names a trade by the UUIDv5 of its signal and user in the bot\'s namespace, the same id every time (stored trades keep theirs)', function () {
+    expect(tradeIdFor('house:ETH@2025-01-01T00:00:00.000Z', 'user-1')).to.equal('5352807e-06dc-5465-be01-caefa7d6a647');
+    for (const [signalId, userId] of [['s-1', 'u-1'], ['macd-momentum:BTC@2024-06-01T12:05:00.000Z', 'backtest'], ['é ✓', '']]) {
+      expect(tradeIdFor(signalId!, userId!), `${signalId} ${userId}`).to.equal(uuidv5(`${signalId}\n${userId}`, BOT_TRADE_ID_NAMESPACE));
+    }
+  });
+
   it('buys maxPositionSize percent of a new portfolio (5% of 10,000 = 500 USD with the fee) on a BUY signal, recording the signal', function () {
     const command = traded(decide(input({})));
     expect(command.data).to.deep.include({ userId: 'u1', symbol: 'ETH', side: 'BUY', price: 3000, tradeId: tradeIdFor('sig-1', 'u1') });
