@@ -64,7 +64,8 @@ export interface BacktestOptions {
    * Only the figures (the walk-forward's in-sample runs, which keep a set's figures and nothing else):
    * the result's curves, the trade list, the decisions, the events and the engine's outcomes are left
    * empty, the closed trades' P&L taken from the events as they come, which are then let go (the same
-   * values in the same order as the trades'). Every figure is unchanged.
+   * values in the same order as the trades'), and each trade is named by its signal's id, not the bot's
+   * UUIDv5 of it and the user (the names never leave the run). Every figure is unchanged.
    */
   figuresOnly?: boolean;
   /** Quote every coin at each signal, as the live bot does (default: the signal's coin and those held, the same outcome; the plain path a spec compares with). */
@@ -239,8 +240,10 @@ class DecidedRun {
         if (!figuresOnly) this.given.push({ timeMs: closeMs, decision: d });
         const fillTick = tickAt(intendedFillMs(closeMs));
         if (fillTick < this.endTick) {
-          const texts = this.textsAt(i);
-          const signal: EngineSignal = { eventId: texts.eventId, signalId: texts.signalId, type: d === BUY ? 'BUY' : d === SELL ? 'SELL' : 'HOLD', symbol: this.symbol, price: candles.close[i]!, confidence: confidence ? confidence[i]! : 100, candleTime: texts.candleTime, tradeId: texts.tradeId };
+          const texts = this.textsAt(i, !figuresOnly);
+          // A figures-only run's trades are never seen (their ids name them in the run alone): the signal's
+          // id names its trade, unique as the bot's UUIDv5 of it is, which took a twentieth of a walk-forward.
+          const signal: EngineSignal = { eventId: texts.eventId, signalId: texts.signalId, type: d === BUY ? 'BUY' : d === SELL ? 'SELL' : 'HOLD', symbol: this.symbol, price: candles.close[i]!, confidence: confidence ? confidence[i]! : 100, candleTime: texts.candleTime, tradeId: figuresOnly ? texts.signalId : texts.tradeId };
           const outcome = engine.onSignal(signal);
           if (d !== HOLD) {
             this.signals++;
@@ -269,8 +272,8 @@ class DecidedRun {
     }
   }
 
-  /** Candle `i`'s texts, with the trade id of this run's user. */
-  private textsAt(i: number): CandleTexts {
+  /** Candle `i`'s texts, with the trade id of this run's user when `withTradeId`. */
+  private textsAt(i: number, withTradeId: boolean): CandleTexts {
     let t = this.texts[i];
     if (!t) {
       const timeMs = this.options.candles.time[i]!;
@@ -284,7 +287,7 @@ class DecidedRun {
       }
       this.texts[i] = t;
     }
-    if (t.tradeUserId !== this.userId) {
+    if (withTradeId && t.tradeUserId !== this.userId) {
       t.tradeUserId = this.userId;
       t.tradeId = tradeIdFor(t.signalId, this.userId);
     }
