@@ -18,8 +18,6 @@
 import { candleIntervalForDays } from '../market/candle-interval';
 import type { Candle, CoinId } from '../market/coins';
 import { candleArrays, MINUTE_MS, SIMULATION_EPOCH_MS, TICK_MS, TICKS_PER_HOUR, TICKS_PER_MINUTE, type CandleArrays } from '../market/market-path';
-
-const HOUR_MS = 60 * MINUTE_MS;
 import type { CandleSeries, MarketSimulation } from '../market/simulation';
 import type { BotMarket } from '../trading/bot-trade-decision';
 import { botMarketOf, columnsAt, DAY_DAYS, MONTH_DAYS, type ChartAt } from '../trading/engine/market-at';
@@ -35,6 +33,7 @@ const MAX_MARKETS = 50_000;
 const MAX_MINUTES = 400_000;
 /** A year of hours' ticks per coin (50 MB). */
 const MAX_HOUR_TICKS = 8_800;
+const HOUR_MS = 60 * MINUTE_MS;
 const MAX_MONTHS = 20_000;
 
 /** Keeps `value` under `key`, dropping the oldest quarter when `map` is full (insertion order). */
@@ -199,7 +198,7 @@ const CANDLE_BLOCK = 1024;
  * path's summary merges the same minute candles in the same order (open of the first, the highest
  * high, the lowest low, close of the last, volumes added first to last), so the numbers are the same.
  * Undefined for any other span. Without it the day chart built each hour's minutes a second time
- * (the path's own cache keeps the last 64 hours, the backtest's ticks a year): a tenth of a walk-forward.
+ * (the path's own cache keeps the last 64 hours, the backtest's ticks a year): about 7 % of a walk-forward.
  */
 function keptCandle(ticks: PriceTicks, coinId: CoinId, fromMs: number, width: number): Candle | undefined {
   if (width >= HOUR_MS || width % MINUTE_MS !== 0 || (fromMs - SIMULATION_EPOCH_MS) % MINUTE_MS !== 0 || fromMs < SIMULATION_EPOCH_MS) return undefined;

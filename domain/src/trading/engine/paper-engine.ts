@@ -168,7 +168,7 @@ export class PaperEngine {
     this.advanceTo(fillTick - 1);
     const coin = findCoinBySymbol(signal.symbol);
     const quotes: BotOrderQuote[] = [];
-    // With quoteHeldOnly: the coins held, listed once (a lookup of every coin in the positions was a fiftieth of a walk-forward).
+    // With quoteHeldOnly: the coins held, listed once (a lookup of every coin in the positions was about 2 % of a walk-forward).
     let held: string[] | null = null;
     if (this.options.quoteHeldOnly) {
       held = [];
