@@ -21,7 +21,9 @@ import { cachedCharts, cachedTicks, simulationMarket } from './market';
 import { curvesOf, dailyReturns, EquitySeries, figuresOf, maxDrawdownOf, RunningEquity } from './metrics';
 import { intendedFillMs } from '../trading/engine/bot-timing';
 import { tradeIdFor } from '../trading/bot-trade-decision';
-import { candlesFor, runBacktestDetail, runBacktestsTogether, type BacktestConfig, type BacktestDetail, type BacktestMarket } from './run-backtest';
+import { candlesFor, openedWith, runBacktestDetail, runBacktestsTogether, type BacktestConfig, type BacktestDetail, type BacktestMarket } from './run-backtest';
+import { evolvePortfolio } from '../trading/portfolio';
+import { MICROS_PER_USD, UNITS_PER_COIN } from '../trading/money';
 import { BUY, SELL, warmUpCandles } from './strategies';
 
 const KEY = Uint32Array.from([18, 2, 2, 3, 4, 5, 6, 7]);
@@ -88,6 +90,32 @@ describe('backtest engine: runBacktest through the paper engine', function () {
       const hand = stop.amount * stop.price - stop.amount * stop.price * 0.001 - (buy.amount * buy.price + buy.fee);
       expect(stop.pnl!).to.be.closeTo(hand, 0.01);
     }
+  });
+
+  it('samples its equity at each candle close as the portfolio then held it: cash plus the coins at the close, by the events before it', function () {
+    const candles = candlesFor(config('macd-momentum', 4), market.ticks);
+    const byClose = new Map<number, number>();
+    for (let i = 0; i < candles.length; i++) byClose.set(candles.time[i]! + 5 * 60_000, candles.close[i]!);
+    // The events in time order (a peak moves no cash or coin), without the end-of-test sale (after the last sample).
+    const timed = run.events
+      .filter((e) => !(e.type === 'SimulatedTradePlaced' && e.data.tradeId.startsWith('end-of-test:')))
+      .map((e) => ({ e, at: e.type === 'PositionClosed' ? Date.parse(e.data.closedAt) : e.type === 'SimulatedTradePlaced' ? Date.parse(e.data.placedAt) : 0 }));
+    let state = openedWith('backtest', 10_000, START);
+    let next = 0;
+    let held = 0;
+    for (let k = 0; k < run.equity.length - 1; k++) {
+      const at = run.equity.time[k]!;
+      // The events before the close (exits up to its last tick; the close's own signal fills 5 s after it).
+      for (; next < timed.length && timed[next]!.at < at; next++) state = evolvePortfolio(state, timed[next]!.e);
+      if (state.status !== 'open') throw new Error('not open');
+      const position = state.positions.ETH;
+      if (position) held++;
+      const value = state.cashMicros / MICROS_PER_USD + (position ? (position.units / UNITS_PER_COIN) * byClose.get(at)! : 0);
+      expect(run.equity.equity[k], `the sample at ${new Date(at).toISOString()}`).to.equal(value);
+    }
+    expect(held, 'samples with a position held').to.be.greaterThan(50);
+    // The last sample is the final balance, after the end-of-test sale.
+    expect(Math.round(run.equity.equity[run.equity.length - 1]! * 100) / 100).to.equal(run.result.finalBalance);
   });
 
   it('states its figures from its trades: totalTrades the closes, winRate, profit factor, final balance = capital + closed P&L', function () {
