@@ -8,7 +8,7 @@ import { coins, type CoinId } from '../market/coins';
 import { MarketSimulation } from '../market/simulation';
 import { botMarketAt, columnsAt } from '../trading/engine/market-at';
 import { candleArrays, tickAt, TICKS_PER_HOUR, TICKS_PER_MINUTE } from '../market/market-path';
-import { cachedCharts, cachedMarketAt, cachedTicks } from './market';
+import { cachedCharts, cachedMarketAt, cachedTicks, simulationMarket } from './market';
 
 describe('backtest market caches', function () {
   this.timeout(120_000);
@@ -59,6 +59,30 @@ describe('backtest market caches', function () {
         for (let i = 0; i < got.length; i++) expect(got[i], `${coin.id} ${days}d candle ${i}`).to.deep.equal(want[i]);
       }
     }
+  });
+
+  it('makes the day chart\'s candles from the hours the ticks keep, without the path: the path summarises only what they do not keep', function () {
+    const sim = new MarketSimulation(Uint32Array.from([18, 9, 2, 3, 4, 5, 6, 12]));
+    const asked: number[] = [];
+    const candle = sim.candle.bind(sim);
+    sim.candle = (coinId, fromMs, toMs) => {
+      asked.push(toMs - fromMs);
+      return candle(coinId, fromMs, toMs);
+    };
+    const market = simulationMarket(sim);
+    const at = Date.UTC(2025, 4, 2, 11, 0, 2);
+    // The day before `at` kept, as a backtest's candles keep it.
+    const firstHour = Math.floor((at - 86_400_000 - Date.UTC(2020, 0, 1)) / 3_600_000) - 1;
+    for (let h = firstHour; h < firstHour + 26; h++) expect(market.ticks.keptHour!('ethereum', h), `hour ${h}`).to.not.equal(undefined);
+    const day = market.charts('ethereum', 1, at);
+    expect(day.candles.length).to.be.greaterThan(200);
+    expect(asked, 'the day chart asked the path').to.deep.equal([]);
+    const fresh = new MarketSimulation(Uint32Array.from([18, 9, 2, 3, 4, 5, 6, 12]));
+    expect(day.candles).to.deep.equal(fresh.chart('ethereum', 1, at).candles.slice(0, day.candles.length));
+    // A month's 4-hour candles are the path's summaries.
+    const month = market.charts('ethereum', 30, at);
+    expect(asked.length).to.equal(month.candles.length);
+    expect(new Set(asked)).to.deep.equal(new Set([4 * 3_600_000]));
   });
 
   it('reads a source bounded by a clock as the path gives it: the hour not over yet minute by minute, nothing after its last tick, and the hour kept once it is over', function () {
