@@ -514,7 +514,8 @@ function withPosition(positions: Partial<Record<CoinSymbol, Position>>, symbol: 
 type OpenPortfolio = Extract<PortfolioState, { status: 'open' }>;
 
 function opened(startingCashMicros: number): OpenPortfolio {
-  return copyOpen({
+  // The fields in copyOpen's order: one object shape for every state.
+  return {
     status: 'open',
     startingCashMicros,
     cashMicros: startingCashMicros,
@@ -527,7 +528,7 @@ function opened(startingCashMicros: number): OpenPortfolio {
     lastSignalTraded: {},
     peakValueMicros: startingCashMicros,
     closedTrades: emptyClosedTrades(),
-  });
+  };
 }
 
 /**

@@ -63,6 +63,12 @@ describe('remembered trade ids', function () {
     chain({ recentTradeIds: older, newTradeIds: newer }, [...older, ...newer].slice(-TRADE_ID_MEMORY), 1300, ['new-0', 'old-488', 'old-448', 'old-0']);
   });
 
+  it('go on from a memory holding an id three times, as each copy drops out in turn', function () {
+    // 'old-7' three times, far apart: it is remembered until its last copy drops out.
+    const older = Array.from({ length: 480 }, (_, i) => (i === 7 || i === 200 || i === 400 ? 'old-7' : `old-${i}`));
+    chain({ recentTradeIds: older, newTradeIds: ['new-0'] }, [...older, 'new-0'], 1300, ['old-7', 'old-200', 'old-400']);
+  });
+
   it('copy the first part once every TRADE_ID_BATCH trades, the second at each', function () {
     let memory: TradeIdMemory = { recentTradeIds: [], newTradeIds: [] };
     let copies = 0;

@@ -223,6 +223,19 @@ describe('engine: a day of bot trades and stops on the path', function () {
     }
   });
 
+  it('gives the same events quoting only the signal\'s coin and the coins held as quoting all ten (four coins traded, several held at once)', function () {
+    const held = runPaperEngine({ ticks, charts, userId: 'u1', rules, quoteHeldOnly: true }, signals, DAY + TICKS_PER_DAY - 1);
+    expect(held.events).to.deep.equal(fixed.events);
+    // Several coins held at once at some fill, so the held coins' quotes are what value the portfolio.
+    let most = 0;
+    let state = openedPortfolio();
+    for (const e of fixed.events) {
+      state = evolvePortfolio(state, e);
+      if (state.status === 'open') most = Math.max(most, Object.keys(state.positions).length);
+    }
+    expect(most).to.be.at.least(2);
+  });
+
   it('gives the same events run again (a pure function of the signals and the path)', function () {
     const fresh = new MarketSimulation(KEY);
     const again = runPaperEngine({ ticks: pathTicks(fresh.path), charts: (c, d, t) => fresh.chart(c, d, t), userId: 'u1', rules }, signals, DAY + TICKS_PER_DAY - 1);
