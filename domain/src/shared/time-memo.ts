@@ -42,6 +42,25 @@ function canonicalInRing(text: string): boolean {
   return false;
 }
 
+/**
+ * Forgets every kept text (specs: a mutation test runs a spec again and again in one process, and an
+ * answer kept from an earlier run would hide a changed rule; the memo's answers never depend on it).
+ */
+export function forgetTimeTexts(): void {
+  parsed.clear();
+  days.clear();
+  formattedMs.fill(Number.NaN);
+  formattedText.fill('');
+  ringText.fill(null);
+  ringMs.fill(0);
+  ringCanonical.fill(0);
+  ringNext = 0;
+  lastIsoMs = Number.NaN;
+  lastIso = '';
+  lastDayIso = null;
+  lastDay = '';
+}
+
 /** The number written at text[at, at + n), or -1 when a character is not a digit. */
 function digits(text: string, at: number, n: number): number {
   let v = 0;
