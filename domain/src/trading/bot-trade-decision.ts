@@ -94,6 +94,12 @@ const tradeIds = new Map<string, Map<string, string>>();
 const MAX_TRADE_IDS = 100_000;
 let keptTradeIds = 0;
 
+/** Forgets the kept ids (specs: a mutation test reruns them in one process, and an id kept from an earlier run would hide a changed derivation). */
+export function forgetTradeIds(): void {
+  tradeIds.clear();
+  keptTradeIds = 0;
+}
+
 /** The SignalGenerated (or a user strategy's BUY or SELL StrategySignalGenerated) the bot follows, with its stored event id. */
 export interface BotSignal {
   eventId: string;

@@ -11,7 +11,7 @@ import { fold } from '../shared/decider';
 import { DEFAULT_RISK_PARAMETERS, DEFAULT_RISK_PROFILE, type RiskProfile } from './contracts';
 import { riskDecider } from './risk.decider';
 import { v5 as uuidv5 } from 'uuid';
-import { BOT_TRADE_ID_NAMESPACE, decideBotTrade, tradeIdFor, type BotMarket, type BotSignal, type BotTradeInput } from './bot-trade-decision';
+import { BOT_TRADE_ID_NAMESPACE, decideBotTrade, forgetTradeIds, tradeIdFor, type BotMarket, type BotSignal, type BotTradeInput } from './bot-trade-decision';
 import type { PortfolioEvent, PortfolioState } from './portfolio';
 import { portfolioDecider, type PlaceSimulatedTrade } from './portfolio.decider';
 import { valuePortfolio } from './portfolio-valuation';
@@ -88,9 +88,12 @@ function decide(i: BotTradeInput): ReturnType<typeof decideBotTrade> {
 
 describe('bot trade decision', function () {
   it('names a trade by the UUIDv5 of its signal and user in the bot\'s namespace, the same id every time (stored trades keep theirs)', function () {
+    // From no kept ids, and again with them kept (a mutation test reruns this in one process).
+    forgetTradeIds();
     expect(tradeIdFor('house:ETH@2025-01-01T00:00:00.000Z', 'user-1')).to.equal('5352807e-06dc-5465-be01-caefa7d6a647');
     for (const [signalId, userId] of [['s-1', 'u-1'], ['macd-momentum:BTC@2024-06-01T12:05:00.000Z', 'backtest'], ['é ✓', '']]) {
       expect(tradeIdFor(signalId!, userId!), `${signalId} ${userId}`).to.equal(uuidv5(`${signalId}\n${userId}`, BOT_TRADE_ID_NAMESPACE));
+      expect(tradeIdFor(signalId!, userId!), `${signalId} ${userId}, kept`).to.equal(uuidv5(`${signalId}\n${userId}`, BOT_TRADE_ID_NAMESPACE));
     }
   });
 
