@@ -151,13 +151,13 @@ export function figuresOf(equity: EquitySeries | RunningEquity, closedPnl: reado
       grossLoss -= pnl;
     }
   }
-  const running = equity instanceof RunningEquity ? equity : null;
-  const { sharpeRatio, volatility } = sharpeAndVolatility(running ? running.dailyReturns() : dailyReturns(equity as EquitySeries, initial));
+  const { drawdown, returns } = equity instanceof RunningEquity ? { drawdown: equity.maxDrawdown(), returns: equity.dailyReturns() } : { drawdown: maxDrawdownOf(equity, initial), returns: dailyReturns(equity, initial) };
+  const { sharpeRatio, volatility } = sharpeAndVolatility(returns);
   const total = wins + losses;
   return {
     totalReturn: fraction(finalBalance / initial - 1),
     winRate: total === 0 ? 0 : fraction(wins / total),
-    maxDrawdown: fraction(running ? running.maxDrawdown() : maxDrawdownOf(equity as EquitySeries, initial)),
+    maxDrawdown: fraction(drawdown),
     totalTrades: total,
     finalBalance: cents(finalBalance),
     sharpeRatio: sharpeRatio === null ? null : fraction(sharpeRatio),
