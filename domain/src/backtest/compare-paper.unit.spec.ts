@@ -12,19 +12,20 @@ import { comparePaperReportSchema, findStrategy } from './contracts';
 import { simulationMarket } from './market';
 import { runBacktestDetail } from './run-backtest';
 
-const sim = new MarketSimulation(Uint32Array.from([18, 4, 2, 3, 4, 5, 6, 7]));
+const KEY = Uint32Array.from([18, 4, 2, 3, 4, 5, 6, 7]);
 const START = Date.UTC(2025, 7, 4);
 const END = START + 2 * 86_400_000;
 const profile = { ...DEFAULT_RISK_PROFILE, stopLossType: 'fixed' as const, stopLossValue: 0.5, riskRewardRatio: 0.5, correlationLimit: 1 };
 
 describe('comparePaper', function () {
   this.timeout(120_000);
-  // Run in a hook, not as the file loads: a mutation test loads the specs once and then runs them with
-  // each mutant active, so a run made at load would never see a mutant.
+  // Run in a hook, not as the file loads, on a simulation made there: a mutation test loads the specs
+  // once and then runs them with each mutant active, so a run made at load would never see a mutant,
+  // and a simulation kept across the runs would keep its caches from an earlier mutant.
   let run: ReturnType<typeof runBacktestDetail>;
   let paper: PortfolioEvent[];
   before(function () {
-    run = runBacktestDetail({ strategyId: 'ma-crossover', symbol: 'ETH', startMs: START, endMs: END, initialCapital: 10_000, parameters: Object.fromEntries(Object.entries(findStrategy('ma-crossover')!.parameters).map(([k, v]) => [k, v.default])) }, simulationMarket(sim), { rules: { profile } });
+    run = runBacktestDetail({ strategyId: 'ma-crossover', symbol: 'ETH', startMs: START, endMs: END, initialCapital: 10_000, parameters: Object.fromEntries(Object.entries(findStrategy('ma-crossover')!.parameters).map(([k, v]) => [k, v.default])) }, simulationMarket(new MarketSimulation(KEY)), { rules: { profile } });
     paper = run.events.filter((e) => !(e.type === 'SimulatedTradePlaced' && e.data.tradeId.startsWith('end-of-test:')));
   });
   const compare = (events: PortfolioEvent[], refusals: PaperRefusal[] = []) => comparePaperReportSchema.parse(comparePaper({ backtestTrades: run.trades, paperEvents: events, refusals, startMs: START, endMs: END, symbol: 'ETH', trailing: false }));

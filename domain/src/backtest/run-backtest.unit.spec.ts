@@ -27,7 +27,7 @@ import { MICROS_PER_USD, UNITS_PER_COIN } from '../trading/money';
 import { BUY, SELL, warmUpCandles } from './strategies';
 
 const KEY = Uint32Array.from([18, 2, 2, 3, 4, 5, 6, 7]);
-const sim = new MarketSimulation(KEY);
+let sim: MarketSimulation;
 const DAY = 86_400_000;
 const START = Date.UTC(2025, 5, 2);
 // A fixed 0.5 % stop and a 1 % target; the entry rules open (any reward/risk, no correlation limit).
@@ -37,11 +37,14 @@ const config = (id: StrategyId, days: number, extra: Partial<BacktestConfig> = {
 
 describe('backtest engine: runBacktest through the paper engine', function () {
   this.timeout(300_000);
-  const market = simulationMarket(sim);
-  // Run in a hook, not as the file loads: a mutation test loads the specs once and then runs them with
-  // each mutant active, so a run made at load would never see a mutant.
+  // Run in a hook, not as the file loads, on a simulation made there: a mutation test loads the specs
+  // once and then runs them with each mutant active, so a run made at load would never see a mutant,
+  // and a simulation kept across the runs would keep its caches from an earlier mutant.
+  let market: BacktestMarket;
   let run: BacktestDetail;
   before(function () {
+    sim = new MarketSimulation(KEY);
+    market = simulationMarket(sim);
     run = runBacktestDetail(config('macd-momentum', 4), market, { rules: { profile: PROFILE } });
   });
 

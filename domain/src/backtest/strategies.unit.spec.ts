@@ -18,8 +18,6 @@ import { houseSignals, houseStats } from './house-signals';
 import { BUY, HOLD, maCrossover, NO_SIGNAL, SELL, strategyDecisions, warmUpCandles } from './strategies';
 
 const KEY = Uint32Array.from([18, 1, 2, 3, 4, 5, 6, 7]);
-const sim = new MarketSimulation(KEY);
-const ticks = pathTicks(sim.path);
 const FIVE = 5 * 60_000;
 const DAY = 86_400_000;
 const defaults = (id: StrategyId) => Object.fromEntries(Object.entries(findStrategy(id)!.parameters).map(([k, v]) => [k, v.default]));
@@ -37,7 +35,17 @@ function columns(closes: number[]): Candles {
 describe('backtest strategies', function () {
   this.timeout(120_000);
   const start = Date.UTC(2025, 2, 3);
-  const candles = loadCandles(ticks, 'ethereum', start, start + 20 * DAY, 5);
+  // The simulation, its market and the data read from it are made in a hook, not as the file loads: a
+  // mutation test loads the specs once and then runs them with each mutant active, and a simulation
+  // kept across those runs would keep its caches (paths, candles) from an earlier mutant.
+  let sim: MarketSimulation;
+  let ticks: ReturnType<typeof pathTicks>;
+  let candles: Candles;
+  before(function () {
+    sim = new MarketSimulation(KEY);
+    ticks = pathTicks(sim.path);
+    candles = loadCandles(ticks, 'ethereum', start, start + 20 * DAY, 5);
+  });
 
   it('folds the path minute candles into the 5-minute candles the live feed serves, to the bit', function () {
     const live = sim.candles('ethereum', start, start + 3 * DAY - 1, 5);

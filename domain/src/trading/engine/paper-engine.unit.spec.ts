@@ -20,9 +20,15 @@ import { pathTicks } from './price-ticks';
 import { PaperEngine, runPaperEngine, type EngineSignal } from './paper-engine';
 
 const KEY = Uint32Array.from([20260105, 1, 2, 3, 4, 5, 6, 7]);
-const sim = new MarketSimulation(KEY);
-const ticks = pathTicks(sim.path);
+// Made in the describe's hook (freshMarket), not as the file loads.
+let sim: MarketSimulation;
+let ticks: ReturnType<typeof pathTicks>;
 const charts: ChartAt = (coinId, days, endMs) => sim.chart(coinId, days, endMs);
+/** A new simulation of KEY: the market every spec here reads. */
+function freshMarket(): void {
+  sim = new MarketSimulation(KEY);
+  ticks = pathTicks(sim.path);
+}
 const DAY_MS = Date.UTC(2026, 0, 5);
 const DAY = tickAt(DAY_MS);
 const COINS: CoinId[] = ['ethereum', 'bitcoin', 'solana', 'uniswap'];
@@ -63,12 +69,15 @@ describe('engine: a day of bot trades and stops on the path', function () {
   // most of these signals (reward/risk, correlation, volatility) opened wide: this spec is about fills.
   const profile: RiskProfile = { ...DEFAULT_RISK_PROFILE, stopLossValue: 0.5, takeProfitRatio: 1.6, maxPositionSize: 10, maxDailyLoss: 10_000, maxConcurrentTrades: 4, riskRewardRatio: 0.5, correlationLimit: 1, volatilityThreshold: 100 };
   const rules = { profile };
-  const signals = daySignals();
-  // The runs happen in a hook, not as the file loads: a mutation test loads the specs once and then
-  // runs them with each mutant active, so a run made at load would never see a mutant.
+  // The runs happen in a hook, not as the file loads, on a simulation made there: a mutation test
+  // loads the specs once and then runs them with each mutant active, so a run made at load would never
+  // see a mutant, and a simulation kept across the runs would keep its caches from an earlier mutant.
+  let signals: EngineSignal[];
   let fixed: PaperEngine;
   let trailing: PaperEngine;
   before(function () {
+    freshMarket();
+    signals = daySignals();
     fixed = runPaperEngine({ ticks, charts, userId: 'u1', rules }, signals, DAY + TICKS_PER_DAY - 1);
     trailing = runPaperEngine({ ticks, charts, userId: 'u1', rules: { profile: { ...profile, stopLossType: 'trailing' } } }, signals, DAY + TICKS_PER_DAY - 1);
   });
