@@ -46,6 +46,8 @@ function canonicalInRing(text: string): boolean {
  * Forgets every kept text (specs: a mutation test runs a spec again and again in one process, and an
  * answer kept from an earlier run would hide a changed rule; the memo's answers never depend on it).
  */
+// Stryker disable all: test support, called by specs only (before every test under mutation testing,
+// so each of its mutants would rerun every spec); the memo's answers do not depend on it.
 export function forgetTimeTexts(): void {
   parsed.clear();
   days.clear();
@@ -60,6 +62,7 @@ export function forgetTimeTexts(): void {
   lastDayIso = null;
   lastDay = '';
 }
+// Stryker restore all
 
 /** The number written at text[at, at + n), or -1 when a character is not a digit. */
 function digits(text: string, at: number, n: number): number {

@@ -92,4 +92,32 @@ describe('time memo: texts in toISOString form, by arithmetic', function () {
       else expect(utcDayOf(t), t).to.equal(date.toISOString().slice(0, 10));
     }
   });
+
+  it('answers as the built-ins for every text one character away from toISOString form: each character replaced, dropped or doubled, and one added at either end', function () {
+    // The arithmetic must take only texts in that exact form: a separator elsewhere, a letter in a
+    // number, a text a character longer or shorter goes to the built-ins (most of them are NaN there).
+    const others = ['0', '1', '5', '9', '-', ':', 'T', '.', 'Z', ' ', '+', '/', 'x', 't', 'z', ',', '\u0000'];
+    const near = (text: string): string[] => {
+      const out: string[] = [];
+      for (let i = 0; i < text.length; i++) {
+        for (const c of others) if (c !== text[i]) out.push(text.slice(0, i) + c + text.slice(i + 1));
+        out.push(text.slice(0, i) + text.slice(i + 1), text.slice(0, i + 1) + text.slice(i));
+      }
+      for (const c of others) out.push(c + text, text + c);
+      return out;
+    };
+    let checked = 0;
+    for (const base of ['2024-12-31T23:59:59.999Z', '2023-02-28T00:00:00.000Z', '1999-09-09T09:09:09.009Z']) {
+      for (const t of near(base)) {
+        forgetTimeTexts();
+        expect(parseTime(t), t).to.deep.equal(Date.parse(t));
+        forgetTimeTexts();
+        const date = new Date(t);
+        if (Number.isNaN(date.getTime())) expect(() => utcDayOf(t), t).to.throw(RangeError);
+        else expect(utcDayOf(t), t).to.equal(date.toISOString().slice(0, 10));
+        checked++;
+      }
+    }
+    expect(checked).to.equal(1411); // 3 texts x (24 characters x (16 or 17 others + dropped + doubled) + 2 x 17 at the ends)
+  });
 });

@@ -95,10 +95,12 @@ const MAX_TRADE_IDS = 100_000;
 let keptTradeIds = 0;
 
 /** Forgets the kept ids (specs: a mutation test reruns them in one process, and an id kept from an earlier run would hide a changed derivation). */
+// Stryker disable all: test support, called by specs only (before every test under mutation testing).
 export function forgetTradeIds(): void {
   tradeIds.clear();
   keptTradeIds = 0;
 }
+// Stryker restore all
 
 /** The SignalGenerated (or a user strategy's BUY or SELL StrategySignalGenerated) the bot follows, with its stored event id. */
 export interface BotSignal {
