@@ -1,13 +1,10 @@
 // Mutation testing (`npm run test:mutation`, not part of `npm test`): the domain rules and the
 // platform's write path, event store, projector runtime and auth, measured against the unit and
-// integration specs that exercise them. Browser and multi-process suites are left out so a run takes
-// minutes. The HTML report is written to reports/mutation/.
+// integration specs that exercise them. Browser and multi-process suites are left out. The HTML report
+// is written to reports/mutation/; the results are kept in test/mutation/ (see incrementalFile).
 
 import './test/mutation/mocha-12-cli-shim.cjs';
 
-// The test runner processes run in Stryker's sandbox; this tsconfig maps the @papertrade/*
-// workspace packages to the sandbox's sources (see its comment). Inherited by the child processes.
-process.env.TSX_TSCONFIG_PATH = 'tsconfig.stryker.json';
 // The portfolio property test runs 300 random sequences in `npm test`; here it reruns for each of
 // hundreds of trading mutants, so 40 sequences each (still every rule, on fewer random histories).
 process.env.PROPERTY_RUNS ??= '40';
@@ -17,11 +14,16 @@ export default {
   testRunner: 'mocha',
   // tsx as .mocharc.cjs's node-option, which the mocha runner (mocha loaded as a library) does not
   // read; the shim in the test runner processes too.
-  testRunnerNodeArgs: ['--import=tsx', '--require=./test/mutation/mocha-12-cli-shim.cjs'],
+  // sandbox-packages.mjs: `@papertrade/*` imports load the sandbox's (mutated) sources, not the
+  // repository's (see the file).
+  testRunnerNodeArgs: ['--import=tsx', '--import=./test/mutation/sandbox-packages.mjs', '--require=./test/mutation/mocha-12-cli-shim.cjs'],
   // The checker process loads every plugin too (it only warns without the shim).
   checkerNodeArgs: ['--require=./test/mutation/mocha-12-cli-shim.cjs'],
   mochaOptions: {
     config: '.mocharc.cjs',
+    // What each suite's `before` hooks run counted as covered by the suite's tests, mocha's timeouts
+    // off, module-level memos forgotten before each test (see the file).
+    require: ['./test/mutation/stryker-hooks.cjs'],
     spec: [
       'domain/src/**/*.spec.ts',
       'platform/src/{auth,commands,event-store,projections}/**/*.spec.ts',
@@ -57,7 +59,12 @@ export default {
   // Integration specs wait on PGlite and PostgreSQL; a busy machine needs slack before a mutant counts as a timeout.
   timeoutMS: 10000,
   dryRunTimeoutMinutes: 15,
-  incrementalFile: 'reports/mutation/stryker-incremental.json',
+  // A full run is about 12,000 mutants and more than a working session on two cores, so the results are
+  // kept in the repository and each run retests only what changed since: Stryker reuses a result when
+  // the mutant's code is unchanged and (killed) its killing test is unchanged or (survived) no new test
+  // covers it. `npm run test:mutation -- --force` retests every mutant.
+  incremental: true,
+  incrementalFile: 'test/mutation/stryker-incremental.json',
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: 'reports/mutation/mutation.html' },
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },
@@ -66,5 +73,5 @@ export default {
   tempDirName: '.stryker-tmp',
   // Not needed by the specs above; keeps the sandbox copy small. bench/support stays: the assistant's
   // specs seed their data with it (test/assistant-data.ts), and without it the initial run fails.
-  ignorePatterns: ['web', 'bench/*', '!bench/support', 'deploy', 'data', 'artifacts', 'reports', '.tmp'],
+  ignorePatterns: ['web', 'bench/*', '!bench/support', 'deploy', 'data', 'artifacts', 'reports', '.tmp', 'test/mutation/stryker-incremental.json'],
 };

@@ -1,0 +1,104 @@
+/**
+ * Root hooks for `npm run test:mutation` only (stryker.config.mjs, mochaOptions.require); `npm test`
+ * does not load them.
+ *
+ * Stryker loads the spec files once per test-runner process, then runs the tests again and again,
+ * each time with another mutant active. Three things then differ from a plain mocha run:
+ *
+ * - Which tests cover the code a `before` hook runs. Stryker's "perTest" coverage names the test
+ *   whose (root) `beforeEach` ran last, so what a suite's `before` hook runs (a backtest, a harness, a
+ *   day of the engine that the suite's tests then check) was counted as covered by the previous
+ *   suite's last test, in another file, or by none. For a mutant there Stryker then ran that
+ *   unrelated test, and the mutant survived specs that kill it. Here each `before` hook runs under a
+ *   name of its own, and at the end of the run what it covered is given to every test of its suite:
+ *   those are the tests that read what it made, and mocha runs the hook again whenever one of them
+ *   is run.
+ * - Mocha's own timeouts measure instrumented code. In the initial (coverage) run every statement
+ *   also records who reached it, and a spec that takes 2 s under `npm test` took more than its 120 s
+ *   in the market's hot loops. Stryker times every run itself (dryRunTimeoutMinutes, then timeoutMS
+ *   plus the covering tests' measured time for each mutant), so mocha's timeouts are turned off here
+ *   for tests and hooks: a mutant that hangs a test still counts, as a Timeout.
+ * - Module-level memos outlive a run. A text or id kept while one mutant was active (or none) would
+ *   answer before the mutated derivation is asked, and the mutant would survive a spec that kills it
+ *   under mocha. Each test starts with them forgotten, as it does in a fresh process.
+ */
+const path = require('node:path');
+
+// The sandbox's own sources (the test runner's working directory is the sandbox), the modules the
+// specs load.
+const { forgetTimeTexts } = require(path.resolve('domain/src/shared/time-memo.ts'));
+const { forgetTradeIds } = require(path.resolve('domain/src/trading/bot-trade-decision.ts'));
+
+/** Stryker's instrumentation namespace (coverage, the current test), as the instrumented code finds it. */
+const stryker = () => globalThis.__stryker__;
+const HOOK_PREFIX = '\u0000before all of ';
+/** The suite of each `before` hook's coverage name. */
+const suitesByHookName = new Map();
+const wrapped = Symbol('stryker hook attribution');
+
+/** Every suite under `suite`, itself included. */
+function* suitesOf(suite) {
+  yield suite;
+  for (const child of suite.suites) yield* suitesOf(child);
+}
+
+/** Runs each `before` hook of every suite under its own coverage name (see above); idempotent. */
+function nameBeforeHooks(root) {
+  for (const suite of suitesOf(root)) {
+    if (suite.root) continue; // the root's own `before` hooks: this one
+    for (const hook of [...suite._beforeEach, ...suite._afterEach, ...suite._afterAll]) hook.timeout(0);
+    suite._beforeAll.forEach((hook, index) => {
+      hook.timeout(0);
+      if (hook.fn[wrapped]) return;
+      const name = `${HOOK_PREFIX}${suite.fullTitle()} #${index}`;
+      suitesByHookName.set(name, suite);
+      const original = hook.fn;
+      const enter = () => {
+        const ns = stryker();
+        if (ns) ns.currentTestId = name;
+      };
+      // Mocha tells a callback hook from a promise one by its arity: keep it.
+      hook.fn =
+        original.length > 0
+          ? function (done) {
+              enter();
+              return original.call(this, done);
+            }
+          : function () {
+              enter();
+              return original.call(this);
+            };
+      hook.fn[wrapped] = true;
+    });
+  }
+}
+
+/** Gives what each `before` hook covered to every test of its suite, and drops the hook's own entry. */
+function attributeHookCoverage() {
+  const perTest = stryker()?.mutantCoverage?.perTest;
+  if (!perTest) return;
+  for (const [name, suite] of suitesByHookName) {
+    const covered = perTest[name];
+    if (!covered) continue;
+    suite.eachTest((test) => {
+      const id = test.fullTitle();
+      const into = (perTest[id] ??= {});
+      for (const [mutant, hits] of Object.entries(covered)) into[mutant] = (into[mutant] ?? 0) + hits;
+    });
+    delete perTest[name];
+  }
+}
+
+exports.mochaHooks = {
+  beforeAll() {
+    nameBeforeHooks(this.test.parent);
+  },
+  beforeEach() {
+    if (this.currentTest) this.currentTest.timeout(0);
+    forgetTimeTexts();
+    forgetTradeIds();
+  },
+  afterAll() {
+    attributeHookCoverage();
+  },
+};
