@@ -65,7 +65,9 @@ export default {
   // covers it. `npm run test:mutation -- --force` retests every mutant.
   incremental: true,
   incrementalFile: 'test/mutation/stryker-incremental.json',
-  reporters: ['clear-text', 'progress', 'html', 'json'],
+  // checkpoint: each result written as it comes, so a run stopped part way keeps them (see the file).
+  plugins: ['@stryker-mutator/*', './test/mutation/checkpoint-reporter.mjs'],
+  reporters: ['clear-text', 'progress', 'html', 'json', 'checkpoint'],
   htmlReporter: { fileName: 'reports/mutation/mutation.html' },
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },
   clearTextReporter: { allowEmojis: false, logTests: false, reportScoreTable: true, reportMutants: true },

@@ -1,0 +1,30 @@
+// A Stryker reporter that writes each mutant's result as soon as it is known, one JSON line each, to
+// reports/mutation/checkpoint.jsonl. Stryker writes its results (and the incremental file) only when a
+// run ends, and a whole run takes longer than a working session on two cores: without this, a run
+// stopped part way keeps nothing. `node test/mutation/merge-checkpoint.mjs` (run.mjs runs it before and
+// after each run) folds the lines into the incremental file, so the next run reuses them.
+import fs from 'node:fs';
+import path from 'node:path';
+import { declareClassPlugin, PluginKind } from '@stryker-mutator/api/plugin';
+
+export const CHECKPOINT_FILE = 'reports/mutation/checkpoint.jsonl';
+
+class CheckpointReporter {
+  constructor() {
+    fs.mkdirSync(path.dirname(CHECKPOINT_FILE), { recursive: true });
+    this.fd = fs.openSync(CHECKPOINT_FILE, 'a');
+  }
+
+  onMutantTested(result) {
+    const { fileName, mutatorName, replacement, location, status, statusReason, killedBy, coveredBy, testsCompleted } = result;
+    const line = { fileName: path.relative(process.cwd(), fileName), mutatorName, replacement, location, status, statusReason, killedBy, coveredBy, testsCompleted, static: result.static };
+    // One write per line: a run killed mid-way leaves at most the last line cut short.
+    fs.writeSync(this.fd, `${JSON.stringify(line)}\n`);
+  }
+
+  wrapUp() {
+    fs.closeSync(this.fd);
+  }
+}
+
+export const strykerPlugins = [declareClassPlugin(PluginKind.Reporter, 'checkpoint', CheckpointReporter)];
