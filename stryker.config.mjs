@@ -15,7 +15,8 @@ export default {
   // tsx as .mocharc.cjs's node-option, which the mocha runner (mocha loaded as a library) does not
   // read; the shim in the test runner processes too.
   // sandbox-packages.mjs: `@papertrade/*` imports load the sandbox's (mutated) sources, not the
-  // repository's (see the file).
+  // repository's (see the file); it also gives the instrumented files a cheaper coverage counter
+  // (fast-coverage.mjs: the same counts, none while a mutant is active).
   testRunnerNodeArgs: ['--import=tsx', '--import=./test/mutation/sandbox-packages.mjs', '--require=./test/mutation/mocha-12-cli-shim.cjs'],
   // The checker process loads every plugin too (it only warns without the shim).
   checkerNodeArgs: ['--require=./test/mutation/mocha-12-cli-shim.cjs'],

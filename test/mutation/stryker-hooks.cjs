@@ -97,8 +97,14 @@ exports.mochaHooks = {
     if (this.currentTest) this.currentTest.timeout(0);
     forgetTimeTexts();
     forgetTradeIds();
+    // STRYKER_TRACE=<file>: each test's start written there, to see where a long run is.
+    if (process.env.STRYKER_TRACE && this.currentTest) {
+      require('node:fs').appendFileSync(process.env.STRYKER_TRACE, `${new Date().toISOString()} ${process.pid} ${this.currentTest.fullTitle()}\n`);
+    }
   },
   afterAll() {
+    // The counts fast-coverage.mjs holds for the last test, into Stryker's coverage first.
+    stryker()?.fastCoverage?.flush();
     attributeHookCoverage();
   },
 };

@@ -1,0 +1,97 @@
+// `npm run test:mutation` only: makes the code Stryker instruments cheap to run when a mutant is
+// active. Stryker wraps every statement and expression of the mutated files in a call that counts,
+// per test, how often each mutant's place is reached (`stryCov_9fa48`). Those counts are read after
+// the initial (coverage) run only: they say which tests to run for each mutant, and how often its
+// place may be reached before its run counts as an endless loop (100 times the count). Yet the
+// instrumented code keeps counting in every later run, one with a mutant active too, in a dictionary
+// per test keyed by mutant id. In the market's hot loops (the ChaCha blocks, the clock's minutes from
+// the epoch) that made a spec of 1 s take 100 s, in every run of every mutant those specs cover.
+//
+// Here the sandbox's instrumented files get a counter that does nothing while a mutant is active and,
+// in the initial run, counts exactly what Stryker's counts, in an array by mutant id for the test in
+// hand; when another test starts (or the run ends: `flushFastCoverage`, from stryker-hooks.cjs) the
+// array is added into Stryker's entry for the test it was counting, so Stryker reads the same per-test
+// and static counts it would have made. Files are changed in place, once per process, before the
+// first is loaded; a file already changed is left alone.
+import fs from 'node:fs';
+import path from 'node:path';
+
+const STRYKER_COVER = `  function cover() {
+    var c = cov.static;
+    if (ns.currentTestId) {
+      c = cov.perTest[ns.currentTestId] = cov.perTest[ns.currentTestId] || {};
+    }
+    var a = arguments;
+    for (var i = 0; i < a.length; i++) {
+      c[a[i]] = (c[a[i]] || 0) + 1;
+    }
+  }`;
+
+const FAST_COVER = `  function cover() {
+    if (ns.activeMutant !== undefined) return; // fast-coverage.mjs: counts are read after the initial run only
+    var f = ns.fastCoverage || (ns.fastCoverage = fastCoverageState(cov));
+    if (ns.currentTestId !== f.id) f.switchTo(ns.currentTestId);
+    var counts = f.counts;
+    for (var i = 0; i < arguments.length; i++) {
+      var k = +arguments[i];
+      if (k >= 0 && k < counts.length) {
+        if (counts[k]++ === 0) f.touched.push(k);
+      } else {
+        var c = f.id ? (cov.perTest[f.id] = cov.perTest[f.id] || {}) : cov.static;
+        c[arguments[i]] = (c[arguments[i]] || 0) + 1;
+      }
+    }
+  }
+  function fastCoverageState(cov) {
+    var state = {
+      id: ns.currentTestId,
+      counts: new Float64Array(1 << 16),
+      touched: [],
+      switchTo: function (id) {
+        state.flush();
+        state.id = id;
+      },
+      flush: function () {
+        if (state.touched.length === 0) return;
+        var c = state.id ? (cov.perTest[state.id] = cov.perTest[state.id] || {}) : cov.static;
+        for (var j = 0; j < state.touched.length; j++) {
+          var k = state.touched[j];
+          c[k] = (c[k] || 0) + state.counts[k];
+          state.counts[k] = 0;
+        }
+        state.touched.length = 0;
+      }
+    };
+    return state;
+  }`;
+
+const ROOTS = ['domain/src', 'platform/src'];
+let patched = false;
+
+function* tsFiles(dir) {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) yield* tsFiles(full);
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts')) yield full;
+  }
+}
+
+/** Gives the sandbox's instrumented files the counter above; once per process (threads each once). */
+export function patchSandboxCoverage(sandbox) {
+  if (patched) return;
+  patched = true;
+  // STRYKER_FAST_COVERAGE=off keeps Stryker's own counter (to compare the two).
+  if (process.env.STRYKER_FAST_COVERAGE === 'off') return;
+  for (const root of ROOTS) {
+    const dir = path.join(sandbox, root);
+    if (!fs.existsSync(dir)) continue;
+    for (const file of tsFiles(dir)) {
+      const text = fs.readFileSync(file, 'utf8');
+      if (!text.includes(STRYKER_COVER)) continue;
+      // Another test-runner process may be doing the same: write aside, then rename (atomic).
+      const aside = `${file}.${process.pid}.fast-coverage`;
+      fs.writeFileSync(aside, text.replace(STRYKER_COVER, FAST_COVER));
+      fs.renameSync(aside, file);
+    }
+  }
+}
