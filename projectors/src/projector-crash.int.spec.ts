@@ -25,6 +25,7 @@ import { CHECKPOINT_COLLECTION, checkpointId, generationCollection, type Checkpo
 import { silentLogger } from '@papertrade/platform/config/logger';
 import { projections } from './projections';
 import { pgliteStores } from '../../test/pglite-stores';
+import { waitUntil } from '../../test/wait';
 
 const at = '2026-11-05T00:00:00.000Z';
 const meta = () => ({ userId: 'system', correlationId: randomUUID(), causationId: randomUUID(), at, schemaVersion: 1 });
@@ -194,6 +195,16 @@ describe('projector crash in the middle of a flush (PGlite)', function () {
     });
     running.catch(() => {});
     const raced = await Promise.race([dying.crash, running.then(() => null)]);
+    if (!raced) {
+      // Caught up means applied, not yet checkpointed: the checkpoints follow in a later batch. The run
+      // stays armed until the stats checkpoint is at the head, so a crash after that write can happen
+      // here too (under load it often comes after caughtUp).
+      const head = await eventStore.headPosition();
+      const statsCheckpoint = checkpointId(`${PUBLIC_STATS_PROJECTION}_${run}`, 1);
+      await waitUntil(async () => dying.crashed || (await documents.collection<Checkpoint>(CHECKPOINT_COLLECTION).get(statsCheckpoint))?.position === head, {
+        message: 'the stats checkpoint at the head',
+      });
+    }
     // Caught up without the crash: no later write (its stop's) may kill it, or stop() would never return.
     dying.disarm();
     const crashedAfter = dying.crashed ? await dying.crash : raced;
