@@ -9,7 +9,7 @@
 //
 // Here the sandbox's instrumented files get a counter that does nothing while a mutant is active and,
 // in the initial run, counts exactly what Stryker's counts, in an array by mutant id for the test in
-// hand; when another test starts (or the run ends: `flushFastCoverage`, from stryker-hooks.cjs) the
+// hand; when another test starts (or the run ends: `__stryker__.fastCoverage.flush()`, from stryker-hooks.cjs) the
 // array is added into Stryker's entry for the test it was counting, so Stryker reads the same per-test
 // and static counts it would have made. Files are changed in place, once per process, before the
 // first is loaded; a file already changed is left alone.

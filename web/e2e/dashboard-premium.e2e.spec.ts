@@ -70,7 +70,6 @@ describe('web: the dashboard for a premium user (e2e)', function () {
     return { ...coin, amount };
   }
 
-  /** A price as the app writes it by magnitude: 4 significant digits under a dollar, cents above. */
   // A price reads with four significant digits (number-format.ts): `$0.3612`, `$1.082`, `$3,455.12`.
   // The market moves between reading the price here and the screen showing it, so a price near a
   // power of ten may show one decimal more or fewer.
