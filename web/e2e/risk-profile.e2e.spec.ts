@@ -253,13 +253,42 @@ describe('web: the one risk profile (e2e, PostgreSQL)', function () {
     await screenshot(page, 'risk-profile-trailing-stop', { fullPage: true });
 
     // Over the next polls (every 10 s) the level only rises, and always says the rule with the market then.
+    // The exit scan runs meanwhile: the market may fall to the trailing stop (or rise to the target)
+    // and close the position, its row then gone. That is the rule at work, not a failure: the close
+    // must then be the stop's (or the target's), at or below the last level shown (the stop fills at
+    // the first tick through it, the half spread below), and the watch ends there (a fresh-clone
+    // .ci/run waited 30 s for the stop of a row that had closed).
+    const closing = async () => {
+      const { trades } = tradesResponseSchema.parse(await getViaApi(app.url, '/api/trades', { Authorization: `Bearer ${token}` }));
+      return trades.find((t) => t.symbol === 'ETH' && t.type === 'SELL');
+    };
+    /** The level shown, or the trade that closed the position; a row that goes between the two reads throws, and waitUntil reads again. */
+    const poll = async (): Promise<{ level: number } | { closed: NonNullable<Awaited<ReturnType<typeof closing>>> }> => {
+      const closed = await closing();
+      if (closed) return { closed };
+      return { level: dollars(await row.getByTestId('active-trade-stop').textContent({ timeout: 2000 })) };
+    };
     const seen = [await shown()];
     const until = Date.now() + 35_000;
-    while (Date.now() < until) {
-      await waitUntil(async () => (await shown()) !== seen[seen.length - 1] || Date.now() >= until, { message: 'a poll', timeoutMs: 40_000, intervalMs: 1000 });
-      seen.push(await shown());
+    let closedBy: Awaited<ReturnType<typeof closing>>;
+    while (Date.now() < until && !closedBy) {
+      const next = await waitUntil(
+        async () => {
+          const read = await poll();
+          return 'closed' in read || read.level !== seen[seen.length - 1] || Date.now() >= until ? read : undefined;
+        },
+        { message: 'a poll', timeoutMs: 40_000, intervalMs: 1000 },
+      );
+      if ('closed' in next) closedBy = next.closed;
+      else seen.push(next.level);
     }
     for (let i = 1; i < seen.length; i++) expect(seen[i], `never down: ${seen.join(' -> ')}`).to.be.at.least(seen[i - 1]!);
+    if (closedBy) {
+      expect(closedBy.closeReason, 'closed by its own exit').to.be.oneOf(['STOP_LOSS', 'TAKE_PROFIT']);
+      if (closedBy.closeReason === 'STOP_LOSS') expect(closedBy.price, `the stop's fill at or below the last level shown ${seen[seen.length - 1]}`).to.be.at.most(seen[seen.length - 1]! + 0.006);
+      else expect(closedBy.price, 'the target at 2.5 fixed distances above the entry').to.be.at.least(entry * 1.05 * 0.999);
+      return;
+    }
     // The rule's level read again at each try: a new high after one reading moves the level the next
     // poll shows, so a level read once can be overtaken for good (a fresh-clone .ci/run timed out so).
     await waitUntil(
