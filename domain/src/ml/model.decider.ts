@@ -9,7 +9,8 @@
  * - A retrain (`settings: null`) trains the user's current model's type, days and parameters on data
  *   up to now; a user with no model yet retrains what they see, the house model's settings (`fallback`).
  * - A job's end is recorded once: the runner may run a job again after a takeover, and its second
- *   RecordModelTrained appends nothing.
+ *   RecordModelTrained appends nothing. A result on data older than the model in use (a lost job
+ *   reporting after the run that replaced it trained) appends nothing either: the newer model stays.
  */
 import { assertNever, type Decider } from '../shared/decider';
 import { IllegalStateError, TooManyRequestsError } from '../shared/errors';
@@ -51,6 +52,9 @@ export function requestModelTraining(command: RequestModelTraining, state: Model
 export function recordModelTrained(command: RecordModelTrained, state: ModelState): ModelEvent[] {
   const { userId, model } = command.data;
   if (state.endedJobs.includes(model.jobId)) return [];
+  // A lost job reporting after the run that replaced it has trained: its model, on older data, does
+  // not replace the newer one (the user would see an older model come back).
+  if (state.current && Date.parse(model.asOf) < Date.parse(state.current.asOf)) return [];
   const reason: TrainingReason = state.pending?.jobId === model.jobId ? state.pending.reason : 'retrain';
   return [{ type: 'ModelTrained', data: { userId, reason, ...model } }];
 }
