@@ -123,10 +123,13 @@ describe('bot trade decision: edges', function () {
     const atZero = refused(decideBotTrade(input({ profile: profile({ stopLossType: 'atr', stopLossValue: 10 }), market: market({ atr14: 300, range24hPercent: 25 }) })));
     expect(atZero.rule).to.equal('REWARD_RISK');
     expect(atZero.figures).to.include({ stopLoss: 0, takeProfit: 10500, riskRewardRatio: 2 });
+    // Its words say why, not a ratio that passes ("reward/risk 2.49 below 2.00" before).
+    expect(atZero.text).to.equal('refused: stop $0.00 at or below $0: $3,000.00 below the entry $3,000.00 puts the whole entry at risk');
     // atr 20 x $300: a stop at -$3,000.
     const below = refused(decideBotTrade(input({ profile: profile({ stopLossType: 'atr', stopLossValue: 20 }), market: market({ atr14: 300, range24hPercent: 25 }) })));
     expect(below.rule).to.equal('REWARD_RISK');
     expect(below.figures).to.include({ stopLoss: -3000 });
+    expect(below.text).to.equal('refused: stop -$3,000.00 at or below $0: $6,000.00 below the entry $3,000.00 puts the whole entry at risk');
   });
 
   it('correlationLimit names the highest correlation even when that position was opened after a less correlated one', function () {

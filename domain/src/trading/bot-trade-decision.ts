@@ -267,7 +267,12 @@ export function decideBotTrade(input: BotTradeInput): BotTradeDecision {
   if (stopLoss <= 0 || rewardRiskRefuses(rr, profile.riskRewardRatio)) {
     return refusal(
       'REWARD_RISK',
-      explain ? `reward/risk ${Number.isFinite(rr) ? rr.toFixed(2) : 'unknown'} below ${profile.riskRewardRatio.toFixed(2)} (stop ${usdText(stopLoss)}, target ${usdText(takeProfit)}, fees included)` : '',
+      // A stop at or below $0 is refused whatever the ratio says: it protects nothing (the whole entry is at risk).
+      explain
+        ? stopLoss <= 0
+          ? `stop ${usdText(stopLoss)} at or below $0: ${usdText(distance)} below the entry ${usdText(entry)} puts the whole entry at risk`
+          : `reward/risk ${Number.isFinite(rr) ? rr.toFixed(2) : 'unknown'} below ${profile.riskRewardRatio.toFixed(2)} (stop ${usdText(stopLoss)}, target ${usdText(takeProfit)}, fees included)`
+        : '',
       explain ? { ...exitFiguresOf(stopLoss, takeProfit, rr), riskRewardRatio: profile.riskRewardRatio } : NO_FIGURES,
     );
   }
