@@ -75,15 +75,13 @@ describe('engine: the market at a fill time, and its correlations', function () 
     }
   });
 
-  it('lazily: cannot be changed (as a frozen object, in strict code a write, a delete or a definition throws)', function () {
+  it('lazily: cannot be changed (as a frozen object: a write and a delete are refused, a definition throws)', function () {
     const lazy = botMarketOf('ethereum', DAY, months().month, true).correlations as Record<string, number>;
     const before = lazy.BTC;
-    expect(() => {
-      lazy.BTC = 1;
-    }).to.throw(TypeError);
-    expect(() => {
-      delete lazy.BTC;
-    }).to.throw(TypeError);
+    // Reflect's answers, not a thrown TypeError: a write to a frozen object throws only in strict code,
+    // and the mutation runner loads specs as sloppy CommonJS.
+    expect(Reflect.set(lazy, 'BTC', 1), 'a write refused').to.equal(false);
+    expect(Reflect.deleteProperty(lazy, 'BTC'), 'a delete refused').to.equal(false);
     expect(() => Object.defineProperty(lazy, 'XRP', { value: 1 })).to.throw(TypeError);
     expect(lazy.BTC).to.equal(before);
     expect(Object.keys(lazy)).to.deep.equal(others);
