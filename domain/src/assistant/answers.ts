@@ -260,6 +260,9 @@ function write(r: Recognised, x: PlanResults): string {
 
 const SETTING_WORDS: Readonly<Record<WhatIfSetting, string>> = { stopLoss: 'a fixed stop loss of', takeProfit: 'a take profit of', maxPositionSize: 'a maximum position size of' };
 
+/** "an" before a vowel (an ATR stop, an adaptive one), else "a". */
+const article = (word: string): 'a' | 'an' => (/^[aeiou]/i.test(word) ? 'an' : 'a');
+
 function whatIfText(r: Recognised, x: PlanResults): string {
   const problem = r.whatIf ? whatIfProblem(r.whatIf) : 'no setting';
   if (problem === 'no setting') {
@@ -267,11 +270,12 @@ function whatIfText(r: Recognised, x: PlanResults): string {
   }
   if (problem === 'out of bounds') return "That value is outside the range Risk Management allows for that setting, so I won't replay it. Risk Management shows each setting's range.";
   if (problem === 'period too long') return 'A what-if replays at most the last ninety days; ask for a shorter period.';
+  if (problem === 'period too short') return 'A what-if replays at least the last day; ask for one to ninety days.';
   const w = x.what_if_backtest;
   if (!w) return "I can't run what-ifs here: the backtester replays the simulated market, and this deployment reads another market. I won't guess a figure in its place.";
   const run = (label: string, k: typeof w.current) => {
     const win = k.winRate ? `, a win rate of ${k.winRate.text}` : '';
-    return `${label} (a ${k.stopType.text} stop of ${k.stopValue.text}, a take profit of ${k.takeProfit.text}, positions up to ${k.maxPositionSize.text}): ${k.totalReturn.text}, ending at ${k.finalBalance.text}, with ${k.closedTrades.text} closed ${plural(k.closedTrades, 'trade', 'trades')}${win} and a maximum drawdown of ${k.maxDrawdown.text}.`;
+    return `${label} (${article(k.stopType.text)} ${k.stopType.text} stop of ${k.stopValue.text}, a take profit of ${k.takeProfit.text}, positions up to ${k.maxPositionSize.text}): ${k.totalReturn.text}, ending at ${k.finalBalance.text}, with ${k.closedTrades.text} closed ${plural(k.closedTrades, 'trade', 'trades')}${win} and a maximum drawdown of ${k.maxDrawdown.text}.`;
   };
   return (
     `I replayed the last ${w.days.text} days of ${w.symbol} (${w.start.text} to ${w.end.text}) through the backtester, following the house signals as your paper bot does, from ${w.startingCash.text}, with the same fills, stops and risk rules as paper trading.\n` +
@@ -336,7 +340,7 @@ function riskProfileText(p: RiskProfileResult): string {
           ? `${p.stopLossValue.text} times the coin's ATR14 below the entry`
           : `${p.stopLossValue.text} times sigma times the entry price below it`;
   return (
-    `Your risk profile${p.customised ? '' : ' (the defaults, never changed)'}: positions of at most ${p.maxPositionSize.text} of the portfolio; a ${p.stopLossType_.text} stop loss ${stop}, and a take profit at ${p.takeProfitRatio.text} times the stop's distance (${p.takeProfit.text} in Bot Settings); ` +
+    `Your risk profile${p.customised ? '' : ' (the defaults, never changed)'}: positions of at most ${p.maxPositionSize.text} of the portfolio; ${article(p.stopLossType_.text)} ${p.stopLossType_.text} stop loss ${stop}, and a take profit at ${p.takeProfitRatio.text} times the stop's distance (${p.takeProfit.text} in Bot Settings); ` +
     `a minimum reward/risk of ${p.riskRewardRatio.text}; a daily loss limit of ${p.maxDailyLoss.text}; a maximum drawdown of ${p.maxDrawdown.text}; at most ${p.maxConcurrentTrades.text} open ${plural(p.maxConcurrentTrades, 'position', 'positions')}; ` +
     `Kelly sizing ${p.kelly.text}, dynamic sizing ${p.dynamicSizing.text}; a correlation limit of ${p.correlationLimit.text}; and a volatility threshold of ${p.volatilityThreshold.text}.`
   );

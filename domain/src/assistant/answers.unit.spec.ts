@@ -170,7 +170,7 @@ describe('assistant: grounded answers from tool results', () => {
     expect(bare.text).to.match(/^I can't run what-ifs here/);
     expect(numbersIn(bare.text)).to.deep.equal([]);
     // No setting, or one out of Risk Management's range: nothing is run.
-    for (const [q, start] of [['what would have happened if I used a trailing stop', /^I can replay a what-if/], ['What if my stop loss were 95%?', /^That value is outside the range/], ['what if my stop loss were 3% over the last 200 days', /^A what-if replays at most/]] as const) {
+    for (const [q, start] of [['what would have happened if I used a trailing stop', /^I can replay a what-if/], ['What if my stop loss were 95%?', /^That value is outside the range/], ['what if my stop loss were 3% over the last 200 days', /^A what-if replays at most/], ['what if my stop loss were 3% over the last 0 days', /^A what-if replays at least the last day; ask for one to ninety days\.$/]] as const) {
       const a = answer(q);
       expect(planFor(a.r), q).to.deep.equal([]);
       expect(a.text, q).to.match(start);

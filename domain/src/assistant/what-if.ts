@@ -64,11 +64,12 @@ export function parseWhatIf(text: string): WhatIfAsk {
 }
 
 /** Why a what-if cannot be run as asked (the answer says it), or null. */
-export function whatIfProblem(ask: WhatIfAsk): 'no setting' | 'out of bounds' | 'period too long' | null {
+export function whatIfProblem(ask: WhatIfAsk): 'no setting' | 'out of bounds' | 'period too short' | 'period too long' | null {
   if (ask.setting === null || ask.value === null) return 'no setting';
   const { min, max } = whatIfBounds[ask.setting];
   if (!(ask.value >= min && ask.value <= max)) return 'out of bounds';
-  if (ask.days !== null && (ask.days < 1 || ask.days > WHAT_IF_MAX_DAYS)) return 'period too long';
+  if (ask.days !== null && ask.days < 1) return 'period too short';
+  if (ask.days !== null && ask.days > WHAT_IF_MAX_DAYS) return 'period too long';
   return null;
 }
 
