@@ -28,6 +28,7 @@ const path = require('node:path');
 // specs load.
 const { forgetTimeTexts } = require(path.resolve('domain/src/shared/time-memo.ts'));
 const { forgetTradeIds } = require(path.resolve('domain/src/trading/bot-trade-decision.ts'));
+const { forgetNumberFormats } = require(path.resolve('domain/src/assistant/facts.ts'));
 
 /** Stryker's instrumentation namespace (coverage, the current test), as the instrumented code finds it. */
 const stryker = () => globalThis.__stryker__;
@@ -97,6 +98,7 @@ exports.mochaHooks = {
     if (this.currentTest) this.currentTest.timeout(0);
     forgetTimeTexts();
     forgetTradeIds();
+    forgetNumberFormats();
     // STRYKER_TRACE=<file>: each test's start written there, to see where a long run is.
     if (process.env.STRYKER_TRACE && this.currentTest) {
       require('node:fs').appendFileSync(process.env.STRYKER_TRACE, `${new Date().toISOString()} ${process.pid} ${this.currentTest.fullTitle()}\n`);

@@ -38,6 +38,13 @@ function numberFormat(min: number, max: number, currency = false): Intl.NumberFo
   }
   return format;
 }
+// Stryker disable all: test support, called before every test under mutation testing (a format kept
+// while one mutant was active would hide the next one's changed options); answers never depend on it.
+/** Forgets the kept number formats (mutation testing: each test starts as in a fresh process). */
+export function forgetNumberFormats(): void {
+  formats.clear();
+}
+// Stryker restore all
 const clamp = (n: number, low: number, high: number) => Math.min(high, Math.max(low, n));
 function decimalsFor(value: number, significant: number, min: number): number {
   if (value === 0 || !Number.isFinite(value)) return min;
