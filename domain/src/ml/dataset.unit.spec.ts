@@ -14,13 +14,22 @@ const FIVE_MINUTES = 5 * 60_000;
 
 describe('ML dataset', function () {
   const candles = syntheticCandleColumns({ candles: 1200, seed: 11, rho: 0.2 });
-  const features = computeFeatures(candles);
-  const labels = nextCandleLabels(candles.close);
-  const data = buildDataset(candles);
-  // Every row but the last candle's has a label.
-  const labelled = features.rows - 1;
-  const trainRows = Math.floor(labelled * 0.7);
-  const testStart = trainRows + 51;
+  // Computed in a hook, not when the file loads: a mutation run runs the hooks again for each mutant.
+  let features: ReturnType<typeof computeFeatures>;
+  let labels: Int8Array;
+  let data: ReturnType<typeof buildDataset>;
+  let labelled: number;
+  let trainRows: number;
+  let testStart: number;
+  before(function () {
+    features = computeFeatures(candles);
+    labels = nextCandleLabels(candles.close);
+    data = buildDataset(candles);
+    // Every row but the last candle's has a label.
+    labelled = features.rows - 1;
+    trainRows = Math.floor(labelled * 0.7);
+    testStart = trainRows + 51;
+  });
 
   it('splits in time order: 70 % to train, a gap of 51 rows, the rest to test; the times of each part', function () {
     expect([TRAIN_SHARE, GAP_ROWS, MIN_TEST_ROWS]).to.deep.equal([0.7, 51, 200]);

@@ -52,7 +52,11 @@ function expectedRow(s: ReturnType<typeof series>, i: number): Record<(typeof FE
 
 describe('ML features by definition', function () {
   const s = series();
-  const f = computeFeatures(s);
+  // Computed in a hook, not when the file loads: a mutation run runs the hooks again for each mutant.
+  let f: ReturnType<typeof computeFeatures>;
+  before(function () {
+    f = computeFeatures(s);
+  });
 
   it('one row per candle from the warm-up on, each the candle it is computed at', function () {
     expect(f.rows).to.equal(N - FEATURE_WARMUP);
