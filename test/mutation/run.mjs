@@ -14,6 +14,8 @@ if (node('test/mutation/merge-checkpoint.mjs') !== 0) process.exit(1);
 // The config the run uses (stryker's one positional argument), for the files in its scope.
 const config = process.argv.slice(2).find((a) => /\.(m|c)?js(on)?$/.test(a)) ?? 'stryker.config.mjs';
 if (spawnSync(process.execPath, ['--no-warnings', 'test/mutation/forget-no-coverage.mjs', config], { stdio: 'inherit' }).status !== 0) process.exit(1);
+const killers = (mode) => spawnSync(process.execPath, ['--no-warnings', 'test/mutation/keep-killers.mjs', mode, config], { stdio: 'inherit' }).status ?? 1;
+if (killers('save') !== 0) process.exit(1);
 const stryker = spawnSync('nice', ['-n', '15', 'npx', 'stryker', 'run', ...process.argv.slice(2)], { stdio: 'inherit' });
 if (stryker.status === 0) {
   // The finished run wrote every result to the incremental file itself.
@@ -21,5 +23,6 @@ if (stryker.status === 0) {
 } else if (node('test/mutation/merge-checkpoint.mjs') !== 0) {
   process.exit(1);
 }
+if (killers('restore') !== 0) process.exit(1);
 const slim = node('test/mutation/slim-incremental.mjs');
 process.exit(stryker.status || slim);
