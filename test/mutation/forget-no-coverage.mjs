@@ -8,18 +8,10 @@
 //
 // `node test/mutation/forget-no-coverage.mjs [stryker config]` (run.mjs calls it with its own).
 import fs from 'node:fs';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { runScope } from './run-scope.mjs';
 
-const configFile = path.resolve(process.argv[2] ?? 'stryker.config.mjs');
-const config = (await import(pathToFileURL(configFile).href)).default;
-const file = config.incrementalFile ?? 'reports/stryker-incremental.json';
+const { incrementalFile: file, inRun } = await runScope(process.argv[2]);
 if (!fs.existsSync(file)) process.exit(0);
-const include = config.mutate.filter((g) => !g.startsWith('!'));
-const exclude = config.mutate.filter((g) => g.startsWith('!')).map((g) => g.slice(1));
-// path.matchesGlob: Node's own matcher (experimental in Node 20; run.mjs starts this with --no-warnings).
-const inRun = (name) => include.some((g) => path.matchesGlob(name, g)) && !exclude.some((g) => path.matchesGlob(name, g));
-
 const report = JSON.parse(fs.readFileSync(file, 'utf8'));
 let forgotten = 0;
 let files = 0;

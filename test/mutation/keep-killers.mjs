@@ -12,17 +12,11 @@
 // test still covers the mutant, unchanged.
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { mutantKey as key, runScope } from './run-scope.mjs';
 
 const [mode, configArg = 'stryker.config.mjs'] = process.argv.slice(2);
-const config = (await import(pathToFileURL(path.resolve(configArg)).href)).default;
-const file = config.incrementalFile ?? 'reports/stryker-incremental.json';
+const { incrementalFile: file, inRun } = await runScope(configArg);
 const SAVED = 'reports/mutation/killers.json';
-const include = config.mutate.filter((g) => !g.startsWith('!'));
-const exclude = config.mutate.filter((g) => g.startsWith('!')).map((g) => g.slice(1));
-// path.matchesGlob: Node's own matcher (experimental in Node 20; run.mjs starts this with --no-warnings).
-const inRun = (name) => include.some((g) => path.matchesGlob(name, g)) && !exclude.some((g) => path.matchesGlob(name, g));
-const key = ({ mutatorName, replacement, location: { start, end } }) => `${start.line}:${start.column}-${end.line}:${end.column}\n${mutatorName}: ${replacement ?? mutatorName}`;
 
 if (!fs.existsSync(file)) process.exit(0);
 const report = JSON.parse(fs.readFileSync(file, 'utf8'));

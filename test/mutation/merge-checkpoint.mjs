@@ -10,6 +10,7 @@
 // After a clean merge the checkpoint is removed.
 import fs from 'node:fs';
 import { CHECKPOINT_FILE } from './checkpoint-reporter.mjs';
+import { mutantKey as key } from './run-scope.mjs';
 
 const incrementalFile = process.argv[2] ?? 'test/mutation/stryker-incremental.json';
 if (!fs.existsSync(CHECKPOINT_FILE)) {
@@ -26,7 +27,6 @@ const report = JSON.parse(fs.readFileSync(incrementalFile, 'utf8'));
 const testIdByName = new Map();
 for (const entry of Object.values(report.testFiles ?? {})) for (const test of entry.tests) testIdByName.set(test.name, test.id);
 
-const key = ({ mutatorName, replacement, location: { start, end } }) => `${start.line}:${start.column}-${end.line}:${end.column}\n${mutatorName}: ${replacement ?? mutatorName}`;
 let nextId = 1 + Math.max(-1, ...Object.values(report.files).flatMap((entry) => entry.mutants.map((m) => Number(m.id)).filter(Number.isFinite)));
 
 const lines = fs.readFileSync(CHECKPOINT_FILE, 'utf8').split('\n');
