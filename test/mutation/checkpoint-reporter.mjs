@@ -8,11 +8,28 @@ import path from 'node:path';
 import { declareClassPlugin, PluginKind } from '@stryker-mutator/api/plugin';
 
 export const CHECKPOINT_FILE = 'reports/mutation/checkpoint.jsonl';
+// The dry run's tests, by file, with each test file's text as the run had it: a result names its
+// tests by title, and a test new since the last finished run is unknown to the incremental file.
+export const CHECKPOINT_TESTS_FILE = 'reports/mutation/checkpoint-tests.json';
+
+/** A test file's path in the project: the runner reports it inside Stryker's sandbox copy. */
+export const projectPath = (fileName) => path.relative(process.cwd(), fileName).replace(/^\.stryker-tmp\/sandbox-[^/]+\//, '').split(path.sep).join('/');
 
 class CheckpointReporter {
   constructor() {
     fs.mkdirSync(path.dirname(CHECKPOINT_FILE), { recursive: true });
     this.fd = fs.openSync(CHECKPOINT_FILE, 'a');
+  }
+
+  onDryRunCompleted({ result }) {
+    const files = {};
+    for (const test of result.tests) {
+      if (!test.fileName) continue;
+      const name = projectPath(test.fileName);
+      files[name] ??= { source: fs.readFileSync(test.fileName, 'utf8'), tests: [] };
+      files[name].tests.push(test.name);
+    }
+    fs.writeFileSync(CHECKPOINT_TESTS_FILE, JSON.stringify({ files }));
   }
 
   onMutantTested(result) {

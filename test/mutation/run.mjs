@@ -6,7 +6,7 @@
 // file, here before the next run starts (or by hand: `node test/mutation/merge-checkpoint.mjs`).
 import fs from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { CHECKPOINT_FILE } from './checkpoint-reporter.mjs';
+import { CHECKPOINT_FILE, CHECKPOINT_TESTS_FILE } from './checkpoint-reporter.mjs';
 
 const node = (script) => spawnSync(process.execPath, [script], { stdio: 'inherit' }).status ?? 1;
 
@@ -20,6 +20,7 @@ const stryker = spawnSync('nice', ['-n', '15', 'npx', 'stryker', 'run', ...proce
 if (stryker.status === 0) {
   // The finished run wrote every result to the incremental file itself.
   fs.rmSync(CHECKPOINT_FILE, { force: true });
+  fs.rmSync(CHECKPOINT_TESTS_FILE, { force: true });
 } else if (node('test/mutation/merge-checkpoint.mjs') !== 0) {
   process.exit(1);
 }
