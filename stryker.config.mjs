@@ -8,6 +8,9 @@ import './test/mutation/mocha-12-cli-shim.cjs';
 // The portfolio property test runs 300 random sequences in `npm test`; here it reruns for each of
 // hundreds of trading mutants, so 40 sequences each (still every rule, on fewer random histories).
 process.env.PROPERTY_RUNS ??= '40';
+// The initial run counts coverage at every statement: specs that wait for the market (test/wait.ts)
+// get ten times their deadlines. A mutant is still bounded by Stryker's own timeout (timeoutMS below).
+process.env.WAIT_TIMEOUT_SCALE ??= '10';
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
