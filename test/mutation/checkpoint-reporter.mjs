@@ -26,8 +26,10 @@ class CheckpointReporter {
     for (const test of result.tests) {
       if (!test.fileName) continue;
       const name = projectPath(test.fileName);
-      files[name] ??= { source: fs.readFileSync(test.fileName, 'utf8'), tests: [] };
+      files[name] ??= { source: fs.readFileSync(test.fileName, 'utf8'), tests: [], ms: [] };
       files[name].tests.push(test.name);
+      // What each test took in the initial run (with coverage counted), to see where a run's time goes.
+      files[name].ms.push(Math.round(test.timeSpentMs ?? 0));
     }
     fs.writeFileSync(CHECKPOINT_TESTS_FILE, JSON.stringify({ files }));
   }
