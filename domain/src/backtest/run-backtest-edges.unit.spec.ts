@@ -6,9 +6,10 @@
 import { expect } from 'chai';
 import { MarketSimulation } from '../market/simulation';
 import { DEFAULT_RISK_PROFILE } from '../trading/contracts';
-import type { PriceTicks } from '../trading/engine/price-ticks';
+import { pathTicks, type PriceTicks } from '../trading/engine/price-ticks';
+import { tickAt } from '../market/market-path';
 import { findStrategy, type StrategyId } from './contracts';
-import { simulationMarket } from './market';
+import { cachedTicks, simulationMarket } from './market';
 import { candlesWithWarmUp, runBacktest, runBacktestDetail, runDecidedBacktest, type BacktestConfig, type BacktestMarket } from './run-backtest';
 import { emptyCandles } from './candles';
 
@@ -29,8 +30,8 @@ describe('backtest run: edges', function () {
 
   it('refuses an unknown coin by its symbol, loading candles or running', function () {
     const unused = {} as unknown as PriceTicks;
-    expect(() => candlesWithWarmUp({ symbol: 'XYZ', startMs: START, endMs: START + DAY }, unused, 10)).to.throw(RangeError, 'no coin XYZ');
-    expect(() => runDecidedBacktest({ ...config(1, { symbol: 'XYZ' }), label: 'x' }, market, { rules: { profile: DEFAULT_RISK_PROFILE }, candles: emptyCandles(0, 5), decisions: new Int8Array(0) })).to.throw(RangeError, 'no coin XYZ');
+    expect(() => candlesWithWarmUp({ symbol: 'XYZ' as BacktestConfig['symbol'], startMs: START, endMs: START + DAY }, unused, 10)).to.throw(RangeError, 'no coin XYZ');
+    expect(() => runDecidedBacktest({ ...config(1, { symbol: 'XYZ' as BacktestConfig['symbol'] }), label: 'x' }, market, { rules: { profile: DEFAULT_RISK_PROFILE }, candles: emptyCandles(0, 5), decisions: new Int8Array(0) })).to.throw(RangeError, 'no coin XYZ');
   });
 
   it("the simulation market names signals and their events with the caller's functions", function () {
@@ -38,6 +39,15 @@ describe('backtest run: edges', function () {
     const signalEventIdOf = (symbol: string, candleTime: string) => `e:${symbol}@${candleTime}`;
     const m = simulationMarket(sim, signalIdOf, signalEventIdOf);
     expect([m.signalIdOf, m.signalEventIdOf]).to.deep.equal([signalIdOf, signalEventIdOf]);
+  });
+
+  it("the backtest's kept prices of a past hour are the path's, tick for tick", function () {
+    const fresh = new MarketSimulation(KEY);
+    const kept = cachedTicks(fresh);
+    const path = pathTicks(fresh.path);
+    const at = tickAt(START + 90 * 60_000 + 7_000);
+    const ticks = [at, at + 1, at + 500];
+    expect(ticks.map((t) => kept.price('ethereum', t))).to.deep.equal(ticks.map((t) => path.price('ethereum', t)));
   });
 
   it('runBacktest answers the result and trades of the detailed run', function () {
