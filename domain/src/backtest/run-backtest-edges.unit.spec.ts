@@ -10,7 +10,7 @@ import { pathTicks, type PriceTicks } from '../trading/engine/price-ticks';
 import { tickAt } from '../market/market-path';
 import { findStrategy, type StrategyId } from './contracts';
 import { cachedTicks, simulationMarket } from './market';
-import { candlesWithWarmUp, runBacktest, runBacktestDetail, runDecidedBacktest, type BacktestConfig, type BacktestMarket } from './run-backtest';
+import { candlesFor, candlesWithWarmUp, runBacktest, runBacktestDetail, runDecidedBacktest, type BacktestConfig, type BacktestMarket } from './run-backtest';
 import { emptyCandles } from './candles';
 
 const KEY = Uint32Array.from([18, 3, 2, 3, 4, 5, 6, 7]);
@@ -54,6 +54,13 @@ describe('backtest run: edges', function () {
     const rules = { profile: DEFAULT_RISK_PROFILE };
     const detail = runBacktestDetail(config(2), market, { rules });
     expect(runBacktest(config(2), market, { rules })).to.deep.equal({ result: detail.result, trades: detail.trades });
+  });
+
+  it('a run given candles reaching past its period stops at the period end: the same answer as with candles of the period', function () {
+    const rules = { profile: DEFAULT_RISK_PROFILE };
+    const own = runBacktestDetail(config(2), market, { rules });
+    const longer = runBacktestDetail(config(2), market, { rules, candles: candlesFor(config(3), market.ticks) });
+    expect(longer.result).to.deep.equal(own.result);
   });
 
   it('reports progress at the first candle, every 4096 candles of the period, and 1 at the end', function () {
