@@ -11,6 +11,8 @@ export const CHECKPOINT_FILE = 'reports/mutation/checkpoint.jsonl';
 // The dry run's tests, by file, with each test file's text as the run had it: a result names its
 // tests by title, and a test new since the last finished run is unknown to the incremental file.
 export const CHECKPOINT_TESTS_FILE = 'reports/mutation/checkpoint-tests.json';
+/** Milliseconds each spec file's tests took in the last initial run, slowest first. */
+export const INITIAL_RUN_TIMES_FILE = 'reports/mutation/initial-run-times.json';
 
 /** A test file's path in the project: the runner reports it inside Stryker's sandbox copy. */
 export const projectPath = (fileName) => path.relative(process.cwd(), fileName).replace(/^\.stryker-tmp\/sandbox-[^/]+\//, '').split(path.sep).join('/');
@@ -23,15 +25,18 @@ class CheckpointReporter {
 
   onDryRunCompleted({ result }) {
     const files = {};
+    const times = {};
     for (const test of result.tests) {
       if (!test.fileName) continue;
       const name = projectPath(test.fileName);
-      files[name] ??= { source: fs.readFileSync(test.fileName, 'utf8'), tests: [], ms: [] };
+      files[name] ??= { source: fs.readFileSync(test.fileName, 'utf8'), tests: [] };
       files[name].tests.push(test.name);
-      // What each test took in the initial run (with coverage counted), to see where a run's time goes.
-      files[name].ms.push(Math.round(test.timeSpentMs ?? 0));
+      // What each test took in the initial run (with coverage counted), to see where a run's time goes;
+      // this file is left in place (the merge removes the test list once it is folded in).
+      times[name] = (times[name] ?? 0) + Math.round(test.timeSpentMs ?? 0);
     }
     fs.writeFileSync(CHECKPOINT_TESTS_FILE, JSON.stringify({ files }));
+    fs.writeFileSync(INITIAL_RUN_TIMES_FILE, JSON.stringify(Object.fromEntries(Object.entries(times).sort(([, a], [, b]) => b - a)), null, 1));
   }
 
   onMutantTested(result) {
