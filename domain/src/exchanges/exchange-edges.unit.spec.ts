@@ -13,29 +13,10 @@ import { specFor } from '../shared/decider-specification';
 import { IllegalStateError, ValidationError } from '../shared/errors';
 import { evolveExchange, initialExchangeState, type ExchangeEvent, type ExchangeState } from './exchange';
 import { exchangeDecider, mirrorsNow, saveExchangeCredentials } from './exchange.decider';
+import { meta, mirror, NOW, saved, tested } from './exchange-events.fixtures';
 
 const spec = specFor(exchangeDecider);
-const NOW = '2026-03-04T05:06:07.000Z';
 const LATER = '2026-03-05T05:06:07.000Z';
-const meta = { metadata: { now: NOW } };
-const saved = (secretRef: string, testnet = true, exchangeId: 'binance' | 'kraken' = 'binance', at = NOW): ExchangeEvent => ({
-  type: 'ExchangeCredentialsSaved',
-  data: { userId: 'u1', exchangeId, secretRef, keyLast4: 'ABCD', testnet, savedAt: at },
-});
-const tested = (secretRef: string, ok = true, exchangeId: 'binance' | 'kraken' = 'binance'): ExchangeEvent => ({
-  type: 'ExchangeConnectionTested',
-  data: {
-    userId: 'u1',
-    exchangeId,
-    secretRef,
-    testnet: true,
-    status: ok ? 'connected' : 'error',
-    balances: ok ? [{ asset: 'BTC', free: 1, total: 1 }] : [],
-    error: ok ? null : { kind: 'authentication', message: 'Invalid API-key' },
-    testedAt: NOW,
-  },
-});
-const mirror = (on: boolean, exchangeId: 'binance' | 'kraken' = 'binance'): ExchangeEvent => ({ type: 'ExchangeMirrorChanged', data: { userId: 'u1', exchangeId, mirrorToTestnet: on, changedAt: NOW } });
 const change = (on: boolean, exchangeId: 'binance' | 'kraken' = 'binance') => ({ type: 'ChangeExchangeMirror' as const, data: { userId: 'u1', exchangeId, mirrorToTestnet: on }, ...meta });
 
 describe('exchange connection at its edges', function () {

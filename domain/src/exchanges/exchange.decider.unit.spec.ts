@@ -7,28 +7,10 @@ import { exchangeDecider, mirrorsNow } from './exchange.decider';
 import { fold } from '../shared/decider';
 import { EXCHANGES, exchangeFeeRate } from './exchanges';
 import { valueBalances } from './contracts';
+import { meta, mirror, NOW, saved, tested } from './exchange-events.fixtures';
 
 const spec = specFor(exchangeDecider);
-const NOW = '2026-03-04T05:06:07.000Z';
-const meta = { metadata: { now: NOW } };
-const saved = (secretRef: string, testnet = true, exchangeId: 'binance' | 'kraken' = 'binance'): ExchangeEvent => ({
-  type: 'ExchangeCredentialsSaved',
-  data: { userId: 'u1', exchangeId, secretRef, keyLast4: 'ABCD', testnet, savedAt: NOW },
-});
-const tested = (secretRef: string, ok = true): ExchangeEvent => ({
-  type: 'ExchangeConnectionTested',
-  data: {
-    userId: 'u1',
-    exchangeId: 'binance',
-    secretRef,
-    testnet: true,
-    status: ok ? 'connected' : 'error',
-    balances: ok ? [{ asset: 'BTC', free: 1, total: 1 }] : [],
-    error: ok ? null : { kind: 'authentication', message: 'Invalid API-key' },
-    testedAt: NOW,
-  },
-});
-const mirrorOn: ExchangeEvent = { type: 'ExchangeMirrorChanged', data: { userId: 'u1', exchangeId: 'binance', mirrorToTestnet: true, changedAt: NOW } };
+const mirrorOn = mirror(true);
 const intent = { tradeId: 't1', market: 'BTC/USDT', side: 'BUY' as const, amount: 0.01, paperPrice: 65000, clientOrderId: 'c1', paperPlacedAt: NOW };
 
 describe('exchange decider', function () {

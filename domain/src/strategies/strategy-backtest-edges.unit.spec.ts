@@ -7,7 +7,8 @@
  * counts the period's candles.
  */
 import { expect } from 'chai';
-import { emptyCandles, type Candles } from '../backtest/candles';
+import { type Candles } from '../backtest/candles';
+import { candlesOf, FIVE_MIN, T0 } from './strategy-candles.fixtures';
 import { warmUpCandles } from '../backtest/strategies';
 import { FEATURE_COUNT, FEATURE_WARMUP } from '../ml/features';
 import type { ExchangeQuote } from './exchange-quotes';
@@ -26,21 +27,7 @@ import {
   type StrategyModel,
 } from './strategy-backtest';
 
-const FIVE_MIN = 300_000;
-const T0 = Date.UTC(2025, 0, 1);
 const iso = (ms: number) => new Date(ms).toISOString();
-function candlesOf(closes: readonly number[]): Candles {
-  const c = emptyCandles(closes.length, 5);
-  closes.forEach((x, i) => {
-    c.time[i] = T0 + i * FIVE_MIN;
-    c.open[i] = i > 0 ? closes[i - 1]! : x;
-    c.close[i] = x;
-    c.high[i] = Math.max(x, c.open[i]!) * 1.001;
-    c.low[i] = Math.min(x, c.open[i]!) * 0.999;
-    c.volume[i] = 1000 + (i % 7) * 10;
-  });
-  return c;
-}
 /** A zigzag that never repeats a return: closes 100 · (1 + 0.003 · sin(i)) compounded. */
 const zigzag = (n: number) => Array.from({ length: n }, () => 0).reduce<number[]>((acc, _, i) => [...acc, (acc.at(-1) ?? 100) * (1 + 0.003 * Math.sin(i + 1))], []);
 /** The close of candle i (ISO), the time a model must be trained by to decide it. */

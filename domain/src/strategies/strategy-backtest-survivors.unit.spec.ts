@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import type { BacktestTrade } from '../backtest/contracts';
-import { emptyCandles, type Candles } from '../backtest/candles';
+import { candlesOf, FIVE_MIN, T0 } from './strategy-candles.fixtures';
 import { simulationMarket } from '../backtest/market';
 import { MarketSimulation } from '../market/simulation';
 import { DEFAULT_RISK_PROFILE } from '../trading/contracts';
@@ -28,21 +28,7 @@ import {
 } from './strategy-backtest';
 import type { StrategySignalGenerated } from './strategy-signals';
 
-const FIVE_MIN = 300_000;
-const T0 = Date.UTC(2025, 0, 1);
 const iso = (ms: number) => new Date(ms).toISOString();
-function candlesOf(closes: readonly number[]): Candles {
-  const c = emptyCandles(closes.length, 5);
-  closes.forEach((x, i) => {
-    c.time[i] = T0 + i * FIVE_MIN;
-    c.open[i] = i > 0 ? closes[i - 1]! : x;
-    c.close[i] = x;
-    c.high[i] = Math.max(x, c.open[i]!) * 1.001;
-    c.low[i] = Math.min(x, c.open[i]!) * 0.999;
-    c.volume[i] = 1000;
-  });
-  return c;
-}
 const model = (digest: string, owner: 'own' | 'house', trainedAt: string): StrategyModel => ({ digest, owner, modelType: 'neural_network', trainedAt, asOf: trainedAt });
 const day = (d: number) => `2024-01-0${d}T00:00:00.000Z`;
 const fill = (side: 'BUY' | 'SELL', time: string, amount: number, price: number, fee: number, pnl: number | null): BacktestTrade =>
@@ -79,7 +65,7 @@ describe('strategy backtest: more edges', function () {
   });
 
   it('neural: candles the plan gives no model have none (null), and are not evaluated', function () {
-    const candles = candlesOf([100, 101, 102, 103]);
+    const candles = candlesOf([100, 101, 102, 103], () => 1000);
     const a = model('aaaaaaaa-1', 'own', iso(T0));
     const neural: NeuralConfiguration = { learningRate: 0.001, epochs: 100, confidenceThreshold: 60 };
     const plan = { models: [a], modelIndex: Int32Array.from([-1, 0, 0, -1]), probability: new Float64Array(4).fill(0.9) };
@@ -98,7 +84,7 @@ describe('strategy backtest: more edges', function () {
     const config: StrategyBacktestConfig = { strategyId: 'cross-exchange-arbitrage', symbol: 'ETH', startDate: iso(T0), endDate: iso(T0 + 4 * FIVE_MIN), initialCapital: 5000, parameters: { ...c } };
 
     it('a signal that is not a round trip is neither filled nor counted; the notes say how the round trips were made', function () {
-      const candles = candlesOf([100, 100, 100, 100]);
+      const candles = candlesOf([100, 100, 100, 100], () => 1000);
       const arbitrage = strategySignalsOver('cross-exchange-arbitrage', candles, 0, 4, (i) => (i === 2 ? { strategyType: 'arbitrage', configuration: c, quotes, close: 100 } : null));
       expect(arbitrage.map((s) => s.index)).to.deep.equal([2]);
       const buy: StrategySignalGenerated = {

@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { backtestResultSchema, backtestTradeSchema, type BacktestTrade } from '../backtest/contracts';
-import { emptyCandles, type Candles } from '../backtest/candles';
+import { candlesOf, FIVE_MIN, T0 } from './strategy-candles.fixtures';
 import { simulationMarket } from '../backtest/market';
 import { MarketSimulation } from '../market/simulation';
 import { rsi } from '../market/indicators/rsi';
@@ -37,20 +37,6 @@ const NOW = Date.UTC(2026, 0, 1);
 const fill = (side: 'BUY' | 'SELL', time: string, amount: number, price: number, fee: number, pnl: number | null, symbol: 'ETH' | 'BTC' = 'ETH'): BacktestTrade =>
   ({ tradeId: time, time, side, symbol, amount, price, fee, pnl, reason: side === 'BUY' ? 'SIGNAL' : 'SIGNAL', execution: {} }) as unknown as BacktestTrade;
 
-const FIVE_MIN = 300_000;
-const T0 = Date.UTC(2025, 0, 1);
-function candlesOf(closes: readonly number[]): Candles {
-  const c = emptyCandles(closes.length, 5);
-  closes.forEach((x, i) => {
-    c.time[i] = T0 + i * FIVE_MIN;
-    c.open[i] = i > 0 ? closes[i - 1]! : x;
-    c.close[i] = x;
-    c.high[i] = Math.max(x, c.open[i]!) * 1.001;
-    c.low[i] = Math.min(x, c.open[i]!) * 0.999;
-    c.volume[i] = 1000 + (i % 7) * 10;
-  });
-  return c;
-}
 const paperNet = (entry: number, exit: number) => Math.round(((exit * (1 - TRADE_FEE_RATE)) / (entry * (1 + TRADE_FEE_RATE)) - 1) * 100 * 10_000) / 10_000;
 
 /** Thirty quiet candles around 110, then one fall to 100: RSI(14) goes from about 50 to about 20, entering oversold (below 25) there. */
