@@ -31,12 +31,17 @@ export interface Harness {
   stop(): Promise<void>;
 }
 
+/** The market seed of every harness that is not given one. */
+export const HARNESS_MARKET_SEED = 'papertrade-api-harness-market';
+
 export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'papertrade-api-'));
   await preparePgliteDir(path.join(dataDir, 'pglite'));
   const rt = await createRuntime('test', {
     embedded: true,
-    env: { DATA_DIR: dataDir, DEMO_SEED: 'off', LOG: 'off', JWT_SECRET: 'test-secret-test-secret-test-secret!!', ...LOOPBACK_LIMITS, ...env },
+    // One market seed for every harness (a spec may pass its own): the apps of a test process then
+    // read one shared path (sharedMarketPath) instead of each computing its own market from 2020.
+    env: { DATA_DIR: dataDir, DEMO_SEED: 'off', LOG: 'off', JWT_SECRET: 'test-secret-test-secret-test-secret!!', MARKET_SEED: HARNESS_MARKET_SEED, ...LOOPBACK_LIMITS, ...env },
   });
   const projector = createProjector(rt);
   await projector.start();

@@ -48,7 +48,7 @@ describe('backtest market caches', function () {
 
   it('makes a candle within a past hour from the kept minute candles with the path\'s numbers, for every width that fits an hour, and from the path for the others', function () {
     const sim = new MarketSimulation(Uint32Array.from([18, 9, 2, 3, 4, 5, 6, 11]));
-    const fresh = new MarketSimulation(Uint32Array.from([18, 9, 2, 3, 4, 5, 6, 11]));
+    const fresh = new MarketSimulation(Uint32Array.from([18, 9, 2, 3, 4, 5, 6, 11]), { fresh: true });
     const charts = cachedCharts(sim, cachedTicks(sim));
     const at = Date.UTC(2025, 4, 2, 11, 0, 2);
     for (const days of [0.25, 1, 2, 7, 30]) {
@@ -77,7 +77,7 @@ describe('backtest market caches', function () {
     const day = market.charts('ethereum', 1, at);
     expect(day.candles.length).to.be.greaterThan(200);
     expect(asked, 'the day chart asked the path').to.deep.equal([]);
-    const fresh = new MarketSimulation(Uint32Array.from([18, 9, 2, 3, 4, 5, 6, 12]));
+    const fresh = new MarketSimulation(Uint32Array.from([18, 9, 2, 3, 4, 5, 6, 12]), { fresh: true });
     expect(day.candles).to.deep.equal(fresh.chart('ethereum', 1, at).candles.slice(0, day.candles.length));
     // A month's 4-hour candles are the path's summaries.
     const month = market.charts('ethereum', 30, at);
@@ -87,7 +87,7 @@ describe('backtest market caches', function () {
 
   it('reads a source bounded by a clock as the path gives it: the hour not over yet minute by minute, nothing after its last tick, and the hour kept once it is over', function () {
     const sim = new MarketSimulation(Uint32Array.from([18, 9, 2, 3, 4, 5, 6, 10]));
-    const path = new MarketSimulation(Uint32Array.from([18, 9, 2, 3, 4, 5, 6, 10])).path;
+    const path = new MarketSimulation(Uint32Array.from([18, 9, 2, 3, 4, 5, 6, 10]), { fresh: true }).path;
     const coin = coins[1]!.id;
     const hour = tickAt(Date.UTC(2025, 2, 10, 4)) / TICKS_PER_HOUR;
     let last = hour * TICKS_PER_HOUR + 25 * TICKS_PER_MINUTE + 7; // 4:25:35

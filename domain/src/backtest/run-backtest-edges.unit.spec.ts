@@ -42,7 +42,7 @@ describe('backtest run: edges', function () {
   });
 
   it("the backtest's kept prices of a past hour are the path's, tick for tick", function () {
-    const fresh = new MarketSimulation(KEY);
+    const fresh = new MarketSimulation(KEY, { fresh: true });
     const kept = cachedTicks(fresh);
     const path = pathTicks(fresh.path);
     const at = tickAt(START + 90 * 60_000 + 7_000);

@@ -609,3 +609,33 @@ export class MarketPath {
 function requireTick(tick: number): void {
   if (!Number.isSafeInteger(tick) || tick < 0) throw new RangeError(`not a tick of the simulated market: ${tick}`);
 }
+
+/** Keys whose shared path is kept (sharedMarketPath); a process serves one, its tests a few. */
+export const SHARED_MARKET_PATHS_KEPT = 4;
+const sharedPaths = new Map<string, MarketPath>();
+
+/**
+ * The process's one MarketPath for `key` (see the header: the caches are per instance, so every
+ * reader of the same market shares them). The services of one process (the embedded app's API,
+ * engine and feed, the backtester's jobs in a thread) then compute each day's level, hour and
+ * minute once. A fresh path answers the same, so which instance answers never changes an answer.
+ * The least recently asked key beyond SHARED_MARKET_PATHS_KEPT is let go.
+ */
+export function sharedMarketPath(key: ChaChaKey): MarketPath {
+  const id = key instanceof Uint32Array ? Array.prototype.join.call(key, ',') : undefined;
+  let path = id === undefined ? undefined : sharedPaths.get(id);
+  if (path) {
+    sharedPaths.delete(id!);
+  } else {
+    path = new MarketPath(key); // refuses a key that is not 8 words
+    const oldest = sharedPaths.keys().next();
+    if (sharedPaths.size >= SHARED_MARKET_PATHS_KEPT && !oldest.done) sharedPaths.delete(oldest.value);
+  }
+  sharedPaths.set(id!, path);
+  return path;
+}
+
+/** Lets every shared path go: the next reader of a key computes afresh (mutation testing's hooks use it). */
+export function forgetSharedMarketPaths(): void {
+  sharedPaths.clear();
+}

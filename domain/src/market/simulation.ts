@@ -13,7 +13,7 @@
 import { candleIntervalForDays, type CandleInterval } from './candle-interval';
 import type { ChaChaKey } from './chacha';
 import { coins, type Candle, type CoinId, type PricePoint } from './coins';
-import { candleArrays, MarketPath, MINUTE_MS, SIMULATION_EPOCH_MS, tickAt, tickTime, TICK_MS, TICKS_PER_DAY, TICKS_PER_MINUTE, type CandleArrays } from './market-path';
+import { candleArrays, MarketPath, MINUTE_MS, sharedMarketPath, SIMULATION_EPOCH_MS, tickAt, tickTime, TICK_MS, TICKS_PER_DAY, TICKS_PER_MINUTE, type CandleArrays } from './market-path';
 
 export { MINUTE_MS, SIMULATION_EPOCH_MS, TICK_MS };
 
@@ -39,14 +39,16 @@ export interface CandleSeries {
 }
 
 /**
- * The simulated market for one key (the SHA-256 digest of the deployment's secret seed). It memoises
- * what it computes (platform keeps one per process); a fresh instance answers the same.
+ * The simulated market for one key (the SHA-256 digest of the deployment's secret seed). What it
+ * computes is memoised by its path, by default the process's one path for the key
+ * (sharedMarketPath), so every simulation of a key in a process shares the work; one with a fresh
+ * path of its own (`{ fresh: true }`) answers the same.
  */
 export class MarketSimulation {
   readonly path: MarketPath;
 
-  constructor(key: ChaChaKey) {
-    this.path = new MarketPath(key);
+  constructor(key: ChaChaKey, { fresh = false }: { fresh?: boolean } = {}) {
+    this.path = fresh ? new MarketPath(key) : sharedMarketPath(key);
   }
 
   /** The price at `timeMs`: its last tick's. */

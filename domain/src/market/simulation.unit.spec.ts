@@ -17,15 +17,15 @@ describe('simulated market', function () {
   this.timeout(60_000);
 
   it('gives the same prices, quotes and charts from two instances with one key, whatever each was asked before', function () {
-    const a = new MarketSimulation(KEY);
-    const b = new MarketSimulation(KEY);
+    const a = new MarketSimulation(KEY, { fresh: true });
+    const b = new MarketSimulation(KEY, { fresh: true });
     b.chart('solana', 30, NOW); // b's caches hold other things than a's
     for (const coin of coins) {
       for (const t of [NOW, NOW - 3 * DAY_MS - 17 * MINUTE_MS, SIMULATION_EPOCH_MS]) expect(b.priceAt(coin.id, t), `${coin.id} at ${t}`).to.equal(a.priceAt(coin.id, t));
     }
     expect(b.chart('ethereum', 7, NOW)).to.deep.equal(a.chart('ethereum', 7, NOW));
     expect(b.quotes(NOW)).to.deep.equal(a.quotes(NOW));
-    expect(new MarketSimulation(key(1)).priceAt('bitcoin', NOW)).to.not.equal(a.priceAt('bitcoin', NOW));
+    expect(new MarketSimulation(key(1), { fresh: true }).priceAt('bitcoin', NOW)).to.not.equal(a.priceAt('bitcoin', NOW));
   });
 
   it('has one price at a moment: its last tick, the same from priceAt, a quote and the newest candle', function () {
@@ -50,7 +50,7 @@ describe('simulated market', function () {
         const width = chart.interval.minutes * TICKS_PER_MINUTE;
         const first = tickAt(chart.candles[0]!.time);
         const last = tickAt(NOW);
-        const ticks = new MarketSimulation(KEY).path.ticks('avalanche-2', first, new Float64Array(last - first + 1));
+        const ticks = new MarketSimulation(KEY, { fresh: true }).path.ticks('avalanche-2', first, new Float64Array(last - first + 1));
         for (const c of chart.candles) {
           const start = tickAt(c.time) - first;
           const end = Math.min(start + width, ticks.length);

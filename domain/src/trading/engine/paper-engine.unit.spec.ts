@@ -246,7 +246,7 @@ describe('engine: a day of bot trades and stops on the path', function () {
   });
 
   it('gives the same events run again (a pure function of the signals and the path)', function () {
-    const fresh = new MarketSimulation(KEY);
+    const fresh = new MarketSimulation(KEY, { fresh: true });
     const again = runPaperEngine({ ticks: pathTicks(fresh.path), charts: (c, d, t) => fresh.chart(c, d, t), userId: 'u1', rules }, signals, DAY + TICKS_PER_DAY - 1);
     expect(again.events).to.deep.equal(fixed.events);
     expect(TICKS_PER_MINUTE).to.equal(12);
