@@ -13,6 +13,12 @@ export const CHECKPOINT_FILE = 'reports/mutation/checkpoint.jsonl';
 export const CHECKPOINT_TESTS_FILE = 'reports/mutation/checkpoint-tests.json';
 /** Milliseconds each spec file's tests took in the last initial run, slowest first. */
 export const INITIAL_RUN_TIMES_FILE = 'reports/mutation/initial-run-times.json';
+/**
+ * The run's plan, one entry a mutant: reused or decided early (with its status) or to be tested, then
+ * with Stryker's estimate of what it costs if it survives (the covering tests' time, hooks not counted)
+ * and the spec files of its covering tests. Where a run's time will go, known before it goes there.
+ */
+export const PLAN_FILE = 'reports/mutation/plan.json';
 
 /** A test file's path in the project: the runner reports it inside Stryker's sandbox copy. */
 export const projectPath = (fileName) => path.relative(process.cwd(), fileName).replace(/^\.stryker-tmp\/sandbox-[^/]+\//, '').split(path.sep).join('/');
@@ -36,7 +42,24 @@ class CheckpointReporter {
       times[name] = (times[name] ?? 0) + Math.round(test.timeSpentMs ?? 0);
     }
     fs.writeFileSync(CHECKPOINT_TESTS_FILE, JSON.stringify({ files }));
+    this.testFiles = new Map(result.tests.filter((t) => t.fileName).map((t) => [t.id, projectPath(t.fileName)]));
     fs.writeFileSync(INITIAL_RUN_TIMES_FILE, JSON.stringify(Object.fromEntries(Object.entries(times).sort(([, a], [, b]) => b - a)), null, 1));
+  }
+
+  onMutationTestingPlanReady({ mutantPlans }) {
+    const files = [];
+    const fileIndex = new Map();
+    const indexOf = (file) => {
+      if (!fileIndex.has(file)) fileIndex.set(file, files.push(file) - 1);
+      return fileIndex.get(file);
+    };
+    const mutants = mutantPlans.map(({ plan, mutant, netTime, runOptions }) => {
+      const entry = { fileName: path.relative(process.cwd(), mutant.fileName), line: mutant.location.start.line + 1, mutatorName: mutant.mutatorName, plan };
+      if (plan === 'EarlyResult') return { ...entry, status: mutant.status };
+      const specs = new Set((runOptions.testFilter ?? []).map((id) => this.testFiles?.get(id)).filter(Boolean).map(indexOf));
+      return { ...entry, netTime: Math.round(netTime), tests: runOptions.testFilter?.length ?? null, specs: [...specs] };
+    });
+    fs.writeFileSync(PLAN_FILE, JSON.stringify({ specFiles: files, mutants }));
   }
 
   onMutantTested(result) {

@@ -21,7 +21,18 @@
  * - Module-level memos outlive a run. A text or id kept while one mutant was active (or none) would
  *   answer before the mutated derivation is asked, and the mutant would survive a spec that kills it
  *   under mocha. Each test starts with them forgotten, as it does in a fresh process.
+ * - The shared market paths (sharedMarketPath: one per key in a process) are the exception, because
+ *   they are most of what a run costs: under Stryker's instrumentation a fresh path's days since 2020
+ *   take seconds, and each harness, backtest and simulation of a spec computed them again, in every
+ *   run of every mutant its tests cover. A path's answers depend only on the files it is made of
+ *   (market-path.ts and what it imports). So: while a mutant of one of those files is active, and in
+ *   the initial run (whose coverage must be a fresh process's), the paths are forgotten before each
+ *   test and each `before` hook, as the other memos are; while any other mutant is active, the paths
+ *   are kept from one test to the next and forgotten only when the next mutant's run starts. The
+ *   answers are then the ones a fresh path would give under that mutant (its code is not in them),
+ *   and the path is computed once a run instead of once a spec.
  */
+const fs = require('node:fs');
 const path = require('node:path');
 
 // The sandbox's own sources (the test runner's working directory is the sandbox), the modules the
@@ -29,6 +40,41 @@ const path = require('node:path');
 const { forgetTimeTexts } = require(path.resolve('domain/src/shared/time-memo.ts'));
 const { forgetTradeIds } = require(path.resolve('domain/src/trading/bot-trade-decision.ts'));
 const { forgetNumberFormats } = require(path.resolve('domain/src/assistant/facts.ts'));
+const MARKET_PATH_FILE = 'domain/src/market/market-path.ts';
+const { forgetSharedMarketPaths } = require(path.resolve(MARKET_PATH_FILE));
+
+/** `file` and every file it imports by a relative path, transitively (the sandbox's sources). */
+function importClosure(file, into = new Set()) {
+  if (into.has(file)) return into;
+  into.add(file);
+  const source = fs.readFileSync(path.resolve(file), 'utf8');
+  for (const [, spec] of source.matchAll(/\bfrom\s+'(\.{1,2}\/[^']+)'/g)) {
+    const base = path.join(path.dirname(file), spec);
+    const found = [`${base}.ts`, path.join(base, 'index.ts')].find((candidate) => fs.existsSync(path.resolve(candidate)));
+    if (found) importClosure(found, into);
+  }
+  return into;
+}
+
+/** The ids of the mutants Stryker placed in the files a market path is made of (none outside a sandbox). */
+const marketPathMutants = new Set();
+for (const file of importClosure(MARKET_PATH_FILE)) {
+  for (const [, id] of fs.readFileSync(path.resolve(file), 'utf8').matchAll(/stryMutAct_9fa48\("(\d+)"\)/g)) marketPathMutants.add(id);
+}
+/** The active mutant the shared market paths were computed under (see above). */
+let marketPathsOf;
+
+/** Forgets the shared market paths unless they were computed under the active mutant, which is not in them. */
+function refreshMarketPaths() {
+  const active = stryker()?.activeMutant;
+  if (active === undefined || marketPathMutants.has(String(active))) {
+    forgetSharedMarketPaths();
+    marketPathsOf = undefined;
+  } else if (marketPathsOf !== active) {
+    forgetSharedMarketPaths();
+    marketPathsOf = active;
+  }
+}
 
 /** Stryker's instrumentation namespace (coverage, the current test), as the instrumented code finds it. */
 const stryker = () => globalThis.__stryker__;
@@ -57,6 +103,7 @@ function nameBeforeHooks(root) {
       const enter = () => {
         const ns = stryker();
         if (ns) ns.currentTestId = name;
+        refreshMarketPaths();
       };
       // Mocha tells a callback hook from a promise one by its arity: keep it.
       hook.fn =
@@ -99,6 +146,7 @@ exports.mochaHooks = {
     forgetTimeTexts();
     forgetTradeIds();
     forgetNumberFormats();
+    refreshMarketPaths();
     // STRYKER_TRACE=<file>: each test's start written there, to see where a long run is.
     if (process.env.STRYKER_TRACE && this.currentTest) {
       require('node:fs').appendFileSync(process.env.STRYKER_TRACE, `${new Date().toISOString()} ${process.pid} ${this.currentTest.fullTitle()}\n`);
