@@ -28,7 +28,12 @@ const STRYKER_COVER = `  function cover() {
   }`;
 
 const FAST_COVER = `  function cover() {
-    if (ns.activeMutant !== undefined) return; // fast-coverage.mjs: counts are read after the initial run only
+    // fast-coverage.mjs: counts are read after the initial run only, and a process that has run a
+    // mutant runs no initial run again: from then on this file's counter is one that does nothing.
+    if (ns.activeMutant !== undefined) {
+      stryCov_9fa48 = noCoverage;
+      return;
+    }
     var f = ns.fastCoverage || (ns.fastCoverage = fastCoverageState(cov));
     if (ns.currentTestId !== f.id) f.switchTo(ns.currentTestId);
     var counts = f.counts;
@@ -42,6 +47,7 @@ const FAST_COVER = `  function cover() {
       }
     }
   }
+  function noCoverage() {}
   function fastCoverageState(cov) {
     var state = {
       id: ns.currentTestId,
