@@ -616,10 +616,10 @@ const sharedPaths = new Map<string, MarketPath>();
 
 /**
  * The process's one MarketPath for `key` (see the header: the caches are per instance, so every
- * reader of the same market shares them). The services of one process (the embedded app's API,
- * engine and feed, the backtester's jobs in a thread) then compute each day's level, hour and
- * minute once. A fresh path answers the same, so which instance answers never changes an answer.
- * The least recently asked key beyond SHARED_MARKET_PATHS_KEPT is let go.
+ * reader of the same market shares them). A service already keeps one simulation; this is for a
+ * process that makes several of one key (a test process's apps and specs), which then compute each
+ * day's level, hour and minute once. A fresh path answers the same, so which instance answers never
+ * changes an answer. The least recently asked key beyond SHARED_MARKET_PATHS_KEPT is let go.
  */
 export function sharedMarketPath(key: ChaChaKey): MarketPath {
   const id = key instanceof Uint32Array ? Array.prototype.join.call(key, ',') : undefined;
