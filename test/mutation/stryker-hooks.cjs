@@ -28,9 +28,14 @@
  *   (market-path.ts and what it imports). So: while a mutant of one of those files is active, and in
  *   the initial run (whose coverage must be a fresh process's), the paths are forgotten before each
  *   test and each `before` hook, as the other memos are; while any other mutant is active, the paths
- *   are kept from one test to the next and forgotten only when the next mutant's run starts. The
- *   answers are then the ones a fresh path would give under that mutant (its code is not in them),
- *   and the path is computed once a run instead of once a spec.
+ *   are kept, from one test to the next and from one mutant's run to the next, and forgotten only
+ *   when a run under one of the path's own mutants (or the initial run) has been in between. A
+ *   path's state is then what the unmutated path files computed for the key and the ranges asked:
+ *   MarketPath gives out no array of its own (callers pass the arrays it writes into, and get numbers
+ *   or new objects back), so code outside those files can ask it anything but change nothing it
+ *   holds. The answers are the ones a fresh path would give under that mutant (its code is not in
+ *   them), and each test runner process computes a path's days once, not once per mutant. A run that
+ *   times out ends its process, and the next starts empty.
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -61,18 +66,21 @@ const marketPathMutants = new Set();
 for (const file of importClosure(MARKET_PATH_FILE)) {
   for (const [, id] of fs.readFileSync(path.resolve(file), 'utf8').matchAll(/stryMutAct_9fa48\("(\d+)"\)/g)) marketPathMutants.add(id);
 }
-/** The active mutant the shared market paths were computed under (see above). */
-let marketPathsOf;
+/**
+ * Whether every shared market path was computed while the active mutant (if any) lay outside the
+ * path's files, so that it holds what the unmutated path computes (see above).
+ */
+let marketPathsUnmutated = false;
 
-/** Forgets the shared market paths unless they were computed under the active mutant, which is not in them. */
+/** Forgets the shared market paths unless both they and the active mutant are outside the path's files. */
 function refreshMarketPaths() {
   const active = stryker()?.activeMutant;
   if (active === undefined || marketPathMutants.has(String(active))) {
     forgetSharedMarketPaths();
-    marketPathsOf = undefined;
-  } else if (marketPathsOf !== active) {
+    marketPathsUnmutated = false;
+  } else if (!marketPathsUnmutated) {
     forgetSharedMarketPaths();
-    marketPathsOf = active;
+    marketPathsUnmutated = true;
   }
 }
 
