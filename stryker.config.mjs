@@ -4,6 +4,7 @@
 // is written to reports/mutation/; the results are kept in test/mutation/ (see incrementalFile).
 
 import './test/mutation/mocha-12-cli-shim.cjs';
+import { orderedSpecFiles } from './test/mutation/spec-order.mjs';
 
 // The portfolio property test runs 300 random sequences in `npm test`; here it reruns for each of
 // hundreds of trading mutants, so 40 sequences each (still every rule, on fewer random histories).
@@ -28,15 +29,20 @@ export default {
     // What each suite's `before` hooks run counted as covered by the suite's tests, mocha's timeouts
     // off, module-level memos forgotten before each test (see the file).
     require: ['./test/mutation/stryker-hooks.cjs'],
-    spec: [
-      'domain/src/**/*.spec.ts',
-      'platform/src/{auth,commands,event-store,projections}/**/*.spec.ts',
-      'projectors/src/**/*.spec.ts',
+    // Every spec file under these folders, cheapest test first (spec-order.mjs: a mutant's run stops at
+    // its first failing test, so the order decides what a killed mutant costs, never whether it dies).
+    spec: orderedSpecFiles([
+      'domain/src',
+      'platform/src/auth',
+      'platform/src/commands',
+      'platform/src/event-store',
+      'platform/src/projections',
+      'projectors/src',
       // Issue 16: the read side and the workers exercise the domain's views, the engine and the
       // command helper through real stores (embedded PGlite), so their specs count too.
-      'query-api/src/**/*.spec.ts',
-      'workers/src/**/*.spec.ts',
-    ],
+      'query-api/src',
+      'workers/src',
+    ]),
   },
   mutate: [
     'domain/src/**/*.ts',

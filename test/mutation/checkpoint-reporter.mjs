@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { declareClassPlugin, PluginKind } from '@stryker-mutator/api/plugin';
+import { SPEC_TIMES_FILE } from './spec-order.mjs';
 
 export const CHECKPOINT_FILE = 'reports/mutation/checkpoint.jsonl';
 // The dry run's tests, by file, with each test file's text as the run had it: a result names its
@@ -44,6 +45,12 @@ class CheckpointReporter {
     fs.writeFileSync(CHECKPOINT_TESTS_FILE, JSON.stringify({ files }));
     this.testFiles = new Map(result.tests.filter((t) => t.fileName).map((t) => [t.id, projectPath(t.fileName)]));
     fs.writeFileSync(INITIAL_RUN_TIMES_FILE, JSON.stringify(Object.fromEntries(Object.entries(times).sort(([, a], [, b]) => b - a)), null, 1));
+    // The same times with each file's test count, kept in the repository: the next run's spec order
+    // (spec-order.mjs). One line a file, by path, so a commit shows what moved.
+    const lines = Object.keys(times)
+      .sort()
+      .map((name) => `  ${JSON.stringify(name)}: ${JSON.stringify({ ms: times[name], tests: files[name].tests.length })}`);
+    fs.writeFileSync(SPEC_TIMES_FILE, `{\n${lines.join(',\n')}\n}\n`);
   }
 
   onMutationTestingPlanReady({ mutantPlans }) {
