@@ -61,7 +61,9 @@ export function loadCandles(source: MinuteCandleSource, coinId: CoinId, fromMs: 
       for (let k = 1; k < widthMinutes; k++) {
         const h = scratch.high[j + k]!;
         const l = scratch.low[j + k]!;
+        // Stryker disable next-line EqualityOperator: equivalent, `>=` keeps the same highest on a tie (and a NaN compares false either way); the `<=` twin is covered by the condition's true/false mutants, which stay.
         if (h > high) high = h;
+        // Stryker disable next-line EqualityOperator: equivalent, `<=` keeps the same lowest on a tie (and a NaN compares false either way); the `>=` twin is covered by the condition's true/false mutants, which stay.
         if (l < low) low = l;
         volume = volume + scratch.volume[j + k]!;
       }

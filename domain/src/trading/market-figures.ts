@@ -112,7 +112,9 @@ export function rangePercent(c: CandleColumns, from: number, to: number): number
   let high = -Infinity;
   let low = Infinity;
   for (let i = from; i < to; i++) {
+    // Stryker disable next-line EqualityOperator: equivalent, `>=` keeps the same highest on a tie (and a NaN compares false either way); the `<=` twin is covered by the condition's true/false mutants, which stay.
     if (c.high[i]! > high) high = c.high[i]!;
+    // Stryker disable next-line EqualityOperator: equivalent, `<=` keeps the same lowest on a tie (and a NaN compares false either way); the `>=` twin is covered by the condition's true/false mutants, which stay.
     if (c.low[i]! < low) low = c.low[i]!;
   }
   return ((high - low) / low) * 100;
@@ -192,7 +194,10 @@ export function coinFigures(fiveMinute: CandleColumns, thirtyDay: CandleColumns)
 export function highestHighSince(series: readonly CandleColumns[], sinceMs: number): number {
   let highest = -Infinity;
   for (const c of series) {
-    for (let i = firstAtOrAfter(c.time, sinceMs); i < c.length; i++) if (c.high[i]! > highest) highest = c.high[i]!;
+    for (let i = firstAtOrAfter(c.time, sinceMs); i < c.length; i++) {
+      // Stryker disable next-line EqualityOperator: equivalent, `>=` keeps the same highest on a tie (and a NaN compares false either way); the `<=` twin is covered by the condition's true/false mutants, which stay.
+      if (c.high[i]! > highest) highest = c.high[i]!;
+    }
   }
   return highest;
 }

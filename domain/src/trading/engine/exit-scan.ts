@@ -69,7 +69,9 @@ const hourCandles = candleArrays(MINUTES_PER_HOUR);
 /** The stop level with the highest price seen `highest`. */
 function stopLevel(spec: ExitSpec, highest: number): number {
   if (spec.trail > 0) {
+    // Stryker disable next-line EqualityOperator: equivalent, on a tie both branches are the same number (and a NaN compares false either way); the other twin is covered by the condition's true/false mutants, which stay.
     const trailing = (highest > spec.entry ? highest : spec.entry) * (1 - spec.trail);
+    // Stryker disable next-line EqualityOperator: equivalent, on a tie both branches are the same number (and a NaN compares false either way); the other twin is covered by the condition's true/false mutants, which stay.
     return trailing > spec.stopLoss ? trailing : spec.stopLoss;
   }
   return spec.stopLoss;
@@ -81,6 +83,7 @@ function stopLevel(spec: ExitSpec, highest: number): number {
  * of it is within the same range, and the stop's level only rises with the highest price.
  */
 export function skipSpan(spec: ExitSpec, cursor: ExitCursor, high: number, low: number, last: number): boolean {
+  // Stryker disable next-line EqualityOperator: equivalent, on a tie both branches are the same number (and a NaN compares false either way); the other twin is covered by the condition's true/false mutants, which stay.
   const highest = cursor.highest > high ? cursor.highest : high;
   if (!(low > stopLevel(spec, highest) && high < spec.takeProfit)) return false;
   cursor.highest = highest;
@@ -93,6 +96,7 @@ function tickByTick(ticks: PriceTicks, coinId: CoinId, spec: ExitSpec, cursor: E
   let highest = cursor.highest;
   for (let t = from; t <= to; t++) {
     const price = ticks.price(coinId, t);
+    // Stryker disable next-line EqualityOperator: equivalent, `<` replaces the highest by the same price on a tie (a NaN compares false either way); the `>` twin is covered by the condition's true/false mutants, which stay.
     if (!(price <= highest)) highest = price; // also replaces NaN
     const stop = stopLevel(spec, highest);
     if (price <= stop || price >= spec.takeProfit) {
@@ -160,6 +164,7 @@ export function scanExits(ticks: PriceTicks, coinId: CoinId, spec: ExitSpec, cur
 
 /** One price with no path behind it (a source without ticks: a live price): the same test on that price alone. */
 export function exitAtPrice(spec: ExitSpec, cursor: ExitCursor, price: number, hit: ExitHit): boolean {
+  // Stryker disable next-line EqualityOperator: equivalent, on a tie both branches are the same number (and a NaN compares false either way); the other twin is covered by the condition's true/false mutants, which stay.
   const highest = price > cursor.highest || Number.isNaN(cursor.highest) ? price : cursor.highest;
   cursor.highest = highest;
   const stop = stopLevel(spec, highest);
