@@ -32,6 +32,7 @@ const formats = new Map<string, Intl.NumberFormat>();
 function numberFormat(min: number, max: number, currency = false): Intl.NumberFormat {
   const key = `${min}:${max}:${currency}`;
   let format = formats.get(key);
+  // Stryker disable next-line ConditionalExpression: equivalent, as `true` every format is made again (the same answer, slower); `false` (never made) is the `format` mutant's case, which stays.
   if (!format) {
     format = new Intl.NumberFormat('en-US', { ...(currency ? { style: 'currency', currency: 'USD' } : {}), minimumFractionDigits: min, maximumFractionDigits: max });
     formats.set(key, format);
@@ -57,6 +58,7 @@ export const usdText = (value: number): string => numberFormat(2, 2, true).forma
 export function signedUsdText(value: number): string {
   const text = usdText(Math.abs(value));
   if (text === usdText(0)) return text;
+  // Stryker disable next-line EqualityOperator: equivalent, `>=` differs at zero only, which returned above ($0.00 has no sign); the `<=` twin is covered by the condition's true/false mutants, which stay.
   return `${value > 0 ? '+' : '-'}${text}`;
 }
 /** `$3,455.12`, `$0.3612`, `$0.00001234`: a coin's price, four significant digits, 2 to 8 decimals. */
@@ -70,6 +72,7 @@ export const percentText = (value: number, decimals = 2): string => `${numberFor
 export function signedPercentText(value: number, decimals = 2): string {
   const text = numberFormat(decimals, decimals).format(Math.abs(value));
   if (Number(text.replace(/,/g, '')) === 0) return `${text}%`;
+  // Stryker disable next-line EqualityOperator: equivalent, `>=` differs at zero only, which returned above (0.00% has no sign); the `<=` twin is covered by the condition's true/false mutants, which stay.
   return `${value > 0 ? '+' : '-'}${text}%`;
 }
 /** `5%`, `2.5%`: a percentage someone set, as set (no trailing zeros, at most 2 decimals). */
