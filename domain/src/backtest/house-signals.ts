@@ -114,6 +114,7 @@ function evidence(r: Readings, p: HouseParameters, verdict: { type: number; conf
   else if (vVolume === V_SELL) sell += W_VOLUME;
   else if (vVolume === V_HOLD) hold += W_VOLUME;
   const total = buy + sell + hold;
+  // Stryker disable next-line ConditionalExpression: equivalent for every threshold the contract allows (0.05 to 0.95): with no vote the score is 0 or, as `false`, 0 / 0 = NaN, and both are HOLD; `true` (a score of 0 always) is also the ratio's arithmetic mutants' case, which stay.
   const score = total === 0 ? 0 : (buy - sell) / total;
   const type = score >= p.scoreThreshold ? 1 : score <= -p.scoreThreshold ? -1 : 2;
   const backing = type === 1 ? buy - sell : type === -1 ? sell - buy : hold;
