@@ -249,6 +249,7 @@ export class PaperEngine {
    */
   private watchedPositions(): readonly WatchedPosition[] {
     const positions = this.state.status === 'open' ? this.state.positions : null;
+    // Stryker disable next-line ConditionalExpression: equivalent, as `false` the list is made again on every call and holds the same entries (below: each position's cursor from this.cursors, its levels from the position and the profile); `true` (a stale list) is also the `!==` mutant's case, which stays.
     if (positions === this.watchedOf) return this.watched;
     const watched: WatchedPosition[] = [];
     const before = this.watched;
@@ -258,6 +259,7 @@ export class PaperEngine {
       // The same position object as before (a trade in another coin, a peak): its entry as it was.
       let kept: WatchedPosition | undefined;
       for (let k = 0; k < before.length && kept === undefined; k++) if (before[k]!.position === position) kept = before[k];
+      // Stryker disable next-line ConditionalExpression,BlockStatement: equivalent, an entry not kept is made again below from the same position and cursor (the same levels: exitSpecOf of the position and the profile); `true` (keeping nothing found) is also the `||` mutant's case, which stays.
       if (kept !== undefined && this.cursors.get(position.positionId) === kept.cursor) {
         watched.push(kept);
         continue;
