@@ -60,6 +60,7 @@ export function candleColumns(candles: readonly Candle[], widthMs: number, until
 
 /** Wilder's average true range over `period` candles, smoothed over the whole series; NaN with fewer than period + 1 candles. */
 export function wilderAtr(c: CandleColumns, period = ATR_PERIOD): number {
+  // Stryker disable next-line ArithmeticOperator: equivalent, with period - 1 a series of period - 1 or period candles reads a candle that is not there, and the average is NaN just the same.
   if (c.length < period + 1) return Number.NaN;
   let atr = 0;
   for (let i = 1; i <= period; i++) atr += trueRange(c, i);
@@ -76,8 +77,10 @@ function trueRange(c: CandleColumns, i: number): number {
 /** Sample standard deviation (n - 1) of the log returns of close[from..to) (to - from - 1 returns); NaN with fewer than 2 returns. */
 export function returnsStdev(close: Float64Array, from: number, to: number): number {
   const n = to - from - 1;
+  // Stryker disable next-line ConditionalExpression: equivalent as `false` (either part or both), a start before the series reads a close that is not there and fewer than 2 returns divide 0 by 0: NaN just the same; `true` (always NaN) is also the `<=` mutants' case at a start of 0, which stay.
   if (from < 0 || n < 2) return Number.NaN;
   // Each log return computed once (kept in a scratch for the second pass: the same values, summed in the same order).
+  // Stryker disable next-line ArithmeticOperator: equivalent, the scratch only grows when n is more than its length, so Math.max(n, length / 2) is n, room enough.
   if (logReturns.length < n) logReturns = new Float64Array(Math.max(n, logReturns.length * 2));
   const r = logReturns;
   let mean = 0;
@@ -99,6 +102,7 @@ let logReturns = new Float64Array(512);
 const seriesStdev = new WeakMap<CandleColumns, number>();
 function wholeStdev(c: CandleColumns): number {
   let v = seriesStdev.get(c);
+  // Stryker disable next-line ConditionalExpression: equivalent as `true`, the memo computed again gives the same number; `false` (never computed) is also the `!==` mutant's case, which stays.
   if (v === undefined) {
     v = returnsStdev(c.close, 0, c.length);
     seriesStdev.set(c, v);
