@@ -19,6 +19,7 @@ export function ema(values: Float64Array, period: number, seed: EmaSeed = 'first
   assertPeriod('ema period', period);
   const n = values.length;
   const out = new Float64Array(n);
+  // Stryker disable next-line ConditionalExpression: equivalent as `false`, an empty series reads and writes nothing below (a typed array ignores writes past its end) and returns the same empty array; `true` (always empty) is also the `!==` mutant's case, which stays.
   if (n === 0) return out;
   const k = 2 / (period + 1);
   let start: number; // first index computed by the recursion
@@ -28,6 +29,7 @@ export function ema(values: Float64Array, period: number, seed: EmaSeed = 'first
     out[0] = prev;
     start = 1;
   } else {
+    // Stryker disable next-line ConditionalExpression: equivalent as `false`, with fewer values than the period the seed loop below writes NaN at every index there is (the sum reads a value that is not there), as fill(NaN) does; `true` (always NaN) is also the `>=` mutant's case, which stays.
     if (n < period) return out.fill(Number.NaN);
     let sum = 0;
     for (let i = 0; i < period - 1; i++) {
@@ -46,6 +48,7 @@ export function ema(values: Float64Array, period: number, seed: EmaSeed = 'first
   const aa = a * a;
   const ka = k * a;
   let i = start;
+  // Stryker disable next-line ArithmeticOperator: equivalent, with i - 1 < n the extra steps write past the end (ignored) and the last value in range is the one the tail below writes.
   for (; i + 1 < n; i += 2) {
     const x0 = values[i]!;
     const x1 = values[i + 1]!;
@@ -53,6 +56,7 @@ export function ema(values: Float64Array, period: number, seed: EmaSeed = 'first
     prev = aa * prev + (ka * x0 + k * x1);
     out[i + 1] = prev;
   }
+  // Stryker disable next-line ConditionalExpression: equivalent as `true`, at i = n the write is past the end and ignored; `false` (no tail) is also the `>=` mutant's case, which stays.
   if (i < n) out[i] = a * prev + k * values[i]!;
   return out;
 }
