@@ -24,12 +24,14 @@ export function rsi(closes: Float64Array, period: number = RSI_PERIOD): Float64A
   assertPeriod('rsi period', period);
   const n = closes.length;
   const out = new Float64Array(n);
+  // Stryker disable next-line ConditionalExpression: equivalent as `false`, with period closes or fewer the loops below write NaN at every index there is (a close that is not there makes the averages NaN), as fill(NaN) does; `true` (always NaN) is also the `>` mutant's case, which stays.
   if (n <= period) return out.fill(Number.NaN);
   out[0] = Number.NaN;
   let gainSum = 0;
   let lossSum = 0;
   for (let i = 1; i <= period; i++) {
     const d = closes[i]! - closes[i - 1]!;
+    // Stryker disable next-line EqualityOperator: equivalent, `>=` moves a change of 0 to the gains, adding 0 to one sum or taking 0 from the other; the `<=` twin is covered by the condition's true/false mutants, which stay.
     if (d > 0) gainSum += d;
     else lossSum -= d;
     out[i] = Number.NaN;
@@ -40,6 +42,7 @@ export function rsi(closes: Float64Array, period: number = RSI_PERIOD): Float64A
   const keep = period - 1;
   const share = 1 / period;
   let previous = closes[period]!;
+  // Stryker disable next-line EqualityOperator: equivalent, `<=` adds a step at i = n whose write is past the end (ignored); the `>=` twin is covered by the condition's false mutant, which stays.
   for (let i = period + 1; i < n; i++) {
     const close = closes[i]!;
     const d = close - previous;
