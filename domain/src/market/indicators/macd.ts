@@ -68,6 +68,7 @@ export function macd(closes: Float64Array, periods: MacdPeriods = MACD_PERIODS):
     sig[i] = Number.NaN;
     hist[i] = Number.NaN;
   }
+  // Stryker disable next-line ConditionalExpression: equivalent as `false`, with signalStart closes or fewer the seed below writes past the end (ignored) and the steady loop does not run: the same arrays; `true` (never a signal) is also the `>` mutant's case, which stays.
   if (n <= signalStart) return { macd: line, signal: sig, histogram: hist };
 
   // The signal's seed, at index slow + signal - 2.
@@ -84,6 +85,7 @@ export function macd(closes: Float64Array, periods: MacdPeriods = MACD_PERIODS):
   }
 
   // Steady state: three EMA steps per close.
+  // Stryker disable next-line EqualityOperator: equivalent, `<=` adds a step at i = n whose writes are past the end (ignored); the `>=` twin (a timeout) is covered by the loop's false mutant, which stays.
   for (let i = signalStart + 1; i < n; i++) {
     const x = closes[i]!;
     fastEma += kFast * (x - fastEma);
