@@ -42,7 +42,7 @@ const path = require('node:path');
 const { Context } = require('mocha');
 
 // Mocha's timeouts off (see above) for a spec's own `this.timeout(ms)` too, which set the limit of its
-// test or hook after the hooks below had turned it off: 78 specs ask for 20 s or more of uninstrumented
+// test or hook after the hooks below had turned it off: 78 tests and hooks ask for 20 s to 10 min of uninstrumented
 // time, and in the initial run one of them (a strategy backtest through the engine) took longer, which
 // failed the run. Reading the limit (`this.timeout()`) is left as it is.
 const timeoutOf = Context.prototype.timeout;
