@@ -18,7 +18,7 @@ const requested = (jobId: string, at: string): ModelEvent => ({
 });
 const model = (jobId: string, at: string): TrainedModel => ({
   modelType: 'logistic_regression', trainingDays: 90, parameters: parametersOf('logistic_regression', {}), jobId, symbol: 'BTC', candleMinutes: 15, asOf: T(0), trainSamples: 5000, testSamples: 2100,
-  correct: 1100, majority: 1060, accuracy: 52.38, baseline: 50.48, low: 50.25, high: 54.51, verdict: 'edge', trainingTimeMs: 2500, digest: 'cd'.repeat(32), trainedAt: at,
+  correct: 1100, majority: 1060, accuracy: 52.38, baseline: 50.48, low: 50.55, high: 54.51, verdict: 'edge', trainingTimeMs: 2500, digest: 'cd'.repeat(32), trainedAt: at,
 });
 const trained = (jobId: string, at: string): ModelEvent => ({ type: 'ModelTrained', data: { userId: 'u1', reason: 'create', ...model(jobId, at) } });
 const failed = (jobId: string, at: string): ModelEvent => ({ type: 'ModelTrainingFailed', data: { userId: 'u1', jobId, reason: 'out of memory', failedAt: at } });
@@ -122,7 +122,7 @@ describe('ML read models', function () {
       trainingDataDays: 90,
       accuracy: 52.4,
       baseline: 50.5,
-      interval: { low: 50.3, high: 54.5 },
+      interval: { low: 50.6, high: 54.5 },
       verdict: 'edge',
       testSamples: 2100,
       lastTraining: T(2),

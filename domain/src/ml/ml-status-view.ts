@@ -87,6 +87,15 @@ export function shownPercent(recorded: number): number {
 }
 
 /**
+ * The verdict as the panel can show it: "edge" only when the shown interval's lower bound is above the
+ * shown baseline. The recorded verdict compares the exact fractions, and a lower bound above the
+ * baseline by less than the shown 0.1 point read "edge" beside two equal figures.
+ */
+export function shownVerdict(model: { verdict: 'edge' | 'no edge'; low: number; baseline: number }): 'edge' | 'no edge' {
+  return model.verdict === 'edge' && shownPercent(model.low) > shownPercent(model.baseline) ? 'edge' : 'no edge';
+}
+
+/**
  * GET /api/ml-status's answer for a status document (null: the house model not requested yet). Figures
  * are the current model's, 1 decimal; while its first training runs, the settings it trains with.
  * `training.queuePosition` is the job's place (1 = next) while queued, 0 once it runs.
@@ -102,7 +111,7 @@ export function mlStatusResponse(view: MlStatusView | null, owner: 'own' | 'hous
     accuracy: model ? one(model.accuracy) : null,
     baseline: model ? one(model.baseline) : null,
     interval: model ? { low: one(model.low), high: one(model.high) } : null,
-    verdict: model?.verdict ?? null,
+    verdict: model ? shownVerdict(model) : null,
     testSamples: model?.testSamples ?? null,
     lastTraining: model?.trainedAt ?? null,
     owner,
