@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { declareClassPlugin, PluginKind } from '@stryker-mutator/api/plugin';
-import { SPEC_TIMES_FILE } from './spec-order.mjs';
+import { readSpecTimes, SPEC_TIMES_FILE } from './spec-order.mjs';
 
 export const CHECKPOINT_FILE = 'reports/mutation/checkpoint.jsonl';
 // The dry run's tests, by file, with each test file's text as the run had it: a result names its
@@ -46,10 +46,13 @@ class CheckpointReporter {
     this.testFiles = new Map(result.tests.filter((t) => t.fileName).map((t) => [t.id, projectPath(t.fileName)]));
     fs.writeFileSync(INITIAL_RUN_TIMES_FILE, JSON.stringify(Object.fromEntries(Object.entries(times).sort(([, a], [, b]) => b - a)), null, 1));
     // The same times with each file's test count, kept in the repository: the next run's spec order
-    // (spec-order.mjs). One line a file, by path, so a commit shows what moved.
-    const lines = Object.keys(times)
+    // (spec-order.mjs). An area run measures its own specs only, so the other files keep their last
+    // figures (a file no longer there is dropped); one line a file, by path, so a commit shows what moved.
+    const kept = Object.fromEntries(Object.entries(readSpecTimes()).filter(([name]) => fs.existsSync(name)));
+    for (const name of Object.keys(times)) kept[name] = { ms: times[name], tests: files[name].tests.length };
+    const lines = Object.keys(kept)
       .sort()
-      .map((name) => `  ${JSON.stringify(name)}: ${JSON.stringify({ ms: times[name], tests: files[name].tests.length })}`);
+      .map((name) => `  ${JSON.stringify(name)}: ${JSON.stringify(kept[name])}`);
     fs.writeFileSync(SPEC_TIMES_FILE, `{\n${lines.join(',\n')}\n}\n`);
   }
 

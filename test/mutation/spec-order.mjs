@@ -17,18 +17,22 @@ import path from 'node:path';
 
 export const SPEC_TIMES_FILE = 'test/mutation/spec-times.json';
 
-/** Milliseconds per test of each spec file in the last initial run (`{ file: { ms, tests } }`), or none. */
-function specTimes() {
+/**
+ * What each spec file's tests took in the last initial run that ran it (`{ file: { ms, tests } }`), or
+ * nothing before the first; a file that is there but unreadable fails the run rather than order it wrongly.
+ */
+export function readSpecTimes() {
   try {
     return JSON.parse(fs.readFileSync(SPEC_TIMES_FILE, 'utf8'));
-  } catch {
-    return {};
+  } catch (error) {
+    if (error.code === 'ENOENT') return {};
+    throw error;
   }
 }
 
 /** Every `*.spec.ts` under `folders` (project-relative, forward slashes), cheapest test first (see above). */
 export function orderedSpecFiles(folders) {
-  const times = specTimes();
+  const times = readSpecTimes();
   const files = [
     ...new Set(
       folders.flatMap((folder) =>
