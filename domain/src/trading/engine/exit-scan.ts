@@ -91,7 +91,7 @@ export function skipSpan(spec: ExitSpec, cursor: ExitCursor, high: number, low: 
   return true;
 }
 
-/** Ticks [from, to] one by one; true (and `hit`) at the first crossing. */
+/** Ticks [from, to] one by one; true (and `hit`) at the first crossing. An empty span (from > to) reads nothing and is false. */
 function tickByTick(ticks: PriceTicks, coinId: CoinId, spec: ExitSpec, cursor: ExitCursor, from: number, to: number, hit: ExitHit): boolean {
   let highest = cursor.highest;
   for (let t = from; t <= to; t++) {
@@ -120,11 +120,11 @@ function tickByTick(ticks: PriceTicks, coinId: CoinId, spec: ExitSpec, cursor: E
  */
 export function scanExits(ticks: PriceTicks, coinId: CoinId, spec: ExitSpec, cursor: ExitCursor, toTick: number, hit: ExitHit): boolean {
   let t = cursor.tick + 1;
-  if (t > toTick) return false;
+  // Also a span with no new tick (t > toTick): tick by tick over nothing.
   if (toTick - t < SHORT_SPAN) return tickByTick(ticks, coinId, spec, cursor, t, toTick, hit);
-  // The ragged start, up to the next minute boundary.
+  // The ragged start, up to the next minute boundary (none when t starts a minute).
   const headEnd = Math.ceil(t / TICKS_PER_MINUTE) * TICKS_PER_MINUTE - 1;
-  if (headEnd >= t && tickByTick(ticks, coinId, spec, cursor, t, headEnd, hit)) return true;
+  if (tickByTick(ticks, coinId, spec, cursor, t, headEnd, hit)) return true;
   t = headEnd + 1;
   const endMinute = Math.floor((toTick + 1) / TICKS_PER_MINUTE); // minutes before it are whole within the span
   while (t < endMinute * TICKS_PER_MINUTE) {
@@ -158,8 +158,8 @@ export function scanExits(ticks: PriceTicks, coinId: CoinId, spec: ExitSpec, cur
     }
     t = (minute + count) * TICKS_PER_MINUTE;
   }
-  // The ragged end.
-  return t <= toTick ? tickByTick(ticks, coinId, spec, cursor, t, toTick, hit) : false;
+  // The ragged end (none when the span ends a minute).
+  return tickByTick(ticks, coinId, spec, cursor, t, toTick, hit);
 }
 
 /** One price with no path behind it (a source without ticks: a live price): the same test on that price alone. */
