@@ -3,20 +3,12 @@
  * else about the run can be checked, and the form shows "Strategy Required" above the rest.
  */
 import { expect } from 'chai';
-import { ValidationError } from '../shared/errors';
+import { validationRefusal } from '../shared/validation-refusal.fixtures';
 import { STRATEGY_REQUIRED_MESSAGE, validateBacktestRequest } from './contracts';
 
 const NOW = Date.parse('2026-03-04T00:00:00.000Z');
 
-function refusal(request: unknown): ValidationError {
-  try {
-    validateBacktestRequest(request, NOW);
-  } catch (error) {
-    expect(error).to.be.instanceOf(ValidationError);
-    return error as ValidationError;
-  }
-  throw new Error('the request was accepted');
-}
+const refusal = (request: unknown) => validationRefusal(() => validateBacktestRequest(request, NOW));
 
 describe('backtest request: the strategy is the first problem answered', function () {
   it('a missing strategy with bad dates and an unknown field answers "Strategy Required" for strategyId', function () {

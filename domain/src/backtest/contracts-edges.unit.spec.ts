@@ -4,7 +4,7 @@
  * a walk-forward's out-of-sample parts may be exactly a day.
  */
 import { expect } from 'chai';
-import { ValidationError } from '../shared/errors';
+import { validationRefusal } from '../shared/validation-refusal.fixtures';
 import { backtestConfigKey, STRATEGY_REQUIRED_MESSAGE, validateBacktestRequest, validatePeriod, validateStrategyParameters, validateWalkForwardRequest } from './contracts';
 
 const NOW = Date.UTC(2026, 10, 26, 9, 30);
@@ -14,13 +14,8 @@ const wf = { strategyId: 'macd-momentum', symbol: 'BTC', startDate: '2025-11-01'
 
 /** The refusal of `run` as [field, message]; fails the test when it is accepted or throws anything else. */
 function refusal(run: () => unknown): [string, string] {
-  try {
-    run();
-  } catch (e) {
-    expect(e).to.be.instanceOf(ValidationError);
-    return [String((e as ValidationError).extra.field), (e as Error).message];
-  }
-  expect.fail('accepted');
+  const error = validationRefusal(run);
+  return [String(error.extra.field), error.message];
 }
 
 describe('backtest contract: the edges of each rule', function () {

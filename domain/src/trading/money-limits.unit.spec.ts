@@ -6,24 +6,14 @@
  * dollar with 2.
  */
 import { expect } from 'chai';
-import { ValidationError } from '../shared/errors';
+import { validationRefusal } from '../shared/validation-refusal.fixtures';
 import { MAX_QUANTITY, microsToCents, quantityToUnits, requirePositiveFinite, requireQuantityUnits, usdToMicros } from './money';
 import { usdText } from './money-text';
-
-function refusal(run: () => unknown): ValidationError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).to.be.instanceOf(ValidationError);
-    return error as ValidationError;
-  }
-  throw new Error('expected a ValidationError');
-}
 
 describe('money limits', function () {
   it('refuses a price that is zero, negative, not a number or infinite, naming the field', function () {
     for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, '12' as unknown as number]) {
-      const error = refusal(() => requirePositiveFinite('price', bad));
+      const error = validationRefusal(() => requirePositiveFinite('price', bad));
       expect(error.message, String(bad)).to.equal(`price must be a positive finite number, got ${String(bad)}`);
       expect(error.extra, String(bad)).to.deep.equal({ field: 'price' });
       expect(error.status).to.equal(400);
@@ -33,7 +23,7 @@ describe('money limits', function () {
 
   it('takes a quantity of exactly 10,000,000 coins and refuses one above it, naming the field', function () {
     expect(requireQuantityUnits('amount', MAX_QUANTITY)).to.equal(1_000_000_000_000_000);
-    const error = refusal(() => requireQuantityUnits('amount', 10_000_001));
+    const error = validationRefusal(() => requireQuantityUnits('amount', 10_000_001));
     expect(error.message).to.equal('amount must be at most 10000000, got 10000001');
     expect(error.extra).to.deep.equal({ field: 'amount' });
   });
@@ -41,7 +31,7 @@ describe('money limits', function () {
   it('takes a quantity of one unit (1e-8 coin) and refuses one that rounds to no unit, naming the field', function () {
     expect(requireQuantityUnits('amount', 0.00000001)).to.equal(1);
     expect(requireQuantityUnits('amount', 0.000000006), 'rounds up to one unit').to.equal(1);
-    const error = refusal(() => requireQuantityUnits('amount', 0.000000004));
+    const error = validationRefusal(() => requireQuantityUnits('amount', 0.000000004));
     expect(error.message).to.equal('amount must be at least 1e-8 (8 decimals), got 4e-9');
     expect(error.extra).to.deep.equal({ field: 'amount' });
   });

@@ -5,7 +5,7 @@
  * column for a manual plan without a stop or a target and for a volatility stop.
  */
 import { expect } from 'chai';
-import { DomainError, ValidationError } from '../shared/errors';
+import { validationRefusal } from '../shared/validation-refusal.fixtures';
 import { DEFAULT_RISK_PROFILE } from './contracts';
 import { riskDecider, type RaiseRiskAlert, type RecordBotRefusal } from './risk.decider';
 import { stopRuleText } from './stop-levels';
@@ -21,31 +21,21 @@ const refusal = (data: Partial<Record<keyof RecordBotRefusal['data'], unknown>>)
   data: { userId: 'u1', signalId: 's1', signalEventId: 'e1', symbol: 'ETH', signalType: 'BUY', candleTime: NOW, decision: { rule: 'FIXED_SIZE', text: 'refused', figures: {} }, ...data } as RecordBotRefusal['data'],
   metadata: { now: NOW },
 });
-function refusedWith(run: () => unknown): DomainError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).to.be.instanceOf(ValidationError);
-    return error as DomainError;
-  }
-  throw new Error('not refused');
-}
-
 describe('risk stream refusals and the rule column', function () {
   it("an alert's symbol is a coin's or null; anything else is refused naming the field", function () {
     const state = riskDecider.initialState();
     expect(riskDecider.decide(alert({ symbol: 'ETH' }), state)[0]!.data).to.include({ symbol: 'ETH' });
     expect(riskDecider.decide(alert({ symbol: null }), state)[0]!.data).to.include({ symbol: null });
-    const error = refusedWith(() => riskDecider.decide(alert({ symbol: 42 }), state));
+    const error = validationRefusal(() => riskDecider.decide(alert({ symbol: 42 }), state));
     expect([error.message, error.extra]).to.deep.equal(['symbol must be a string or null', { field: 'symbol' }]);
   });
 
   it("a bot refusal: its decision is the contract's, its signal type BUY, SELL or ARBITRAGE", function () {
     const state = riskDecider.initialState();
     expect(riskDecider.decide(refusal({ signalType: 'ARBITRAGE' }), state)[0]!.data).to.include({ signalType: 'ARBITRAGE', refusedAt: NOW });
-    const type = refusedWith(() => riskDecider.decide(refusal({ signalType: 'HOLD' }), state));
+    const type = validationRefusal(() => riskDecider.decide(refusal({ signalType: 'HOLD' }), state));
     expect([type.message, type.extra]).to.deep.equal(['signalType must be one of BUY, SELL, ARBITRAGE', { field: 'signalType' }]);
-    const decision = refusedWith(() => riskDecider.decide(refusal({ decision: { rule: 'FIXED_SIZE', text: 'x' } }), state));
+    const decision = validationRefusal(() => riskDecider.decide(refusal({ decision: { rule: 'FIXED_SIZE', text: 'x' } }), state));
     expect(decision.message).to.match(/^decision is not a bot decision: Invalid input: expected record, received undefined$/);
     expect(decision.extra).to.deep.equal({ field: 'decision' });
   });
