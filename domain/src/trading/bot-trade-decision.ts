@@ -53,7 +53,7 @@ import {
   volatilityPauses,
 } from './entry-rules';
 import type { CoinFigures } from './market-figures';
-import { feeMicros, MICROS_PER_USD, notionalMicros, STARTING_CASH_MICROS, TRADE_FEE_RATE, UNITS_PER_COIN, unitsToQuantity, usdToMicros } from './money';
+import { feeMicros, MICROS_PER_USD, mostUnitsFitting, notionalMicros, STARTING_CASH_MICROS, TRADE_FEE_RATE, UNITS_PER_COIN, unitsToQuantity, usdToMicros } from './money';
 import { closedTradesOf, peakOf, utcDay, type PortfolioState, type TradeStrategy } from './portfolio';
 import { MIN_TRADE_VALUE_MICROS, type PlaceSimulatedTrade } from './portfolio.decider';
 import { portfolioTotalValue, type Prices } from './portfolio-valuation';
@@ -374,8 +374,7 @@ function spendableMicros(portfolio: PortfolioState): number {
 /** The most whole units whose notional + fee fit in `budgetMicros` at `price`. */
 function unitsWithin(budgetMicros: number, price: number): number {
   if (budgetMicros <= 0) return 0;
-  // First guess from the rates, then step down past any rounding so the fill really fits.
-  let units = Math.floor((budgetMicros / (1 + TRADE_FEE_RATE) / price) * (UNITS_PER_COIN / MICROS_PER_USD));
-  while (units > 0 && notionalMicros(units, price) + feeMicros(notionalMicros(units, price)) > budgetMicros) units -= 1;
-  return units;
+  // First guess from the rates, then down past any rounding so the fill really fits.
+  const guess = Math.floor((budgetMicros / (1 + TRADE_FEE_RATE) / price) * (UNITS_PER_COIN / MICROS_PER_USD));
+  return mostUnitsFitting(guess, (units) => notionalMicros(units, price) + feeMicros(notionalMicros(units, price)) <= budgetMicros);
 }

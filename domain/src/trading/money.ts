@@ -59,6 +59,34 @@ export function feeMicrosAt(notional: number, rate: number): number {
   return roundHalfAway(notional * rate);
 }
 
+/**
+ * The most whole units, at most `guess`, for which `fits` holds, where `fits` holds for every count up
+ * to some largest one and for none above it (a fill's notional and fee only grow with its units), and
+ * for 0. A sizing's guess from the rates is at most a few units off after the micro-dollar roundings,
+ * but a coin under a dollar can be hundreds off: stepping down one at a time from a far guess is
+ * unbounded, so this steps down by doubling strides, then halves the gap (about 2 x log2 of the
+ * distance checks, at most about 110 for any safe integer).
+ */
+export function mostUnitsFitting(guess: number, fits: (units: number) => boolean): number {
+  if (!(guess > 0)) return 0;
+  if (fits(guess)) return guess;
+  // Invariant: `fits(hi)` is false, and `fits(lo)` is true (lo = 0 is taken to fit).
+  let hi = guess;
+  let stride = 1;
+  let lo = Math.max(0, hi - stride);
+  while (lo > 0 && !fits(lo)) {
+    hi = lo;
+    stride *= 2;
+    lo = Math.max(0, hi - stride);
+  }
+  while (hi - lo > 1) {
+    const mid = lo + Math.floor((hi - lo) / 2);
+    if (fits(mid)) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** Micro-dollars to whole cents (half away from zero): every figure shown is a number of cents. */
 export function microsToCents(micros: number): number {
   return roundHalfAway(micros / MICROS_PER_CENT);

@@ -24,7 +24,7 @@ import { findCoinBySymbol, halfSpreadOf } from '../../market/coins';
 import { exchangeFeeRate, exchangeInfo } from '../../exchanges/exchanges';
 import { tradeIdFor, entriesStopped, type BotSkipReason } from '../bot-trade-decision';
 import type { BotDecision, RiskProfile } from '../contracts';
-import { feeMicrosAt, MICROS_PER_USD, notionalMicros, STARTING_CASH_MICROS, unitsToQuantity, usdToMicros } from '../money';
+import { feeMicrosAt, MICROS_PER_USD, mostUnitsFitting, notionalMicros, STARTING_CASH_MICROS, unitsToQuantity, usdToMicros } from '../money';
 import { usdText } from '../money-text';
 import type { PortfolioState, TradeStrategy } from '../portfolio';
 import { MIN_TRADE_VALUE_MICROS, type PlaceArbitragePair } from '../portfolio.decider';
@@ -77,9 +77,7 @@ const feeText = (rate: number) => `${round(rate * 100, 4)}%`;
 function unitsFor(sizeMicros: number, cashMicros: number, price: number, feeRate: number): number {
   const budget = Math.min(sizeMicros, Math.floor(cashMicros / (1 + feeRate)));
   if (budget <= 0) return 0;
-  let units = Math.floor((budget * 100) / price);
-  while (units > 0 && (notionalMicros(units, price) > sizeMicros || notionalMicros(units, price) + feeMicrosAt(notionalMicros(units, price), feeRate) > cashMicros)) units -= 1;
-  return units;
+  return mostUnitsFitting(Math.floor((budget * 100) / price), (units) => notionalMicros(units, price) <= sizeMicros && notionalMicros(units, price) + feeMicrosAt(notionalMicros(units, price), feeRate) <= cashMicros);
 }
 
 export function decideArbitragePair(input: ArbitragePairInput): ArbitragePairDecision {
