@@ -68,6 +68,9 @@ const BOT_TRADE_ID_NAMESPACE_BYTES = parseUuid(BOT_TRADE_ID_NAMESPACE);
 export function tradeIdFor(signalId: string, userId: string): string {
   let ofUser = tradeIds.get(userId);
   let id = ofUser?.get(signalId);
+  // A memo: found, cleared or kept, the id is the same (only computed again, or the memo larger), so
+  // mutants of its conditions and count are equivalent.
+  // Stryker disable ConditionalExpression,EqualityOperator,UpdateOperator
   if (id === undefined) {
     if (keptTradeIds >= MAX_TRADE_IDS) {
       tradeIds.clear();
@@ -82,6 +85,7 @@ export function tradeIdFor(signalId: string, userId: string): string {
     ofUser.set(signalId, id);
     keptTradeIds++;
   }
+  // Stryker restore ConditionalExpression,EqualityOperator,UpdateOperator
   return id;
 }
 
@@ -373,8 +377,7 @@ function spendableMicros(portfolio: PortfolioState): number {
 
 /** The most whole units whose notional + fee fit in `budgetMicros` at `price`. */
 function unitsWithin(budgetMicros: number, price: number): number {
-  if (budgetMicros <= 0) return 0;
-  // First guess from the rates, then down past any rounding so the fill really fits.
+  // First guess (none above 0 for a budget of 0 or less, which buys nothing) from the rates, then down past any rounding so the fill really fits.
   const guess = Math.floor((budgetMicros / (1 + TRADE_FEE_RATE) / price) * (UNITS_PER_COIN / MICROS_PER_USD));
   return mostUnitsFitting(guess, (units) => notionalMicros(units, price) + feeMicros(notionalMicros(units, price)) <= budgetMicros);
 }
