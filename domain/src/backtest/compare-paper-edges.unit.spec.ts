@@ -227,6 +227,12 @@ describe('comparePaper: periods, pairing and explanations', function () {
       differs(b, p, placed(p), 'The same trade filled at another P&L ($3.00 against none: the lots sold differed)');
     });
 
+    it('names a P&L of $0.00 against none: a zero P&L is not none', function () {
+      const b = trade({ tradeId: 't-1', time: at(10), side: 'SELL' });
+      const p = trade({ tradeId: 't-1', time: at(10), side: 'SELL', pnl: 0.001 });
+      differs(b, p, placed(p), 'The same trade filled at another P&L ($0.00 against none: the lots sold differed)');
+    });
+
     it('names another close reason', function () {
       const b = withoutSignal(trade({ tradeId: 'close:pos-1', time: at(10), side: 'SELL', reason: 'TAKE_PROFIT', pnl: 2 }));
       const p = withoutSignal(trade({ tradeId: 'close:pos-1', time: at(10), side: 'SELL', reason: 'STOP_LOSS', pnl: 2 }));

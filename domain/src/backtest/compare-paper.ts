@@ -136,7 +136,7 @@ function fillDifference(b: BacktestTrade, p: BacktestTrade): ComparisonDifferenc
   if (p.amount !== b.amount) what.push(`another amount (${p.amount} against ${b.amount}: the portfolio or the rules' figures differed)`);
   if (cents(p.price * p.amount) !== cents(b.price * b.amount)) what.push(`another price (${usd(p.price)} against ${usd(b.price)})`);
   if (cents(p.fee) !== cents(b.fee)) what.push(`another fee (${usd(p.fee)} against ${usd(b.fee)})`);
-  if ((p.pnl === null) !== (b.pnl === null) || (p.pnl !== null && b.pnl !== null && cents(p.pnl) !== cents(b.pnl))) what.push(`another P&L (${p.pnl === null ? 'none' : usd(p.pnl)} against ${b.pnl === null ? 'none' : usd(b.pnl)}: the lots sold differed)`);
+  if ((p.pnl === null) !== (b.pnl === null) || cents(p.pnl ?? 0) !== cents(b.pnl ?? 0)) what.push(`another P&L (${p.pnl === null ? 'none' : usd(p.pnl)} against ${b.pnl === null ? 'none' : usd(b.pnl)}: the lots sold differed)`);
   if (p.reason !== b.reason) what.push(`another reason (${p.reason} against ${b.reason})`);
   return { kind: 'different-fill', backtestTrade: b, paperTrade: p, explanation: `The same trade filled at ${what.join(', ') || 'another fill'}` };
 }
