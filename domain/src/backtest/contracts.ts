@@ -235,6 +235,17 @@ function fail(field: string, message: string): never {
   throw new ValidationError(message, { field });
 }
 
+/**
+ * Refuses a request its zod schema refused (a refusal has at least one issue), by its first problem:
+ * a strategy missing or unknown first, then the first issue's field.
+ */
+function failOnFirstIssue(issues: z.ZodError['issues']): never {
+  // Stryker disable next-line ConditionalExpression,ArrowFunction,StringLiteral: equivalent while strategyId is the schemas' first key: zod reports the issues in the schema's key order, so a strategyId issue is the first one and finding none answers the first one too (the `!==` and `&&` mutants stay, and die in backtest-request-first-problem.unit.spec).
+  const issue = issues.find((i) => i.path[0] === 'strategyId') ?? issues[0]!;
+  const field = issue.path.map(String).join('.') || 'body';
+  fail(field, issue.path[0] === 'strategyId' ? STRATEGY_REQUIRED_MESSAGE : `${field}: ${issue.message}`);
+}
+
 /** Checks the strategy and its parameters (bounds, whole numbers where step is 1, order); fills defaults. Throws ValidationError naming the field. */
 export function validateStrategyParameters(strategyId: string, parameters: Record<string, number>): { strategy: StrategyDefinition; parameters: Record<string, number> } {
   if (strategyId.trim() === '') fail('strategyId', STRATEGY_REQUIRED_MESSAGE);
@@ -249,7 +260,7 @@ export function validateStrategyParameters(strategyId: string, parameters: Recor
   for (const [name, bounds] of Object.entries(strategy.parameters)) {
     const sent = Object.prototype.hasOwnProperty.call(parameters, name) ? parameters[name] : undefined;
     const value = sent ?? bounds.default;
-    if (typeof value !== 'number' || !Number.isFinite(value)) fail(`parameters.${name}`, `parameters.${name} must be a finite number`);
+    if (!Number.isFinite(value)) fail(`parameters.${name}`, `parameters.${name} must be a finite number`);
     if (value < bounds.min || value > bounds.max) fail(`parameters.${name}`, `parameters.${name} must be from ${bounds.min} to ${bounds.max}`);
     if (bounds.step === 1 && !Number.isInteger(value)) fail(`parameters.${name}`, `parameters.${name} must be a whole number`);
     out[name] = value;
@@ -289,10 +300,7 @@ export function validatePeriod(startDate: string, endDate: string, nowMs: number
 export function validateBacktestRequest(request: unknown, nowMs: number): ValidatedBacktestRequest {
   const parsed = backtestRequestSchema.safeParse(request);
   if (!parsed.success) {
-    // Stryker disable next-line ConditionalExpression,ArrowFunction,StringLiteral: equivalent while strategyId is the schema's first key: zod reports the issues in the schema's key order, so a strategyId issue is the first one and finding none answers the first one too (the `!==` and `&&` mutants stay, and die in backtest-request-first-problem.unit.spec).
-    const issue = parsed.error.issues.find((i) => i.path[0] === 'strategyId') ?? parsed.error.issues[0];
-    const field = issue?.path.map(String).join('.') || 'body';
-    fail(field, issue?.path[0] === 'strategyId' ? STRATEGY_REQUIRED_MESSAGE : `${field}: ${issue?.message ?? 'invalid'}`);
+    failOnFirstIssue(parsed.error.issues);
   }
   const body = parsed.data;
   const { strategy, parameters } = validateStrategyParameters(body.strategyId, body.parameters);
@@ -489,9 +497,7 @@ export interface ValidatedWalkForwardRequest extends Omit<WalkForwardRequest, 's
 export function validateWalkForwardRequest(request: unknown, nowMs: number): ValidatedWalkForwardRequest {
   const parsed = walkForwardRequestSchema.safeParse(request);
   if (!parsed.success) {
-    const issue = parsed.error.issues.find((i) => i.path[0] === 'strategyId') ?? parsed.error.issues[0];
-    const field = issue?.path.map(String).join('.') || 'body';
-    fail(field, issue?.path[0] === 'strategyId' ? STRATEGY_REQUIRED_MESSAGE : `${field}: ${issue?.message ?? 'invalid'}`);
+    failOnFirstIssue(parsed.error.issues);
   }
   const body = parsed.data;
   const { strategy } = validateStrategyParameters(body.strategyId, {});
