@@ -137,13 +137,6 @@ export function strategySignalsOver(
  */
 export type StrategySignalIds = (configId: string, symbol: string, candleTime: string) => { signalId: string; eventId: string };
 
-/** The last candle index (exclusive) whose close is within the period. */
-function endIndex(candles: Pick<Candles, 'time' | 'length'>, endMs: number): number {
-  let n = candles.length;
-  while (n > 0 && candles.time[n - 1]! + CANDLE_MS > endMs) n--;
-  return n;
-}
-
 /** The technical strategy's inputs at candle i: RSI over the closes (rsi.ts, as the live engine computes it). */
 export function technicalInputs(configuration: TechnicalConfiguration, close: Float64Array): (i: number) => StrategyInputs | null {
   const series = close.length > configuration.rsiPeriod + 1 ? rsi(close, configuration.rsiPeriod) : new Float64Array(close.length).fill(Number.NaN);
@@ -279,7 +272,8 @@ function periodCandles(config: StrategyBacktestConfig, ticks: BacktestMarket['ti
   const startMs = Date.parse(config.startDate);
   const endMs = Date.parse(config.endDate);
   const candles = candlesWithWarmUp({ symbol: config.symbol, startMs, endMs }, ticks, strategyWarmUpCandles(type, config.parameters));
-  return { type, candles, first: indexAtOrAfter(candles, startMs), end: endIndex(candles, endMs) };
+  // loadCandles stops at the last candle that closes by the period's end: every candle from `first` on is in the period.
+  return { type, candles, first: indexAtOrAfter(candles, startMs), end: candles.length };
 }
 
 /** The async step (neural: the user's models and their predictions, through the port); nothing for the others. */
