@@ -15,6 +15,7 @@ import { botStreamId } from '../trading/bot';
 import { riskStreamId } from '../trading/risk';
 import { subscriptionDecider, subscriptionStreamId, type SubscriptionEvent, type SubscriptionState } from '../auth/subscription';
 import { eventTime, type StoredEventLike, type TimelineCategory } from './contracts';
+import { ascendingBy } from '../shared/order';
 
 export interface Prefix<E> {
   applied: E[];
@@ -53,7 +54,7 @@ export function heldPositions(state: PortfolioState): Position[] {
   if (state.status !== 'open') return [];
   return Object.values(state.positions)
     .filter((p): p is Position => p !== undefined)
-    .sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
+    .sort(ascendingBy((p) => p.symbol));
 }
 
 /** The streams whose events make up a user's audit timeline (user-{id} is not one: it is the profile). */
@@ -68,7 +69,7 @@ export function timelineStreams(userId: string): Array<{ streamId: string; categ
 
 /** Events of several streams merged into the global order (positions compare as strings, position.ts). */
 export function inGlobalOrder<E extends { position: string }>(streams: ReadonlyArray<readonly E[]>): E[] {
-  return streams.flat().sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0));
+  return streams.flat().sort(ascendingBy((e) => e.position));
 }
 
 /**

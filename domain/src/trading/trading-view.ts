@@ -31,6 +31,7 @@ import type { Execution } from './engine/fills';
 import type { ExchangeId } from '../exchanges/exchanges';
 import type { StrategyId, StrategyType } from '../strategies/strategy-catalogue';
 import { microsToCents, quantityToUnits } from './money';
+import { ascendingBy } from '../shared/order';
 
 export const PORTFOLIOS_PROJECTION = 'portfolios';
 export const TRADES_PROJECTION = 'trades';
@@ -134,7 +135,7 @@ function heldNow(positions: PortfolioView['positions']): HeldAtDayStart[] {
     .filter((p): p is Position => p !== undefined)
     .map((p) => ({ symbol: p.symbol, coinId: p.coinId, units: p.units, costBasisMicros: p.costBasisMicros, lotUnits: lotsOf(p).map((l) => l.units) }))
     // By symbol: a document read back from JSONB has its keys in another order than one built in memory.
-    .sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
+    .sort(ascendingBy((p) => p.symbol));
 }
 
 /**
