@@ -43,8 +43,8 @@ export class NotEnoughDataError extends Error {}
 export function buildDataset(candles: CandleColumnsInput): Dataset {
   const features = computeFeatures(candles);
   const labels = nextCandleLabels(candles.close);
-  // The last candle has no next one: its row has no label.
-  const labelled = features.rows > 0 && labels[features.index[features.rows - 1]!] === -1 ? features.rows - 1 : features.rows;
+  // The last row is the last candle's (features.ts: rows run to the series' end), which has no next one: no label.
+  const labelled = Math.max(0, features.rows - 1);
   const trainRows = Math.floor(labelled * TRAIN_SHARE);
   const testStart = trainRows + GAP_ROWS;
   const testRows = labelled - testStart;

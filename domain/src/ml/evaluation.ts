@@ -39,9 +39,11 @@ export function evaluate(probabilities: ArrayLike<number>, labels: ArrayLike<num
   if (probabilities.length !== n) throw new RangeError(`${probabilities.length} predictions for ${n} labels`);
   let correct = 0;
   let ones = 0;
+  // Stryker disable next-line EqualityOperator: equivalent, i = n reads no label (undefined), which neither matches a prediction nor is a 1
   for (let i = 0; i < n; i++) {
     const predicted = probabilities[i]! > 0.5 ? 1 : 0;
     if (predicted === labels[i]) correct += 1;
+    // Stryker disable next-line EqualityOperator: equivalent, counting the labels that are not 1 gives n - ones, and the majority is the larger of the two counts either way
     if (labels[i] === 1) ones += 1;
   }
   const majority = Math.max(ones, n - ones);

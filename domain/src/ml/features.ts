@@ -64,10 +64,12 @@ export function computeFeatures(candles: CandleColumnsInput): FeatureMatrix {
   const ema20 = ema(close, 20);
   const volSma20 = sma(volume, 20);
   const logReturn = new Float64Array(n);
+  // Stryker disable next-line EqualityOperator: equivalent, i = n writes logReturn[n], past its end (a typed array ignores it)
   for (let i = 1; i < n; i++) logReturn[i] = Math.log(close[i]! / close[i - 1]!);
   const rows = Math.max(0, n - FEATURE_WARMUP);
   const values = new Float64Array(rows * FEATURE_COUNT);
   const index = new Int32Array(rows);
+  // Stryker disable next-line EqualityOperator: equivalent, r = rows only writes past the ends of index and values (a typed array ignores it)
   for (let r = 0; r < rows; r++) {
     const i = r + FEATURE_WARMUP;
     index[r] = i;
@@ -97,8 +99,7 @@ export function computeFeatures(candles: CandleColumnsInput): FeatureMatrix {
 /** 1 when candle i+1 closes above candle i, else 0; -1 for the last candle (no next one yet). */
 export function nextCandleLabels(close: ArrayLike<number>): Int8Array {
   const n = close.length;
-  const labels = new Int8Array(n);
+  const labels = new Int8Array(n).fill(-1);
   for (let i = 0; i < n - 1; i++) labels[i] = close[i + 1]! > close[i]! ? 1 : 0;
-  if (n > 0) labels[n - 1] = -1;
   return labels;
 }
