@@ -12,6 +12,9 @@ process.env.PROPERTY_RUNS ??= '40';
 // The initial run counts coverage at every statement: specs that wait for the market (test/wait.ts)
 // get ten times their deadlines. A mutant is still bounded by Stryker's own timeout (timeoutMS below).
 process.env.WAIT_TIMEOUT_SCALE ??= '10';
+// Where the test runner processes (whose working directory is Stryker's sandbox copy) find the
+// reports this run writes (stryker-hooks.cjs reads the initial run's test times there).
+process.env.STRYKER_PROJECT_ROOT ??= process.cwd();
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {

@@ -15,6 +15,11 @@ export const CHECKPOINT_TESTS_FILE = 'reports/mutation/checkpoint-tests.json';
 /** Milliseconds each spec file's tests took in the last initial run, slowest first. */
 export const INITIAL_RUN_TIMES_FILE = 'reports/mutation/initial-run-times.json';
 /**
+ * Milliseconds each test took in this run's initial run (by Stryker's test id, the mocha title), read by
+ * the test runner processes (stryker-hooks.cjs: a test's own limit while a mutant is active).
+ */
+export const TEST_TIMES_FILE = 'reports/mutation/test-times.json';
+/**
  * The run's plan, one entry a mutant: reused or decided early (with its status) or to be tested, then
  * with Stryker's estimate of what it costs if it survives (the covering tests' time, hooks not counted)
  * and the spec files of its covering tests. Where a run's time will go, known before it goes there.
@@ -42,6 +47,7 @@ class CheckpointReporter {
       // this file is left in place (the merge removes the test list once it is folded in).
       times[name] = (times[name] ?? 0) + Math.round(test.timeSpentMs ?? 0);
     }
+    fs.writeFileSync(TEST_TIMES_FILE, JSON.stringify(Object.fromEntries(result.tests.map((t) => [t.id, Math.round(t.timeSpentMs ?? 0)]))));
     fs.writeFileSync(CHECKPOINT_TESTS_FILE, JSON.stringify({ files }));
     this.testFiles = new Map(result.tests.filter((t) => t.fileName).map((t) => [t.id, projectPath(t.fileName)]));
     fs.writeFileSync(INITIAL_RUN_TIMES_FILE, JSON.stringify(Object.fromEntries(Object.entries(times).sort(([, a], [, b]) => b - a)), null, 1));

@@ -17,7 +17,19 @@
  *   also records who reached it, and a spec that takes 2 s under `npm test` took more than its 120 s
  *   in the market's hot loops. Stryker times every run itself (dryRunTimeoutMinutes, then timeoutMS
  *   plus the covering tests' measured time for each mutant), so mocha's timeouts are turned off here
- *   for tests and hooks: a mutant that hangs a test still counts, as a Timeout.
+ *   for hooks, and for tests in the initial run.
+ * - While a mutant is active, each test has a limit of its own: 5 s plus 3 times what it took in this
+ *   run's initial run (which counted coverage, so was slower than a mutant's run; the times are in
+ *   reports/mutation/test-times.json, written by checkpoint-reporter.mjs). Stryker's limit is for the
+ *   whole run, 1.5 times all the covering tests' time plus 10 s: a mutant that leaves a promise
+ *   pending forever (an append never sent, a wait on a projection that never comes) hung the first
+ *   test it reached, with the CPU idle, for the time of up to a hundred tests; now that test fails at
+ *   its own limit and the mutant counts as killed, by a test that took three times its time and more.
+ *   A synchronous endless loop blocks mocha's timer too, and still waits out Stryker's limit. The
+ *   process a test timed out in may hold what the mutant left pending (a connection, a lock), so it
+ *   does not run another mutant: the next run's first hook ends it, and Stryker starts a fresh process
+ *   and runs that mutant there (it retries a run whose process ended; the run that timed out has
+ *   already reported its kill).
  * - Module-level memos outlive a run. A text or id kept while one mutant was active (or none) would
  *   answer before the mutated derivation is asked, and the mutant would survive a spec that kills it
  *   under mocha. Each test starts with them forgotten, as it does in a fresh process.
@@ -96,6 +108,24 @@ function refreshMarketPaths() {
 
 /** Stryker's instrumentation namespace (coverage, the current test), as the instrumented code finds it. */
 const stryker = () => globalThis.__stryker__;
+
+/** What each test took in this run's initial run (see above), read at the first mutant's run; null before. */
+let initialTestTimes = null;
+function testLimitMs(test) {
+  if (stryker()?.activeMutant === undefined) return 0; // the initial run: no limit of mocha's
+  if (initialTestTimes === null) {
+    const file = path.join(process.env.STRYKER_PROJECT_ROOT ?? '', 'reports/mutation/test-times.json');
+    try {
+      initialTestTimes = new Map(Object.entries(JSON.parse(fs.readFileSync(file, 'utf8'))));
+    } catch {
+      initialTestTimes = new Map(); // no times (a run without the checkpoint reporter): Stryker's limit alone
+    }
+  }
+  const ms = initialTestTimes.get(test.fullTitle());
+  return ms === undefined ? 0 : 5000 + 3 * ms;
+}
+/** Whether a test timed out under the last mutant (mocha resets a test's state when the next run starts). */
+let timedOutUnderMutant = false;
 const HOOK_PREFIX = '\u0000before all of ';
 /** The suite of each `before` hook's coverage name. */
 const suitesByHookName = new Map();
@@ -157,10 +187,13 @@ function attributeHookCoverage() {
 
 exports.mochaHooks = {
   beforeAll() {
+    // A test of the last run timed out under its mutant: this process may hold what that mutant left
+    // pending, so it ends here, and Stryker runs this mutant again in a fresh one (see above).
+    if (timedOutUnderMutant) process.exit(70);
     nameBeforeHooks(this.test.parent);
   },
   beforeEach() {
-    if (this.currentTest) this.currentTest.timeout(0);
+    if (this.currentTest) this.currentTest.timeout(testLimitMs(this.currentTest));
     forgetTimeTexts();
     forgetTradeIds();
     forgetNumberFormats();
@@ -169,6 +202,10 @@ exports.mochaHooks = {
     if (process.env.STRYKER_TRACE && this.currentTest) {
       require('node:fs').appendFileSync(process.env.STRYKER_TRACE, `${new Date().toISOString()} ${process.pid} ${this.currentTest.fullTitle()}\n`);
     }
+  },
+  afterEach() {
+    // Mocha runs this hook after a test that failed too, a timed-out one included.
+    if (this.currentTest?.timedOut && stryker()?.activeMutant !== undefined) timedOutUnderMutant = true;
   },
   afterAll() {
     // The counts fast-coverage.mjs holds for the last test, into Stryker's coverage first.
