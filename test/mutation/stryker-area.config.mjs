@@ -2,9 +2,7 @@
 // folders in AREAS and the specs to the folders in SPECS (comma-separated), e.g.
 //   AREAS=domain/src/trading SPECS=domain/src/trading npm run test:mutation -- test/mutation/stryker-area.config.mjs
 // An area's kills are reused by the next whole run; its survivors are retested there when a test of
-// another area covers them. Specs that wait on a database are I/O bound: `--concurrency 4
-// --timeoutFactor 2.5` keeps both cores busy while a worker waits out a timed-out mutant, with the
-// margin four workers on two cores need (a test may take twice its measured time).
+// another area covers them.
 import base from '../../stryker.config.mjs';
 import { orderedSpecFiles } from './spec-order.mjs';
 
