@@ -199,6 +199,28 @@ export function eventStoreConformance(adapterName: string, makeStore: EventStore
       expect(await store.appendMany([])).to.deep.equal([]);
     });
 
+    it('refuses an appendMany that names a stream twice or gives a stream no event, and appends nothing', async function () {
+      const before = await store.headPosition();
+      const refusal = async (appends: Parameters<EventStore['appendMany']>[0]) => {
+        let error: unknown;
+        await store.appendMany(appends).catch((e: unknown) => (error = e));
+        return error instanceof RangeError ? error.message : error;
+      };
+      expect(
+        await refusal([
+          { streamId: stream('dup'), events: [newEvent('A')], expected: 'any' },
+          { streamId: stream('dup'), events: [newEvent('B')], expected: 'any' },
+        ]),
+      ).to.equal('appendMany needs distinct streams');
+      expect(
+        await refusal([
+          { streamId: stream('full'), events: [newEvent('A')], expected: 'any' },
+          { streamId: stream('empty'), events: [], expected: 'any' },
+        ]),
+      ).to.equal('append needs at least one event');
+      expect(mine(await store.readAll({ after: before, limit: 100 }))).to.deep.equal([]);
+    });
+
     it('loads several streams at once as loadStream would, with event ids looked up per stream', async function () {
       const snap = { name: 'counter', schemaVersion: 2 };
       const a = [newEvent('A0'), newEvent('A1'), newEvent('A2')];

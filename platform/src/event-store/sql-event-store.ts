@@ -17,6 +17,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import { ConcurrencyError } from '@papertrade/domain/shared/errors';
+import { ascendingBy } from '@papertrade/domain/shared/order';
 import type {
   AppendResult,
   EventMetadata,
@@ -37,6 +38,9 @@ import type {
 import { MAX_REVISION, streamPageRequest } from './event-store';
 import { comparePositions, decodePosition, encodePosition, type Position } from './position';
 import { quoteIdent, toBigInt, type Row, type SqlClient } from '../sql/sql-client';
+
+/** A stream's events in revision order (the statements' UNION ALL keeps no order of its parts). */
+const byRevision = ascendingBy((e: RecordedEvent) => e.revision);
 
 interface EventRow extends Row {
   seq: unknown;
@@ -258,7 +262,7 @@ export class SqlEventStore implements EventStore {
     if (appends.length === 0) return [];
     if (new Set(appends.map((a) => a.streamId)).size !== appends.length) throw new RangeError('appendMany needs distinct streams');
     if (appends.some((a) => a.events.length === 0)) throw new RangeError('append needs at least one event');
-    const order = appends.map((_, i) => i).sort((a, b) => (appends[a]!.streamId < appends[b]!.streamId ? -1 : 1));
+    const order = appends.map((_, i) => i).sort(ascendingBy((i) => appends[i]!.streamId));
     const sorted = order.map((i) => appends[i]!);
     const events = sorted.flatMap((a, i) => a.events.map((e) => ({ i: i + 1, e })));
     const rows = await this.sql.query<{ idx: unknown; seq: unknown; tx_id: unknown; revision: unknown }>(
@@ -350,7 +354,9 @@ export class SqlEventStore implements EventStore {
       if (row.part === 'stream') lastRevision = toBigInt(row.revision);
       else events.push(toRecorded(row));
     }
-    events.sort((a, b) => (a.revision === b.revision ? 0 : (a.revision < b.revision) !== backwards ? -1 : 1));
+    // The rows come in the subquery's order, which a UNION ALL need not keep: ordered here.
+    events.sort(byRevision);
+    if (backwards) events.reverse();
     return { events, lastRevision };
   }
 
@@ -383,7 +389,6 @@ export class SqlEventStore implements EventStore {
       else if (row.part === 'found') result.found.push(toRecorded(row));
       else result.revision = toBigInt(row.revision);
     }
-    const byRevision = (a: RecordedEvent, b: RecordedEvent) => (a.revision < b.revision ? -1 : a.revision > b.revision ? 1 : 0);
     result.events.sort(byRevision);
     result.found.sort(byRevision);
     return result;
@@ -424,7 +429,6 @@ export class SqlEventStore implements EventStore {
       else if (row.part === 'found') result.found.push(toRecorded(row));
       else result.revision = toBigInt(row.revision);
     }
-    const byRevision = (a: RecordedEvent, b: RecordedEvent) => (a.revision < b.revision ? -1 : a.revision > b.revision ? 1 : 0);
     for (const result of results) {
       result.events.sort(byRevision);
       result.found.sort(byRevision);
