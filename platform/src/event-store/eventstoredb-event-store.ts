@@ -35,6 +35,7 @@ import type {
   StreamingRead,
 } from '@eventstore/db-client';
 import { ConcurrencyError } from '@papertrade/domain/shared/errors';
+import { ascendingBy } from '@papertrade/domain/shared/order';
 import type {
   AppendResult,
   EventMetadata,
@@ -325,7 +326,7 @@ export class EventStoreDbEventStore implements EventStore {
       page = await this.readBackwards(stream, oldest.revision - 1n, TAIL_PAGE);
     }
     const events = newestFirst.filter((e) => e.revision >= from).reverse();
-    found.sort((a, b) => (a.revision < b.revision ? -1 : a.revision > b.revision ? 1 : 0));
+    found.sort(ascendingBy((e) => e.revision));
     return { ...(snapshot ? { snapshot } : {}), events, found, revision: newestFirst[0]?.revision };
   }
 
