@@ -193,6 +193,15 @@ export interface EventStore {
 /** The largest revision a store may hold (PostgreSQL's bigint): "from the end" of a backwards read. */
 export const MAX_REVISION = (1n << 63n) - 1n;
 
+/**
+ * What every adapter refuses in an appendMany before anything is written: a stream named twice, or a
+ * stream given no event (EventStoreDB has no multi-stream write, so the others would be written first).
+ */
+export function checkAppendMany(appends: readonly StreamAppend[]): void {
+  if (new Set(appends.map((a) => a.streamId)).size !== appends.length) throw new RangeError('appendMany needs distinct streams');
+  if (appends.some((a) => a.events.length === 0)) throw new RangeError('append needs at least one event');
+}
+
 /** `readStreamPage`'s options checked and filled in (every adapter refuses the same things). */
 export function streamPageRequest(options: ReadStreamPageOptions): { fromRevision: bigint; maxCount: number; backwards: boolean } {
   const backwards = (options.direction ?? 'forwards') === 'backwards';

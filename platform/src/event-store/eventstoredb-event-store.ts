@@ -53,7 +53,7 @@ import type {
   SubscribeOptions,
   Subscription,
 } from './event-store';
-import { MAX_REVISION, streamPageRequest } from './event-store';
+import { checkAppendMany, MAX_REVISION, streamPageRequest } from './event-store';
 import { comparePositions, decodePosition, encodePosition, type Position } from './position';
 
 export interface EventStoreDbOptions {
@@ -228,9 +228,7 @@ export class EventStoreDbEventStore implements EventStore {
 
   /** No multi-stream write in EventStoreDB: one append per stream, all in flight at once. */
   async appendMany(appends: StreamAppend[]): Promise<Array<AppendResult | ConcurrencyError>> {
-    if (new Set(appends.map((a) => a.streamId)).size !== appends.length) throw new RangeError('appendMany needs distinct streams');
-    // Before any append is sent: the others would be written (no multi-stream write here).
-    if (appends.some((a) => a.events.length === 0)) throw new RangeError('append needs at least one event');
+    checkAppendMany(appends);
     const settled = await Promise.allSettled(appends.map((a) => this.append(a.streamId, a.events, a.expected)));
     const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected' && !(r.reason instanceof ConcurrencyError));
     if (failed) throw failed.reason;

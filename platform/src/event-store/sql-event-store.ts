@@ -35,7 +35,7 @@ import type {
   SubscribeOptions,
   Subscription,
 } from './event-store';
-import { MAX_REVISION, streamPageRequest } from './event-store';
+import { checkAppendMany, MAX_REVISION, streamPageRequest } from './event-store';
 import { comparePositions, decodePosition, encodePosition, type Position } from './position';
 import { quoteIdent, toBigInt, type Row, type SqlClient } from '../sql/sql-client';
 
@@ -260,8 +260,7 @@ export class SqlEventStore implements EventStore {
    */
   async appendMany(appends: StreamAppend[]): Promise<Array<AppendResult | ConcurrencyError>> {
     if (appends.length === 0) return [];
-    if (new Set(appends.map((a) => a.streamId)).size !== appends.length) throw new RangeError('appendMany needs distinct streams');
-    if (appends.some((a) => a.events.length === 0)) throw new RangeError('append needs at least one event');
+    checkAppendMany(appends);
     const order = appends.map((_, i) => i).sort(ascendingBy((i) => appends[i]!.streamId));
     const sorted = order.map((i) => appends[i]!);
     const events = sorted.flatMap((a, i) => a.events.map((e) => ({ i: i + 1, e })));
