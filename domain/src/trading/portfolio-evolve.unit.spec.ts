@@ -4,7 +4,7 @@
  * the command handler's snapshots all keep earlier states).
  */
 import { expect } from 'chai';
-import { evolvePortfolio, initialPortfolioState, type PortfolioEvent, type PortfolioState } from './portfolio';
+import { evolvePortfolio, exitsOf, initialPortfolioState, portfolioStreamId, rememberedTradeIds, type PortfolioEvent, type PortfolioState } from './portfolio';
 import { portfolioDecider } from './portfolio.decider';
 
 const NOW = '2026-03-04T10:00:00.000Z';
@@ -17,8 +17,21 @@ describe('portfolio evolution', function () {
       { type: 'PortfolioReset', data: { userId: 'u1', startingCashMicros: 5_000_000_000, resetAt: NOW } } as PortfolioEvent,
       { type: 'PortfolioPeakRecorded', data: { userId: 'u1', valueMicros: 20_000_000_000 } } as PortfolioEvent,
       { type: 'PositionClosed', data: { userId: 'u1', positionId: 'p', coinId: 'ethereum', symbol: 'ETH', reason: 'STOP_LOSS', quantity: 1, price: 2000, notionalMicros: 2_000_000_000, feeMicros: 2_000_000, costBasisClosedMicros: 1_900_000_000, entryNotionalClosedMicros: 1_898_000_000, realisedPnlMicros: 98_000_000, closedTradeIds: ['t'], lotRule: 'FIFO', lots: [], closedAt: NOW } } as PortfolioEvent,
+      { type: 'SimulatedTradePlaced', data: { userId: 'u1', tradeId: 't', coinId: 'ethereum', symbol: 'ETH', side: 'BUY', quantity: 1, price: 2000, notionalMicros: 2_000_000_000, feeMicros: 2_000_000, source: { kind: 'MANUAL' }, placedAt: NOW, costBasisClosedMicros: 0, entryNotionalClosedMicros: 0, realisedPnlMicros: 0, closedTradeIds: [], lotRule: 'FIFO', lots: [] } } as PortfolioEvent,
     ];
     for (const e of early) expect(evolvePortfolio(none, e), e.type).to.equal(none);
+  });
+
+  it('opens remembering no trade id and no signal traded; its stream is named after the user', function () {
+    const state = evolvePortfolio(initialPortfolioState(), opened);
+    expect(state).to.deep.include({ recentTradeIds: [], newTradeIds: [], lastSignalTraded: {}, positions: {} });
+    expect(rememberedTradeIds(state as Extract<PortfolioState, { status: 'open' }>)).to.deep.equal([]);
+    expect(portfolioStreamId('u1')).to.equal('portfolio-u1');
+  });
+
+  it('a position without an exit plan (stored before plans) follows the profile', function () {
+    expect(exitsOf({})).to.deep.equal({ kind: 'PROFILE', atr: null, sigma: null });
+    expect(exitsOf({ exits: { kind: 'NONE' } })).to.deep.equal({ kind: 'NONE' });
   });
 
   it('makes a new state for each event and leaves the one before as it was (a BUY, a SELL, a peak, a reset)', function () {

@@ -260,6 +260,9 @@ describe('portfolio decider', function () {
       it('the upcaster marks their fills AVERAGE_COST with no lots, and leaves later versions alone', function () {
         const [, buy, , sell] = v1History();
         expect(buy!.data).to.deep.include({ lotRule: 'AVERAGE_COST', lots: [] });
+        const close = stored('PositionClosed', { userId: 'u1', positionId: 'b1', coinId: 'ethereum', symbol: 'ETH', reason: 'STOP_LOSS', quantity: 0.5, price: 2900, notionalMicros: 1_450_000_000, feeMicros: 1_450_000, costBasisClosedMicros: 1_501_500_000, realisedPnlMicros: -52_950_000, closedTradeIds: ['b1'], closedAt: '2026-03-04T12:00:00.000Z' });
+        expect(close.data).to.deep.include({ lotRule: 'AVERAGE_COST', lots: [] });
+        expect(stored('PortfolioReset', { userId: 'u1', startingCashMicros: 10_000_000_000, resetAt: '2026-03-04T12:00:00.000Z' }).data).to.not.have.property('lots');
         expect(sell!.data).to.deep.include({ lotRule: 'AVERAGE_COST', lots: [], costBasisClosedMicros: 1_831_830_000 });
         expect(upcastPortfolioEvent({ type: buyHalfEth.type, data: buyHalfEth.data, schemaVersion: 2 })).to.deep.equal(buyHalfEth);
         expect(upcastPortfolioEvent({ type: buyHalfEth.type, data: buyHalfEth.data, schemaVersion: 3 })).to.deep.equal(buyHalfEth);
@@ -282,6 +285,43 @@ describe('portfolio decider', function () {
             { tradeId: 'b2', units: 20_000_000, costMicros: 620_620_000, entryNotionalMicros: 620_000_000, price: 3100 },
           ],
         });
+      });
+
+      it('a lot that an average-cost sale empties (its share rounded up to all it held) goes, and what it still carried stays with the newest lot', function () {
+        // b0 holds one unit (1e-8 ETH) bought for 30 micro-dollars, b1 and b2 half an ETH each. Selling
+        // 0.49999999 ETH at average cost takes each lot's share: b0's is 0.49999998 of a unit, b1's and
+        // b2's 24,999,999.25 units, so the one unit the floors leave goes to b0 (the largest remainder),
+        // which is then empty.
+        const b0 = stored('SimulatedTradePlaced', { ...v1Buy('b0', 3000, 30_000).data, quantity: 0.00000001, notionalMicros: 30, feeMicros: 0 });
+        const [costClosed, entryClosed] = [1_526_525_000, 1_525_000_000];
+        const history = [
+          stored('PortfolioOpened', opened.data),
+          b0,
+          ...v1History().slice(1, 3),
+          stored('SimulatedTradePlaced', {
+            ...v1Buy('s1', 3050, 1_524_999_970).data,
+            side: 'SELL',
+            quantity: 0.49999999,
+            costBasisClosedMicros: costClosed,
+            entryNotionalClosedMicros: entryClosed,
+            realisedPnlMicros: 1_524_999_970 - 1_524_999 - costClosed,
+            lotRule: undefined,
+            lots: undefined,
+          }),
+        ];
+        const state = fold(portfolioDecider, history);
+        if (state.status !== 'open') throw new Error('not open');
+        const position = state.positions.ETH!;
+        const costTaken = apportion(costClosed, [30, 1_501_500_000, 1_551_550_000]);
+        const entryTaken = apportion(entryClosed, [30, 1_500_000_000, 1_550_000_000]);
+        expect(position.lots).to.deep.equal([
+          { tradeId: 'b1', units: 25_000_001, costMicros: 1_501_500_000 - costTaken[1]!, entryNotionalMicros: 1_500_000_000 - entryTaken[1]!, price: 3000 },
+          // The newest lot also carries what b0 had left of its cost and entry notional.
+          { tradeId: 'b2', units: 25_000_001, costMicros: 1_551_550_000 - costTaken[2]! + (30 - costTaken[0]!), entryNotionalMicros: 1_550_000_000 - entryTaken[2]! + (30 - entryTaken[0]!), price: 3100 },
+        ]);
+        expect(30 - costTaken[0]!, 'b0 had something left').to.be.greaterThan(0);
+        // The lots add up to the position to the micro-dollar.
+        expect(position).to.deep.include({ units: 50_000_002, costBasisMicros: 3_053_050_030 - costClosed, entryNotionalMicros: 3_050_000_030 - entryClosed });
       });
 
       it('a sale after them takes FIFO lots from what average cost left', function () {
@@ -316,6 +356,13 @@ describe('portfolio decider', function () {
         expect(apportion(7, [3, 0, 4])).to.deep.equal([3, 0, 4]);
         expect(apportion(0, [5, 5])).to.deep.equal([0, 0]);
         expect(apportion(5, [0, 0])).to.deep.equal([0, 0]);
+        // 5 over 1:2:3 is 0.83, 1.67, 2.5: floors 0, 1, 2 and the two left go to the largest remainders (0.83, 0.67).
+        expect(apportion(5, [1, 2, 3])).to.deep.equal([1, 2, 2]);
+        // 3 over 3:1:1 is 1.8, 0.6, 0.6: one left for equal remainders goes to the earlier weight.
+        expect(apportion(3, [3, 1, 1])).to.deep.equal([2, 1, 0]);
+        expect(apportion(2, [1, 1, 1])).to.deep.equal([1, 1, 0]);
+        expect(apportion(1, [1, 3])).to.deep.equal([0, 1]);
+        expect(apportion(1, [3, 1])).to.deep.equal([1, 0]);
         const big = apportion(999_999_999_999_999, [333_333_333_333_333, 666_666_666_666_667]);
         expect(big[0]! + big[1]!).to.equal(999_999_999_999_999);
       });
@@ -489,6 +536,11 @@ describe('portfolio decider', function () {
       expect(portfolioDecider.decide(place('t4', 'BUY', 0.001, 60000, 'BTC', signalAt('2026-03-04T05:00:00.000Z')), fold(portfolioDecider, events))).to.have.length(1);
       expect(portfolioDecider.decide(place('t5', 'BUY', 0.1, 3000, 'ETH', signalAt('2026-03-04T05:10:00.000Z')), fold(portfolioDecider, events))).to.have.length(1);
       expect(portfolioDecider.decide(place('t6', 'BUY', 0.1, 3000), fold(portfolioDecider, events))).to.have.length(1);
+    });
+
+    it('a manual trade on the coin leaves its newest signal traded as it was: the signal again still appends nothing', function () {
+      const events = history(place('t1', 'BUY', 0.1, 3000, 'ETH', signalAt('2026-03-04T05:05:00.000Z')), place('t2', 'BUY', 0.1, 3000));
+      spec.given(events).when(place('t3', 'BUY', 0.1, 3000, 'ETH', signalAt('2026-03-04T05:05:00.000Z', 'other'))).then([]);
     });
 
     it(`remembers the last ${TRADE_ID_MEMORY} trade ids and every open one, so the state stays bounded`, function () {

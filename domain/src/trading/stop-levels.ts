@@ -93,8 +93,11 @@ export function exitLevels(plan: ExitPlan, profile: RiskProfile, entry: number, 
 export { usdText } from './money-text';
 const usd = usdText;
 
-/** How a position's stop loss is set, in words (the Active Trades tab's rule column). */
-export function stopRuleText(plan: ExitPlan, profile: RiskProfile, entry: number, highest: number, atr: number, sigma: number): string {
+/**
+ * How a position's stop loss is set, in words (the Active Trades tab's rule column). The figures as
+ * exitLevels takes them: the ones the entry recorded, else the market's now.
+ */
+export function stopRuleText(plan: ExitPlan, profile: RiskProfile, entry: number, highest: number, atrNow: number, sigmaNow: number): string {
   if (plan.kind === 'NONE') return 'No automatic exit (manual position)';
   if (plan.kind === 'MANUAL') {
     const parts = [
@@ -104,6 +107,8 @@ export function stopRuleText(plan: ExitPlan, profile: RiskProfile, entry: number
     return `Manual: ${parts.join(', ')}`;
   }
   const v = profile.stopLossValue;
+  const atr = plan.atr ?? atrNow;
+  const sigma = plan.sigma ?? sigmaNow;
   const target = `target ${profile.takeProfitRatio} x the stop's distance`;
   switch (profile.stopLossType) {
     case 'fixed':

@@ -70,7 +70,11 @@ describe('stop levels', function () {
 
     it('says how each stop is set', function () {
       expect(stopRuleText(PROFILE_PLAN, profile({ stopLossType: 'trailing' }), 3000, 3210, 12, 0.002)).to.equal("Trailing: 2% below the high since entry $3,210.00, target 2.5 x the stop's distance");
-      expect(stopRuleText(PROFILE_PLAN, profile({ stopLossType: 'atr' }), 3000, 3000, 12.5, 0.002)).to.equal("ATR: 2 x ATR14 $12.50 below entry, target 2.5 x the stop's distance");
+      // The figures the entry recorded, as exitLevels sets the level by; without them, the market's now.
+      expect(stopRuleText(PROFILE_PLAN, profile({ stopLossType: 'atr' }), 3000, 3000, 12.5, 0.004)).to.equal("ATR: 2 x ATR14 $12.00 below entry, target 2.5 x the stop's distance");
+      expect(stopRuleText({ kind: 'PROFILE', atr: null, sigma: null }, profile({ stopLossType: 'atr' }), 3000, 3000, 12.5, 0.004)).to.equal("ATR: 2 x ATR14 $12.50 below entry, target 2.5 x the stop's distance");
+      expect(stopRuleText(PROFILE_PLAN, profile({ stopLossType: 'volatility' }), 3000, 3000, 12.5, 0.004)).to.equal("Volatility: 2 x sigma 0.200% below entry, target 2.5 x the stop's distance");
+      expect(stopRuleText({ kind: 'PROFILE', atr: null, sigma: null }, profile({ stopLossType: 'volatility' }), 3000, 3000, 12.5, 0.004)).to.equal("Volatility: 2 x sigma 0.400% below entry, target 2.5 x the stop's distance");
       expect(stopRuleText(NO_EXITS, profile({}), 3000, 3000, 12, 0.002)).to.equal('No automatic exit (manual position)');
       expect(stopRuleText({ kind: 'MANUAL', stopLoss: 2910, takeProfit: null, stopLossPercent: 3, takeProfitPercent: null }, profile({}), 3000, 3000, 1, 1)).to.equal('Manual: stop 3% below entry, no target');
       expect(usdText(1234567.891)).to.equal('$1,234,567.89');

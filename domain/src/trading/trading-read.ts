@@ -75,6 +75,7 @@ export function dailyPnl(view: PortfolioView | null, valuation: PortfolioValuati
   return { startedAt: start.startedAt, startValueCents, dailyPnlCents: totalCents - startValueCents, realisedTodayCents: microsToCents(start.realisedPnlMicros) };
 }
 
+// Stryker disable next-line ConditionalExpression: equivalent, undefined is not finite either (the check narrows the type)
 const knownPrice = (price: number | undefined) => (price !== undefined && Number.isFinite(price) && price > 0 ? price : undefined);
 
 export interface PortfolioReadInput {
@@ -136,7 +137,8 @@ export function tradeResponse(view: TradeView, prices: Prices): Trade {
   const buy = view.type === 'BUY';
   // A BUY's lot: what it still holds and what that cost (documents from before lots: all it bought).
   const heldUnits = buy ? (view.heldUnits ?? (view.status === 'OPEN' ? view.units : 0)) : 0;
-  const heldCost = buy ? (view.heldCostMicros ?? (view.status === 'OPEN' ? view.costMicros : 0)) : 0;
+  // (A CLOSED BUY has no price below, so what it held no longer counts.)
+  const heldCost = buy ? (view.heldCostMicros ?? view.costMicros) : 0;
   const price = view.status === 'OPEN' ? knownPrice(prices[view.symbol]) : undefined;
   let pnl: number | null = null;
   if (view.realisedPnlMicros !== null) pnl = centsToUsd(microsToCents(view.realisedPnlMicros));
@@ -205,6 +207,7 @@ export const profileOf = (risk: RiskView | null): RiskProfile => (risk ? riskPro
 
 /** Cents a position would lose if sold at its stop (fee included) against its cost basis; at least 0. Without a stop, all of it. */
 function riskCents(units: number, costBasisCents: number, stopPrice: number | null): number {
+  // Stryker disable next-line ConditionalExpression: equivalent, a stop of null sells at 0 below (Math.max), which loses the same
   if (stopPrice === null) return Math.max(0, costBasisCents);
   const notional = notionalMicros(units, Math.max(stopPrice, 0));
   return Math.max(0, costBasisCents - microsToCents(notional - feeMicros(notional)));
@@ -243,6 +246,7 @@ export function activeRiskTrades(
       const plan = exitsOf(positions[p.symbol] ?? {});
       const coin = coins[p.symbol] ?? emptyHeldCoinMarket();
       const trailing = plan.kind === 'PROFILE' && profile.stopLossType === 'trailing';
+      // Stryker disable next-line EqualityOperator: equivalent, at equality both are the same
       const highest = trailing && coin.highestSinceEntry > p.avgEntryPrice ? coin.highestSinceEntry : p.avgEntryPrice;
       const levels = exitLevels(plan, profile, p.avgEntryPrice, highest, coin.atr, coin.sigma);
       const stopLoss = levelOrNull(levels.stopLoss);
@@ -259,7 +263,7 @@ export function activeRiskTrades(
         exitPlan: plan.kind,
         stopLossType: plan.kind === 'PROFILE' ? profile.stopLossType : null,
         highestSinceEntry: trailing ? highest : null,
-        stopRule: stopRuleText(plan, profile, p.avgEntryPrice, highest, plan.kind === 'PROFILE' ? (plan.atr ?? coin.atr) : Number.NaN, plan.kind === 'PROFILE' ? (plan.sigma ?? coin.sigma) : Number.NaN),
+        stopRule: stopRuleText(plan, profile, p.avgEntryPrice, highest, coin.atr, coin.sigma),
         riskAmount: centsToUsd(risk),
         riskPercentage: percentOf(risk, totalCents),
         unrealizedPnL: p.unrealisedPnl,

@@ -132,6 +132,7 @@ function eventTime(event: PortfolioEvent): string {
 
 function heldNow(positions: PortfolioView['positions']): HeldAtDayStart[] {
   return Object.values(positions)
+    // Stryker disable next-line MethodExpression,ConditionalExpression: equivalent, a sold-out coin's key is deleted (portfolio.ts), so no value is undefined; the filter narrows the type
     .filter((p): p is Position => p !== undefined)
     .map((p) => ({ symbol: p.symbol, coinId: p.coinId, units: p.units, costBasisMicros: p.costBasisMicros, lotUnits: lotsOf(p).map((l) => l.units) }))
     // By symbol: a document read back from JSONB has its keys in another order than one built in memory.
@@ -168,34 +169,20 @@ export function portfolioStateOf(view: PortfolioView): PortfolioState {
 }
 
 function summarise(summary: TradeSummaryCounts, event: PortfolioEvent): TradeSummaryCounts {
-  if (event.type === 'SimulatedTradePlaced') {
-    const d = event.data;
-    const closing = d.side === 'SELL';
-    return {
-      trades: summary.trades + 1,
-      buys: summary.buys + (closing ? 0 : 1),
-      sells: summary.sells + (closing ? 1 : 0),
-      closes: summary.closes + (closing ? 1 : 0),
-      wins: summary.wins + (closing && d.realisedPnlMicros > 0 ? 1 : 0),
-      realisedPnlMicros: summary.realisedPnlMicros + d.realisedPnlMicros,
-      realisedPnlCents: summaryRealisedCents(summary) + microsToCents(d.realisedPnlMicros),
-      notionalMicros: summary.notionalMicros + d.notionalMicros,
-    };
-  }
-  if (event.type === 'PositionClosed') {
-    const d = event.data;
-    return {
-      trades: summary.trades + 1,
-      buys: summary.buys,
-      sells: summary.sells + 1,
-      closes: summary.closes + 1,
-      wins: summary.wins + (d.realisedPnlMicros > 0 ? 1 : 0),
-      realisedPnlMicros: summary.realisedPnlMicros + d.realisedPnlMicros,
-      realisedPnlCents: summaryRealisedCents(summary) + microsToCents(d.realisedPnlMicros),
-      notionalMicros: summary.notionalMicros + d.notionalMicros,
-    };
-  }
-  return summary;
+  if (event.type !== 'SimulatedTradePlaced' && event.type !== 'PositionClosed') return summary;
+  const d = event.data;
+  // A stop loss or take profit is a sell too. A BUY realises nothing, so only a closing trade can win.
+  const closing = event.type === 'PositionClosed' || event.data.side === 'SELL';
+  return {
+    trades: summary.trades + 1,
+    buys: summary.buys + (closing ? 0 : 1),
+    sells: summary.sells + (closing ? 1 : 0),
+    closes: summary.closes + (closing ? 1 : 0),
+    wins: summary.wins + (d.realisedPnlMicros > 0 ? 1 : 0),
+    realisedPnlMicros: summary.realisedPnlMicros + d.realisedPnlMicros,
+    realisedPnlCents: summaryRealisedCents(summary) + microsToCents(d.realisedPnlMicros),
+    notionalMicros: summary.notionalMicros + d.notionalMicros,
+  };
 }
 
 export function evolvePortfolioView(doc: PortfolioView | null, event: DomainEvent): PortfolioView | null {
@@ -223,6 +210,7 @@ export function evolvePortfolioView(doc: PortfolioView | null, event: DomainEven
   const day: DayStart =
     doc.day.day === today ? doc.day : { day: today, startedAt: dayStartOf(today), cashMicros: doc.cashMicros, positions: heldNow(doc.positions), realisedPnlMicros: 0 };
   const next = evolvePortfolio(portfolioStateOf(doc), event);
+  // Stryker disable next-line ConditionalExpression: equivalent, an open state stays open under every event but the opening, handled above; this narrows the type
   if (next.status !== 'open') return doc;
   const realised = event.type === 'SimulatedTradePlaced' || event.type === 'PositionClosed' ? event.data.realisedPnlMicros : 0;
   return {
@@ -336,7 +324,7 @@ const heldCostOf = (doc: TradeView) => doc.heldCostMicros ?? doc.costMicros;
  */
 function lotTaken(doc: TradeView, d: { closedTradeIds: string[]; lots?: SoldLot[] }, reason: TradeCloseReason, at: string): TradeView {
   if (doc.status === 'CLOSED') return doc;
-  const sold = (d.lots ?? []).find((l) => l.tradeId === doc.tradeId);
+  const sold = d.lots?.find((l) => l.tradeId === doc.tradeId);
   const soldUnits = sold ? quantityToUnits(sold.quantity) : 0;
   const next: TradeView = {
     ...doc,
@@ -357,14 +345,17 @@ function discarded(doc: TradeView, at: string): TradeView {
 function sale(d: { lotRule?: LotRule; lots?: SoldLot[]; entryNotionalClosedMicros?: number }, units: number) {
   const lots = (d.lots ?? []).map((l) => ({ tradeId: l.tradeId, units: quantityToUnits(l.quantity), entryPrice: l.entryPrice }));
   const lotRule: LotRule = d.lotRule === 'FIFO' || d.lotRule === 'PAIR' ? d.lotRule : 'AVERAGE_COST';
-  // Under FIFO (and a pair's own lot) the exact fill prices of the lots; before it, the entry notional (all that was recorded).
-  const entryPrice = lotRule !== 'AVERAGE_COST' && lots.length > 0 ? averagePrice(lots.map((l) => ({ units: l.units, price: l.entryPrice }))) : undefined;
+  // Under FIFO (and a pair's own lot) the exact fill prices of the lots; before it (at average cost,
+  // which names no lot), the entry notional, all that was recorded.
+  const entryPrice = lots.length > 0 ? averagePrice(lots.map((l) => ({ units: l.units, price: l.entryPrice }))) : undefined;
   return { lotRule, lots, entryPrice, units };
 }
 
 /**
  * One trade document. An event touches the trade it places (no document yet) and the BUYs whose lots
- * it takes from or closes (their documents exist: their BUY came earlier on the same stream).
+ * it takes from or closes (their documents exist: their BUY came earlier on the same stream). The
+ * projector applies an event to a document once (it skips positions it has passed), so an existing
+ * document is always such a BUY.
  */
 export function evolveTradeView(doc: TradeView | null, event: DomainEvent): TradeView | null {
   if (!isPortfolioEvent(event)) return doc;
@@ -373,11 +364,12 @@ export function evolveTradeView(doc: TradeView | null, event: DomainEvent): Trad
       return doc;
     case 'SimulatedTradePlaced': {
       const d = event.data;
-      if (doc) return doc.tradeId === d.tradeId ? doc : lotTaken(doc, d, 'SELL', d.placedAt);
+      if (doc) return lotTaken(doc, d, 'SELL', d.placedAt);
       const buy = d.side === 'BUY';
       const units = quantityToUnits(d.quantity);
       const entryNotionalMicros = buy ? d.notionalMicros : d.entryNotionalClosedMicros;
       const sold = buy ? undefined : sale(d, units);
+      const signal = d.source.kind === 'SIGNAL' ? d.source : undefined;
       return {
         userId: d.userId,
         tradeId: d.tradeId,
@@ -391,21 +383,21 @@ export function evolveTradeView(doc: TradeView | null, event: DomainEvent): Trad
         entryNotionalMicros,
         costMicros: buy ? d.notionalMicros + d.feeMicros : d.costBasisClosedMicros,
         realisedPnlMicros: buy ? null : d.realisedPnlMicros,
-        entryPrice: buy ? d.price : (sold?.entryPrice ?? (entryNotionalMicros * 100) / units),
+        entryPrice: sold ? (sold.entryPrice ?? (entryNotionalMicros * 100) / units) : d.price,
         heldUnits: buy ? units : null,
         heldCostMicros: buy ? d.notionalMicros + d.feeMicros : null,
         soldUnits: buy ? 0 : null,
-        lotRule: sold?.lotRule ?? null,
-        lots: sold?.lots ?? [],
+        lotRule: sold ? sold.lotRule : null,
+        lots: sold ? sold.lots : [],
         decision: d.decision ?? null,
         exits: buy ? (d.exits ?? null) : null,
         execution: d.execution ?? null,
         status: buy ? 'OPEN' : 'CLOSED',
         closeReason: buy ? null : 'SELL',
         source: tradeSourceLabel(d.source),
-        signalId: d.source.kind === 'SIGNAL' ? d.source.signalId : null,
-        strategyId: d.source.kind === 'SIGNAL' ? (d.source.strategy?.strategyId ?? null) : null,
-        strategyType: d.source.kind === 'SIGNAL' ? (d.source.strategy?.strategyType ?? null) : null,
+        signalId: signal ? signal.signalId : null,
+        strategyId: signal?.strategy?.strategyId ?? null,
+        strategyType: signal?.strategy?.strategyType ?? null,
         pairId: d.pair?.pairId ?? null,
         exchange: d.pair?.exchange ?? null,
         placedAt: d.placedAt,
@@ -415,8 +407,7 @@ export function evolveTradeView(doc: TradeView | null, event: DomainEvent): Trad
     }
     case 'PositionClosed': {
       const d = event.data;
-      const closeId = closeTradeId(d.positionId);
-      if (doc) return doc.tradeId === closeId ? doc : lotTaken(doc, d, d.reason, d.closedAt);
+      if (doc) return lotTaken(doc, d, d.reason, d.closedAt);
       const units = quantityToUnits(d.quantity);
       // Events from before entryNotionalClosedMicros existed: the cost basis less the 0.1 % buying
       // fee is the closest estimate (the exact figure was not recorded).
@@ -424,7 +415,7 @@ export function evolveTradeView(doc: TradeView | null, event: DomainEvent): Trad
       const sold = sale(d, units);
       return {
         userId: d.userId,
-        tradeId: closeId,
+        tradeId: closeTradeId(d.positionId),
         type: 'SELL',
         symbol: d.symbol,
         coinId: d.coinId,

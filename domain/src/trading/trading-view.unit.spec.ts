@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import type { DomainEvent } from '../shared/decider';
-import { DEFAULT_RISK_PARAMETERS, DEFAULT_RISK_PROFILE } from './contracts';
+import { DEFAULT_RISK_PARAMETERS, DEFAULT_RISK_PROFILE, type BotDecision } from './contracts';
 import { tradeSourceLabel, type PortfolioEvent, type TradeSource } from './portfolio';
 import type { Prices } from './portfolio-valuation';
 import { portfolioDecider, type ExitRequest, type PortfolioCommand } from './portfolio.decider';
@@ -15,7 +15,9 @@ import { riskDecider, type RiskCommand } from './risk.decider';
 import {
   activeRiskTrades,
   dailyPnl,
+  dayStartNeeds,
   emptyHeldCoinMarket,
+  percentOf,
   portfolioResponse,
   riskAlertsResponse,
   riskParametersResponse,
@@ -26,9 +28,14 @@ import {
 } from './trading-read';
 import {
   closeTradeId,
+  dayStartAt,
+  emptyRiskView,
   evolvePortfolioView,
   evolveRiskView,
   evolveTradeView,
+  portfolioStateOf,
+  portfolioViewIds,
+  riskViewIds,
   tradeViewId,
   tradeViewIds,
   type PortfolioView,
@@ -349,6 +356,127 @@ describe('trading read models', function () {
     });
   });
 
+  describe('read details: empty and unknown figures, ordering, documents from before a field', function () {
+    const twoCoins = () => portfolioOf(run(place('t1', 'BUY', 0.01, 60_000, DAY1, 'BTC'), place('t2', 'BUY', 0.5, 3000, DAY1), place('t3', 'BUY', 2, 150, DAY2, 'SOL')))!;
+    const responseOf = (view: PortfolioView | null, prices: Prices, dayStartPrices: Prices = {}) =>
+      portfolioResponse({ view, prices, dayStartPrices, latestPrice: { symbol: 'ETH', price: 3000, change24h: null, changePercent24h: null }, signalCounts: { total: 0, buy: 0, sell: 0, hold: 0 }, demo: false, now: DAY2_NOW });
+
+    it('a percent of nothing is 0, of something rounded to 2 decimals', function () {
+      expect(percentOf(5, 0)).to.equal(0);
+      expect(percentOf(1, 3)).to.equal(33.33);
+    });
+
+    it('the day start needs the prices of the coins held at 00:00 UTC, and none when nothing was held', function () {
+      expect(dayStartNeeds(null, DAY2_NOW)).to.equal(null);
+      expect(dayStartNeeds(portfolioOf(run(place('t1', 'BUY', 0.5, 3000, DAY2)))!, DAY2_NOW)).to.equal(null);
+      expect(dayStartNeeds(twoCoins(), DAY2_NOW)).to.deep.equal({ startedAt: '2026-03-05T00:00:00.000Z', symbols: ['BTC', 'ETH'] });
+    });
+
+    it('without a portfolio the day starts at 00:00 UTC at the value now; a coin with no usable price at either time counts at cost', function () {
+      const empty = dailyPnl(null, valueView(null, {}), {}, {}, DAY2_NOW);
+      expect(empty).to.deep.equal({ startedAt: '2026-03-05T00:00:00.000Z', startValueCents: 1_000_000, dailyPnlCents: 0, realisedTodayCents: 0 });
+      const view = portfolioOf(run(place('t1', 'BUY', 0.5, 3000, DAY1), place('t2', 'BUY', 1, 150, DAY1, 'SOL')))!;
+      // Cash 8,348.35; ETH 0.5 cost 1,501.50; SOL 1 cost 150.15.
+      for (const unusable of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+        const valuation = valueView(view, { ETH: 3100 });
+        const daily = dailyPnl(view, valuation, { ETH: 3100, SOL: unusable }, { ETH: 3000, SOL: unusable }, DAY2_NOW);
+        expect(daily.startValueCents, `SOL at ${unusable}`).to.equal(834_835 + 150_000 + 15_015);
+      }
+      // A day start written before lots lists no lot units: the units held, as one lot.
+      const old = { ...view, day: { ...dayStartAt(view, DAY2_NOW), positions: dayStartAt(view, DAY2_NOW).positions.map(({ lotUnits: _l, ...p }) => p) } };
+      expect(dailyPnl(old, valueView(old, { ETH: 3000, SOL: 150 }), { ETH: 3000, SOL: 150 }, { ETH: 3000, SOL: 150 }, DAY2_NOW).startValueCents).to.equal(834_835 + 150_000 + 15_000);
+    });
+
+    it('positions are listed largest first by market value, then by symbol; ethHoldings is the ETH held whatever else is', function () {
+      const body = responseOf(twoCoins(), { BTC: 60_000, ETH: 3000, SOL: 150 });
+      // BTC 600, ETH 1,500, SOL 300.
+      expect(body.positions.map((p) => p.symbol)).to.deep.equal(['ETH', 'BTC', 'SOL']);
+      expect(body.ethHoldings).to.equal(0.5);
+      const tie = responseOf(twoCoins(), { BTC: 30_000, ETH: 600, SOL: 150 });
+      expect(tie.positions.map((p) => [p.symbol, p.marketValue])).to.deep.equal([
+        ['BTC', 300],
+        ['ETH', 300],
+        ['SOL', 300],
+      ]);
+    });
+
+    it('trade documents from before a field read as the old rule said: a closed BUY holds nothing and sold all, a SELL at average cost priced from its notional', function () {
+      const docs = tradesOf(run(place('t1', 'BUY', 0.5, 3000, DAY1), place('t2', 'BUY', 0.5, 3000, DAY1, 'SOL'), place('s1', 'SELL', 0.5, 3100, DAY2), { type: 'ResetPortfolio', data: { userId: 'u1' }, metadata: { now: DAY2_LATER } }));
+      const strip = (doc: TradeView): TradeView => {
+        const { heldUnits: _h, heldCostMicros: _c, soldUnits: _s, entryPrice: _e, lotRule: _r, lots: _l, decision: _d, exits: _x, ...old } = doc;
+        return old as TradeView;
+      };
+      const sold = tradeResponse(strip(docs.get(tradeViewId('u1', 't1'))!), { ETH: 3200 });
+      expect(sold).to.deep.include({ status: 'CLOSED', remainingQuantity: 0, soldQuantity: 0.5, pnl: null, lotRule: null, lots: [], decision: null, exits: null });
+      const reset = tradeResponse(strip(docs.get(tradeViewId('u1', 't2'))!), {});
+      expect(reset).to.deep.include({ closeReason: 'RESET', remainingQuantity: 0, soldQuantity: 0 });
+      const open = tradeResponse(strip(tradesOf(run(place('t1', 'BUY', 0.5, 3000, DAY1))).get(tradeViewId('u1', 't1'))!), { ETH: 3200 });
+      expect(open).to.deep.include({ remainingQuantity: 0.5, soldQuantity: 0, entryPrice: 3000 });
+      const sell = docs.get(tradeViewId('u1', 's1'))!;
+      // An entry notional that is not the fill price times the quantity, as rounding can leave it.
+      const oldSell = tradeResponse({ ...strip(sell), entryNotionalMicros: 1_500_000_001 }, {});
+      expect(oldSell).to.deep.include({ lotRule: 'AVERAGE_COST', lots: [], remainingQuantity: null, soldQuantity: null, exits: null });
+      expect(oldSell.entryPrice).to.equal((1_500_000_001 * 100) / 50_000_000);
+      const stopped = tradeResponse({ ...strip(docs.get(tradeViewId('u1', 't1'))!), closeReason: 'STOP_LOSS' }, {});
+      const tookProfit = tradeResponse({ ...strip(docs.get(tradeViewId('u1', 't1'))!), closeReason: 'TAKE_PROFIT' }, {});
+      expect([stopped.soldQuantity, tookProfit.soldQuantity]).to.deep.equal([0.5, 0.5]);
+    });
+
+    it("a trade shows the bot's decision and a BUY its exit plan: a person's levels, or the profile's (levels on Active Trades)", function () {
+      const decision: BotDecision = { rule: 'FIXED_SIZE', text: 'bought 0.5 ETH', figures: { quantity: 0.5 } };
+      const docs = tradesOf(
+        run(
+          { ...place('t1', 'BUY', 0.5, 3000, DAY1, 'ETH', SIGNAL, BOT_EXITS), data: { ...(place('t1', 'BUY', 0.5, 3000, DAY1, 'ETH', SIGNAL, BOT_EXITS).data as object), decision } } as PortfolioCommand,
+          place('t2', 'BUY', 1, 150, DAY1, 'SOL', MANUAL, { kind: 'MANUAL', stopLossPercent: 3, takeProfitPercent: 6 }),
+          place('t3', 'BUY', 0.01, 60_000, DAY1, 'BTC'),
+        ),
+      );
+      const read = (id: string) => tradeResponse(docs.get(tradeViewId('u1', id))!, {});
+      expect(read('t1')).to.deep.include({ decision, exits: { kind: 'PROFILE', stopLoss: null, takeProfit: null, stopLossPercent: null, takeProfitPercent: null } });
+      expect(read('t2')).to.deep.include({ decision: null, exits: { kind: 'MANUAL', stopLoss: 145.5, takeProfit: 159, stopLossPercent: 3, takeProfitPercent: 6 } });
+      expect(read('t3').exits).to.deep.equal({ kind: 'NONE', stopLoss: null, takeProfit: null, stopLossPercent: null, takeProfitPercent: null });
+    });
+
+    it('active trades are listed newest first (least time in trade), then by symbol; a manual one under a trailing profile has no trailing high', function () {
+      const view = twoCoins();
+      const valuation = valueView(view, { BTC: 60_000, ETH: 3000, SOL: 150 });
+      expect(activeRiskTrades(valuation, { ...DEFAULT_RISK_PROFILE }, DAY2_NOW, view.positions).map((t) => t.symbol)).to.deep.equal(['SOL', 'BTC', 'ETH']);
+      const trailing = activeRiskTrades(valuation, { ...DEFAULT_RISK_PROFILE, stopLossType: 'trailing' }, DAY2_NOW, view.positions, { ETH: { ...emptyHeldCoinMarket(), highestSinceEntry: 3300 } });
+      expect(trailing.find((t) => t.symbol === 'ETH')).to.deep.include({ highestSinceEntry: null, stopLossType: null, exitPlan: 'NONE' });
+      // A position stored before exit plans follows the profile.
+      const { exits: _none, ...planless } = view.positions.ETH!;
+      expect(activeRiskTrades(valuation, { ...DEFAULT_RISK_PROFILE }, DAY2_NOW, { ETH: planless }).find((t) => t.symbol === 'ETH')).to.deep.include({ exitPlan: 'PROFILE', stopLoss: 2940 });
+      expect(emptyHeldCoinMarket().highestSinceEntry).to.be.NaN;
+      expect(emptyHeldCoinMarket().atr).to.be.NaN;
+    });
+
+    it("a bot position's rule text names the ATR its entry recorded, not today's", function () {
+      const view = portfolioOf(run(place('t1', 'BUY', 0.5, 3000, DAY1, 'ETH', SIGNAL, BOT_EXITS)))!;
+      const [trade] = activeRiskTrades(valueView(view, { ETH: 3000 }), { ...DEFAULT_RISK_PROFILE, stopLossType: 'atr' }, DAY2_NOW, view.positions, { ETH: { ...emptyHeldCoinMarket(), atr: 30, sigma: 0.01 } });
+      // The entry's ATR 12 (BOT_EXITS): stop 3,000 - 2 x 12 = 2,976.
+      expect(trade).to.deep.include({ stopLoss: 2976, stopRule: "ATR: 2 x ATR14 $12.00 below entry, target 2.5 x the stop's distance" });
+    });
+
+    it('GET /api/risk without a portfolio: nothing held, nothing at risk; with one, each position at risk to its own stop', function () {
+      const empty = valueView(null, {});
+      const none = riskResponse({ profile: { ...DEFAULT_RISK_PROFILE }, view: null, valuation: empty, daily: dailyPnl(null, empty, {}, {}, DAY2_NOW), now: DAY2_NOW });
+      expect(none).to.deep.include({ openPositions: 0, portfolioRiskAmount: 0, portfolioRiskPercent: 0 });
+      const view = portfolioOf(run(place('t1', 'BUY', 0.5, 3000, DAY1, 'ETH', SIGNAL, BOT_EXITS), place('t2', 'BUY', 1, 150, DAY1, 'SOL')))!;
+      const valuation = valueView(view, { ETH: 3000, SOL: 150 });
+      const risk = riskResponse({ profile: { ...DEFAULT_RISK_PROFILE }, view, valuation, daily: dailyPnl(view, valuation, { ETH: 3000, SOL: 150 }, {}, DAY2_NOW), now: DAY2_NOW });
+      // ETH stops at 2,940: 1,470 - 1.47 fee = 1,468.53 against 1,501.50, 32.97 at risk; SOL (manual,
+      // no stop) all its 150.15.
+      expect(risk.portfolioRiskAmount).to.equal(32.97 + 150.15);
+    });
+
+    it('alerts newest first by when they were raised, whatever order the document keeps them in; none without a document', function () {
+      const alert = (alertId: string, raisedAt: string) => ({ alertId, conditionKey: `K-${alertId}`, kind: 'DRAWDOWN' as const, severity: 'high' as const, symbol: null, message: 'm', value: 16, threshold: 15, raisedAt, acknowledged: false, acknowledgedAt: null });
+      const doc = { ...emptyRiskView('u1'), alerts: [alert('a2', DAY2), alert('a1', DAY1), alert('a3', DAY2_LATER)] } as RiskView;
+      expect(riskAlertsResponse(doc).alerts.map((a) => a.id)).to.deep.equal(['a3', 'a2', 'a1']);
+      expect(riskAlertsResponse(null)).to.deep.include({ alerts: [], unacknowledged: 0 });
+    });
+  });
+
   describe('partial sells: FIFO lots (issue 16)', function () {
     // b1 0.5 ETH at 3,000 (cost 1,501.50), b2 0.5 at 3,100 (cost 1,551.55), then s1 sells 0.6 at 3,050:
     // FIFO takes all of b1 (1,501.50) and 0.1 of b2 (310.31): 1,830 - 1.83 fee - 1,811.81 = 16.36 realised.
@@ -441,6 +569,174 @@ describe('trading read models', function () {
       expect(after.positions.ETH!.lots).to.deep.equal([{ tradeId: 't2', units: 40_000_000, costMicros: 1_241_240_000, entryNotionalMicros: 1_240_000_000, price: 3100 }]);
       const { heldUnits: _h, heldCostMicros: _c, soldUnits: _s, entryPrice: _e, lotRule: _r, lots: _l, ...oldBuy } = tradesOf(run(place('t1', 'BUY', 0.5, 3000, DAY1))).get(tradeViewId('u1', 't1'))!;
       expect(tradeResponse(oldBuy, { ETH: 3100 })).to.deep.include({ remainingQuantity: 0.5, soldQuantity: 0, entryPrice: 3000, pnl: 48.5 });
+    });
+  });
+
+  describe('closes, replays, other events and events from before lots', function () {
+    const close = (positionId: string, symbol: string, reason: 'STOP_LOSS' | 'TAKE_PROFIT', price: number, now: string): PortfolioCommand => ({
+      type: 'ClosePosition',
+      data: { userId: 'u1', positionId, symbol, reason, price },
+      metadata: { now },
+    });
+    /** t1 0.5 ETH at 3,000 and t2 0.01 BTC at 60,000 on day 1; on day 2 a take profit of ETH at 3,300 and a stop loss of BTC at 58,800. */
+    const closedBoth = () =>
+      run(place('t1', 'BUY', 0.5, 3000, DAY1), place('t2', 'BUY', 0.01, 60_000, DAY1, 'BTC'), close('t1', 'ETH', 'TAKE_PROFIT', 3300, DAY2), close('t2', 'BTC', 'STOP_LOSS', 58_800, DAY2_LATER));
+    /** An event as the store kept it before a field existed. */
+    const without = (event: PortfolioEvent, ...fields: string[]): PortfolioEvent => {
+      const data: Record<string, unknown> = { ...event.data };
+      for (const field of fields) delete data[field];
+      return { ...event, data } as PortfolioEvent;
+    };
+    const riskEvent = (): DomainEvent => ({ type: 'RiskAlertAcknowledged', data: { userId: 'u1', alertId: 'a1', acknowledgedAt: DAY1 } });
+
+    it('a stop loss and a take profit count in the summary as closing trades (a win and a loss) and in the day\'s realised P&L', function () {
+      const view = portfolioOf(closedBoth())!;
+      // ETH: 1,650 - 1.65 fee - 1,501.50 basis = 146.85; BTC: 588 - 0.588 - 600.60 = -13.188.
+      expect(view.summary).to.deep.equal({
+        trades: 4,
+        buys: 2,
+        sells: 2,
+        closes: 2,
+        wins: 1,
+        realisedPnlMicros: 146_850_000 - 13_188_000,
+        realisedPnlCents: 14_685 - 1_319,
+        notionalMicros: 1_500_000_000 + 600_000_000 + 1_650_000_000 + 588_000_000,
+      });
+      expect(view.day.realisedPnlMicros).to.equal(146_850_000 - 13_188_000);
+      expect(tradeSummary(view.summary)).to.include({ totalTrades: 4, buys: 2, sells: 2, winRate: 50, totalPnl: 133.66 });
+      // A close at no gain is not a win (the take profit as if it had realised exactly 0).
+      const even = closedBoth();
+      const zero = { ...even[3]!, data: { ...(even[3]!.data as object), realisedPnlMicros: 0 } } as PortfolioEvent;
+      expect(portfolioOf([...even.slice(0, 3), zero])!.summary).to.include({ closes: 1, wins: 0 });
+    });
+
+    it('the take profit is listed as a SELL named "Take profit", the stop loss as "Stop loss", each under its position id', function () {
+      const docs = tradesOf(closedBoth());
+      expect(closeTradeId('t1')).to.equal('t1:close');
+      expect(docs.get('u1:t1:close')).to.deep.include({ type: 'SELL', source: 'Take profit', closeReason: 'TAKE_PROFIT', realisedPnlMicros: 146_850_000, lotRule: 'FIFO', entryPrice: 3000 });
+      expect(docs.get('u1:t2:close')).to.deep.include({ source: 'Stop loss', closeReason: 'STOP_LOSS', signalId: null });
+    });
+
+    it('the booked cents are each trade\'s rounded P&L added up, not the total rounded once', function () {
+      // Two sales of 0.1 ETH at 3,000.03 from a buy of 1 at 3,000: each realises -0.597003, shown as -0.60;
+      // together they show -1.20 (the total, -1.194006, would round to -1.19).
+      const view = portfolioOf(run(place('t1', 'BUY', 1, 3000, DAY1), place('s1', 'SELL', 0.1, 3000.03, DAY1), place('s2', 'SELL', 0.1, 3000.03, DAY1)))!;
+      expect(view.summary).to.include({ realisedPnlMicros: -1_194_006, realisedPnlCents: -120 });
+      expect(tradeSummary(view.summary).totalPnl).to.equal(-1.2);
+      // The portfolio books them the same way (a third sale: -1.80, where the total would round to -1.79).
+      const third = portfolioOf(run(place('t1', 'BUY', 1, 3000, DAY1), place('s1', 'SELL', 0.1, 3000.03, DAY1), place('s2', 'SELL', 0.1, 3000.03, DAY1), place('s3', 'SELL', 0.1, 3000.03, DAY1)))!;
+      expect(third).to.include({ realisedPnlMicros: -1_791_009, realisedPnlCents: -180 });
+    });
+
+    it('a recorded peak is kept, changes no trade and no realised figure, and starts a new day like any event', function () {
+      const events = run(place('t1', 'BUY', 0.5, 3000, DAY1), place('t2', 'BUY', 0.01, 60_000, DAY1, 'BTC'), { type: 'RecordPortfolioPeak', data: { userId: 'u1', valueMicros: 11_000_000_000 }, metadata: { now: DAY2 } });
+      const peak = events.at(-1)!;
+      expect(peak.type).to.equal('PortfolioPeakRecorded');
+      const view = portfolioOf(events)!;
+      expect(view.peakValueMicros).to.equal(11_000_000_000);
+      expect(view.updatedAt).to.equal(DAY2);
+      // The day began holding both coins, listed by symbol whatever the order they were bought in.
+      expect(view.day.day).to.equal('2026-03-05');
+      expect(view.day.positions.map((p) => p.symbol)).to.deep.equal(['BTC', 'ETH']);
+      expect(view.day.realisedPnlMicros).to.equal(0);
+      expect(view.summary.trades).to.equal(2);
+      expect(tradeViewIds(peak)).to.deep.equal([]);
+      const buy = tradesOf(events).get(tradeViewId('u1', 't1'))!;
+      expect(evolveTradeView(buy, peak)).to.equal(buy);
+      expect(portfolioViewIds(peak)).to.deep.equal(['u1']);
+    });
+
+    it('a day begins with only what is still held: a coin sold out the day before is not in it', function () {
+      const view = portfolioOf(run(place('t1', 'BUY', 0.5, 3000, DAY1), place('t2', 'BUY', 1, 150, DAY1, 'SOL'), place('t3', 'SELL', 0.5, 3100, DAY1), place('t4', 'BUY', 0.1, 150, DAY2, 'SOL')))!;
+      expect(view.day.positions.map((p) => p.symbol)).to.deep.equal(['SOL']);
+    });
+
+    it('replaying an event onto the documents it made changes nothing (the projector never does; a SELL is CLOSED, a BUY takes nothing from itself)', function () {
+      const events = [...closedBoth(), ...run(place('t1', 'BUY', 0.5, 3000, DAY1), place('s1', 'SELL', 0.2, 3100, DAY2)).slice(1)];
+      const docs = tradesOf(events);
+      for (const event of events) {
+        for (const id of tradeViewIds(event)) {
+          const doc = docs.get(id)!;
+          if (id.endsWith(`:${event.type === 'PositionClosed' ? closeTradeId(event.data.positionId) : (event.data as { tradeId: string }).tradeId}`)) {
+            expect(evolveTradeView(doc, event), `${event.type} onto ${id}`).to.deep.equal(doc);
+          }
+        }
+      }
+      // A BUY already CLOSED is not closed again by an event that names it, nor by a reset.
+      const closedBuy = docs.get(tradeViewId('u1', 't1'))!;
+      expect(closedBuy).to.deep.include({ status: 'CLOSED', closeReason: 'TAKE_PROFIT' });
+      const takeProfit = events[2]!;
+      expect(evolveTradeView(closedBuy, takeProfit)).to.equal(closedBuy);
+      const reset = run(place('t1', 'BUY', 0.5, 3000, DAY1), { type: 'ResetPortfolio', data: { userId: 'u1' }, metadata: { now: DAY2_LATER } }).at(-1)!;
+      expect(evolveTradeView(closedBuy, reset)).to.equal(closedBuy);
+    });
+
+    it('two partial sales of one lot leave it holding what the second left, at what that part cost', function () {
+      const docs = tradesOf(run(place('t1', 'BUY', 1, 3000, DAY1), place('s1', 'SELL', 0.3, 3100, DAY2), place('s2', 'SELL', 0.3, 3200, DAY2)));
+      // 1 ETH cost 3,003; 0.4 of it cost 1,201.20.
+      expect(docs.get(tradeViewId('u1', 't1'))).to.deep.include({ status: 'OPEN', heldUnits: 40_000_000, heldCostMicros: 1_201_200_000, soldUnits: 60_000_000 });
+    });
+
+    it('a sale under FIFO names its lots\' exact fill prices; a BUY names no lot and no rule, and carries its exit plan and the bot\'s decision', function () {
+      const decision: BotDecision = { rule: 'SELL_SIGNAL', text: 'sold', figures: { quantity: 7.77 } };
+      const events = run(
+        { ...place('a1', 'BUY', 7.77, 0.3612345, DAY1, 'ADA', MANUAL, BOT_EXITS), data: { ...(place('a1', 'BUY', 7.77, 0.3612345, DAY1, 'ADA', MANUAL, BOT_EXITS).data as object), decision: { rule: 'FIXED_SIZE', text: 'bought', figures: {} } } } as PortfolioCommand,
+        { ...place('a2', 'SELL', 7.77, 0.4, DAY2, 'ADA'), data: { ...(place('a2', 'SELL', 7.77, 0.4, DAY2, 'ADA').data as object), decision } } as PortfolioCommand,
+      );
+      const docs = tradesOf(events);
+      const buy = docs.get(tradeViewId('u1', 'a1'))!;
+      expect(buy).to.deep.include({ lotRule: null, lots: [], entryPrice: 0.3612345, decision: { rule: 'FIXED_SIZE', text: 'bought', figures: {} }, signalId: null, strategyId: null, strategyType: null });
+      expect(buy.exits).to.not.equal(null);
+      const sell = docs.get(tradeViewId('u1', 'a2'))!;
+      // The notional over the quantity is 0.36123449... (rounded to the micro-dollar): the lot's own price is kept.
+      expect(sell).to.deep.include({ lotRule: 'FIFO', entryPrice: 0.3612345, decision, exits: null, lots: [{ tradeId: 'a1', units: 777_000_000, entryPrice: 0.3612345 }] });
+      const stop = tradesOf(run(place('a1', 'BUY', 7.77, 0.3612345, DAY1, 'ADA'), close('a1', 'ADA', 'STOP_LOSS', 0.35, DAY2))).get(tradeViewId('u1', closeTradeId('a1')))!;
+      expect(stop.entryPrice).to.equal(0.3612345);
+    });
+
+    it('events from before lots: a sale without lots or rule is at average cost, priced from its entry notional, and closes only the BUYs it names', function () {
+      const events = run(place('t1', 'BUY', 0.5, 3000, DAY1), place('t2', 'BUY', 0.5, 3100, DAY1), place('s1', 'SELL', 0.6, 3050, DAY2), place('s2', 'SELL', 0.4, 3050, DAY2_LATER));
+      const old = events.map((e) => (e.type === 'SimulatedTradePlaced' && e.data.side === 'SELL' ? without(e, 'lots', 'lotRule') : e));
+      const docs = tradesOf(old);
+      expect(docs.get(tradeViewId('u1', 's1'))).to.deep.include({ lotRule: 'AVERAGE_COST', lots: [], entryPrice: 1_810_000_000 * 100 / 60_000_000 });
+      // Each sale closes the BUYs it names (s1 the first, s2 the second), each with all it held: without
+      // lots nothing says how much of the second the first sale took.
+      expect(docs.get(tradeViewId('u1', 't1'))).to.deep.include({ status: 'CLOSED', closedAt: DAY2, heldUnits: 0, heldCostMicros: 0, soldUnits: 50_000_000 });
+      expect(docs.get(tradeViewId('u1', 't2'))).to.deep.include({ status: 'CLOSED', closedAt: DAY2_LATER, heldUnits: 0, soldUnits: 50_000_000 });
+      expect(tradeViewIds(old[3]!)).to.deep.equal(['u1:s1', 'u1:t1']);
+      expect(tradeViewIds(old[4]!)).to.deep.equal(['u1:s2', 'u1:t2']);
+    });
+
+    it('a stop loss from before its entry notional was recorded estimates it from the cost basis less the buying fee', function () {
+      const events = run(place('t1', 'BUY', 0.5, 3000, DAY1), close('t1', 'ETH', 'STOP_LOSS', 2900, DAY2));
+      const old = [events[0]!, events[1]!, without(events[2]!, 'entryNotionalClosedMicros', 'lots', 'lotRule')];
+      const stop = tradesOf(old).get(tradeViewId('u1', closeTradeId('t1')))!;
+      // 1,501.50 / 1.001 = 1,500.
+      expect(stop).to.deep.include({ entryNotionalMicros: 1_500_000_000, entryPrice: 3000, lotRule: 'AVERAGE_COST', lots: [] });
+      expect(tradesOf(old).get(tradeViewId('u1', 't1'))).to.deep.include({ status: 'CLOSED', closeReason: 'STOP_LOSS', heldUnits: 0 });
+    });
+
+    it('events of other streams touch no trade, portfolio or risk document; a portfolio event no risk document', function () {
+      const buy = tradesOf(run(place('t1', 'BUY', 0.5, 3000, DAY1))).get(tradeViewId('u1', 't1'))!;
+      const other = riskEvent();
+      expect(tradeViewIds(other)).to.deep.equal([]);
+      expect(evolveTradeView(buy, other)).to.equal(buy);
+      expect(evolveTradeView(null, other)).to.equal(null);
+      expect(portfolioViewIds(other)).to.deep.equal([]);
+      const opened = run(place('t1', 'BUY', 0.5, 3000, DAY1))[0]!;
+      expect(opened.type).to.equal('PortfolioOpened');
+      expect(tradeViewIds(opened)).to.deep.equal([]);
+      expect(evolveTradeView(null, opened)).to.equal(null);
+      expect(evolveRiskView(null, opened)).to.equal(null);
+      expect(riskViewIds(opened)).to.deep.equal([]);
+      expect(riskViewIds({ type: 'RiskParametersChanged', data: { userId: 'u9' } })).to.deep.equal(['u9']);
+      // Every portfolio event but the opening follows it on its stream: without a document there is none to change.
+      expect(evolvePortfolioView(null, run(place('t1', 'BUY', 0.5, 3000, DAY1))[1]!)).to.equal(null);
+    });
+
+    it('the view as a portfolio state carries no idempotency memory (the decider keeps that)', function () {
+      const state = portfolioStateOf(portfolioOf(run(place('t1', 'BUY', 0.5, 3000, DAY1)))!);
+      expect(state).to.deep.include({ recentTradeIds: [], newTradeIds: [], daily: null, lastSignalTraded: {} });
     });
   });
 
