@@ -165,7 +165,8 @@ export function evaluateWindow(job: WindowJob, market: BacktestMarket, onSet?: (
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
-const finite = (x: number | null) => (x === null || !Number.isFinite(x) || x === Number.MAX_VALUE ? null : x);
+// Number.isFinite(null) is false: null stays null.
+const finite = (x: number | null) => (!Number.isFinite(x) || x === Number.MAX_VALUE ? null : x);
 
 /** The windows' jobs of a request. */
 export function windowJobs(request: ValidatedWalkForwardRequest, rules: EngineRules, userId?: string): WindowJob[] {
