@@ -110,6 +110,24 @@ describe('command helper', function () {
     expect(other.replayed).to.equal(false);
     expect(other.eventIds).to.not.deep.equal(first.eventIds);
   });
+  it('refuses an idempotent command that would append more events than its ids cover (16), and appends nothing; without a key it may', async function () {
+    const many: Decider<State, { type: 'Deposit'; amount: number; times: number }, Deposited> = {
+      ...account,
+      decide: (c) => Array.from({ length: c.times }, () => ({ type: 'Deposited' as const, data: { amount: c.amount, currency: 'USD' } })),
+    };
+    const stream = `acct-${randomUUID()}`;
+    const idempotency = { scope: 'tester|POST|/deposit', key: 'k-many', requestHash: 'h' };
+    let error: unknown;
+    await handler.handle(many, stream, { type: 'Deposit', amount: 1, times: 17 }, { ...meta(), idempotency }).catch((e: unknown) => (error = e));
+    expect(error).to.be.instanceOf(RangeError);
+    expect((error as Error).message).to.equal('an idempotent command may append at most 16 events to one stream');
+    expect(await store.readStream(stream)).to.have.length(0);
+    const [batched] = await handler.handleMany(many, [{ streamId: stream, command: { type: 'Deposit', amount: 1, times: 17 }, meta: { ...meta(), idempotency }, loaded: await handler.load(many, stream, { idempotency }) }]);
+    expect((batched as Error).message).to.equal('an idempotent command may append at most 16 events to one stream');
+    expect((await handler.handle(many, stream, { type: 'Deposit', amount: 1, times: 16 }, { ...meta(), idempotency })).eventIds).to.have.length(16);
+    expect((await handler.handle(many, `acct-${randomUUID()}`, { type: 'Deposit', amount: 1, times: 17 }, meta())).eventIds).to.have.length(17);
+  });
+
   it('replays a key when the caller passes a state it loaded without that key', async function () {
     const stream = `acct-${randomUUID()}`;
     const idempotency = { scope: 'tester|POST|/deposit', key: 'k-reload', requestHash: 'h' };

@@ -105,6 +105,26 @@ export function toDomainEvent<E extends DomainEvent>(decider: Pick<Decider<unkno
 
 const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
 
+/** The answer to a request whose Idempotency-Key already appended `previous`: those events again, or a conflict when its body differs. */
+function replayed<E extends DomainEvent>(decider: Pick<Decider<unknown, unknown, E>, 'upcast'>, previous: RecordedEvent[], idempotency: Idempotency): CommandResult<E> {
+  if (previous[0]!.metadata.requestHash !== idempotency.requestHash) {
+    throw new IdempotencyConflictError('This Idempotency-Key was already used with a different request body');
+  }
+  return {
+    eventIds: previous.map((r) => r.id),
+    events: previous.map((r) => toDomainEvent(decider, r)),
+    position: previous[previous.length - 1]!.position,
+    replayed: true,
+  };
+}
+
+/** Refuses more events than an idempotent request's ids cover. */
+function checkIdempotentSize(idempotency: Idempotency | undefined, events: readonly DomainEvent[]): void {
+  if (idempotency && events.length > MAX_EVENTS_PER_REQUEST) {
+    throw new RangeError(`an idempotent command may append at most ${MAX_EVENTS_PER_REQUEST} events to one stream`);
+  }
+}
+
 export class CommandHandler {
   private readonly maxAttempts: number;
   private readonly kept: LRUCache<string, KeptStream> | undefined;
@@ -225,17 +245,7 @@ export class CommandHandler {
       }
       current ??= await this.load(decider, streamId, meta);
       const { state, revision, previous } = current;
-      if (idempotency && previous.length > 0) {
-        if (previous[0]!.metadata.requestHash !== idempotency.requestHash) {
-          throw new IdempotencyConflictError('This Idempotency-Key was already used with a different request body');
-        }
-        return {
-          eventIds: previous.map((r) => r.id),
-          events: previous.map((r) => toDomainEvent(decider, r)),
-          position: previous[previous.length - 1]!.position,
-          replayed: true,
-        };
-      }
+      if (idempotency && previous.length > 0) return replayed(decider, previous, idempotency);
       let events: E[];
       try {
         const resolved = typeof command === 'function' ? await (command as (s: S) => C | Promise<C>)(state) : command;
@@ -250,9 +260,7 @@ export class CommandHandler {
         mustLoad = true;
         continue;
       }
-      if (idempotency && events.length > MAX_EVENTS_PER_REQUEST) {
-        throw new RangeError(`an idempotent command may append at most ${MAX_EVENTS_PER_REQUEST} events to one stream`);
-      }
+      checkIdempotentSize(idempotency, events);
       const toStore = this.toStore(decider, streamId, events, meta);
       const expected = revision === undefined ? 'no_stream' : revision;
       try {
@@ -296,16 +304,10 @@ export class CommandHandler {
     items.forEach(({ streamId, command, meta, loaded }, index) => {
       const { idempotency } = meta;
       if (loaded.lookedUp !== idempotency?.key) return void retries.push(alone(index));
-      if (idempotency && loaded.previous.length > 0) {
-        answers[index] =
-          loaded.previous[0]!.metadata.requestHash !== idempotency.requestHash
-            ? new IdempotencyConflictError('This Idempotency-Key was already used with a different request body')
-            : { eventIds: loaded.previous.map((r) => r.id), events: loaded.previous.map((r) => toDomainEvent(decider, r)), position: loaded.previous[loaded.previous.length - 1]!.position, replayed: true };
-        return;
-      }
       try {
+        if (idempotency && loaded.previous.length > 0) return void (answers[index] = replayed(decider, loaded.previous, idempotency));
         const events = decider.decide(command, loaded.state);
-        if (idempotency && events.length > MAX_EVENTS_PER_REQUEST) throw new RangeError(`an idempotent command may append at most ${MAX_EVENTS_PER_REQUEST} events to one stream`);
+        checkIdempotentSize(idempotency, events);
         if (events.length === 0) answers[index] = { eventIds: [], events, replayed: false };
         else pending.push({ index, events, toStore: this.toStore(decider, streamId, events, meta) });
       } catch (error) {
