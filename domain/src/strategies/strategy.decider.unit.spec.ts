@@ -59,4 +59,26 @@ describe('strategy decider', function () {
     spec.given([]).when(configure(defaultConfiguration('neural'))).thenThrows(ValidationError, /Not a technical configuration/);
     spec.given([]).when(configure({ ...tech, rsiPeriod: 1 })).thenThrows(ValidationError, /rsiPeriod must be from 2 to 100/);
   });
+
+  describe('a backtest asked for', function () {
+    const record = (backtestId: string) => ({
+      type: 'RecordStrategyBacktest' as const,
+      data: { userId: 'u1', strategyId: 'rsi-technical' as const, backtestId, startDate: '2025-01-01', endDate: '2025-02-01', initialCapital: 10_000 },
+      metadata: { now: LATER },
+    });
+    const requested = (backtestId: string, configuration: StrategyConfiguration): StrategyEvent => ({
+      type: 'StrategyBacktestRequested',
+      data: { userId: 'u1', strategyId: 'rsi-technical', strategyType: 'technical', backtestId, configuration, startDate: '2025-01-01', endDate: '2025-02-01', initialCapital: 10_000, requestedAt: LATER },
+    });
+
+    it('is recorded with the configuration in force (the defaults, or the one configured)', function () {
+      spec.given([]).when(record('bt-1')).then([requested('bt-1', tech)]);
+      spec.given([configured(tuned)]).when(record('bt-1')).then([requested('bt-1', tuned)]);
+    });
+
+    it('the same backtest again appends nothing; another one is recorded', function () {
+      spec.given([requested('bt-1', tech)]).when(record('bt-1')).then([]);
+      spec.given([requested('bt-1', tech)]).when(record('bt-2')).then([requested('bt-2', tech)]);
+    });
+  });
 });
