@@ -11,7 +11,11 @@ import { expect } from 'chai';
 import { fold } from '../shared/decider';
 import { specFor } from '../shared/decider-specification';
 import { IllegalStateError, ValidationError } from '../shared/errors';
-import { evolveExchange, initialExchangeState, type ExchangeEvent, type ExchangeState } from './exchange';
+import { v5 as uuidv5 } from 'uuid';
+import { evolveExchange, exchangeStreamId, initialExchangeState, keyLast4, mirrorClientOrderId, type ExchangeEvent, type ExchangeState } from './exchange';
+
+/** The namespace of mirrored orders' client ids (exchange.ts): changing it would resend every mirrored trade as new. */
+const MIRROR_NAMESPACE = '8c0e3f9a-2d51-4c1e-9a6b-3f4e5d6c7b8a';
 import { exchangeDecider, mirrorsNow, saveExchangeCredentials } from './exchange.decider';
 import { meta, mirror, NOW, saved, tested } from './exchange-events.fixtures';
 
@@ -70,5 +74,20 @@ describe('exchange connection at its edges', function () {
     expect(mirrorsNow(live)).to.equal(false);
     expect(mirrorsNow({ ...live, credentials: null })).to.equal(false);
     expect(mirrorsNow({ ...live, credentials: { ...live.credentials!, testnet: true } })).to.equal(true);
+  });
+
+  it('a mirrored order changes nothing of the connection; the stream is per user and exchange; a key shows its last four; a mirrored trade\'s client order id is a UUID of the exchange, the user and the trade', function () {
+    const state = fold(exchangeDecider, [saved('ref-1'), tested('ref-1'), mirror(true)]);
+    for (const type of ['MirrorOrderRequested', 'MirrorOrderFilled', 'MirrorOrderFailed'] as const) {
+      expect(evolveExchange(state, { type, data: { userId: 'u1', exchangeId: 'binance', tradeId: 't1' } } as unknown as ExchangeEvent), type).to.equal(state);
+    }
+    expect(exchangeStreamId('u1', 'binance')).to.equal('exchange-u1-binance');
+    expect(keyLast4('abcdefgh1234')).to.equal('1234');
+    expect(keyLast4('abc')).to.equal('abc');
+    const id = mirrorClientOrderId('binance', 'u1', 't1');
+    expect(id).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(mirrorClientOrderId('binance', 'u1', 't1')).to.equal(id);
+    expect(new Set([id, mirrorClientOrderId('kraken', 'u1', 't1'), mirrorClientOrderId('binance', 'u2', 't1'), mirrorClientOrderId('binance', 'u1', 't2')]).size).to.equal(4);
+    expect(id).to.equal(uuidv5('binance\nu1\nt1', MIRROR_NAMESPACE));
   });
 });

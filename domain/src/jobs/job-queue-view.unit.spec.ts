@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { fold } from '../shared/decider';
 import type { JobEvent } from './job';
-import { evolveJobView, type JobView } from './job-queue-view';
+import { evolveJobView, jobDocumentId, type JobView } from './job-queue-view';
 
 const T0 = '2026-03-04T05:00:00.000Z';
 const view = (events: JobEvent[]) => events.reduce<JobView | null>((doc, e) => evolveJobView(doc, e), null);
@@ -25,5 +25,13 @@ describe('jobs read model', function () {
   it('ignores other events', function () {
     expect(evolveJobView(null, { type: 'BotStarted', data: { userId: 'u1' } })).to.equal(null);
     expect(fold({ initialState: () => null as JobView | null, evolve: evolveJobView }, [])).to.equal(null);
+  });
+
+  it('a job event names its document by its job id; any other event, or one without a job id, none', function () {
+    expect(jobDocumentId({ type: 'JobRequested', data: { jobId: 'j9' } })).to.equal('j9');
+    expect(jobDocumentId({ type: 'JobFailed', data: { jobId: 'j9' } })).to.equal('j9');
+    expect(jobDocumentId({ type: 'PortfolioOpened', data: { jobId: 'j9' } })).to.equal(null);
+    expect(jobDocumentId({ type: 'JobRequested', data: { jobId: 9 } })).to.equal(null);
+    expect(jobDocumentId({ type: 'JobRequested', data: {} })).to.equal(null);
   });
 });

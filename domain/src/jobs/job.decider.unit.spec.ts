@@ -80,4 +80,10 @@ describe('job decider', function () {
     ]);
     spec.given(history).when(claim('w4', 130, 5)).then([{ type: 'JobClaimed', data: { jobId: 'j1', worker: 'w4', attempt: 4, leaseUntil: at(160), claimedAt: at(130) } }]);
   });
+
+  it('its holder fails a claimed job, with the reason, once', function () {
+    const failedByHolder: JobEvent = { type: 'JobFailed', data: { jobId: 'j1', worker: 'w1', reason: 'no data', failedAt: at(40) } };
+    spec.given([requested, claimedBy('w1', 1, 70)]).when(fail('w1')).then([failedByHolder]);
+    spec.given([requested, claimedBy('w1', 1, 70), failedByHolder]).when(fail('w1')).then([]);
+  });
 });
