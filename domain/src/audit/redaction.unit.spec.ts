@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { REDACTED, isSecretField, redactSecrets } from './redaction';
+import { totalPages } from './contracts';
 
 describe('audit redaction', function () {
   it('hides a password hash and any field named like a secret, token, hash or key, at any depth', function () {
@@ -37,5 +38,9 @@ describe('audit redaction', function () {
     }
     // What the exchange events hold instead: a reference and the key's last four characters.
     for (const name of ['keyLast4', 'exchangeId', 'testnet', 'clientOrderId']) expect(isSecretField(name), name).to.equal(false);
+  });
+
+  it('an audit list has at least one page, and as many as its entries fill', function () {
+    expect([totalPages(0, 50), totalPages(1, 50), totalPages(50, 50), totalPages(51, 50), totalPages(101, 50)]).to.deep.equal([1, 1, 1, 2, 3]);
   });
 });

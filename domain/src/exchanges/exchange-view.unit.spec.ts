@@ -9,6 +9,7 @@
 import { expect } from 'chai';
 import type { DomainEvent } from '../shared/decider';
 import { exchangeConfigRequestSchema, exchangeName, valueBalances } from './contracts';
+import { exchangeIdSchema } from './exchanges';
 import type { ExchangeEvent } from './exchange';
 import {
   EXCHANGE_CONNECTIONS_PROJECTION,
@@ -186,5 +187,11 @@ describe('exchange read models', function () {
     expect(exchangeConfigRequestSchema.safeParse({ ...body, passphrase: ' ' }).success).to.equal(false);
     expect([exchangeName('binance'), exchangeName('coinbase'), exchangeName('kraken')]).to.deep.equal(['Binance', 'Coinbase Pro', 'Kraken']);
     expect(valueBalances([{ asset: 'DOGE', free: 1, total: 1 }], () => undefined)).to.deep.equal({ totalUsd: 0, allocatedPercent: 0, assets: [{ asset: 'DOGE', free: 1, total: 1, usdValue: null }], unpriced: ['DOGE'] });
+  });
+
+  it('an unknown exchange is refused naming it and the known ones', function () {
+    const result = exchangeIdSchema.safeParse('ftx');
+    expect(result.success).to.equal(false);
+    expect(result.error!.issues.map((i) => i.message)).to.deep.equal(['unknown exchange "ftx" (known: binance, coinbase, kraken)']);
   });
 });

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import type { Candle } from '../market/coins';
 import { specFor } from '../shared/decider-specification';
 import { readingsOfLastCandle } from './readings';
-import { upcastSignalEvent, upcastSignalGeneratedData, type SignalEvent } from './signal';
+import { signalsStreamId, upcastSignalEvent, upcastSignalGeneratedData, type SignalEvent } from './signal';
 import { signalDecider, type EvaluateSignal } from './signal.decider';
 import { evaluateSignalRules, type IndicatorReadings } from './signal-rules';
 import { evolveSignalView } from './signal-view';
@@ -85,5 +85,11 @@ describe('signal stream: news against a stored signal, and stored shapes', funct
     expect(readings.ema20Previous).to.equal(5);
     expect(readings.ema20).to.be.closeTo(5 + (2 * 2) / 21, 1e-12);
     expect(evaluateSignalRules(readings).reasons.find((r) => r.indicator === 'EMA20')).to.deep.include({ says: 'BUY', threshold: 5 });
+  });
+
+  it('a coin\'s signals stream is named by its symbol in capitals; data stored without reasons reads with none', function () {
+    expect(signalsStreamId('eth')).to.equal('signals-ETH');
+    const { reasons: _r, formula: _f, ...bare } = generated(T0, bullish).data as unknown as Record<string, unknown>;
+    expect(upcastSignalGeneratedData(bare)).to.deep.include({ reasons: [], score: 0, formula: 'weighted-vote-v1' });
   });
 });

@@ -1,7 +1,7 @@
 /** Cards and performance from the read models: periods bound the paper trades, the source is stated. */
 import { expect } from 'chai';
-import { strategyCard, roundTripsIn, strategyPerformance, NOT_ENOUGH_TRADES } from './strategy-read';
-import { configKey, defaultConfiguration, strategyInfo } from './strategy-catalogue';
+import { strategyCard, roundTripsIn, strategyPerformance, signalResponse, NOT_ENOUGH_TRADES } from './strategy-read';
+import { configKey, defaultConfiguration, strategyIdOfType, strategyInfo } from './strategy-catalogue';
 import type { StrategySignalView, StrategyView } from './strategy-view';
 
 const key = configKey('technical', defaultConfiguration('technical'));
@@ -35,5 +35,13 @@ describe('strategy read', function () {
     expect(card).to.include({ figuresSource: 'backtest', sampleSize: 25, figuresNote: null, winRate: 48 });
     expect(strategyCard(strategyInfo('rsi-technical'), view, paper, null)).to.include({ figuresSource: 'paper', sampleSize: 3, winRate: null });
     expect(strategyPerformance(paper, null).performance.map((p) => p.cumulativeReturn)).to.deep.equal([1, 2.01, 3.03]);
+  });
+
+  it('a strategy signal as the API sends it: the reasons joined as its description, the net return of the trade it closed or null; each type names its strategy', function () {
+    const s = { signalId: 's1', configId: 'c', configKey: 'k', strategyType: 'technical', symbol: 'ETH', type: 'SELL', price: 3100, confidence: 64, candleTime: '2026-03-04T05:00:00.000Z', reasons: ['RSI 72 > 70', 'above the band'], trade: null, arbitrage: null, strategyKey: 'k', candleTimeMs: 0, closedAtMs: 0, hasTrade: false } as unknown as StrategySignalView;
+    expect(signalResponse('rsi-technical', s)).to.deep.equal({ id: 's1', strategyId: 'rsi-technical', strategyName: strategyInfo('rsi-technical').name, symbol: 'ETH', type: 'SELL', description: 'RSI 72 > 70; above the band', reasons: ['RSI 72 > 70', 'above the band'], price: 3100, confidence: 64, candleTime: '2026-03-04T05:00:00.000Z', netReturn: null });
+    const traded = { ...s, trade: { entryPrice: 3000, entryTime: 'a', exitPrice: 3100, exitTime: 'b', grossReturn: 0.0333, netReturn: 0.0313 } } as StrategySignalView;
+    expect(signalResponse('rsi-technical', traded).netReturn).to.equal(0.0313);
+    expect([strategyIdOfType('technical'), strategyIdOfType('neural'), strategyIdOfType('arbitrage')]).to.deep.equal(['rsi-technical', 'neural-network', 'cross-exchange-arbitrage']);
   });
 });

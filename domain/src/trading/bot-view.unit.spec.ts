@@ -24,4 +24,14 @@ describe('trading-bots view', function () {
     expect(tradingBotDocumentId({ type: 'SimulatedTradePlaced', data: { userId } })).to.equal(null);
     expect(evolveTradingBotView(null, { type: 'SimulatedTradePlaced', data: { userId } })).to.equal(null);
   });
+
+  it('follows a checkout paid, a plan changed and a subscription expired as it follows an admin change', function () {
+    const base = { userId, previousTier: 'FREE', previousStatus: 'ACTIVE' };
+    const paid = fold([{ type: 'SubscriptionActivated', data: { ...base, tier: 'PREMIUM', status: 'ACTIVE', activatedAt: 't1' } }]);
+    expect(paid).to.deep.include({ tier: 'PREMIUM', subscriptionStatus: 'ACTIVE', premium: true, updatedAt: 't1' });
+    const changed = evolveTradingBotView(paid, { type: 'SubscriptionPlanChanged', data: { ...base, tier: 'FREE', status: 'ACTIVE', changedAt: 't2' } });
+    expect(changed).to.deep.include({ tier: 'FREE', premium: false, updatedAt: 't2' });
+    const expired = evolveTradingBotView(paid, { type: 'SubscriptionExpired', data: { ...base, tier: 'PREMIUM', status: 'EXPIRED', expiredAt: 't3' } });
+    expect(expired).to.deep.include({ subscriptionStatus: 'EXPIRED', premium: false, updatedAt: 't3' });
+  });
 });
