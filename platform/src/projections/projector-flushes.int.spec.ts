@@ -254,6 +254,19 @@ describe('projector runtime: batching, redelivery, restarts', function () {
     expect(await readModels.checkpoint(name)).to.equal(later.position);
   });
 
+  it('one checkpoint written twice in a turn: both writers are answered by one write, of the later position whichever came first', async function () {
+    const first = await append([event('one')]);
+    const second = await append([event('two')]);
+    const writes: Writes = { documentBatches: [], checkpoints: [], checkpointStatements: [] };
+    const writer = new CheckpointWriter(countingDocuments(documents, writes));
+    const id = checkpointId(name, 1);
+    await Promise.all([writer.write(id, second.position), writer.write(id, first.position)]);
+    expect(await readModels.checkpoint(name)).to.equal(second.position);
+    await Promise.all([writer.write(`${id}_b`, first.position), writer.write(`${id}_b`, second.position)]);
+    expect((await documents.collection<{ position: Position }>(CHECKPOINT_COLLECTION).get(`${id}_b`))?.position).to.equal(second.position);
+    expect(writes.checkpointStatements, 'one statement per turn, the id once').to.deep.equal([[id], [`${id}_b`]]);
+  });
+
   it('after a crash between the document write and the checkpoint, rewrites and announces only the documents the redelivery changes', async function () {
     const [changed, unchanged] = ['changed', 'unchanged'];
     const first = await append([event(changed)]);

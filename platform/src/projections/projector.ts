@@ -51,6 +51,7 @@ export class CheckpointWriter {
     return new Promise<void>((resolve, reject) => {
       const queued = this.queued.get(id);
       if (queued) {
+        // Stryker disable next-line EqualityOperator: equivalent, an equal position is the same position
         if (comparePositions(position, queued.position) > 0) queued.position = position;
         queued.settle.push({ resolve, reject });
       } else this.queued.set(id, { position, settle: [{ resolve, reject }] });
