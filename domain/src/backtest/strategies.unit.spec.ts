@@ -15,7 +15,7 @@ import { pathTicks } from '../trading/engine/price-ticks';
 import { emptyCandles, loadCandles, type Candles } from './candles';
 import { findStrategy, strategyIds, type StrategyId } from './contracts';
 import { houseSignals, houseStats } from './house-signals';
-import { BUY, HOLD, maCrossover, NO_SIGNAL, SELL, strategyDecisions, warmUpCandles } from './strategies';
+import { BUY, HOLD, maCrossover, NO_SIGNAL, rsiMeanReversion, SELL, strategyDecisions, warmUpCandles } from './strategies';
 
 const KEY = Uint32Array.from([18, 1, 2, 3, 4, 5, 6, 7]);
 const FIVE = 5 * 60_000;
@@ -60,6 +60,14 @@ describe('backtest strategies', function () {
     // closes 5 5 5 4 3 6 9 ... sma2 - sma3 at i=2: 0; i=3: 4.5-4.667<0 SELL; i=4: 3.5-4<0; i=5: 4.5-4.333>0 BUY
     const out = maCrossover(Float64Array.from([5, 5, 5, 4, 3, 6, 9]), 7, 2, 3, new Int8Array(7));
     expect(Array.from(out)).to.deep.equal([0, 0, 0, SELL, 0, BUY, 0]);
+  });
+
+  it('a cross is a change of side: a line that touches its level and goes back crosses nothing; one that leaves it does (hand-checked)', function () {
+    // sma(1) - sma(2) is half the last change: 1 2 2 1 1 2 gives NaN, +0.5, 0, -0.5, 0, +0.5.
+    expect(Array.from(maCrossover(Float64Array.from([1, 2, 2, 1, 1, 2]), 6, 1, 2, new Int8Array(6)))).to.deep.equal([0, 0, 0, SELL, 0, BUY]);
+    // RSI(1) is 100 after a rise, 0 after a fall, 50 when flat: 1 2 2 1 1 2 2 gives NaN, 100, 50, 0, 50, 100, 50.
+    // With both levels at 50: entering below 50 from 50 is a BUY, entering above it from 50 a SELL; touching 50 is neither.
+    expect(Array.from(rsiMeanReversion(Float64Array.from([1, 2, 2, 1, 1, 2, 2]), 7, 1, 50, 50, new Int8Array(7)))).to.deep.equal([0, 0, 0, BUY, 0, SELL, 0]);
   });
 
   it('each rule strategy decides exactly where the library indicators cross', function () {

@@ -84,7 +84,7 @@ describe('strategy read models: documents, ids and the signals', function () {
     expect(strategySignalViewIds(other)).to.deep.equal([]);
     expect(evolveStrategySignalView(null, signal)).to.deep.equal({ ...data, strategyKey: 'rsi:14', candleTimeMs: Date.parse(at(0)), closedAtMs: Date.parse(at(0)) + STRATEGY_CANDLE_MS, hasTrade: false });
     expect(STRATEGY_CANDLE_MS).to.equal(5 * 60_000);
-    const traded = { ...data, trade: { entryPrice: 2900, entryTime: at(-60), exitPrice: 3000, exitTime: at(0), pnlPercent: 3.45 } } as StrategySignalGenerated['data'];
+    const traded = { ...data, trade: { entryPrice: 2900, entryTime: at(-60), exitPrice: 3000, exitTime: at(0), grossReturn: 0.0345, netReturn: 0.0325 } };
     expect(evolveStrategySignalView(null, { type: 'StrategySignalGenerated', data: traded })!.hasTrade).to.equal(true);
     const doc = evolveStrategySignalView(null, signal);
     expect(evolveStrategySignalView(doc, other)).to.equal(doc);
