@@ -5,6 +5,7 @@
  * profile reads TRAILING_STOP and a person's own stop STOP_LOSS.
  */
 import { expect } from 'chai';
+import { eventsOf } from '../shared/decider-specification';
 import type { PortfolioCommand, ExitRequest } from '../trading/portfolio.decider';
 import { portfolioDecider } from '../trading/portfolio.decider';
 import type { PortfolioEvent, TradeSource } from '../trading/portfolio';
@@ -14,16 +15,7 @@ const T1 = '2026-03-04T05:00:02.000Z';
 const T2 = '2026-03-04T06:00:02.000Z';
 const SIGNAL: TradeSource = { kind: 'SIGNAL', eventId: 'e1', signalId: 'sig-1', signalType: 'BUY', candleTime: '2026-03-04T05:00:00.000Z' };
 
-function run(...commands: PortfolioCommand[]): PortfolioEvent[] {
-  const events: PortfolioEvent[] = [];
-  let state = portfolioDecider.initialState();
-  for (const command of commands) {
-    const appended = portfolioDecider.decide(command, state);
-    state = appended.reduce(portfolioDecider.evolve, state);
-    events.push(...appended);
-  }
-  return events;
-}
+const run = (...commands: PortfolioCommand[]): PortfolioEvent[] => eventsOf(portfolioDecider, ...commands);
 const buy = (tradeId: string, symbol: string, amount: number, price: number, source: TradeSource, exits?: ExitRequest, rule?: 'FIXED_SIZE'): PortfolioCommand => ({
   type: 'PlaceSimulatedTrade',
   data: { userId: 'u1', tradeId, symbol, side: 'BUY', amount, price, source, ...(exits ? { exits } : {}), ...(rule ? { decision: { rule, text: 'bought', figures: {} } } : {}) },

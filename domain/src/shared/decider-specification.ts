@@ -33,3 +33,15 @@ export function specFor<State, Command, Event extends DomainEvent>(decider: Deci
     },
   };
 }
+
+/** The events `decider` appends for `commands` one after another from nothing, as the command handler would decide them. */
+export function eventsOf<State, Command, Event extends DomainEvent>(decider: Decider<State, Command, Event>, ...commands: Command[]): Event[] {
+  const events: Event[] = [];
+  let state = decider.initialState();
+  for (const command of commands) {
+    const appended = decider.decide(command, state);
+    state = appended.reduce(decider.evolve, state);
+    events.push(...appended);
+  }
+  return events;
+}

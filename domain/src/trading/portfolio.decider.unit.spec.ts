@@ -9,7 +9,7 @@
  */
 import { expect } from 'chai';
 import { fold } from '../shared/decider';
-import { specFor } from '../shared/decider-specification';
+import { eventsOf, specFor } from '../shared/decider-specification';
 import { IllegalStateError, ValidationError } from '../shared/errors';
 import { STARTING_CASH_MICROS } from './money';
 import { apportion, PORTFOLIO_SCHEMA_VERSION, rememberedTradeIds, TRADE_ID_BATCH, TRADE_ID_MEMORY, upcastPortfolioEvent, type PortfolioEvent, type PortfolioState, type SimulatedTradePlaced, type TradeSource } from './portfolio';
@@ -65,16 +65,7 @@ const sellOf = (buy: SimulatedTradePlaced) => {
 };
 
 /** Runs the decider over a sequence of commands from nothing, as the command handler would. */
-function history(...commands: PlaceSimulatedTrade[]): PortfolioEvent[] {
-  const events: PortfolioEvent[] = [];
-  let state = portfolioDecider.initialState();
-  for (const command of commands) {
-    const appended = portfolioDecider.decide(command, state);
-    state = appended.reduce(portfolioDecider.evolve, state);
-    events.push(...appended);
-  }
-  return events;
-}
+const history = (...commands: PlaceSimulatedTrade[]): PortfolioEvent[] => eventsOf(portfolioDecider, ...commands);
 
 describe('portfolio decider', function () {
   describe('opening and buying', function () {

@@ -5,6 +5,7 @@
  * document; then the exact response figures (cents add up, daily P&L since 00:00 UTC).
  */
 import { expect } from 'chai';
+import { eventsOf } from '../shared/decider-specification';
 import type { DomainEvent } from '../shared/decider';
 import { DEFAULT_RISK_PARAMETERS, DEFAULT_RISK_PROFILE, type BotDecision } from './contracts';
 import { tradeSourceLabel, type PortfolioEvent, type TradeSource } from './portfolio';
@@ -58,16 +59,7 @@ const place = (tradeId: string, side: 'BUY' | 'SELL', amount: number, price: num
 const BOT_EXITS: ExitRequest = { kind: 'PROFILE', atr: 12, sigma: 0.002 };
 
 /** The events the decider appends for these commands, in order. */
-function run(...commands: PortfolioCommand[]): PortfolioEvent[] {
-  const events: PortfolioEvent[] = [];
-  let state = portfolioDecider.initialState();
-  for (const command of commands) {
-    const appended = portfolioDecider.decide(command, state);
-    state = appended.reduce(portfolioDecider.evolve, state);
-    events.push(...appended);
-  }
-  return events;
-}
+const run = (...commands: PortfolioCommand[]): PortfolioEvent[] => eventsOf(portfolioDecider, ...commands);
 
 const portfolioOf = (events: DomainEvent[]) => events.reduce<PortfolioView | null>(evolvePortfolioView, null);
 /** Every trade document, as the projector keeps them (one evolve per document an event names). */
@@ -741,16 +733,7 @@ describe('trading read models', function () {
   });
 
   describe('risk', function () {
-    function riskOf(...commands: RiskCommand[]): RiskView | null {
-      const events: RiskEvent[] = [];
-      let state = riskDecider.initialState();
-      for (const command of commands) {
-        const appended = riskDecider.decide(command, state);
-        state = appended.reduce(riskDecider.evolve, state);
-        events.push(...appended);
-      }
-      return events.reduce<RiskView | null>(evolveRiskView, null);
-    }
+    const riskOf = (...commands: RiskCommand[]): RiskView | null => eventsOf(riskDecider, ...commands).reduce<RiskView | null>(evolveRiskView, null);
     const raise = (alertId: string, now: string): RiskCommand => ({
       type: 'RaiseRiskAlert',
       data: { userId: 'u1', alertId, conditionKey: `K-${alertId}`, kind: 'DRAWDOWN', severity: 'high', symbol: null, message: `m ${alertId}`, value: 16, threshold: 15 },
