@@ -258,17 +258,18 @@ export const tradesResponseSchema = z.object({
 });
 export type TradesResponse = z.infer<typeof tradesResponseSchema>;
 
-const queryText = () => z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be given once') });
+// Every parameter is optional, so a value that is not a string is one given twice (an array).
+const queryText = () => z.string({ error: 'must be given once' });
 const positiveIntParam = (max: number | undefined) =>
   queryText()
     .regex(/^[1-9][0-9]{0,8}$/, max ? `must be a whole number from 1 to ${max}` : 'must be a whole number from 1')
     .transform(Number)
     .pipe(max ? z.number().max(max, `must be a whole number from 1 to ${max}`) : z.number());
-/** Whether YYYY-MM-DD names a day of the calendar (Date.parse rolls 2026-02-30 over to March 2). */
+/** Whether YYYY-MM-DD names a day of the calendar: it reads back the same (Date.UTC rolls 2026-02-30 over to March 2). */
 function calendarDay(text: string): boolean {
-  const [year, month, day] = text.slice(0, 10).split('-').map(Number) as [number, number, number];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+  const day = text.slice(0, 10);
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(year, month - 1, date)).toISOString().slice(0, 10) === day;
 }
 /** An ISO-8601 date-time, or a date (YYYY-MM-DD, UTC): to epoch ms. */
 const instantParam = queryText()
