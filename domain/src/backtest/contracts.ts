@@ -25,8 +25,8 @@
  *   the mid, at every 5-minute candle close after the exits up to it, and at the end), from
  *   initialCapital, before downsampling.
  * - profitFactor: gross profit / gross loss of the closed trades (both as positive sums); null when
- *   there is no losing trade (it would be infinite or undefined; JSON has no Infinity); 0 when there
- *   are losses and no wins.
+ *   there is no gross loss (no losing trade, or only trades that closed at exactly 0: it would be
+ *   infinite or undefined; JSON has no Infinity); 0 when there are losses and no wins.
  * - averageWin: the mean P&L of the winning closed trades (>= 0); averageLoss: the mean P&L of the
  *   losing ones (<= 0, a negative number). 0 when there are none.
  * - An open position at the end is sold at the last tick through the same engine (reason
@@ -383,7 +383,7 @@ export const performanceMetricsSchema = z.object({
   averageWin: z.number(),
   /** Mean P&L of the losing closed trades, USD (<= 0). */
   averageLoss: z.number(),
-  /** Gross profit / gross loss; null without a losing trade. */
+  /** Gross profit / gross loss; null without a gross loss. */
   profitFactor: z.number().nullable(),
   /** Annualised volatility of the daily returns (sqrt(365)), a fraction. */
   volatility: z.number(),

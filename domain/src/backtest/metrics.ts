@@ -166,7 +166,7 @@ export function figuresOf(equity: EquitySeries | RunningEquity, closedPnl: reado
       losingTrades: losses,
       averageWin: wins === 0 ? 0 : cents(grossProfit / wins),
       averageLoss: losses === 0 ? 0 : cents(-grossLoss / losses),
-      profitFactor: losses === 0 || grossLoss === 0 ? (losses === 0 ? null : 0) : fraction(grossProfit / grossLoss),
+      profitFactor: grossLoss === 0 ? null : fraction(grossProfit / grossLoss),
       volatility: fraction(volatility),
     },
   };

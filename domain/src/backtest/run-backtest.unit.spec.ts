@@ -327,3 +327,45 @@ describe('backtest metrics, by hand', function () {
     expect(equityCurve.at(-1)!.equity).to.equal(Math.round(s.equity[9_999]! * 100) / 100);
   });
 });
+
+describe('backtest metrics at their edges, by hand', function () {
+  const D0 = Date.UTC(2025, 0, 1, 12);
+  const series = (points: Array<[number, number]>) => {
+    const s = new EquitySeries(2);
+    for (const [day, equity] of points) s.push(D0 + day * DAY, equity);
+    return s;
+  };
+
+  it('averages each side over its own trades; two daily returns are enough for a Sharpe; none, no volatility', function () {
+    const s = series([[0, 100], [1, 110], [2, 99]]);
+    const f = figuresOf(s, [10, 20, -5, -10], 100, 115);
+    expect(f.performanceMetrics).to.deep.include({ winningTrades: 2, losingTrades: 2, averageWin: 15, averageLoss: -7.5, profitFactor: 2 });
+    // Returns +10 %, -10 %: mean 0, so a Sharpe of 0, not none.
+    expect(figuresOf(series([[0, 110], [1, 99]]), [], 100, 99).sharpeRatio).to.equal(0);
+    expect(figuresOf(new EquitySeries(), [], 100, 100)).to.deep.include({ sharpeRatio: null, totalTrades: 0, winRate: 0 });
+    expect(figuresOf(new EquitySeries(), [], 100, 100).performanceMetrics).to.deep.include({ volatility: 0, averageWin: 0, averageLoss: 0, profitFactor: null });
+    // A trade closed at exactly 0 counts as not won, and is no gross loss: wins and it have no profit factor (not 0, the worst).
+    expect(figuresOf(s, [5, 0], 100, 105).performanceMetrics).to.deep.include({ winningTrades: 1, losingTrades: 1, profitFactor: null });
+    expect(figuresOf(s, [-4, 0], 100, 96).performanceMetrics.profitFactor).to.equal(0);
+  });
+
+  it('refuses running figures counted from another capital than the one asked', function () {
+    expect(() => figuresOf(new RunningEquity(100), [], 200, 200)).to.throw(RangeError, 'equity counted from 100, figures asked from 200');
+  });
+
+  it('cuts the curves into equal spans of time: each span\'s last equity and its deepest drawdown, when it was', function () {
+    // Days 0..3 at 100, 90, 95, 120 in 3 spans of a day: [100], [90], [95, 120].
+    const { equityCurve, drawdownCurve } = curvesOf(series([[0, 100], [1, 90], [2, 95], [3, 120]]), 100, 3);
+    const at = (day: number) => new Date(D0 + day * DAY).toISOString();
+    expect(equityCurve).to.deep.equal([
+      { time: at(0), equity: 100 },
+      { time: at(1), equity: 90 },
+      { time: at(3), equity: 120 },
+    ]);
+    expect(drawdownCurve).to.deep.equal([
+      { time: at(0), drawdown: 0 },
+      { time: at(1), drawdown: 0.1 },
+      { time: at(2), drawdown: 0.05 },
+    ]);
+  });
+});
