@@ -16,7 +16,8 @@ export function specFor<State, Command, Event extends DomainEvent>(decider: Deci
             then(expected: Event[]) {
               expect(run()).to.deep.equal(expected);
             },
-            thenThrows(errorClass: ErrorClass, message?: string | RegExp) {
+            /** `extra`: the members the error adds to the problem body (a ValidationError's `field`). */
+            thenThrows(errorClass: ErrorClass, message?: string | RegExp, extra?: Record<string, unknown>) {
               let thrown: unknown;
               try {
                 run();
@@ -26,6 +27,7 @@ export function specFor<State, Command, Event extends DomainEvent>(decider: Deci
               expect(thrown, 'decide should throw').to.be.instanceOf(errorClass);
               if (typeof message === 'string') expect((thrown as Error).message).to.equal(message);
               else if (message) expect((thrown as Error).message).to.match(message);
+              if (extra) expect((thrown as { extra?: unknown }).extra).to.deep.equal(extra);
             },
           };
         },

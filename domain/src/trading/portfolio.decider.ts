@@ -28,7 +28,8 @@
  */
 import { parseTime } from '../shared/time-memo';
 import { findCoinBySymbol } from '../market/coins';
-import { botDecisionSchema, manualExitBounds, type BotDecision } from './contracts';
+import { manualExitBounds, type BotDecision } from './contracts';
+import { requireBotDecision } from './bot-decision-check';
 import { NO_EXITS, type ExitPlan } from './stop-levels';
 import { assertNever, type Decider } from '../shared/decider';
 import { IllegalStateError, ValidationError } from '../shared/errors';
@@ -295,10 +296,7 @@ function exitPlanOf(request: ExitRequest | undefined, price: number): ExitPlan {
 }
 
 function decisionOf(decision: BotDecision | undefined): { decision?: BotDecision } {
-  if (decision === undefined) return {};
-  const parsed = botDecisionSchema.safeParse(decision);
-  if (!parsed.success) throw new ValidationError(`decision is not a bot decision: ${parsed.error.issues[0]?.message ?? 'invalid'}`, { field: 'decision' });
-  return { decision: parsed.data };
+  return decision === undefined ? {} : { decision: requireBotDecision(decision) };
 }
 
 export function placeSimulatedTrade(command: PlaceSimulatedTrade, state: PortfolioState): PortfolioEvent[] {
@@ -361,7 +359,7 @@ export function placeSimulatedTrade(command: PlaceSimulatedTrade, state: Portfol
 function requireLeg(field: 'buy' | 'sell', leg: PairLegQuote): PairLegQuote {
   if (typeof leg !== 'object' || leg === null) throw new ValidationError(`${field} must be an exchange and its quote`, { field });
   const exchange = exchangeIdSchema.safeParse(leg.exchange);
-  if (!exchange.success) throw new ValidationError(`${field}.exchange: ${exchange.error.issues[0]?.message ?? 'unknown exchange'}`, { field: `${field}.exchange` });
+  if (!exchange.success) throw new ValidationError(`${field}.exchange: ${exchange.error.issues.map((i) => i.message).join('; ')}`, { field: `${field}.exchange` });
   requirePositiveFinite(`${field}.mid`, leg.mid);
   if (leg.mid > MAX_PRICE_USD) throw new ValidationError(`${field}.mid must be at most ${MAX_PRICE_USD}, got ${leg.mid}`, { field: `${field}.mid` });
   return { exchange: exchange.data, mid: leg.mid };

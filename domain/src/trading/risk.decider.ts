@@ -15,7 +15,6 @@ import { assertNever, type Decider } from '../shared/decider';
 import { NotFoundError, ValidationError } from '../shared/errors';
 import {
   alertSeverities,
-  botDecisionSchema,
   botSettingsBounds,
   boundsMessage,
   DEFAULT_BOT_SETTINGS,
@@ -45,6 +44,7 @@ import {
   type RiskState,
 } from './risk';
 import { applyProfileChanges, botSettingsOf, changedFields, parametersOf, profileChangesFromBotSettings } from './risk-profile';
+import { requireBotDecision } from './bot-decision-check';
 
 export type ChangeBotSettings = { type: 'ChangeBotSettings'; data: { userId: string; changes: Partial<BotSettings> }; metadata: { now: string } };
 export type ResetBotSettings = { type: 'ResetBotSettings'; data: { userId: string }; metadata: { now: string } };
@@ -102,6 +102,7 @@ function requireText(field: string, value: unknown): string {
 }
 
 function requireFinite(field: string, value: unknown): number {
+  // Stryker disable next-line ConditionalExpression: equivalent, Number.isFinite is false for anything but a number (the check narrows the type)
   if (typeof value !== 'number' || !Number.isFinite(value)) throw new ValidationError(`${field} must be a finite number, got ${JSON.stringify(value)}`, { field });
   return value;
 }
@@ -211,8 +212,7 @@ export function resolveRiskAlerts(command: ResolveRiskAlerts, state: RiskState):
  */
 export function recordBotRefusal(command: RecordBotRefusal, _state: RiskState): RiskEvent[] {
   const d = command.data;
-  const decision = botDecisionSchema.safeParse(d.decision);
-  if (!decision.success) throw new ValidationError(`decision is not a bot decision: ${decision.error.issues[0]?.message ?? 'invalid'}`, { field: 'decision' });
+  const decision = requireBotDecision(d.decision);
   if (!refusedSignalTypes.includes(d.signalType)) throw new ValidationError(`signalType must be one of ${refusedSignalTypes.join(', ')}`, { field: 'signalType' });
   return [
     {
@@ -224,7 +224,7 @@ export function recordBotRefusal(command: RecordBotRefusal, _state: RiskState): 
         symbol: requireText('symbol', d.symbol),
         signalType: d.signalType,
         candleTime: requireText('candleTime', d.candleTime),
-        decision: decision.data,
+        decision,
         refusedAt: command.metadata.now,
       },
     },

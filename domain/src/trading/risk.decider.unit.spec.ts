@@ -104,10 +104,11 @@ describe('risk decider', function () {
       ['dailyLossLimit', 49],
       ['dailyLossLimit', Number.NaN],
       ['enableNotifications', 'yes'],
+      ['maxPositionSize', '5'],
       ['leverage', 10],
     ] as const) {
       it(`refuses ${field} = ${String(value)} naming the field`, function () {
-        spec.given([]).when(changeSettings({ [field]: value })).thenThrows(ValidationError, new RegExp(`${field}`));
+        spec.given([]).when(changeSettings({ [field]: value })).thenThrows(ValidationError, new RegExp(`${field}`), { field });
       });
     }
 
@@ -176,9 +177,10 @@ describe('risk decider', function () {
       ['volatilityThreshold', Number.POSITIVE_INFINITY],
       ['stopLossType', 'random'],
       ['kellyCriterionEnabled', 1],
+      ['dynamicPositionSizing', 'no'],
     ] as const) {
       it(`refuses ${field} = ${String(value)} naming the field`, function () {
-        spec.given([]).when(changeParameters({ ...DEFAULT_RISK_PARAMETERS, [field]: value })).thenThrows(ValidationError, new RegExp(`^${field} `));
+        spec.given([]).when(changeParameters({ ...DEFAULT_RISK_PARAMETERS, [field]: value })).thenThrows(ValidationError, new RegExp(`^${field} `), { field });
       });
     }
   });
@@ -238,8 +240,22 @@ describe('risk decider', function () {
     });
 
     it('refuses a record without a known rule or with figures that are not numbers', function () {
-      spec.given([]).when(refusal({ rule: 'MOOD', text: 'x', figures: {} })).thenThrows(ValidationError, /^decision /);
-      spec.given([]).when(refusal({ rule: 'REWARD_RISK', text: 'x', figures: { rr: 'low' } })).thenThrows(ValidationError, /^decision /);
+      spec.given([]).when(refusal({ rule: 'MOOD', text: 'x', figures: {} })).thenThrows(ValidationError, /^decision is not a bot decision: Invalid option/, { field: 'decision' });
+      spec.given([]).when(refusal({ rule: 'REWARD_RISK', text: 'x', figures: { rr: 'low' } })).thenThrows(ValidationError, /^decision /, { field: 'decision' });
+      // Every problem is named, not only the first.
+      spec.given([]).when(refusal({ rule: 'REWARD_RISK', text: 5, figures: { rr: 'low' } })).thenThrows(ValidationError, /^decision is not a bot decision: Invalid input: expected string, received number; Invalid input: expected number, received string$/, { field: 'decision' });
+    });
+
+    it('refuses a record without its signal, event, coin or candle, naming each', function () {
+      const good = { rule: 'MAX_DRAWDOWN', text: 'refused', figures: {} };
+      for (const field of ['signalId', 'signalEventId', 'symbol', 'candleTime'] as const) {
+        for (const value of ['', '   ', 7]) {
+          const command = refusal(good);
+          spec.given([]).when({ ...command, data: { ...command.data, [field]: value } }).thenThrows(ValidationError, `${field} is required`, { field });
+        }
+      }
+      const command = refusal(good);
+      spec.given([]).when({ ...command, data: { ...command.data, signalType: 'HOLD' as 'BUY' } }).thenThrows(ValidationError, /^signalType must be one of /, { field: 'signalType' });
     });
   });
 
@@ -269,6 +285,12 @@ describe('risk decider', function () {
       spec.given([]).when(raise('a1', 'X', { message: '' })).thenThrows(ValidationError, 'message is required');
       spec.given([]).when(raise('a1', 'X', { value: Number.NaN })).thenThrows(ValidationError, /^value /);
       spec.given([]).when(raise('a1', '')).thenThrows(ValidationError, 'conditionKey is required');
+      spec.given([]).when(raise('', 'X')).thenThrows(ValidationError, 'alertId is required', { field: 'alertId' });
+      spec.given([]).when(raise('a1', 'X', { message: '   ' })).thenThrows(ValidationError, 'message is required', { field: 'message' });
+      spec.given([]).when(raise('a1', 'X', { message: 5 as unknown as string })).thenThrows(ValidationError, 'message is required', { field: 'message' });
+      spec.given([]).when(raise('a1', 'X', { severity: 'urgent' as 'high' })).thenThrows(ValidationError, /^severity /, { field: 'severity' });
+      spec.given([]).when(raise('a1', 'X', { value: '16' as unknown as number })).thenThrows(ValidationError, 'value must be a finite number, got "16"', { field: 'value' });
+      spec.given([]).when(raise('a1', 'X', { threshold: Number.POSITIVE_INFINITY })).thenThrows(ValidationError, 'threshold must be a finite number, got null', { field: 'threshold' });
     });
 
     it('acknowledges an alert once; an unknown alert is 404', function () {
