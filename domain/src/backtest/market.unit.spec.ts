@@ -8,6 +8,7 @@ import { coins, type CoinId } from '../market/coins';
 import { MarketSimulation } from '../market/simulation';
 import { botMarketAt, columnsAt } from '../trading/engine/market-at';
 import { candleArrays, tickAt, TICKS_PER_HOUR, TICKS_PER_MINUTE } from '../market/market-path';
+import { pathTicks } from '../trading/engine/price-ticks';
 import { cachedCharts, cachedMarketAt, cachedTicks, simulationMarket } from './market';
 
 describe('backtest market caches', function () {
@@ -143,5 +144,34 @@ describe('backtest market caches', function () {
       (market.correlations as Record<string, number>)['BTC'] = 0;
     }).to.throw(TypeError);
     expect(market.correlations.BTC).to.equal(plain.correlations.BTC);
+  });
+
+  it('keeps each coin\'s ticks apart within one hour, answers a tick range as the path does, and builds a chart whose first candle is past the first block', function () {
+    const sim = new MarketSimulation(Uint32Array.from([18, 9, 2, 3, 4, 5, 6, 13]));
+    const path = new MarketSimulation(Uint32Array.from([18, 9, 2, 3, 4, 5, 6, 13]), { fresh: true }).path;
+    const ticks = cachedTicks(sim);
+    const [a, b] = [coins[0]!.id, coins[1]!.id];
+    const t = tickAt(Date.UTC(2025, 2, 10, 4, 17, 35));
+    // Alternating coins in one past hour: each read is its own coin's tick, not the hour kept last.
+    for (const [coin, tick] of [[a, t], [b, t], [a, t + 1], [b, t + 1], [b, t + 700], [a, t + 700]] as const) {
+      expect(ticks.price(coin, tick), `${coin} ${tick}`).to.equal(path.price(coin, tick));
+    }
+    expect(ticks.range(a, t, t + 50)).to.deep.equal(pathTicks(path).range(a, t, t + 50));
+    // 5-minute candles from 2020-01-05 on are past index 1,023 (the first block) since 2020-01-01.
+    const at = Date.UTC(2020, 0, 6, 0, 0, 2);
+    const day = cachedCharts(sim)(a, 1, at);
+    expect(day.candles.length).to.be.greaterThan(200);
+    expect(day.candles).to.deep.equal(new MarketSimulation(Uint32Array.from([18, 9, 2, 3, 4, 5, 6, 13]), { fresh: true }).chart(a, 1, at).candles.slice(0, day.candles.length));
+  });
+
+  it('builds a chart inside the hour a bounded source is in from the path: that hour is not kept yet', function () {
+    const sim = new MarketSimulation(Uint32Array.from([18, 9, 2, 3, 4, 5, 6, 14]));
+    const fresh = new MarketSimulation(Uint32Array.from([18, 9, 2, 3, 4, 5, 6, 14]), { fresh: true });
+    const at = Date.UTC(2025, 2, 10, 4, 25, 2);
+    const charts = cachedCharts(sim, cachedTicks(sim, () => tickAt(at)));
+    const day = charts(coins[0]!.id, 1, at);
+    // Its last candles (4:00 to 4:25) are in the hour not over yet.
+    expect(day.candles.at(-1)!.time).to.equal(Date.UTC(2025, 2, 10, 4, 20));
+    expect(day.candles).to.deep.equal(fresh.chart(coins[0]!.id, 1, at).candles.slice(0, day.candles.length));
   });
 });
