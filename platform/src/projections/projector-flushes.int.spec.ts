@@ -388,4 +388,48 @@ describe('projector runtime: batching, redelivery, restarts', function () {
     await p.caughtUp();
     expect(await tally(key)).to.deep.equal({ count: 2 });
   });
+
+  it('resumes from its checkpoint 1 s after its subscription itself fails (the store, not an event), with what came meanwhile', async function () {
+    const key = 'store-failure';
+    const errors: string[] = [];
+    let wasLogged!: () => void;
+    const logged = new Promise<void>((resolve) => (wasLogged = resolve));
+    const logger: Logger = {
+      ...silentLogger,
+      error: (message) => {
+        errors.push(message);
+        wasLogged();
+      },
+    };
+    let lose!: () => Promise<void>;
+    let subscriptions = 0;
+    // The first subscription ends with an error of the store's once told to; the next ones are the store's own.
+    const losingOnce = new Proxy(eventStore, {
+      get(target, property, receiver) {
+        if (property !== 'subscribe') return Reflect.get(target, property, receiver) as unknown;
+        return (handler: (e: RecordedEvent) => Promise<void>, options: SubscribeOptions = {}) => {
+          const real = target.subscribe(handler, options);
+          if (++subscriptions > 1) return real;
+          let fail!: (error: Error) => void;
+          const lost = new Promise<void>((_, reject) => (fail = reject));
+          lose = async () => {
+            fail(new Error('connection lost'));
+            await real.stop();
+          };
+          return { stop: () => real.stop(), done: Promise.race([real.done, lost]) };
+        };
+      },
+    });
+    const p = projector(tallies(name), { events: losingOnce, logger });
+    await p.start();
+    await append([event(key)]);
+    await p.caughtUp();
+    await lose();
+    await logged;
+    await append([event(key)]);
+    await p.caughtUp();
+    expect(await tally(key)).to.deep.equal({ count: 2 });
+    expect(errors).to.deep.equal(['projection failed; resuming from its checkpoint in 1 s']);
+    expect(subscriptions).to.equal(2);
+  });
 });
