@@ -245,8 +245,14 @@ describe('projector runtime: batching, redelivery, restarts', function () {
     const { position } = await append([event('one'), event('two')]);
     await p.caughtUp();
     const ids = names.map((n) => checkpointId(n, 1)).sort();
-    expect(writes.checkpointStatements!.map((statement) => [...statement].sort())).to.deep.include(ids);
-    expect(writes.checkpointStatements!.length, 'one statement for the three, not one each').to.be.below(3);
+    // Whether the three flush in the same turn depends on when each one's subscription read returns (a
+    // busy machine splits them: a fresh-clone CI did), so the projector's run shows every checkpoint
+    // written; the writer itself shows that checkpoints written in one turn go in one statement.
+    expect([...new Set(writes.checkpointStatements!.flat())].sort()).to.deep.equal(ids);
+    const direct: Writes = { documentBatches: [], checkpoints: [], checkpointStatements: [] };
+    const writer = new CheckpointWriter(countingDocuments(documents, direct));
+    await Promise.all(names.map((n) => writer.write(checkpointId(n, 1), position)));
+    expect(direct.checkpointStatements!.map((statement) => [...statement].sort()), 'one statement for the three, not one each').to.deep.equal([ids]);
     // A writer that flushes late (it lost its lease meanwhile) cannot undo a newer checkpoint.
     const later = await append([event('three')]);
     await p.caughtUp();
