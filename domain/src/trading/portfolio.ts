@@ -382,6 +382,10 @@ export function rememberedTradeIds(memory: TradeIdMemory): string[] {
  * so a trade updates the record in place instead of keying the counts anew): `newer` is the second
  * part they count with; a memory with another second part (an earlier state of the chain, another
  * branch) is not counted.
+ *
+ * Mutation testing: when and whether a memory is counted changes no answer (a memory not counted is
+ * answered from its list; remembered-trade-ids.unit.spec.ts compares every answer with a plain list),
+ * so the mutants of that bookkeeping are marked "the counts' memo" where they are.
  */
 interface Counted {
   newer: readonly string[] | undefined;
@@ -428,10 +432,10 @@ const asked = new WeakSet<readonly string[]>();
 const COUNT_FROM = 32;
 
 /** The counts of `memory`, when its chain is counted. */
-// Stryker disable next-line BlockStatement: equivalent, when and whether a memory is counted: the counts are a memo of its window, answered from the list when not counted (same answers, remembered-trade-ids.unit.spec.ts)
+// Stryker disable next-line BlockStatement: equivalent, the counts' memo (see above Counted)
 function countsOf(memory: TradeIdMemory): Counted | undefined {
   const counted = idCounts.get(memory.recentTradeIds);
-  // Stryker disable next-line ConditionalExpression: equivalent, when and whether a memory is counted: the counts are a memo of its window, answered from the list when not counted (same answers, remembered-trade-ids.unit.spec.ts)
+  // Stryker disable next-line ConditionalExpression: equivalent, the counts' memo (see above Counted)
   return counted !== undefined && counted.newer === memory.newTradeIds ? counted : undefined;
 }
 
@@ -440,16 +444,16 @@ const keyOf = (memory: TradeIdMemory): readonly string[] => memory.newTradeIds ?
 /** Whether the memory holds `id`. */
 export function remembersTradeId(memory: TradeIdMemory, id: string): boolean {
   const counted = countsOf(memory);
-  // Stryker disable next-line ConditionalExpression: equivalent, when and whether a memory is counted: the counts are a memo of its window, answered from the list when not counted (same answers, remembered-trade-ids.unit.spec.ts)
+  // Stryker disable next-line ConditionalExpression: equivalent, the counts' memo (see above Counted)
   if (counted !== undefined) return counted.counts.has(id);
   const older = memory.recentTradeIds;
   const newer = memory.newTradeIds ?? NONE;
   const key = keyOf(memory);
   const start = windowStart(older, newer);
   const from = madeFrom.get(key);
-  // Stryker disable next-line all: equivalent, when and whether a memory is counted: the counts are a memo of its window, answered from the list when not counted (same answers, remembered-trade-ids.unit.spec.ts)
+  // Stryker disable next-line all: equivalent, the counts' memo (see above Counted)
   const chained = from !== undefined && asked.has(from) && older.length - start + newer.length >= COUNT_FROM;
-  // Stryker disable next-line BooleanLiteral,ConditionalExpression,BlockStatement: equivalent, when and whether a memory is counted: the counts are a memo of its window, answered from the list when not counted (same answers, remembered-trade-ids.unit.spec.ts)
+  // Stryker disable next-line BooleanLiteral,ConditionalExpression,BlockStatement: equivalent, the counts' memo (see above Counted)
   if (!chained) {
     asked.add(key);
     return newer.includes(id) || older.indexOf(id, start) >= 0;
@@ -488,10 +492,10 @@ export function rememberTradeId(memory: TradeIdMemory, id: string): { recentTrad
     next = { recentTradeIds: moved, newTradeIds: [] };
   }
   const counted = countsOf(memory);
-  // Stryker disable next-line ConditionalExpression: equivalent, when and whether a memory is counted: the counts are a memo of its window, answered from the list when not counted (same answers, remembered-trade-ids.unit.spec.ts)
+  // Stryker disable next-line ConditionalExpression: equivalent, the counts' memo (see above Counted)
   if (counted === undefined) {
     const key = keyOf(memory);
-    // Stryker disable next-line ConditionalExpression: equivalent, when and whether a memory is counted: the counts are a memo of its window, answered from the list when not counted (same answers, remembered-trade-ids.unit.spec.ts)
+    // Stryker disable next-line ConditionalExpression: equivalent, the counts' memo (see above Counted)
     if (asked.has(key)) madeFrom.set(next.newTradeIds, key);
     return next;
   }
@@ -500,12 +504,12 @@ export function rememberTradeId(memory: TradeIdMemory, id: string): { recentTrad
   // Stryker disable next-line ConditionalExpression: equivalent, removing `undefined` removes nothing (no trade id is undefined)
   if (gone !== undefined) counts.remove(gone);
   counts.add(id);
-  // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: equivalent, when and whether a memory is counted: the counts are a memo of its window, answered from the list when not counted (same answers, remembered-trade-ids.unit.spec.ts)
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: equivalent, the counts' memo (see above Counted)
   if (next.recentTradeIds === older) counted.newer = next.newTradeIds;
-  // Stryker disable next-line BlockStatement: equivalent, when and whether a memory is counted: the counts are a memo of its window, answered from the list when not counted (same answers, remembered-trade-ids.unit.spec.ts)
+  // Stryker disable next-line BlockStatement: equivalent, the counts' memo (see above Counted)
   else {
     counted.newer = MOVED;
-    // Stryker disable next-line ObjectLiteral: equivalent, when and whether a memory is counted: the counts are a memo of its window, answered from the list when not counted (same answers, remembered-trade-ids.unit.spec.ts)
+    // Stryker disable next-line ObjectLiteral: equivalent, the counts' memo (see above Counted)
     idCounts.set(next.recentTradeIds, { newer: next.newTradeIds, counts });
   }
   return next;
