@@ -55,16 +55,17 @@ class LazyCorrelations {
   private readonly values = new Map<CoinSymbol, number>();
   readonly symbols: CoinSymbol[];
   constructor(
-    private readonly coinId: CoinId,
+    coinId: CoinId,
     private readonly mine: CandleColumns,
     private readonly month: (coinId: CoinId) => CandleColumns,
   ) {
-    this.symbols = otherSymbols(coinId);
+    // Ten coins filtered per market: cheaper than the correlations it stands for, and no module memo
+    // that outlives a run (Stryker runs many mutants in one process, and a memo answers for the first).
+    this.symbols = coins.filter((c) => c.id !== coinId).map((c) => c.symbol);
   }
-  /** The correlation with `symbol`, or undefined when it is not another coin. */
-  correlationWith(symbol: string): number | undefined {
-    const coin = findCoinBySymbol(symbol);
-    if (!coin || coin.id === this.coinId) return undefined;
+  /** The correlation with `symbol`, one of the other coins' (`symbols`: the handler asks only for those). */
+  correlationWith(symbol: CoinSymbol): number {
+    const coin = findCoinBySymbol(symbol)!;
     let value = this.values.get(coin.symbol);
     if (value === undefined) {
       value = returnCorrelation(this.mine, this.month(coin.id));
@@ -72,16 +73,6 @@ class LazyCorrelations {
     }
     return value;
   }
-}
-
-const othersOf = new Map<CoinId, CoinSymbol[]>();
-function otherSymbols(coinId: CoinId): CoinSymbol[] {
-  let symbols = othersOf.get(coinId);
-  if (!symbols) {
-    symbols = coins.filter((c) => c.id !== coinId).map((c) => c.symbol);
-    othersOf.set(coinId, symbols);
-  }
-  return symbols;
 }
 
 const isOther = (target: LazyCorrelations, key: string | symbol): key is CoinSymbol => typeof key === 'string' && (target.symbols as string[]).includes(key);
