@@ -37,7 +37,7 @@ const HOUR_MS = 60 * MINUTE_MS;
 const MAX_MONTHS = 20_000;
 
 /** Keeps `value` under `key`, dropping the oldest quarter when `map` is full (insertion order). */
-function keep<K, V>(map: Map<K, V>, max: number, key: K, value: V): V {
+export function keep<K, V>(map: Map<K, V>, max: number, key: K, value: V): V {
   if (map.size >= max) {
     let drop = max >> 2;
     for (const k of map.keys()) {
@@ -75,12 +75,16 @@ export function cachedTicks(sim: MarketSimulation, lastTick?: () => number): Pri
   const fields = ['time', 'open', 'high', 'low', 'close', 'volume'] as const;
   // The past hour read last, of ticks and of minute candles: an exit scan reads a minute's ticks, or a
   // candle's minutes, from one hour in a row (a past hour's data never changes, so a kept one stays right).
+  // These two are shortcuts in front of the tables below; their starting hours (-1: none yet) could be
+  // any, since no coin matches the starting null.
+  // Stryker disable UnaryOperator
   let tickHourCoin: CoinId | null = null;
   let tickHour = -1;
   let tickHourPrices: Float64Array | null = null;
   let minuteHourCoin: CoinId | null = null;
   let minuteHour = -1;
   let minuteHourCandles: CandleArrays | null = null;
+  // Stryker restore UnaryOperator
   return {
     lastTick: base.lastTick,
     price(coinId, tick) {
@@ -175,13 +179,16 @@ export function cachedMarketAt(charts: ChartAt): (coinId: CoinId, atMs: number) 
     const markets = innerMap(perCoin, coinId);
     // A fill time is a tick's: kept by its tick index, a small integer, which a table hashes faster than a
     // time in ms (any other time by its text, which no index equals).
+    // Stryker disable next-line ArithmeticOperator: equivalent, any key that tells the fill times apart keeps the same markets (these only choose a cheap one).
     const tickIndex = (atMs - SIMULATION_EPOCH_MS) / TICK_MS;
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: as above.
     const key = Number.isInteger(tickIndex) && tickIndex >= 0 ? tickIndex : String(atMs);
     const hit = markets.get(key);
     if (hit) return hit;
     const { first, end } = chartSpan(MONTH_DAYS, atMs);
     const month = (id: CoinId): CandleColumns => {
       const ofCoin = innerMap(months, id);
+      // Stryker disable next-line ArithmeticOperator: equivalent, `first * 4_194_304 - end` and `first / 4_194_304 + end` still tell every (first, end) pair apart (end is below 4,194,304).
       const key = first * 4_194_304 + end;
       return ofCoin.get(key) ?? keep(ofCoin, MAX_MONTHS, key, columnsAt(charts(id, MONTH_DAYS, atMs), atMs));
     };
@@ -207,6 +214,7 @@ function keptCandle(ticks: PriceTicks, coinId: CoinId, fromMs: number, width: nu
   const j = minute - hour * 60;
   const count = width / MINUTE_MS;
   if (j + count > 60) return undefined;
+  // Stryker disable next-line OptionalChaining: the backtest's ticks (cachedTicks) always have keptHour.
   const kept = ticks.keptHour?.(coinId, hour);
   if (!kept) return undefined;
   let high = kept.high[j]!;
@@ -225,7 +233,7 @@ function keptCandle(ticks: PriceTicks, coinId: CoinId, fromMs: number, width: nu
  * charts. With `ticks` (the backtest market's), a candle within a past hour is made from the minute
  * candles they keep (keptCandle), the same numbers.
  */
-export function cachedCharts(sim: MarketSimulation, ticks?: PriceTicks): ChartAt {
+export function cachedCharts(sim: MarketSimulation, ticks?: PriceTicks, bounds: { candles: number; charts: number } = { candles: MAX_CANDLES, charts: MAX_CHARTS }): ChartAt {
   // Per coin and width: candles by their index since the epoch, in blocks.
   const byWidth = new Map<CoinId, Map<number, Map<number, Array<Candle | undefined>>>>();
   let kept = 0;
@@ -235,10 +243,11 @@ export function cachedCharts(sim: MarketSimulation, ticks?: PriceTicks): ChartAt
   return (coinId: CoinId, days: number, endMs: number): CandleSeries => {
     const interval = candleIntervalForDays(days);
     const { width, first, end } = chartSpan(days, endMs);
+    // Stryker disable next-line ArithmeticOperator: as the month key in cachedMarketAt.
     const chartKey = first * 4_194_304 + end;
     const hit = recent.get(coinId)?.get(days)?.get(chartKey);
     if (hit) return hit;
-    if (kept >= MAX_CANDLES) {
+    if (kept >= bounds.candles) {
       byWidth.clear();
       kept = 0;
     }
@@ -247,12 +256,17 @@ export function cachedCharts(sim: MarketSimulation, ticks?: PriceTicks): ChartAt
     let block: Array<Candle | undefined> | undefined;
     let blockNo = -1;
     for (let i = first; i < end; i++) {
+      // The blocks are how candles are found again, not what they are: a block number of i * 1024 or
+      // a new block without its size puts candles in blocks of their own or in one that grows, and each
+      // is found where it was put (the reads spec counts the candles made).
+      // Stryker disable ArithmeticOperator,ArrayDeclaration
       const b = Math.floor(i / CANDLE_BLOCK);
       if (b !== blockNo) {
         blockNo = b;
         block = blocks.get(b);
         if (!block) {
           block = new Array<Candle | undefined>(CANDLE_BLOCK).fill(undefined);
+          // Stryker restore ArithmeticOperator,ArrayDeclaration
           blocks.set(b, block);
         }
       }
@@ -266,7 +280,7 @@ export function cachedCharts(sim: MarketSimulation, ticks?: PriceTicks): ChartAt
       out.push(candle);
     }
     // The last charts, bounded: emptied when MAX_CHARTS are kept.
-    if (recentCount >= MAX_CHARTS) {
+    if (recentCount >= bounds.charts) {
       recent.clear();
       recentCount = 0;
     }
