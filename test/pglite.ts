@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
+import { PgliteClient, type SqlClient } from '@papertrade/platform/sql/sql-client';
 
 const version: string = JSON.parse(
   fs.readFileSync(new URL('../node_modules/@electric-sql/pglite/package.json', import.meta.url), 'utf8'),
@@ -50,5 +51,24 @@ export async function freshPglite(): Promise<{ db: PGlite; dir: string; cleanup(
       if (!db.closed) await db.close();
       fs.rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * A fresh PGlite's SqlClient for the suite it is called in (its `before` opens it, its `after` closes
+ * it): `const client = pgliteClientForSuite();` then `client()` in the tests.
+ */
+export function pgliteClientForSuite(): () => SqlClient {
+  let opened: { client: SqlClient; cleanup(): Promise<void> } | undefined;
+  before(async function () {
+    const pglite = await freshPglite();
+    opened = { client: new PgliteClient(pglite.db, false), cleanup: pglite.cleanup };
+  });
+  after(async function () {
+    await opened?.cleanup();
+  });
+  return () => {
+    if (!opened) throw new Error('the suite has not opened its PGlite yet');
+    return opened.client;
   };
 }

@@ -4,21 +4,11 @@
  */
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { TooManyRequestsError } from '@papertrade/domain/shared/errors';
 import { ApiCallCounter, apiCallLimitMessage, monthOf, msToMonthEnd } from './api-call-counter';
-import { prepareLimitStore, type LimitStore } from './sign-in-limits';
-import { POSTGRES_URL, requireServices } from '../../../test/services';
-
-async function refusal(call: Promise<unknown>): Promise<TooManyRequestsError | null> {
-  try {
-    await call;
-    return null;
-  } catch (error) {
-    if (error instanceof TooManyRequestsError) return error;
-    throw error;
-  }
-}
+import type { LimitStore } from './sign-in-limits';
+import { requireServices } from '../../../test/services';
+import { limitStoreBackends, refusal } from '../../../test/limit-stores';
 
 describe('monthly API call counter: months in UTC', function () {
   it('names the month in UTC and the time to its end', function () {
@@ -29,26 +19,7 @@ describe('monthly API call counter: months in UTC', function () {
   });
 });
 
-const stores: Array<{ name: string; services?: 'postgres'; make(): Promise<{ store: LimitStore; close(): Promise<void> }> }> = [
-  { name: 'in memory', make: async () => ({ store: { kind: 'memory' }, close: async () => {} }) },
-  {
-    name: 'on PostgreSQL',
-    services: 'postgres',
-    async make() {
-      const schema = `apicalls_${randomUUID().slice(0, 8)}`;
-      const pool = new pg.Pool({ connectionString: POSTGRES_URL, max: 2 });
-      const store: LimitStore = { kind: 'postgres', pool, schema };
-      await prepareLimitStore(store);
-      return {
-        store,
-        close: async () => {
-          await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-          await pool.end();
-        },
-      };
-    },
-  },
-];
+const stores = limitStoreBackends('apicalls');
 
 for (const backend of stores) {
   describe(`monthly API call counter ${backend.name}`, function () {

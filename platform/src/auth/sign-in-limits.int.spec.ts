@@ -4,46 +4,15 @@
  */
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import FakeTimers from '@sinonjs/fake-timers';
-import { TooManyRequestsError } from '@papertrade/domain/shared/errors';
-import { DEFAULT_SIGN_IN_LIMITS, MESSAGES, RATE_LIMIT_TABLE, SignInLimits, prepareLimitStore, type LimitStore } from './sign-in-limits';
-import { POSTGRES_URL, requireServices } from '../../../test/services';
+import { DEFAULT_SIGN_IN_LIMITS, MESSAGES, RATE_LIMIT_TABLE, SignInLimits, type LimitStore } from './sign-in-limits';
+import { requireServices } from '../../../test/services';
+import { limitStoreBackends, refusal } from '../../../test/limit-stores';
 
 const MINUTE = 60_000;
 type InstalledClock = ReturnType<typeof FakeTimers.install>;
 
-/** The 429 a call answers, or null when it passes. */
-async function refusal(call: Promise<unknown>): Promise<TooManyRequestsError | null> {
-  try {
-    await call;
-    return null;
-  } catch (error) {
-    if (error instanceof TooManyRequestsError) return error;
-    throw error;
-  }
-}
-
-const stores: Array<{ name: string; services?: 'postgres'; make(): Promise<{ store: LimitStore; close(): Promise<void> }> }> = [
-  { name: 'in memory', make: async () => ({ store: { kind: 'memory' }, close: async () => {} }) },
-  {
-    name: 'on PostgreSQL',
-    services: 'postgres',
-    async make() {
-      const schema = `limits_${randomUUID().slice(0, 8)}`;
-      const pool = new pg.Pool({ connectionString: POSTGRES_URL, max: 2 });
-      const store: LimitStore = { kind: 'postgres', pool, schema };
-      await prepareLimitStore(store);
-      return {
-        store,
-        close: async () => {
-          await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-          await pool.end();
-        },
-      };
-    },
-  },
-];
+const stores = limitStoreBackends('limits');
 
 for (const backend of stores) {
   describe(`sign-in limits ${backend.name}`, function () {

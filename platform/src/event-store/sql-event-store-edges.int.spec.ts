@@ -7,43 +7,30 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { APPEND_BATCHES_IN_FLIGHT, SqlEventStore } from './sql-event-store';
 import { newEvent } from './event-store.conformance';
-import { PgliteClient, type QueryOptions, type Row, type SqlClient } from '../sql/sql-client';
-import { freshPglite } from '../../../test/pglite';
+import type { SqlClient } from '../sql/sql-client';
+import { pgliteClientForSuite } from '../../../test/pglite';
 
 const isGroupedAppend = (statement: string) => statement.trim().startsWith('WITH req AS');
 const isSingleAppend = (statement: string) => statement.trim().startsWith('WITH s AS');
 
 describe('SqlEventStore edges (PGlite)', function () {
   this.timeout(60_000);
-  let client: SqlClient;
-  let cleanup: () => Promise<void>;
-  before(async function () {
-    const pglite = await freshPglite();
-    cleanup = pglite.cleanup;
-    client = new PgliteClient(pglite.db, false);
-  });
-  after(async function () {
-    await cleanup?.();
-  });
+  const pglite = pgliteClientForSuite();
 
   it('fails every append of a grouped statement whose connection is lost (it may have committed), none tried again on its own', async function () {
+    const client = pglite();
     const statements: string[] = [];
     let lose = true;
-    const losing: SqlClient = {
-      engine: client.engine,
-      query: <R extends Row = Row>(text: string, params?: unknown[], options?: QueryOptions) => {
-        statements.push(text);
-        if (lose && isGroupedAppend(text)) {
-          lose = false;
-          // What node-postgres rejects with when the server goes away: a Node error code, no SQLSTATE.
-          return Promise.reject(Object.assign(new Error('Connection terminated unexpectedly'), { code: 'ECONNRESET' }));
-        }
-        return client.query<R>(text, params, options);
-      },
-      transaction: (fn) => client.transaction(fn),
-      exec: (text) => client.exec(text),
-      close: () => client.close(),
+    const query: SqlClient['query'] = (text, params, options) => {
+      statements.push(text);
+      if (lose && isGroupedAppend(text)) {
+        lose = false;
+        // What node-postgres rejects with when the server goes away: a Node error code, no SQLSTATE.
+        return Promise.reject(Object.assign(new Error('Connection terminated unexpectedly'), { code: 'ECONNRESET' }));
+      }
+      return client.query(text, params, options);
     };
+    const losing = { ...client, engine: client.engine, query, transaction: client.transaction.bind(client), exec: client.exec.bind(client), close: client.close.bind(client) } as SqlClient;
     const store = await SqlEventStore.create(losing);
     statements.length = 0;
     // The first appends fill the statements in flight; those that arrive meanwhile go together in one.
@@ -61,7 +48,7 @@ describe('SqlEventStore edges (PGlite)', function () {
   });
 
   it('loads several streams without options, and refuses a stream asked for twice', async function () {
-    const store = await SqlEventStore.create(client);
+    const store = await SqlEventStore.create(pglite());
     const [a, b] = [`l-${randomUUID()}`, `l-${randomUUID()}`];
     await store.append(a, [newEvent('A1'), newEvent('A2')], 'no_stream');
     await store.append(b, [newEvent('B1')], 'no_stream');
@@ -76,7 +63,7 @@ describe('SqlEventStore edges (PGlite)', function () {
   });
 
   it('answers reads of the global order from different places asked for in one turn each from its own place', async function () {
-    const store = await SqlEventStore.create(client);
+    const store = await SqlEventStore.create(pglite());
     const one = await store.append(`r-${randomUUID()}`, [newEvent('One')], 'any');
     const two = await store.append(`r-${randomUUID()}`, [newEvent('Two')], 'any');
     const [fromStart, afterOne, afterTwo] = await Promise.all([

@@ -11,7 +11,7 @@ import { APPEND_BATCHES_IN_FLIGHT, SqlEventStore } from './sql-event-store';
 import { newEvent } from './event-store.conformance';
 import { comparePositions } from './position';
 import { PgliteClient, type QueryOptions, type Row, type SqlClient } from '../sql/sql-client';
-import { freshPglite } from '../../../test/pglite';
+import { freshPglite, pgliteClientForSuite } from '../../../test/pglite';
 import { requireServices } from '../../../test/services';
 import { dropSchema, postgresClient, uniqueSchema } from '../../../test/postgres';
 
@@ -153,18 +153,10 @@ suite('PostgreSQL', async () => {
 
 describe('SqlEventStore as the sole writer: lastPositionByActor from its own appends (PGlite)', function () {
   this.timeout(60_000);
-  let cleanup: () => Promise<void>;
-  let client: SqlClient;
-  before(async function () {
-    const pglite = await freshPglite();
-    cleanup = pglite.cleanup;
-    client = new PgliteClient(pglite.db, false);
-  });
-  after(async function () {
-    await cleanup?.();
-  });
+  const pglite = pgliteClientForSuite();
 
   it('answers from its own appends without a query, and asks the database about what came before it', async function () {
+    const client = pglite();
     const plain = await SqlEventStore.create(client);
     const before = await plain.append(`a-${randomUUID()}`, [newEvent('Before')], 'any'); // actor 'tester'
     const statements: string[] = [];
