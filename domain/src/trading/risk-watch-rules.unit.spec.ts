@@ -164,3 +164,32 @@ describe('risk monitor rules: alerts', function () {
     expect(alerts({ ...v, portfolio: initialPortfolioState() }, tick('ETH', 2000), { ETH: 2000 }, 50)).to.deep.equal([]);
   });
 });
+
+describe('risk monitor rules: what each alert says', function () {
+  const alerts = (v: OpenPositionsView, t: TickRange, prices: Record<string, number>, range: number) => alertsRaised(v, t, prices, context({ range24hPercent: range }));
+  it('names a position past its size by its id and share, a wide range as VOLATILITY for a holder of several coins, and a daily loss exactly at a threshold', function () {
+    const two = view([
+      { symbol: 'ETH', side: 'BUY', usd: 2000, price: 2000 },
+      { symbol: 'BTC', side: 'BUY', usd: 500, price: 50_000 },
+    ]);
+    const v = withProfile(two, { maxPositionSize: 10 });
+    const prices = { ETH: 2000, BTC: 50_000 };
+    const [size, ...more] = alerts(v, tick('ETH', 2000), prices, 31.5).filter((a) => a.data.kind === 'POSITION_SIZE');
+    if (v.portfolio.status !== 'open') throw new Error('open');
+    const eth = v.portfolio.positions.ETH!;
+    expect(more.map((a) => a.data.symbol), 'BTC: 5 % of the portfolio').to.deep.equal([]);
+    expect(size!.data).to.include({ conditionKey: `POSITION_SIZE:${eth.positionId}`, symbol: 'ETH', value: 20.01, message: 'ETH position is 20.01% of the portfolio, above the maximum of 10%' });
+    // (2,000 of 9,997.50 after fees.) Holding ETH and BTC, a wide ETH range: the alert is ETH's.
+    const wide = alerts(v, tick('ETH', 2000), prices, 31.5).filter((a) => a.data.symbol === 'ETH' && a.data.severity === 'high');
+    expect(wide.map((a) => [a.data.kind, a.data.conditionKey])).to.deep.equal([['VOLATILITY', 'VOLATILITY:ETH@2026-03-04']]);
+    // 2.5 ETH bought for 5,000 USD (5 USD fee) and sold for 4,750 (4.75): 259.75 lost, half of a 519.50 limit.
+    const lost = withProfile(
+      view([
+        { symbol: 'ETH', side: 'BUY', usd: 5000, price: 2000 },
+        { symbol: 'ETH', side: 'SELL', usd: 4750, price: 1900, at: LATER },
+      ]),
+      { maxDailyLoss: 519.5 },
+    );
+    expect(alerts(lost, tick('ETH', 1900), { ETH: 1900 }, 5).map((a) => [a.data.conditionKey, a.data.value, a.data.threshold])).to.deep.equal([['DAILY_LOSS_50@2026-03-04', 259.75, 259.75]]);
+  });
+});
