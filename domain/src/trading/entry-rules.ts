@@ -62,7 +62,8 @@ export function halfKelly(stats: ClosedTradeStats): number {
   if (stats.closes < KELLY_MIN_CLOSES) return Number.NaN;
   if (stats.wins === 0) return -0.5;
   const w = stats.wins / stats.closes;
-  if (stats.losses === 0 || stats.lossMicros === 0) return 0.5 * w;
+  // No loss yet (each loss adds at least a micro-dollar, so lossMicros is 0 only without one): R is infinite.
+  if (stats.lossMicros === 0) return 0.5 * w;
   const payoff = stats.winMicros / stats.wins / (stats.lossMicros / stats.losses);
   return 0.5 * (w - (1 - w) / payoff);
 }
@@ -70,7 +71,7 @@ export function halfKelly(stats: ClosedTradeStats): number {
 /** The payoff ratio R of `halfKelly` (Infinity without a loss, 0 without a win). */
 export function payoffRatio(stats: ClosedTradeStats): number {
   if (stats.wins === 0) return 0;
-  if (stats.losses === 0 || stats.lossMicros === 0) return Infinity;
+  if (stats.lossMicros === 0) return Infinity;
   return stats.winMicros / stats.wins / (stats.lossMicros / stats.losses);
 }
 
