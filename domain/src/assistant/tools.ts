@@ -26,6 +26,7 @@ import type { Fact } from './contracts';
 import { facts, screens, type Where } from './facts';
 import { explainTerm, glossaryTerms, type TermFacts } from './glossary';
 import { WHAT_IF_DEFAULT_DAYS, WHAT_IF_MAX_DAYS, whatIfBounds, type WhatIfSetting } from './what-if';
+import { addIssueAt } from '../shared/issues';
 
 // ---------------------------------------------------------------------------------------------
 // Inputs
@@ -71,7 +72,7 @@ export const toolInputs = {
     })
     .superRefine((input, ctx) => {
       const { min, max } = whatIfBounds[input.setting];
-      if (!(input.value >= min && input.value <= max)) ctx.addIssue({ code: 'custom', path: ['value'], message: `${input.setting} must be between ${min} and ${max} percent` });
+      if (!(input.value >= min && input.value <= max)) addIssueAt(ctx, ['value'], `${input.setting} must be between ${min} and ${max} percent`);
     }),
 } as const;
 

@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { commandPositionSchema } from '../api/shared';
 import { DEFAULT_TRAINING_DAYS, MAX_TRAINING_DAYS, MIN_TRAINING_DAYS, modelTypeIds, parameterSchemas, type ModelTypeId } from './model-types';
+import { addIssueAt } from '../shared/issues';
 
 export const modelTypeIdSchema = z.enum(modelTypeIds, { error: () => `modelType must be one of ${modelTypeIds.join(', ')}` });
 
@@ -32,7 +33,7 @@ export const createModelRequestSchema = z
     const parsed = parameterSchemas[body.modelType].safeParse(body.parameters);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
-        ctx.addIssue({ code: 'custom', path: ['parameters', ...issue.path.map(String)], message: issue.code === 'unrecognized_keys' ? `unknown parameter for ${body.modelType}: ${issue.keys.join(', ')}` : issue.message });
+        addIssueAt(ctx, ['parameters', ...issue.path.map(String)], issue.code === 'unrecognized_keys' ? `unknown parameter for ${body.modelType}: ${issue.keys.join(', ')}` : issue.message);
       }
       return z.NEVER;
     }

@@ -15,6 +15,7 @@
 import { z } from 'zod';
 import { apiKeySchema, apiSecretSchema, passphraseSchema } from '../exchanges/contracts';
 import { DEFAULT_NOTIFICATIONS, DEFAULT_TRADING_MODE, notificationKinds, type NotificationPreferences, type TradingMode } from './account-settings';
+import { addIssueAt } from '../shared/issues';
 
 export { DEFAULT_NOTIFICATIONS, DEFAULT_TRADING_MODE, notificationKinds, type NotificationPreferences, type TradingMode };
 
@@ -39,13 +40,13 @@ export const apiSettingsRequestSchema = z
       const secret = body[`${exchange}Secret`];
       if ((key === undefined) !== (secret === undefined)) {
         const missing = key === undefined ? `${exchange}Key` : `${exchange}Secret`;
-        ctx.addIssue({ code: 'custom', path: [missing], message: `${missing} is required with ${key === undefined ? `${exchange}Secret` : `${exchange}Key`}` });
+        addIssueAt(ctx, [missing], `${missing} is required with ${key === undefined ? `${exchange}Secret` : `${exchange}Key`}`);
       }
     }
     if (body.coinbasePassphrase !== undefined && body.coinbaseKey === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['coinbasePassphrase'], message: 'coinbasePassphrase is only taken with coinbaseKey and coinbaseSecret' });
+      addIssueAt(ctx, ['coinbasePassphrase'], 'coinbasePassphrase is only taken with coinbaseKey and coinbaseSecret');
     }
-    if (Object.values(body).every((v) => v === undefined)) ctx.addIssue({ code: 'custom', path: [], message: 'at least one setting is required' });
+    if (Object.values(body).every((v) => v === undefined)) addIssueAt(ctx, [], 'at least one setting is required');
   });
 export type ApiSettingsRequest = z.input<typeof apiSettingsRequestSchema>;
 

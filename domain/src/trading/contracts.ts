@@ -20,6 +20,7 @@
 import { z } from 'zod';
 import { coinIdSchema, coinSymbolSchema, coinSymbols, findCoinById, type CoinSymbol } from '../market/coins';
 import { MAX_QUANTITY } from './money';
+import { addIssueAt } from '../shared/issues';
 
 export const tradeSides = ['BUY', 'SELL'] as const;
 export const stopLossTypes = ['fixed', 'trailing', 'atr', 'volatility'] as const;
@@ -249,13 +250,13 @@ export const placeTradeRequestSchema = z
     takeProfitPercent: bounded(manualExitBounds.takeProfitPercent).optional().meta({ description: 'BUY only: close the position when the price rises this many percent above the fill price' }),
   })
   .superRefine((body, ctx) => {
-    if (body.coinId === undefined && body.symbol === undefined) ctx.addIssue({ code: 'custom', path: ['symbol'], message: 'a coinId or a symbol is required' });
+    if (body.coinId === undefined && body.symbol === undefined) addIssueAt(ctx, ['symbol'], 'a coinId or a symbol is required');
     else if (body.coinId !== undefined && body.symbol !== undefined && findCoinById(body.coinId)?.symbol !== body.symbol) {
-      ctx.addIssue({ code: 'custom', path: ['symbol'], message: `does not match coinId ${body.coinId}` });
+      addIssueAt(ctx, ['symbol'], `does not match coinId ${body.coinId}`);
     }
     if (body.type === 'SELL') {
       for (const field of ['stopLossPercent', 'takeProfitPercent'] as const) {
-        if (body[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: 'applies to a BUY only (a SELL opens no position)' });
+        if (body[field] !== undefined) addIssueAt(ctx, [field], 'applies to a BUY only (a SELL opens no position)');
       }
     }
   })

@@ -43,6 +43,7 @@ import { lotRules } from './portfolio';
 import { exchangeIds } from '../exchanges/exchanges';
 import { strategyIds, strategyTypes } from '../strategies/strategy-catalogue';
 import { refusedSignalTypes, riskAlertKinds, riskAlertResolutions } from './risk';
+import { addIssueAt } from '../shared/issues';
 
 const usd = () => z.number().finite();
 const price = () => z.number().positive().finite();
@@ -304,9 +305,9 @@ export const tradesQuerySchema = z
   })
   .superRefine((q, ctx) => {
     if (q.coinId && q.symbol && coinSymbols[coinIds.indexOf(q.coinId)] !== q.symbol) {
-      ctx.addIssue({ code: 'custom', path: ['symbol'], message: `does not match coinId ${q.coinId}` });
+      addIssueAt(ctx, ['symbol'], `does not match coinId ${q.coinId}`);
     }
-    if (q.from && q.to && q.to.ms < q.from.ms) ctx.addIssue({ code: 'custom', path: ['to'], message: 'must not be before from' });
+    if (q.from && q.to && q.to.ms < q.from.ms) addIssueAt(ctx, ['to'], 'must not be before from');
   })
   .transform((q) => ({
     page: q.page ?? 1,
