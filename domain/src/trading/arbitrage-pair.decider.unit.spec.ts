@@ -151,7 +151,7 @@ describe('portfolio: an arbitrage pair (issue 19)', function () {
   });
 
   it('refuses a BUY leg that costs more than the cash, appending nothing', function () {
-    spec.given([opened]).when(pair({ amount: 4 })).thenThrows(IllegalStateError, 'Insufficient paper cash: buying 4 ETH on Binance at $3,000.00 costs $12,012.00 with its fee, cash is $10,000.00');
+    spec.given([opened]).when(pair({ amount: 4 })).thenThrows(IllegalStateError, 'Insufficient paper cash: buying 4 ETH on Binance at $3,000.00 costs $12,012.00 with its fee, cash is $10,000.00', { field: 'amount' });
   });
 
   it('a replayed pair appends nothing', function () {

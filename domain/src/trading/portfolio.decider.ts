@@ -173,8 +173,12 @@ function requireTime(field: string, value: unknown): string {
   return value;
 }
 
-/** A command's market, checked (its callers are the workers and routes, but a bad figure must never reach an event). */
-function requireMarket(market: FillMarket | undefined, level: 'level' | 'no level'): FillMarket | undefined {
+/**
+ * A command's market, checked (its callers are the workers and routes, but a bad figure must never reach
+ * an event). `withLevel`: a stop loss or take profit close, whose market has the level that fired; any
+ * other fill's market has none.
+ */
+function requireMarket(market: FillMarket | undefined, withLevel: boolean): FillMarket | undefined {
   if (market === undefined) return undefined;
   if (typeof market !== 'object' || market === null) throw new ValidationError('market must be an object', { field: 'market' });
   const checked: FillMarket = { filledAt: requireTime('market.filledAt', market.filledAt), minuteVolumeUsd: market.minuteVolumeUsd };
@@ -182,7 +186,7 @@ function requireMarket(market: FillMarket | undefined, level: 'level' | 'no leve
     throw new ValidationError(`market.minuteVolumeUsd must be a finite number of at least 0, got ${String(market.minuteVolumeUsd)}`, { field: 'market.minuteVolumeUsd' });
   }
   if (market.intendedAt !== undefined) checked.intendedAt = requireTime('market.intendedAt', market.intendedAt);
-  if (level === 'level') checked.level = requirePositiveFinite('market.level', market.level as number);
+  if (withLevel) checked.level = requirePositiveFinite('market.level', market.level as number);
   else if (market.level !== undefined) throw new ValidationError('market.level belongs to a stop loss or take profit close', { field: 'market.level' });
   return checked;
 }
@@ -308,7 +312,7 @@ export function placeSimulatedTrade(command: PlaceSimulatedTrade, state: Portfol
   const mid = requirePrice(command.data.price);
   const source = requireSource(command.data.source);
   if (source.kind === 'SIGNAL' && source.signalType === 'ARBITRAGE') throw new ValidationError('an arbitrage signal trades as a pair (PlaceArbitragePair)', { field: 'source.signalType' });
-  const market = requireMarket(command.data.market, 'no level');
+  const market = requireMarket(command.data.market, false);
   const now = command.metadata.now;
   if (side === 'SELL' && command.data.exits !== undefined) throw new ValidationError('a stop loss or take profit applies to a BUY only', { field: 'exits' });
   const quantity = unitsToQuantity(units);
@@ -378,7 +382,7 @@ export function placeArbitragePair(command: PlaceArbitragePair, state: Portfolio
   if (buy.exchange === sell.exchange) throw new ValidationError('an arbitrage pair buys and sells on two exchanges', { field: 'sell.exchange' });
   const source = requireSource(command.data.source);
   if (source.kind !== 'SIGNAL' || source.signalType !== 'ARBITRAGE') throw new ValidationError("an arbitrage pair follows an ARBITRAGE signal", { field: 'source' });
-  const market = requireMarket(command.data.market, 'no level');
+  const market = requireMarket(command.data.market, false);
   const decision = decisionOf(command.data.decision);
   const now = command.metadata.now;
 
@@ -440,7 +444,7 @@ export function closePosition(command: ClosePosition, state: PortfolioState): Po
   const coin = requireCoin(command.data.symbol);
   if (reason !== 'STOP_LOSS' && reason !== 'TAKE_PROFIT') throw new ValidationError(`reason must be STOP_LOSS or TAKE_PROFIT, got ${JSON.stringify(reason)}`, { field: 'reason' });
   const mid = requirePrice(command.data.price);
-  const market = requireMarket(command.data.market, 'level');
+  const market = requireMarket(command.data.market, true);
   if (state.status !== 'open') return [];
   const held = state.positions[coin.symbol];
   // Already closed (by a sell, an earlier close, a reset), or another position since: nothing to do,
