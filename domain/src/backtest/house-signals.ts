@@ -64,7 +64,7 @@ const V_SELL = 2;
 const V_HOLD = 3;
 
 /** One candle's readings, as scalars (NaN: none). */
-interface Readings {
+export interface Readings {
   price: number;
   rsi: number;
   macd: number;
@@ -140,9 +140,13 @@ function near(r: Readings, p: HouseParameters): boolean {
 }
 // Stryker restore EqualityOperator
 
-/** The readings of candle `k` over its own window [from, k], as signals/readings.ts computes them. */
-function windowReadings(c: Candles, from: number, k: number, out: Readings): void {
+/**
+ * The readings of candle `k` over its own window [from, k], as signals/readings.ts computes them (a
+ * window holds HOUSE_WINDOW candles, so its EMA has a value before the last and its volume ratio a last).
+ */
+export function windowReadings(c: Candles, from: number, k: number, out: Readings): void {
   const closes = c.close.subarray(from, k + 1);
+  // Stryker disable next-line ArithmeticOperator: equivalent, of latestIndicators only the closes' readings are read here (the volume ratio is volumeRatio's, below).
   const latest = latestIndicators(closes, c.volume.subarray(from, k + 1));
   const e = ema(closes, 20, 'first');
   out.price = c.close[k]!;
@@ -152,9 +156,9 @@ function windowReadings(c: Candles, from: number, k: number, out: Readings): voi
   out.sma20 = latest.sma20 ?? Number.NaN;
   out.sma50 = latest.sma50 ?? Number.NaN;
   out.ema20 = latest.ema20 ?? Number.NaN;
-  out.ema20Previous = e.length >= 2 ? e[e.length - 2]! : Number.NaN;
+  out.ema20Previous = e[e.length - 2]!;
   const ratio = volumeRatio(c.volume.subarray(from, k + 1));
-  out.volumeRatio = ratio.length === 0 ? Number.NaN : ratio[ratio.length - 1]!;
+  out.volumeRatio = ratio[ratio.length - 1]!;
 }
 
 /** How many candles were recomputed over their window in the last call (for the bench). */
