@@ -202,7 +202,7 @@ class DecidedRun {
     this.endTick = tickAt(config.endMs); // exclusive
     this.lastTick = this.endTick - 1;
     this.engine = new PaperEngine({ ticks: market.ticks, charts: market.charts, userId: this.userId, rules: options.rules, portfolio: openedWith(this.userId, config.initialCapital, config.startMs), quoteHeldOnly: !options.quoteEveryCoin, keepOutcomes: !options.figuresOnly, explain: !options.figuresOnly, ...(market.marketAt ? { marketAt: market.marketAt } : {}), ...(options.peaks ? { peaks: options.peaks } : {}) });
-    this.equity = options.figuresOnly ? new RunningEquity(config.initialCapital) : new EquitySeries(Math.max(16, Math.ceil((config.endMs - config.startMs) / CANDLE_MS) + 2));
+    this.equity = options.figuresOnly ? new RunningEquity(config.initialCapital) : new EquitySeries();
     this.signalIdOf = market.signalIdOf ?? ((symbol: string, candleTime: string) => `${config.label}:${symbol}@${candleTime}`);
     this.texts = textsOf(options.candles, market, config.label, coin.symbol);
     this.textsByTime = textsByTimeOf(market, config.label, coin.symbol);

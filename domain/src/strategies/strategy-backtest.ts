@@ -377,7 +377,7 @@ const usd6 = (x: number) => Math.round(x * 1e6) / 1e6;
 /** The arbitrage round trips of `signals` (candle indexes in [first, end), in order): cash only, both legs at the signal's quotes, each with its exchange's fee. */
 export function arbitrageBacktest(config: StrategyBacktestConfig, candles: Candles, first: number, end: number, signals: ReadonlyArray<{ index: number; signal: StrategySignalGenerated }>, options: Pick<StrategyBacktestOptions, 'onProgress'>): BacktestRun {
   const endMs = Date.parse(config.endDate);
-  const equity = new EquitySeries(Math.max(16, end - first + 2));
+  const equity = new EquitySeries();
   const trades: BacktestTrade[] = [];
   const closedPnl: number[] = [];
   let cash = config.initialCapital;
