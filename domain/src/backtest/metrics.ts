@@ -54,9 +54,9 @@ export class RunningEquity {
   }
 
   push(timeMs: number, equity: number): void {
-    if (equity > this.peak) this.peak = equity;
+    this.peak = Math.max(this.peak, equity);
     const dd = this.peak > 0 ? (this.peak - equity) / this.peak : 0;
-    if (dd > this.worst) this.worst = dd;
+    this.worst = Math.max(this.worst, dd);
     const day = Math.floor(timeMs / DAY_MS);
     // A sample of another day: the day before ended at its last sample.
     if (this.length > 0 && day !== this.day) this.endDay();
@@ -90,9 +90,9 @@ export function maxDrawdownOf(s: EquitySeries, initial: number): number {
   let worst = 0;
   for (let i = 0; i < s.length; i++) {
     const e = s.equity[i]!;
-    if (e > peak) peak = e;
+    peak = Math.max(peak, e);
     const dd = peak > 0 ? (peak - e) / peak : 0;
-    if (dd > worst) worst = dd;
+    worst = Math.max(worst, dd);
   }
   return worst;
 }
@@ -189,7 +189,7 @@ export function curvesOf(s: EquitySeries, initial: number, points = MAX_CURVE_PO
   let deepestAt = 0;
   for (let i = 0; i < s.length; i++) {
     const e = s.equity[i]!;
-    if (e > peak) peak = e;
+    peak = Math.max(peak, e);
     const dd = peak > 0 ? (peak - e) / peak : 0;
     const b = Math.min(buckets - 1, Math.floor(((s.time[i]! - t0) / span) * buckets));
     if (b !== bucket) {
