@@ -146,18 +146,16 @@ describe('backtest market reads: each kept from the path once', function () {
   });
 
   it('forgets every kept candle once it holds as many as its bound, and makes them again', function () {
-    const { sim, calls } = countedSimulation();
-    const charts = cachedCharts(sim, undefined, { candles: 600, charts: 1 });
     const end = Date.UTC(2025, 2, 16, 12);
-    const day = charts(coin, 1, end).candles.length; // a day of 5-minute candles
-    expect(calls.candle).to.equal(day);
-    charts(coin, 1, end - 86_400_000); // the day before: as many again
-    expect(calls.candle).to.equal(2 * day);
-    charts(coin, 1, end); // two days kept, under the bound: from the kept candles
-    expect(calls.candle).to.equal(2 * day);
-    charts(coin, 1, end - 2 * 86_400_000); // three days kept: past the bound
-    expect(calls.candle).to.equal(3 * day);
-    charts(coin, 1, end); // forgotten: made again
-    expect(calls.candle).to.equal(4 * day);
+    const day = 288; // a day chart's complete 5-minute candles
+    for (const [bound, madeAgain] of [[2 * day + 1, 0], [2 * day, day]] as const) {
+      const { sim, calls } = countedSimulation();
+      const charts = cachedCharts(sim, undefined, { candles: bound, charts: 1 });
+      expect(charts(coin, 1, end).candles).to.have.length(day);
+      charts(coin, 1, end - 86_400_000); // the day before: two days' candles kept
+      expect(calls.candle).to.equal(2 * day);
+      charts(coin, 1, end); // under the bound: from the kept candles; at it: all forgotten first
+      expect(calls.candle - 2 * day, `candles made again with a bound of ${bound}`).to.equal(madeAgain);
+    }
   });
 });
