@@ -279,7 +279,7 @@ export function cachedCharts(sim: MarketSimulation, ticks?: PriceTicks, bounds: 
       }
       out.push(candle);
     }
-    // The last charts, bounded: emptied when MAX_CHARTS are kept.
+    // The last charts, bounded: emptied when bounds.charts are kept (MAX_CHARTS by default).
     if (recentCount >= bounds.charts) {
       recent.clear();
       recentCount = 0;
