@@ -338,7 +338,7 @@ class CoinPath {
     return this.tickVolume * dayClock.minuteVolume[minuteOfDay]! * noise;
   }
 
-  /** Ticks 0 .. last of a minute: their volume, with the boost after a jump. */
+  /** Ticks 0 .. last of a minute: their volume, with the boost after a jump (none for last = -1). */
   private static ticksVolume(perTick: number, jump: number, last: number): number {
     const boosted = jump < 0 ? 0 : Math.max(0, last - jump);
     return perTick * (last + 1 + (JUMP_VOLUME_BOOST - 1) * boosted);
@@ -362,6 +362,7 @@ class CoinPath {
     const h = hour - day * HOURS_PER_DAY;
     const dayClock = this.clock.dayClock(day);
     this.loadWords(hour * MINUTES_PER_HOUR, MINUTES_PER_HOUR);
+    // Stryker disable next-line BooleanLiteral: equivalent, false loads the words just loaded again (the same words, so the same points).
     const points = this.minutePointsOf(hour, true);
     const ticks = this.tickLogs;
     let hourHigh = -Infinity;
@@ -374,9 +375,8 @@ class CoinPath {
       let high = ticks[0]!;
       let low = high;
       for (let k = 1; k < TICKS_PER_MINUTE; k++) {
-        const x = ticks[k]!;
-        if (x > high) high = x;
-        else if (x < low) low = x;
+        high = Math.max(high, ticks[k]!);
+        low = Math.min(low, ticks[k]!);
       }
       const volume = CoinPath.ticksVolume(this.minuteTickVolume(dayClock, minuteOfDay, j), dayClock.jumpInterval[minuteOfDay]!, TICKS_PER_MINUTE - 1);
       out[OPEN + j] = Math.exp(ticks[0]!);
@@ -384,8 +384,8 @@ class CoinPath {
       out[LOW + j] = Math.exp(low);
       out[CLOSE + j] = Math.exp(ticks[TICKS_PER_MINUTE - 1]!);
       out[VOLUME + j] = volume;
-      if (out[HIGH + j]! > hourHigh) hourHigh = out[HIGH + j]!;
-      if (out[LOW + j]! < hourLow) hourLow = out[LOW + j]!;
+      hourHigh = Math.max(hourHigh, out[HIGH + j]!);
+      hourLow = Math.min(hourLow, out[LOW + j]!);
       hourVolume += volume;
     }
     const summaries = this.daySummaries(day);
@@ -444,7 +444,7 @@ class CoinPath {
     return this.lastMinuteLogs;
   }
 
-  /** Volume of ticks [first, last] of minute `minute` (0 <= first <= last < 12). */
+  /** Volume of ticks [first, last] of minute `minute` (0 <= first <= last < 12): ticks 0 .. last less ticks 0 .. first - 1 (none when first is 0). */
   minuteVolume(minute: number, first: number, last: number): number {
     const day = Math.floor(minute / MINUTES_PER_DAY);
     const dayClock = this.clock.dayClock(day);
@@ -452,7 +452,7 @@ class CoinPath {
     this.loadWords(minute, 1);
     const perTick = this.minuteTickVolume(dayClock, minuteOfDay, 0);
     const jump = dayClock.jumpInterval[minuteOfDay]!;
-    return CoinPath.ticksVolume(perTick, jump, last) - (first > 0 ? CoinPath.ticksVolume(perTick, jump, first - 1) : 0);
+    return CoinPath.ticksVolume(perTick, jump, last) - CoinPath.ticksVolume(perTick, jump, first - 1);
   }
 }
 
@@ -592,9 +592,8 @@ export class MarketPath {
         let high = logs[first]!;
         let low = high;
         for (let k = first + 1; k <= last; k++) {
-          const x = logs[k]!;
-          if (x > high) high = x;
-          else if (x < low) low = x;
+          high = Math.max(high, logs[k]!);
+          low = Math.min(low, logs[k]!);
         }
         const open = Math.exp(logs[first]!);
         const close = Math.exp(logs[last]!);
