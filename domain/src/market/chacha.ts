@@ -118,7 +118,6 @@ export function chachaBlock(key: ChaChaKey, counter: number, nonce0: number, non
 /** A key from its 32 bytes (little-endian words), e.g. a SHA-256 digest of the deployment's seed. */
 export function chachaKeyFromBytes(bytes: Uint8Array): ChaChaKey {
   if (bytes.length !== 32) throw new RangeError(`a ChaCha key is 32 bytes, got ${bytes.length}`);
-  const key = new Uint32Array(8);
-  for (let i = 0; i < 8; i++) key[i] = (bytes[4 * i]! | (bytes[4 * i + 1]! << 8) | (bytes[4 * i + 2]! << 16) | (bytes[4 * i + 3]! << 24)) >>> 0;
-  return key;
+  const words = new DataView(bytes.buffer, bytes.byteOffset, 32);
+  return Uint32Array.from({ length: 8 }, (_, i) => words.getUint32(4 * i, true));
 }

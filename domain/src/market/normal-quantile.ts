@@ -41,6 +41,7 @@ export function normalCdf(x: number): number {
     }
     return 0.5 + normalDensity(x) * sum;
   }
+  // Stryker disable next-line EqualityOperator: equivalent, past 40 standard deviations x is not 0, so x <= 0 is x < 0.
   if (a > 40) return x < 0 ? 0 : 1;
   let fraction = a;
   for (let n = 120; n >= 1; n--) fraction = a + n / fraction;
