@@ -121,9 +121,10 @@ export interface DayClock {
   total: number;
 }
 
-function emptyDay(day: number): DayClock {
+/** A day's arrays, to be written by dayClockInto (which sets the day too). */
+function emptyDay(): DayClock {
   return {
-    day,
+    day: Number.NaN,
     minuteVariance: new Float64Array(MINUTES_PER_DAY),
     minuteBaseVariance: new Float64Array(MINUTES_PER_DAY),
     jumpInterval: new Int8Array(MINUTES_PER_DAY),
@@ -148,7 +149,7 @@ export class MarketClock {
   private totals = new Float64Array(1024);
   private knownDays = 0;
   private readonly days = new Map<number, DayClock>();
-  private readonly scratch: DayClock = emptyDay(-1);
+  private readonly scratch: DayClock = emptyDay();
 
   constructor(private readonly key: ChaChaKey) {
     const rungs = CASCADE_BLOCK_MINUTES.length;
@@ -186,7 +187,7 @@ export class MarketClock {
       return cached;
     }
     // A new object each time: a caller may still hold the one the cache lets go.
-    const computed = this.dayClockInto(day, emptyDay(day));
+    const computed = this.dayClockInto(day, emptyDay());
     this.days.set(day, computed);
     if (this.days.size > DAY_CACHE) this.days.delete(this.days.keys().next().value!);
     return computed;
