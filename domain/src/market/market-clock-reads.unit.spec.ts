@@ -5,7 +5,7 @@
  * themselves are market-clock.unit.spec.ts's.
  */
 import { expect } from 'chai';
-import { MarketClock, type DayClock } from './market-clock';
+import { DAY_CACHE, MarketClock, type DayClock } from './market-clock';
 
 const KEY = Uint32Array.from([41, 11, 12, 13, 14, 15, 16, 17]);
 
@@ -43,5 +43,20 @@ describe('market clock reads: each day computed once', function () {
     expect(clock.dayClock(30)).to.equal(day);
     expect(day.day).to.equal(30);
     expect(computed).to.deep.equal([30]);
+  });
+
+  it(`keeps the ${DAY_CACHE} days asked last, and lets the one asked longest ago go`, function () {
+    const { clock, computed } = countedClock();
+    const days = Array.from({ length: DAY_CACHE }, (_, i) => 100 + i);
+    const first = days.map((day) => clock.dayClock(day));
+    expect(days.map((day) => clock.dayClock(day)), 'all kept').to.deep.equal(first);
+    clock.dayClock(100); // now the one asked last
+    clock.dayClock(200); // one more: day 101, asked longest ago, goes
+    computed.length = 0;
+    expect(clock.dayClock(100), 'asked last, kept').to.equal(first[0]);
+    expect(clock.dayClock(102), 'kept').to.equal(first[2]);
+    expect(computed, 'nothing computed again').to.deep.equal([]);
+    expect(clock.dayClock(101), 'let go').to.not.equal(first[1]);
+    expect(computed).to.deep.equal([101]);
   });
 });

@@ -71,7 +71,7 @@ const WEEKEND_VOLUME = 0.62;
 const VOLUME_ACTIVITY_EXPONENT = 0.5;
 
 /** Minutes of the days asked most recently, kept for the path. */
-const DAY_CACHE = 16;
+export const DAY_CACHE = 16;
 
 /** Expected extra variance of one jump, in average minutes (a truncated Pareto). */
 function meanJump(): number {
