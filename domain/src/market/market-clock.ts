@@ -202,23 +202,24 @@ export class MarketClock {
     const varianceShift = -(CASCADE_TOTAL_LOG_VARIANCE + MINUTE_LOG_VARIANCE) / 2;
     const volumeShift = -(VOLUME_ACTIVITY_EXPONENT * VOLUME_ACTIVITY_EXPONENT * CASCADE_TOTAL_LOG_VARIANCE) / 2;
     const block = this.block;
-    let weekMinute = (first + EPOCH_MINUTE_OF_WEEK) % MINUTES_PER_WEEK;
+    // A day starts at a UTC midnight, as the week does (Sunday 00:00): its minutes are one stretch of the week's.
+    const weekStart = (first + EPOCH_MINUTE_OF_WEEK) % MINUTES_PER_WEEK;
     let cascade = Number.NaN;
     let volumeActivity = 0;
     for (let i = 0; i < MINUTES_PER_DAY; i++) {
       const m = first + i;
+      // Stryker disable next-line ConditionalExpression: equivalent as `true`, minute m's words are block m / 16 rounded down (chachaBlock truncates its counter), so loading it at every minute loads the same words; `false` (never loaded) is also the `!==` mutant's case, which stays.
       if ((i & 15) === 0) chachaBlock(this.key, m / 16, MARKET_NONCE, Purpose.MinuteFactor, 0, MARKET_CHACHA_ROUNDS, block);
       if (this.advanceRungs(m) || Number.isNaN(cascade)) {
         cascade = 0;
         for (let k = 0; k < this.rungValue.length; k++) cascade += this.rungValue[k]!;
         volumeActivity = Math.exp(VOLUME_ACTIVITY_EXPONENT * cascade + volumeShift);
       }
-      const base = DIFFUSIVE_SHARE * varianceSeason[weekMinute]! * Math.exp(cascade + minuteScale * normalFromWord(block[i & 15]!) + varianceShift);
+      const base = DIFFUSIVE_SHARE * varianceSeason[weekStart + i]! * Math.exp(cascade + minuteScale * normalFromWord(block[i & 15]!) + varianceShift);
       minuteBaseVariance[i] = base;
       minuteVariance[i] = base;
       jumpInterval[i] = -1;
-      minuteVolume[i] = volumeSeason[weekMinute]! * volumeActivity;
-      weekMinute = weekMinute + 1 === MINUTES_PER_WEEK ? 0 : weekMinute + 1;
+      minuteVolume[i] = volumeSeason[weekStart + i]! * volumeActivity;
     }
     this.addJumps(day, target);
     let total = 0;
