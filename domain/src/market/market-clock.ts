@@ -206,6 +206,7 @@ export class MarketClock {
     const weekStart = (first + EPOCH_MINUTE_OF_WEEK) % MINUTES_PER_WEEK;
     let cascade = Number.NaN;
     let volumeActivity = 0;
+    // Stryker disable next-line EqualityOperator: equivalent as `<=`, a 1441st minute writes past the day's arrays (ignored) and moves the rungs to the next day's first minute (a function of the minute: the next day gets the same); `>=` (no minute) is also the loop's `false` mutant's case, which stays.
     for (let i = 0; i < MINUTES_PER_DAY; i++) {
       const m = first + i;
       // Stryker disable next-line ConditionalExpression: equivalent as `true`, minute m's words are block m / 16 rounded down (chachaBlock truncates its counter), so loading it at every minute loads the same words; `false` (never loaded) is also the `!==` mutant's case, which stays.
