@@ -139,9 +139,6 @@ export class MarketClock {
   /** Per cascade rung: the offset of its blocks, the block in hand, its factor's log, and the ChaCha block its words come from. */
   private readonly phases: Float64Array;
   private readonly rungBlock: Float64Array;
-  /** The minutes [rungFrom, rungTo) of each rung's block in hand. */
-  private readonly rungFrom: Float64Array;
-  private readonly rungTo: Float64Array;
   private readonly rungValue: Float64Array;
   private readonly rungCounter: Float64Array;
   private readonly rungWords: Uint32Array[];
@@ -156,8 +153,6 @@ export class MarketClock {
     chachaBlock(key, 0, MARKET_NONCE, Purpose.Phases, 0, MARKET_CHACHA_ROUNDS, this.block);
     this.phases = Float64Array.from(CASCADE_BLOCK_MINUTES, (length, k) => Math.floor(uniformFromWord(this.block[k]!) * length));
     this.rungBlock = new Float64Array(rungs).fill(-1);
-    this.rungFrom = new Float64Array(rungs);
-    this.rungTo = new Float64Array(rungs);
     this.rungValue = new Float64Array(rungs);
     this.rungCounter = new Float64Array(rungs).fill(-1);
     this.rungWords = Array.from({ length: rungs }, () => new Uint32Array(16));
@@ -238,14 +233,11 @@ export class MarketClock {
   private advanceRungs(m: number): boolean {
     let changed = false;
     for (let k = 0; k < this.rungBlock.length; k++) {
-      // Within the block in hand nothing changes (the common case: no division).
-      if (m >= this.rungFrom[k]! && m < this.rungTo[k]!) continue;
-      const length = CASCADE_BLOCK_MINUTES[k]!;
-      const blockIndex = Math.floor((m + this.phases[k]!) / length);
-      this.rungFrom[k] = blockIndex * length - this.phases[k]!;
-      this.rungTo[k] = this.rungFrom[k]! + length;
+      const blockIndex = Math.floor((m + this.phases[k]!) / CASCADE_BLOCK_MINUTES[k]!);
+      // Stryker disable next-line ConditionalExpression: equivalent as `false`, the block in hand's factor is drawn again from the same word (the same factor, only slower); `true` (never moving) is also the `!==` mutant's case, which stays.
       if (blockIndex === this.rungBlock[k]) continue;
       const counter = Math.floor(blockIndex / 16);
+      // Stryker disable next-line ConditionalExpression: equivalent as `true`, the ChaCha block in hand is computed again (the same words, only slower); `false` (never loaded) is also the `===` mutant's case, which stays.
       if (counter !== this.rungCounter[k]) {
         chachaBlock(this.key, counter, MARKET_NONCE, Purpose.Cascade + k, 0, MARKET_CHACHA_ROUNDS, this.rungWords[k]!);
         this.rungCounter[k] = counter;
