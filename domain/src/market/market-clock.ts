@@ -204,7 +204,7 @@ export class MarketClock {
     // Stryker disable next-line EqualityOperator: equivalent as `<=`, a 1441st minute writes past the day's arrays (ignored) and moves the rungs to the next day's first minute (a function of the minute: the next day gets the same); `>=` (no minute) is also the loop's `false` mutant's case, which stays.
     for (let i = 0; i < MINUTES_PER_DAY; i++) {
       const m = first + i;
-      // Stryker disable next-line ConditionalExpression: equivalent as `true`, minute m's words are block m / 16 rounded down (chachaBlock truncates its counter), so loading it at every minute loads the same words; `false` (never loaded) is also the `!==` mutant's case, which stays.
+      // Stryker disable next-line ConditionalExpression: equivalent as `true`, minute m's words are block m / 16 rounded down (chachaBlock truncates its counter), so loading it at every minute loads the same words; `false` (the words never loaded) fails as the `!==` mutant (loaded at the wrong minutes) does, which stays.
       if ((i & 15) === 0) chachaBlock(this.key, m / 16, MARKET_NONCE, Purpose.MinuteFactor, 0, MARKET_CHACHA_ROUNDS, block);
       if (this.advanceRungs(m) || Number.isNaN(cascade)) {
         cascade = 0;
