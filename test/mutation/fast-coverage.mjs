@@ -13,6 +13,17 @@
 // array is added into Stryker's entry for the test it was counting, so Stryker reads the same per-test
 // and static counts it would have made. Files are changed in place, once per process, before the
 // first is loaded; a file already changed is left alone.
+//
+// The same pass gives the mutant switch (`stryMutAct_9fa48`, which the instrumented code calls at every
+// mutant's place to ask whether that mutant is the active one) a deadline: stryker-hooks.cjs sets
+// `__stryker__.testDeadline` to the end of the running test's own limit (5 s plus 3 times its
+// initial-run time), and a mutant that keeps a synchronous loop from ending (a bound run past, a
+// counter run backwards) is stopped there, where mocha's timer cannot fire: the switch throws, and
+// Stryker's own "hit limit reached" result (a Timeout, as it says of a mutant reached more than 100
+// times its initial count; here "Hit limit reached (Infinity/N)") ends the run. Without it such a
+// mutant held its worker for Stryker's whole limit, a factor of every covering test's time (up to 15
+// minutes a mutant on the market's files). A loop in code Stryker did not instrument is still left to
+// Stryker's limit.
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -71,6 +82,35 @@ const FAST_COVER = `  function cover() {
     return state;
   }`;
 
+const STRYKER_SWITCH = `  function isActive(id) {
+    if (ns.activeMutant === id) {
+      if (ns.hitCount !== void 0 && ++ns.hitCount > ns.hitLimit) {
+        throw new Error('Stryker: Hit count limit reached (' + ns.hitCount + ')');
+      }
+      return true;
+    }
+    return false;
+  }`;
+
+const DEADLINE_SWITCH = `  // fast-coverage.mjs: the running test's deadline, looked at every 4,096th time this file's code
+  // reaches a mutant's place (the active one's or any other's).
+  var reached = 0;
+  function isActive(id) {
+    if ((++reached & 4095) === 0 && ns.testDeadline !== undefined && Date.now() > ns.testDeadline) {
+      ns.deadlinePassed = true;
+      if (ns.hitLimit === undefined) ns.hitLimit = 0;
+      ns.hitCount = Infinity;
+      throw new Error('Stryker: the test ran past its limit with a mutant active (a loop that does not end)');
+    }
+    if (ns.activeMutant === id) {
+      if (ns.hitCount !== void 0 && ++ns.hitCount > ns.hitLimit) {
+        throw new Error('Stryker: Hit count limit reached (' + ns.hitCount + ')');
+      }
+      return true;
+    }
+    return false;
+  }`;
+
 const ROOTS = ['domain/src', 'platform/src'];
 let patched = false;
 
@@ -94,9 +134,12 @@ export function patchSandboxCoverage(sandbox) {
     for (const file of tsFiles(dir)) {
       const text = fs.readFileSync(file, 'utf8');
       if (!text.includes(STRYKER_COVER)) continue;
+      if (!text.includes(STRYKER_SWITCH)) throw new Error(`${file}: Stryker's mutant switch is not the one fast-coverage.mjs knows`);
       // Another test-runner process may be doing the same: write aside, then rename (atomic).
       const aside = `${file}.${process.pid}.fast-coverage`;
-      fs.writeFileSync(aside, text.replace(STRYKER_COVER, FAST_COVER));
+      // STRYKER_TEST_DEADLINE=off leaves the mutant switch as Stryker wrote it (to compare the two).
+      const active = process.env.STRYKER_TEST_DEADLINE === 'off' ? STRYKER_SWITCH : DEADLINE_SWITCH;
+      fs.writeFileSync(aside, text.replace(STRYKER_COVER, FAST_COVER).replace(STRYKER_SWITCH, active));
       fs.renameSync(aside, file);
     }
   }

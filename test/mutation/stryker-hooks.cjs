@@ -25,7 +25,9 @@
  *   pending forever (an append never sent, a wait on a projection that never comes) hung the first
  *   test it reached, with the CPU idle, for the time of up to a hundred tests; now that test fails at
  *   its own limit and the mutant counts as killed, by a test that took three times its time and more.
- *   A synchronous endless loop blocks mocha's timer too, and still waits out Stryker's limit. The
+ *   A synchronous endless loop blocks mocha's timer; the mutant switch looks at the same limit
+ *   (`__stryker__.testDeadline`, fast-coverage.mjs) and stops a loop the mutant's code is in, which
+ *   Stryker reports as a timeout (its hit limit); a loop elsewhere still waits out Stryker's limit. The
  *   process a test timed out in may hold what the mutant left pending (a connection, a lock), so it
  *   does not run another mutant: the next run's first hook ends it, and Stryker starts a fresh process
  *   and runs that mutant there (it retries a run whose process ended; the run that timed out has
@@ -124,6 +126,28 @@ function testLimitMs(test) {
   const ms = initialTestTimes.get(test.fullTitle());
   return ms === undefined ? 0 : 5000 + 3 * ms;
 }
+/**
+ * What each suite's `before` hook took in this run's initial run (measured here, written at its end to
+ * reports/mutation/hook-times.json, read at the first mutant's run), for the same limit as a test's:
+ * a hook's work (a backtest, a harness's day) is where many of a mutant's loops run.
+ */
+const HOOK_TIMES_FILE = 'reports/mutation/hook-times.json';
+const hookTimes = new Map();
+let hookTimesRead = false;
+function hookLimitMs(name) {
+  if (stryker()?.activeMutant === undefined) return 0;
+  if (!hookTimesRead) {
+    hookTimesRead = true;
+    try {
+      const file = path.join(process.env.STRYKER_PROJECT_ROOT ?? '', HOOK_TIMES_FILE);
+      for (const [hook, ms] of Object.entries(JSON.parse(fs.readFileSync(file, 'utf8')))) hookTimes.set(hook, ms);
+    } catch {
+      // no times: Stryker's limit alone
+    }
+  }
+  const ms = hookTimes.get(name);
+  return ms === undefined ? 0 : 5000 + 3 * ms;
+}
 /** Whether a test timed out under the last mutant (mocha resets a test's state when the next run starts). */
 let timedOutUnderMutant = false;
 const HOOK_PREFIX = '\u0000before all of ';
@@ -150,19 +174,62 @@ function nameBeforeHooks(root) {
       const original = hook.fn;
       const enter = () => {
         const ns = stryker();
-        if (ns) ns.currentTestId = name;
+        if (ns) {
+          ns.currentTestId = name;
+          // The hook's own limit, for a synchronous loop (see the test's in beforeEach below).
+          const limit = hookLimitMs(name);
+          ns.testDeadline = limit > 0 ? Date.now() + limit : undefined;
+        }
         refreshMarketPaths();
+        return Date.now();
+      };
+      const leave = (started) => {
+        const ns = stryker();
+        if (!ns) return;
+        if (ns.activeMutant === undefined) hookTimes.set(name, Date.now() - started);
+        // Stopped at its deadline: a fresh process for the next mutant, as after a test's.
+        if (ns.deadlinePassed) timedOutUnderMutant = true;
+        ns.deadlinePassed = false;
+        ns.testDeadline = undefined;
       };
       // Mocha tells a callback hook from a promise one by its arity: keep it.
       hook.fn =
         original.length > 0
           ? function (done) {
-              enter();
-              return original.call(this, done);
+              const started = enter();
+              try {
+                return original.call(this, (error) => {
+                  leave(started);
+                  done(error);
+                });
+              } catch (error) {
+                leave(started);
+                throw error;
+              }
             }
           : function () {
-              enter();
-              return original.call(this);
+              const started = enter();
+              let result;
+              try {
+                result = original.call(this);
+              } catch (error) {
+                leave(started);
+                throw error;
+              }
+              if (result && typeof result.then === 'function') {
+                return result.then(
+                  (value) => {
+                    leave(started);
+                    return value;
+                  },
+                  (error) => {
+                    leave(started);
+                    throw error;
+                  },
+                );
+              }
+              leave(started);
+              return result;
             };
       hook.fn[wrapped] = true;
     });
@@ -193,7 +260,14 @@ exports.mochaHooks = {
     nameBeforeHooks(this.test.parent);
   },
   beforeEach() {
-    if (this.currentTest) this.currentTest.timeout(testLimitMs(this.currentTest));
+    if (this.currentTest) {
+      const limit = testLimitMs(this.currentTest);
+      this.currentTest.timeout(limit);
+      // The same limit for a synchronous loop, which blocks mocha's timer: the mutant switch looks at it
+      // (fast-coverage.mjs).
+      const ns = stryker();
+      if (ns) ns.testDeadline = limit > 0 ? Date.now() + limit : undefined;
+    }
     forgetTimeTexts();
     forgetTradeIds();
     forgetNumberFormats();
@@ -206,10 +280,23 @@ exports.mochaHooks = {
   afterEach() {
     // Mocha runs this hook after a test that failed too, a timed-out one included.
     if (this.currentTest?.timedOut && stryker()?.activeMutant !== undefined) timedOutUnderMutant = true;
+    const ns = stryker();
+    if (ns) {
+      // A loop stopped at the deadline may have left what it was building half made: a fresh process
+      // for the next mutant, as after a timeout.
+      if (ns.deadlinePassed) timedOutUnderMutant = true;
+      ns.deadlinePassed = false;
+      ns.testDeadline = undefined;
+    }
   },
   afterAll() {
     // The counts fast-coverage.mjs holds for the last test, into Stryker's coverage first.
     stryker()?.fastCoverage?.flush();
     attributeHookCoverage();
+    if (stryker() && stryker().activeMutant === undefined && process.env.STRYKER_PROJECT_ROOT) {
+      const file = path.join(process.env.STRYKER_PROJECT_ROOT, HOOK_TIMES_FILE);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, JSON.stringify(Object.fromEntries(hookTimes)));
+    }
   },
 };
