@@ -71,6 +71,8 @@ const { forgetTradeIds } = require(path.resolve('domain/src/trading/bot-trade-de
 const { forgetNumberFormats } = require(path.resolve('domain/src/assistant/facts.ts'));
 const MARKET_PATH_FILE = 'domain/src/market/market-path.ts';
 const { forgetSharedMarketPaths } = require(path.resolve(MARKET_PATH_FILE));
+const NORMAL_TABLES_FILE = 'domain/src/market/normal-quantile.ts';
+const { forgetNormalTables } = require(path.resolve(NORMAL_TABLES_FILE));
 
 /** `file` and every file it imports by a relative path, transitively (the sandbox's sources). */
 function importClosure(file, into = new Set()) {
@@ -85,10 +87,36 @@ function importClosure(file, into = new Set()) {
   return into;
 }
 
-/** The ids of the mutants Stryker placed in the files a market path is made of (none outside a sandbox). */
-const marketPathMutants = new Set();
-for (const file of importClosure(MARKET_PATH_FILE)) {
-  for (const [, id] of fs.readFileSync(path.resolve(file), 'utf8').matchAll(/stryMutAct_9fa48\("(\d+)"\)/g)) marketPathMutants.add(id);
+/** The ids of the mutants Stryker placed in `files` (none outside a sandbox). */
+function mutantIdsIn(files) {
+  const ids = new Set();
+  for (const file of files) {
+    for (const [, id] of fs.readFileSync(path.resolve(file), 'utf8').matchAll(/stryMutAct_9fa48\("(\d+)"\)/g)) ids.add(id);
+  }
+  return ids;
+}
+/** The mutants of the files a market path is made of. */
+const marketPathMutants = mutantIdsIn(importClosure(MARKET_PATH_FILE));
+/**
+ * The normal distribution's tables (normal-quantile.ts) are built at a process's first normal and
+ * kept: a mutant of that file changed nothing a process had built before it (its mutants of the tables
+ * survived every spec), and tables a fresh process built under one of them served every later mutant
+ * of that process (they were killed by wrong normals). So: in the initial run (whose coverage must be
+ * a fresh process's: every test that draws a normal covers the tables) and while one of the file's
+ * mutants is active, the tables are forgotten before each test and each `before` hook; after such a
+ * mutant, once more, so that the next mutant's run builds them unmutated.
+ */
+const normalTableMutants = mutantIdsIn([NORMAL_TABLES_FILE]);
+let normalTablesMutated = false;
+function refreshNormalTables() {
+  const active = stryker()?.activeMutant;
+  if (active === undefined || normalTableMutants.has(String(active))) {
+    forgetNormalTables();
+    normalTablesMutated = active !== undefined;
+  } else if (normalTablesMutated) {
+    forgetNormalTables();
+    normalTablesMutated = false;
+  }
 }
 /**
  * Whether every shared market path was computed while the active mutant (if any) lay outside the
@@ -181,6 +209,7 @@ function nameBeforeHooks(root) {
           ns.testDeadline = limit > 0 ? Date.now() + limit : undefined;
         }
         refreshMarketPaths();
+        refreshNormalTables();
         return Date.now();
       };
       const leave = (started) => {
@@ -272,6 +301,7 @@ exports.mochaHooks = {
     forgetTradeIds();
     forgetNumberFormats();
     refreshMarketPaths();
+    refreshNormalTables();
     // STRYKER_TRACE=<file>: each test's start written there, to see where a long run is.
     if (process.env.STRYKER_TRACE && this.currentTest) {
       require('node:fs').appendFileSync(process.env.STRYKER_TRACE, `${new Date().toISOString()} ${process.pid} ${this.currentTest.fullTitle()}\n`);
