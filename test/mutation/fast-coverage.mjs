@@ -92,24 +92,20 @@ const STRYKER_SWITCH = `  function isActive(id) {
     return false;
   }`;
 
-const DEADLINE_SWITCH = `  // fast-coverage.mjs: the running test's deadline, looked at every 4,096th time this file's code
+const SWITCH_START = '  function isActive(id) {\n';
+const DEADLINE_SWITCH = STRYKER_SWITCH.replace(
+  SWITCH_START,
+  `  // fast-coverage.mjs: the running test's deadline, looked at every 4,096th time this file's code
   // reaches a mutant's place (the active one's or any other's).
   var reached = 0;
-  function isActive(id) {
-    if ((++reached & 4095) === 0 && ns.testDeadline !== undefined && Date.now() > ns.testDeadline) {
+${SWITCH_START}    if ((++reached & 4095) === 0 && ns.testDeadline !== undefined && Date.now() > ns.testDeadline) {
       ns.deadlinePassed = true;
       if (ns.hitLimit === undefined) ns.hitLimit = 0;
       ns.hitCount = Infinity;
       throw new Error('Stryker: the test ran past its limit with a mutant active (a loop that does not end)');
     }
-    if (ns.activeMutant === id) {
-      if (ns.hitCount !== void 0 && ++ns.hitCount > ns.hitLimit) {
-        throw new Error('Stryker: Hit count limit reached (' + ns.hitCount + ')');
-      }
-      return true;
-    }
-    return false;
-  }`;
+`,
+);
 
 const ROOTS = ['domain/src', 'platform/src'];
 let patched = false;
