@@ -183,15 +183,88 @@ const HOOK_PREFIX = '\u0000before all of ';
 const suitesByHookName = new Map();
 const wrapped = Symbol('stryker hook attribution');
 
+/**
+ * `original` (a mocha test or hook function) run between `enter()` and `leave(enter's value)`, however it
+ * ends: a callback, a promise, a throw. Its arity is kept: mocha tells a callback function by it.
+ */
+function bracket(original, enter, leave) {
+  const fn =
+    original.length > 0
+      ? function (done) {
+          const entered = enter();
+          try {
+            return original.call(this, (error) => {
+              leave(entered);
+              done(error);
+            });
+          } catch (error) {
+            leave(entered);
+            throw error;
+          }
+        }
+      : function () {
+          const entered = enter();
+          let result;
+          try {
+            result = original.call(this);
+          } catch (error) {
+            leave(entered);
+            throw error;
+          }
+          if (result && typeof result.then === 'function') {
+            return result.then(
+              (value) => {
+                leave(entered);
+                return value;
+              },
+              (error) => {
+                leave(entered);
+                throw error;
+              },
+            );
+          }
+          leave(entered);
+          return result;
+        };
+  fn[wrapped] = true;
+  return fn;
+}
+
+/**
+ * A test's limit for a synchronous loop (mocha's timer cannot fire in one): the mutant switch looks at
+ * `__stryker__.testDeadline` (fast-coverage.mjs). It runs from the test function's start to its end, as
+ * mocha's timeout does, not over the suite's `beforeEach` hooks (a fresh database, an app), which its
+ * initial-run time does not count either.
+ */
+function limitTest(test) {
+  if (typeof test.fn !== 'function' || test.fn[wrapped]) return;
+  test.fn = bracket(
+    test.fn,
+    () => {
+      const ns = stryker();
+      const limit = testLimitMs(test);
+      if (ns) ns.testDeadline = limit > 0 ? Date.now() + limit : undefined;
+    },
+    () => {
+      const ns = stryker();
+      if (ns) ns.testDeadline = undefined;
+    },
+  );
+}
+
 /** Every suite under `suite`, itself included. */
 function* suitesOf(suite) {
   yield suite;
   for (const child of suite.suites) yield* suitesOf(child);
 }
 
-/** Runs each `before` hook of every suite under its own coverage name (see above); idempotent. */
+/**
+ * Runs each `before` hook of every suite under its own coverage name (see above), and each test under
+ * its limit for a synchronous loop (limitTest); idempotent.
+ */
 function nameBeforeHooks(root) {
   for (const suite of suitesOf(root)) {
+    suite.tests.forEach(limitTest);
     if (suite.root) continue; // the root's own `before` hooks: this one
     for (const hook of [...suite._beforeEach, ...suite._afterEach, ...suite._afterAll]) hook.timeout(0);
     suite._beforeAll.forEach((hook, index) => {
@@ -204,7 +277,7 @@ function nameBeforeHooks(root) {
         const ns = stryker();
         if (ns) {
           ns.currentTestId = name;
-          // The hook's own limit, for a synchronous loop (see the test's in beforeEach below).
+          // The hook's own limit, for a synchronous loop (see limitTest).
           const limit = hookLimitMs(name);
           ns.testDeadline = limit > 0 ? Date.now() + limit : undefined;
         }
@@ -221,46 +294,7 @@ function nameBeforeHooks(root) {
         ns.deadlinePassed = false;
         ns.testDeadline = undefined;
       };
-      // Mocha tells a callback hook from a promise one by its arity: keep it.
-      hook.fn =
-        original.length > 0
-          ? function (done) {
-              const started = enter();
-              try {
-                return original.call(this, (error) => {
-                  leave(started);
-                  done(error);
-                });
-              } catch (error) {
-                leave(started);
-                throw error;
-              }
-            }
-          : function () {
-              const started = enter();
-              let result;
-              try {
-                result = original.call(this);
-              } catch (error) {
-                leave(started);
-                throw error;
-              }
-              if (result && typeof result.then === 'function') {
-                return result.then(
-                  (value) => {
-                    leave(started);
-                    return value;
-                  },
-                  (error) => {
-                    leave(started);
-                    throw error;
-                  },
-                );
-              }
-              leave(started);
-              return result;
-            };
-      hook.fn[wrapped] = true;
+      hook.fn = bracket(original, enter, leave);
     });
   }
 }
@@ -289,14 +323,7 @@ exports.mochaHooks = {
     nameBeforeHooks(this.test.parent);
   },
   beforeEach() {
-    if (this.currentTest) {
-      const limit = testLimitMs(this.currentTest);
-      this.currentTest.timeout(limit);
-      // The same limit for a synchronous loop, which blocks mocha's timer: the mutant switch looks at it
-      // (fast-coverage.mjs).
-      const ns = stryker();
-      if (ns) ns.testDeadline = limit > 0 ? Date.now() + limit : undefined;
-    }
+    if (this.currentTest) this.currentTest.timeout(testLimitMs(this.currentTest));
     forgetTimeTexts();
     forgetTradeIds();
     forgetNumberFormats();
