@@ -139,20 +139,27 @@ function refreshMarketPaths() {
 /** Stryker's instrumentation namespace (coverage, the current test), as the instrumented code finds it. */
 const stryker = () => globalThis.__stryker__;
 
+/**
+ * `{ name: ms }` that a file of this run's initial run holds (under the project root), or nothing: a
+ * run without the checkpoint reporter has no times, and then Stryker's limit alone.
+ */
+function readInitialRunTimes(file) {
+  try {
+    return new Map(Object.entries(JSON.parse(fs.readFileSync(path.join(process.env.STRYKER_PROJECT_ROOT ?? '', file), 'utf8'))));
+  } catch {
+    return new Map();
+  }
+}
+/** The limit of a test or hook that took `ms` in the initial run while a mutant is active: 5 s plus 3 times that; none (0) in the initial run or when not measured. */
+function limitMs(ms) {
+  return stryker()?.activeMutant === undefined || ms === undefined ? 0 : 5000 + 3 * ms;
+}
 /** What each test took in this run's initial run (see above), read at the first mutant's run; null before. */
 let initialTestTimes = null;
 function testLimitMs(test) {
   if (stryker()?.activeMutant === undefined) return 0; // the initial run: no limit of mocha's
-  if (initialTestTimes === null) {
-    const file = path.join(process.env.STRYKER_PROJECT_ROOT ?? '', 'reports/mutation/test-times.json');
-    try {
-      initialTestTimes = new Map(Object.entries(JSON.parse(fs.readFileSync(file, 'utf8'))));
-    } catch {
-      initialTestTimes = new Map(); // no times (a run without the checkpoint reporter): Stryker's limit alone
-    }
-  }
-  const ms = initialTestTimes.get(test.fullTitle());
-  return ms === undefined ? 0 : 5000 + 3 * ms;
+  initialTestTimes ??= readInitialRunTimes('reports/mutation/test-times.json');
+  return limitMs(initialTestTimes.get(test.fullTitle()));
 }
 /**
  * What each suite's `before` hook took in this run's initial run (measured here, written at its end to
@@ -160,21 +167,28 @@ function testLimitMs(test) {
  * a hook's work (a backtest, a harness's day) is where many of a mutant's loops run.
  */
 const HOOK_TIMES_FILE = 'reports/mutation/hook-times.json';
-const hookTimes = new Map();
-let hookTimesRead = false;
+const measuredHookTimes = new Map();
+let initialHookTimes = null;
 function hookLimitMs(name) {
   if (stryker()?.activeMutant === undefined) return 0;
-  if (!hookTimesRead) {
-    hookTimesRead = true;
-    try {
-      const file = path.join(process.env.STRYKER_PROJECT_ROOT ?? '', HOOK_TIMES_FILE);
-      for (const [hook, ms] of Object.entries(JSON.parse(fs.readFileSync(file, 'utf8')))) hookTimes.set(hook, ms);
-    } catch {
-      // no times: Stryker's limit alone
-    }
-  }
-  const ms = hookTimes.get(name);
-  return ms === undefined ? 0 : 5000 + 3 * ms;
+  initialHookTimes ??= readInitialRunTimes(HOOK_TIMES_FILE);
+  return limitMs(initialHookTimes.get(name));
+}
+/** The running test's or hook's limit for a synchronous loop, from now (none for 0): the mutant switch looks at it (fast-coverage.mjs). */
+function startDeadline(limit) {
+  const ns = stryker();
+  if (ns) ns.testDeadline = limit > 0 ? Date.now() + limit : undefined;
+}
+/**
+ * Its end. A loop stopped at the deadline may have left what it was building half made: a fresh process
+ * for the next mutant, as after a timeout.
+ */
+function endDeadline() {
+  const ns = stryker();
+  if (!ns) return;
+  if (ns.deadlinePassed) timedOutUnderMutant = true;
+  ns.deadlinePassed = false;
+  ns.testDeadline = undefined;
 }
 /** Whether a test timed out under the last mutant (mocha resets a test's state when the next run starts). */
 let timedOutUnderMutant = false;
@@ -238,18 +252,7 @@ function bracket(original, enter, leave) {
  */
 function limitTest(test) {
   if (typeof test.fn !== 'function' || test.fn[wrapped]) return;
-  test.fn = bracket(
-    test.fn,
-    () => {
-      const ns = stryker();
-      const limit = testLimitMs(test);
-      if (ns) ns.testDeadline = limit > 0 ? Date.now() + limit : undefined;
-    },
-    () => {
-      const ns = stryker();
-      if (ns) ns.testDeadline = undefined;
-    },
-  );
+  test.fn = bracket(test.fn, () => startDeadline(testLimitMs(test)), endDeadline);
 }
 
 /** Every suite under `suite`, itself included. */
@@ -275,24 +278,16 @@ function nameBeforeHooks(root) {
       const original = hook.fn;
       const enter = () => {
         const ns = stryker();
-        if (ns) {
-          ns.currentTestId = name;
-          // The hook's own limit, for a synchronous loop (see limitTest).
-          const limit = hookLimitMs(name);
-          ns.testDeadline = limit > 0 ? Date.now() + limit : undefined;
-        }
+        if (ns) ns.currentTestId = name;
+        // The hook's own limit, for a synchronous loop (see limitTest).
+        startDeadline(hookLimitMs(name));
         refreshMarketPaths();
         refreshNormalTables();
         return Date.now();
       };
       const leave = (started) => {
-        const ns = stryker();
-        if (!ns) return;
-        if (ns.activeMutant === undefined) hookTimes.set(name, Date.now() - started);
-        // Stopped at its deadline: a fresh process for the next mutant, as after a test's.
-        if (ns.deadlinePassed) timedOutUnderMutant = true;
-        ns.deadlinePassed = false;
-        ns.testDeadline = undefined;
+        if (stryker() && stryker().activeMutant === undefined) measuredHookTimes.set(name, Date.now() - started);
+        endDeadline();
       };
       hook.fn = bracket(original, enter, leave);
     });
@@ -337,14 +332,8 @@ exports.mochaHooks = {
   afterEach() {
     // Mocha runs this hook after a test that failed too, a timed-out one included.
     if (this.currentTest?.timedOut && stryker()?.activeMutant !== undefined) timedOutUnderMutant = true;
-    const ns = stryker();
-    if (ns) {
-      // A loop stopped at the deadline may have left what it was building half made: a fresh process
-      // for the next mutant, as after a timeout.
-      if (ns.deadlinePassed) timedOutUnderMutant = true;
-      ns.deadlinePassed = false;
-      ns.testDeadline = undefined;
-    }
+    // A test mocha's timer ended never reached the end of its function (limitTest): its deadline ends here.
+    endDeadline();
   },
   afterAll() {
     // The counts fast-coverage.mjs holds for the last test, into Stryker's coverage first.
@@ -353,7 +342,7 @@ exports.mochaHooks = {
     if (stryker() && stryker().activeMutant === undefined && process.env.STRYKER_PROJECT_ROOT) {
       const file = path.join(process.env.STRYKER_PROJECT_ROOT, HOOK_TIMES_FILE);
       fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.writeFileSync(file, JSON.stringify(Object.fromEntries(hookTimes)));
+      fs.writeFileSync(file, JSON.stringify(Object.fromEntries(measuredHookTimes)));
     }
   },
 };
